@@ -1,0 +1,57 @@
+/*
+ * base.h — internal helpers shared by every layer: error reporting, a growable
+ * text buffer, and small integer utilities. Nothing here knows about meshes.
+ */
+#ifndef SS_BASE_H
+#define SS_BASE_H
+
+#include "shardsim.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#if defined(__GNUC__)
+#define SS__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SS__PRINTF(a, b)
+#endif
+
+/* Record `fmt` as this thread's error message and return `status`.
+ * Usage: return ss__fail(SS_ERR_MESH, "mesh: axis '%s' repeated", name); */
+ss_status ss__fail(ss_status status, const char *fmt, ...) SS__PRINTF(2, 3);
+
+/* A growable, always NUL-terminated text buffer. A failed allocation sets
+ * `oom` and later appends are ignored, so callers check once at the end. */
+typedef struct ss__buf {
+    char *data;
+    size_t len;
+    size_t cap;
+    bool oom;
+} ss__buf;
+
+void ss__buf_init(ss__buf *b);
+void ss__buf_free(ss__buf *b);
+void ss__buf_clear(ss__buf *b);
+void ss__buf_puts(ss__buf *b, const char *s);
+void ss__buf_putn(ss__buf *b, const char *s, size_t n);
+void ss__buf_putc(ss__buf *b, char c);
+/* Append `c` n times (n <= 0 appends nothing). */
+void ss__buf_repeat(ss__buf *b, const char *s, long n);
+void ss__buf_printf(ss__buf *b, const char *fmt, ...) SS__PRINTF(2, 3);
+void ss__buf_vprintf(ss__buf *b, const char *fmt, va_list ap);
+/* Copy the buffer's text to (out, cap) with a NUL and free nothing.
+ * SS_ERR_NOMEM if the buffer ran out of memory, SS_ERR_RANGE if cap is too
+ * small (out then holds an empty string). *len may be NULL. */
+ss_status ss__buf_copy_out(const ss__buf *b, char *out, size_t cap, size_t *len);
+
+/* Python-style tuple text: "(4, 2)", "(4,)", "()". */
+void ss__buf_int_tuple(ss__buf *b, int n, const int64_t v[]);
+
+/* Floor division and modulo as Python's divmod (for the visualizer). */
+long ss__floordiv(long a, long b);
+long ss__floormod(long a, long b);
+
+/* Checked product of n sizes; false on overflow past INT64_MAX. */
+bool ss__product(int n, const int64_t v[], int64_t *out);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * support.c — test helpers (see support.h).
+ */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+char *ts_read_data(const char *rel)
+{
+    const char *dir = getenv("SS_TEST_DATA");
+    cr_assert(dir != NULL, "SS_TEST_DATA is not set (run the tests with meson test)");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    char *s = slurp(path);
+    cr_assert(s != NULL, "cannot read %s", path);
+    return s;
+}
+
+cJSON *ts_load_json(const char *rel)
+{
+    char *s = ts_read_data(rel);
+    cJSON *j = cJSON_Parse(s);
+    free(s);
+    cr_assert(j != NULL, "%s is not valid JSON", rel);
+    return j;
+}
+
+int ts_ints(const cJSON *arr, int64_t out[], int cap)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        cr_assert(n < cap, "array longer than %d", cap);
+        out[n++] = (int64_t)e->valuedouble;
+    }
+    return n;
+}
+
+ss_mesh *ts_mesh_from_case(const cJSON *c)
+{
+    int64_t sizes[SS_MAX_AXES];
+    const char *names[SS_MAX_AXES];
+    int naxes = ts_ints(cJSON_GetObjectItem(c, "mesh_shape"), sizes, SS_MAX_AXES);
+    const cJSON *jn = cJSON_GetObjectItem(c, "axis_names");
+    for (int i = 0; i < naxes; i++)
+        names[i] = cJSON_GetArrayItem(jn, i)->valuestring;
+    int64_t n = 1;
+    for (int i = 0; i < naxes; i++)
+        n *= sizes[i];
+    int ids[SS_MAX_DEVICES];
+    const cJSON *jids = cJSON_GetObjectItem(c, "device_ids");
+    if (jids) {
+        int64_t tmp[SS_MAX_DEVICES];
+        int k = ts_ints(jids, tmp, SS_MAX_DEVICES);
+        for (int i = 0; i < k; i++)
+            ids[i] = (int)tmp[i];
+    }
+    ss_mesh *m = NULL;
+    ss_status st = ss_mesh_create(naxes, names, sizes, (int)n, jids ? ids : NULL, &m);
+    cr_assert_eq(st, SS_OK, "mesh: %s", ss_error_message());
+    return m;
+}
+
+void ts_spec_from_json(const cJSON *arr, ss_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        ss_spec_dim *d = &out->dims[out->ndims++];
+        if (cJSON_IsString(e) && strcmp(e->valuestring, "UNCONSTRAINED") == 0) {
+            d->unconstrained = 1;
+        } else if (cJSON_IsString(e)) {
+            strcpy(d->axes[d->naxes++], e->valuestring);
+        } else if (cJSON_IsArray(e)) {
+            const cJSON *a;
+            cJSON_ArrayForEach(a, e) strcpy(d->axes[d->naxes++], a->valuestring);
+        }
+    }
+}
+
+const cJSON *ts_find_case(const cJSON *cases, const char *name)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cases)
+    {
+        const cJSON *n = cJSON_GetObjectItem(c, "name");
+        if (n && strcmp(n->valuestring, name) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+int ts_run_cli(const char *args, char **out, char **err)
+{
+    const char *bin = getenv("SS_SHARDSIM");
+    cr_assert(bin != NULL, "SS_SHARDSIM is not set");
+    char errpath[] = "/tmp/ss_test_err_XXXXXX";
+    int fd = mkstemp(errpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s %s 2>%s", bin, args, errpath);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p != NULL);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 1024) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    int status = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    char *e = slurp(errpath);
+    unlink(errpath);
+    if (err)
+        *err = e ? e : strdup("");
+    else
+        free(e);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

@@ -1,0 +1,31 @@
+/*
+ * support.h — helpers for the Criterion tests: loading the conformance
+ * vectors in tests/data, building meshes and specs from them, and running
+ * the shardsim binary.
+ */
+#ifndef SS_TEST_SUPPORT_H
+#define SS_TEST_SUPPORT_H
+
+#include "shardsim.h"
+
+#include <cjson/cJSON.h>
+
+/* Parse tests/data/<rel> (via $SS_TEST_DATA); aborts the test on failure. */
+cJSON *ts_load_json(const char *rel);
+/* Read a whole file under tests/data into a malloc'd string. */
+char *ts_read_data(const char *rel);
+
+/* Mesh from a case's mesh_shape, axis_names and optional device_ids. */
+ss_mesh *ts_mesh_from_case(const cJSON *c);
+/* Spec from the conformance encoding: null, "x", ["x","y"], "UNCONSTRAINED". */
+void ts_spec_from_json(const cJSON *arr, ss_spec *out);
+/* int64 array from a JSON array; returns its length. */
+int ts_ints(const cJSON *arr, int64_t out[], int cap);
+/* The case named `name` in an array of cases, or NULL. */
+const cJSON *ts_find_case(const cJSON *cases, const char *name);
+
+/* Run `$SS_SHARDSIM args` with /bin/sh, capture stdout (malloc'd) and return
+ * the exit status (or -1). stderr goes to *err if err is non-NULL. */
+int ts_run_cli(const char *args, char **out, char **err);
+
+#endif
