@@ -150,6 +150,13 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
  * and create the mesh as ss_mesh_create. */
 ss_status ss_mesh_parse(const char *text, int ndevices, const int *device_ids,
                         ss_mesh **out);
+/* jax.make_mesh over `available` devices: the mesh takes the first
+ * product(sizes) of them (ids 0..P-1, or `device_ids` listing P ids), a -1
+ * axis is inferred from `available`, and a product larger than `available`
+ * is JAX's error "Number of devices 8 must be >= the product of mesh_shape
+ * (4, 4)". */
+ss_status ss_mesh_make(const char *text, int available, const int *device_ids,
+                       ss_mesh **out);
 void ss_mesh_destroy(ss_mesh *mesh);
 
 int ss_mesh_axis_count(const ss_mesh *mesh);

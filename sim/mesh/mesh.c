@@ -121,25 +121,28 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
     return SS_OK;
 }
 
-/* Parse "name=size" items separated by ',' or whitespace. */
-ss_status ss_mesh_parse(const char *text, int ndevices, const int *device_ids, ss_mesh **out)
-{
+typedef struct mesh_axes {
+    int n;
     char names[SS_MAX_AXES][SS_NAME_MAX];
     const char *name_ptrs[SS_MAX_AXES];
     int64_t sizes[SS_MAX_AXES];
-    int n = 0;
+} mesh_axes;
+
+/* Parse "name=size" items separated by ',' or whitespace. */
+static ss_status parse_axes(const char *text, mesh_axes *ax)
+{
     const char *p = text;
-    *out = NULL;
+    ax->n = 0;
     for (;;) {
         while (*p == ',' || isspace((unsigned char)*p))
             p++;
         if (!*p)
             break;
+        int n = ax->n;
         if (n == SS_MAX_AXES)
             return ss__fail(SS_ERR_PARSE, "mesh '%s': more than %d axes", text, SS_MAX_AXES);
         size_t len = 0;
-        while (p[len] && (isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '-') &&
-               p[len] != '=')
+        while (p[len] && (isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '-'))
             len++;
         if (len == 0 || (p[len] != '=' && p[len] != ':'))
             return ss__fail(SS_ERR_PARSE,
@@ -148,21 +151,59 @@ ss_status ss_mesh_parse(const char *text, int ndevices, const int *device_ids, s
         if (len >= SS_NAME_MAX)
             return ss__fail(SS_ERR_PARSE, "mesh '%s': axis name longer than %d characters", text,
                             SS_NAME_MAX - 1);
-        memcpy(names[n], p, len);
-        names[n][len] = '\0';
+        memcpy(ax->names[n], p, len);
+        ax->names[n][len] = '\0';
         p += len + 1;
         char *end;
         long long v = strtoll(p, &end, 10);
         if (end == p || (*end && *end != ',' && !isspace((unsigned char)*end)))
             return ss__fail(SS_ERR_PARSE,
                             "mesh '%s': axis '%s' needs an integer size at column %d", text,
-                            names[n], (int)(p - text) + 1);
-        sizes[n] = v;
-        name_ptrs[n] = names[n];
-        n++;
+                            ax->names[n], (int)(p - text) + 1);
+        ax->sizes[n] = v;
+        ax->name_ptrs[n] = ax->names[n];
+        ax->n++;
         p = end;
     }
-    return ss_mesh_create(n, name_ptrs, sizes, ndevices, device_ids, out);
+    return SS_OK;
+}
+
+ss_status ss_mesh_parse(const char *text, int ndevices, const int *device_ids, ss_mesh **out)
+{
+    mesh_axes ax;
+    *out = NULL;
+    ss_status st = parse_axes(text, &ax);
+    if (st)
+        return st;
+    return ss_mesh_create(ax.n, ax.name_ptrs, ax.sizes, ndevices, device_ids, out);
+}
+
+ss_status ss_mesh_make(const char *text, int available, const int *device_ids, ss_mesh **out)
+{
+    mesh_axes ax;
+    *out = NULL;
+    ss_status st = parse_axes(text, &ax);
+    if (st)
+        return st;
+    int64_t product = 1;
+    bool infer = false;
+    for (int i = 0; i < ax.n; i++) {
+        if (ax.sizes[i] == -1)
+            infer = true;
+        else if (ax.sizes[i] >= 1 && product <= SS_MAX_DEVICES)
+            product *= ax.sizes[i];
+    }
+    if (!infer && product > available) {
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__buf_int_tuple(&b, ax.n, ax.sizes);
+        st = ss__fail(SS_ERR_MESH, "Number of devices %d must be >= the product of mesh_shape %s",
+                      available, b.data ? b.data : "()");
+        ss__buf_free(&b);
+        return st;
+    }
+    int n = infer ? available : (int)product;
+    return ss_mesh_create(ax.n, ax.name_ptrs, ax.sizes, n, device_ids, out);
 }
 
 void ss_mesh_destroy(ss_mesh *mesh)

@@ -1,19 +1,603 @@
-/* rules.c — logical axis rules (stub; being written). */
+/*
+ * rules.c — logical axis rules: parsing the rule text and resolving logical
+ * dimension names to mesh axes as Flax Linen's logical_to_mesh_axes and
+ * with_logical_constraint do, optionally followed by MaxText's removal of
+ * size-1 mesh axes.
+ *
+ * The resolution, in Flax's order (notes/flax-orbax.md 1.2-1.4):
+ *   1. A logical name that occurs in two dimensions is an error; None and
+ *      UNCONSTRAINED entries may repeat.
+ *   2. Entries that are not logical names (None, UNCONSTRAINED, a tuple of
+ *      mesh axes) are copied through and never looked up; the axes of a
+ *      copied tuple count as used.
+ *   3. The rules are walked in their own order (rule order is priority, not
+ *      dimension order). A rule applies to the dimension carrying its name
+ *      when that dimension is still unassigned and none of the rule's mesh
+ *      axes is used by any dimension so far; a tuple value is taken whole or
+ *      not at all. A rule that does not apply falls through to later rules of
+ *      the same name. None, () and UNCONSTRAINED values use no axis.
+ *   4. A dimension no rule assigned is None (AXIS_IS_UNSHARDED), an error
+ *      (RAISE_ERROR) or the end of the constraint (NO_CONSTRAINT).
+ * Empty rules make with_logical_constraint a no-op: the spec is still
+ * computed (every logical name None) but *constrained is 0.
+ *
+ * Two additions of ours: strict mode (a dimension that lost its rule to an
+ * axis claimed elsewhere and ended up None is an error naming both sides),
+ * and, with a mesh, MaxText's remove_size_one_mesh_axis after Flax's step.
+ * Strict mode is checked before the fallback, and both before the mesh step,
+ * so a size-1 axis still claims its dimension the way it does in MaxText.
+ *
+ * What this file does not do: validate the resulting axes against a mesh
+ * (a NamedSharding built from the result does that), or keep a thread-local
+ * rules context as Flax does; the rules are always passed in. On failure
+ * ss_rules_resolve leaves *out and *constrained untouched.
+ */
 #include "mesh_internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Parsing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct parser {
+    const char *text;
+    const char *p;
+} parser;
+
+static int col(const parser *ps) { return (int)(ps->p - ps->text) + 1; }
+
+static void skip_ws(parser *ps)
+{
+    while (isspace((unsigned char)*ps->p))
+        ps->p++;
+}
+
+static bool is_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* A bare keyword at ps->p, not followed by more name characters. */
+static bool take_word(parser *ps, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncmp(ps->p, word, n) != 0 || is_name_char(ps->p[n]))
+        return false;
+    ps->p += n;
+    return true;
+}
+
+/* One name, quoted ('x' or "x") or bare; `what` says what was expected
+ * ("a logical name", "a mesh axis name") for the error. */
+static ss_status parse_name(parser *ps, const char *what, char out[SS_NAME_MAX])
+{
+    const char *start = ps->p;
+    int at = col(ps);
+    size_t len = 0;
+    if (*ps->p == '\'' || *ps->p == '"') {
+        char q = *ps->p++;
+        start = ps->p;
+        while (start[len] && start[len] != q)
+            len++;
+        if (!start[len])
+            return ss__fail(SS_ERR_PARSE, "rules '%s': unterminated quote at column %d",
+                            ps->text, at);
+        ps->p = start + len + 1;
+    } else {
+        while (is_name_char(start[len]))
+            len++;
+        if (len == 0) {
+            if (!*ps->p)
+                return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at the end", ps->text,
+                                what);
+            return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at column %d, found '%c'",
+                            ps->text, what, at, *ps->p);
+        }
+        ps->p = start + len;
+    }
+    if (len == 0)
+        return ss__fail(SS_ERR_PARSE, "rules '%s': empty name at column %d", ps->text, at);
+    if (len >= SS_NAME_MAX)
+        return ss__fail(SS_ERR_PARSE,
+                        "rules '%s': name '%.*s' at column %d is longer than %d characters",
+                        ps->text, (int)len, start, at, SS_NAME_MAX - 1);
+    memcpy(out, start, len);
+    out[len] = '\0';
+    return SS_OK;
+}
+
+/* A tuple value "(a, b)" or "[a, b]"; ps->p is at the opening bracket.
+ * () is SS_RULE_EMPTY; a 1-tuple is the same as the bare axis. */
+static ss_status parse_tuple(parser *ps, ss_rule *r)
+{
+    int open_col = col(ps);
+    char close = *ps->p == '(' ? ')' : ']';
+    ps->p++;
+    r->naxes = 0;
+    for (;;) {
+        skip_ws(ps);
+        if (*ps->p == close) {
+            ps->p++;
+            break;
+        }
+        if (!*ps->p)
+            return ss__fail(SS_ERR_PARSE,
+                            "rules '%s': the tuple opened at column %d is not closed", ps->text,
+                            open_col);
+        if (*ps->p == '(' || *ps->p == '[')
+            return ss__fail(SS_ERR_PARSE, "rules '%s': nested tuple at column %d", ps->text,
+                            col(ps));
+        {
+            parser look = *ps;
+            if (take_word(&look, "None") || take_word(&look, "UNCONSTRAINED"))
+                return ss__fail(SS_ERR_PARSE,
+                                "rules '%s': a tuple may hold only mesh axis names; %.*s at "
+                                "column %d",
+                                ps->text, (int)(look.p - ps->p), ps->p, col(ps));
+        }
+        if (r->naxes == SS_MAX_AXES)
+            return ss__fail(SS_ERR_PARSE,
+                            "rules '%s': more than %d axes in the tuple at column %d", ps->text,
+                            SS_MAX_AXES, open_col);
+        ss_status st = parse_name(ps, "a mesh axis name", r->axes[r->naxes]);
+        if (st)
+            return st;
+        r->naxes++;
+        skip_ws(ps);
+        if (*ps->p == ',') {
+            ps->p++;
+        } else if (*ps->p != close) {
+            if (!*ps->p)
+                return ss__fail(SS_ERR_PARSE,
+                                "rules '%s': the tuple opened at column %d is not closed",
+                                ps->text, open_col);
+            return ss__fail(SS_ERR_PARSE, "rules '%s': expected ',' or '%c' at column %d",
+                            ps->text, close, col(ps));
+        }
+    }
+    r->kind = r->naxes ? SS_RULE_AXES : SS_RULE_EMPTY;
+    return SS_OK;
+}
+
+static ss_status parse_value(parser *ps, ss_rule *r)
+{
+    static const char *const unconstrained[] = {"P.UNCONSTRAINED",
+                                                "PartitionSpec.UNCONSTRAINED", "UNCONSTRAINED"};
+    if (*ps->p == '(' || *ps->p == '[')
+        return parse_tuple(ps, r);
+    if (take_word(ps, "None")) {
+        r->kind = SS_RULE_NONE;
+        return SS_OK;
+    }
+    for (size_t i = 0; i < sizeof unconstrained / sizeof unconstrained[0]; i++) {
+        if (take_word(ps, unconstrained[i])) {
+            r->kind = SS_RULE_UNCONSTRAINED;
+            return SS_OK;
+        }
+    }
+    ss_status st = parse_name(ps, "a mesh axis, a tuple, None or UNCONSTRAINED", r->axes[0]);
+    if (st)
+        return st;
+    r->kind = SS_RULE_AXES;
+    r->naxes = 1;
+    return SS_OK;
+}
+
+/* "name=value" (or "name: value"). */
+static ss_status parse_rule(parser *ps, ss_rule *r)
+{
+    memset(r, 0, sizeof *r);
+    ss_status st = parse_name(ps, "a logical name", r->name);
+    if (st)
+        return st;
+    skip_ws(ps);
+    if (*ps->p != '=' && *ps->p != ':') {
+        if (!*ps->p)
+            return ss__fail(SS_ERR_PARSE, "rules '%s': expected '=' after '%s' at the end",
+                            ps->text, r->name);
+        return ss__fail(SS_ERR_PARSE, "rules '%s': expected '=' after '%s' at column %d",
+                        ps->text, r->name, col(ps));
+    }
+    ps->p++;
+    skip_ws(ps);
+    if (!*ps->p || *ps->p == ',')
+        return ss__fail(SS_ERR_PARSE, "rules '%s': rule '%s' has no value at column %d",
+                        ps->text, r->name, col(ps));
+    return parse_value(ps, r);
+}
 
 ss_status ss_rules_parse(const char *text, ss_rules *out)
 {
-    (void)text; out->count = 0; out->rules = NULL;
-    return ss__fail(SS_ERR_UNSUPPORTED, "logical axis rules are not implemented yet");
+    if (!out)
+        return ss__fail(SS_ERR_INVALID, "ss_rules_parse: out is NULL");
+    out->count = 0;
+    out->rules = NULL;
+    if (!text)
+        return ss__fail(SS_ERR_INVALID, "ss_rules_parse: text is NULL");
+
+    parser ps = {text, text};
+    int cap = 0;
+    ss_status st = SS_OK;
+    skip_ws(&ps);
+    while (*ps.p) {
+        if (*ps.p == ',') {
+            st = ss__fail(SS_ERR_PARSE, "rules '%s': empty rule at column %d", text, col(&ps));
+            break;
+        }
+        if (out->count == cap) {
+            int ncap = cap ? cap * 2 : 8;
+            ss_rule *grown = realloc(out->rules, (size_t)ncap * sizeof *grown);
+            if (!grown) {
+                st = ss__fail(SS_ERR_NOMEM, "rules: out of memory for %d rules", ncap);
+                break;
+            }
+            out->rules = grown;
+            cap = ncap;
+        }
+        st = parse_rule(&ps, &out->rules[out->count]);
+        if (st)
+            break;
+        out->count++;
+        /* Separator: whitespace, a comma, or both; a trailing comma is allowed. */
+        const char *before = ps.p;
+        skip_ws(&ps);
+        if (*ps.p == ',') {
+            ps.p++;
+            skip_ws(&ps);
+        } else if (*ps.p && ps.p == before) {
+            st = ss__fail(SS_ERR_PARSE,
+                          "rules '%s': expected ',' or a space after rule '%s' at column %d",
+                          text, out->rules[out->count - 1].name, col(&ps));
+            break;
+        }
+    }
+    if (st)
+        ss_rules_free(out);
+    return st;
 }
 
-void ss_rules_free(ss_rules *rules) { free(rules->rules); rules->rules = NULL; rules->count = 0; }
+void ss_rules_free(ss_rules *rules)
+{
+    if (!rules)
+        return;
+    free(rules->rules);
+    rules->rules = NULL;
+    rules->count = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Message helpers                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A names entry as Python prints it inside a tuple: 'foo', None,
+ * UNCONSTRAINED, ('a', 'b'). */
+static void entry_py_repr(ss__buf *b, const ss_spec_dim *d)
+{
+    if (d->unconstrained) {
+        ss__buf_puts(b, "UNCONSTRAINED");
+    } else if (d->naxes == 0) {
+        ss__buf_puts(b, "None");
+    } else if (d->naxes == 1) {
+        ss__buf_printf(b, "'%s'", d->axes[0]);
+    } else {
+        ss__buf_putc(b, '(');
+        for (int k = 0; k < d->naxes; k++)
+            ss__buf_printf(b, k ? ", '%s'" : "'%s'", d->axes[k]);
+        ss__buf_putc(b, ')');
+    }
+}
+
+/* The names spec as the Python tuple Flax formats: ('foo', 'bar'), ('foo',). */
+static void names_py_repr(ss__buf *b, const ss_spec *names)
+{
+    ss__buf_putc(b, '(');
+    for (int d = 0; d < names->ndims; d++) {
+        if (d)
+            ss__buf_puts(b, ", ");
+        entry_py_repr(b, &names->dims[d]);
+    }
+    if (names->ndims == 1)
+        ss__buf_putc(b, ',');
+    ss__buf_putc(b, ')');
+}
+
+/* A rule in the parser's syntax: embed=model, x=(a,b), kv=None, y=(). */
+static void rule_text(ss__buf *b, const ss_rule *r)
+{
+    ss__buf_printf(b, "%s=", r->name);
+    switch (r->kind) {
+    case SS_RULE_NONE:
+        ss__buf_puts(b, "None");
+        break;
+    case SS_RULE_UNCONSTRAINED:
+        ss__buf_puts(b, "UNCONSTRAINED");
+        break;
+    case SS_RULE_EMPTY:
+        ss__buf_puts(b, "()");
+        break;
+    case SS_RULE_AXES:
+        if (r->naxes == 1) {
+            ss__buf_puts(b, r->axes[0]);
+        } else {
+            ss__buf_putc(b, '(');
+            for (int k = 0; k < r->naxes; k++)
+                ss__buf_printf(b, k ? ",%s" : "%s", r->axes[k]);
+            ss__buf_putc(b, ')');
+        }
+        break;
+    }
+}
+
+/* Fail with the buffer's text (or a fixed text if the buffer ran out of
+ * memory), freeing the buffer. */
+static ss_status fail_with_buf(ss_status st, ss__buf *b)
+{
+    if (b->oom) {
+        ss__buf_free(b);
+        return ss__fail(SS_ERR_NOMEM, "rules: out of memory while formatting an error");
+    }
+    st = ss__fail(st, "%s", b->data ? b->data : "");
+    ss__buf_free(b);
+    return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Resolution                                                                */
+/* ------------------------------------------------------------------------ */
+
+static bool is_logical_name(const ss_spec_dim *d) { return !d->unconstrained && d->naxes == 1; }
+
+static bool name_ok(const char *s) { return memchr(s, '\0', SS_NAME_MAX) != NULL; }
+
+static ss_status check_inputs(const ss_rules *rules, const ss_spec *names)
+{
+    if (names->ndims < 0 || names->ndims > SS_MAX_RANK)
+        return ss__fail(SS_ERR_INVALID, "rules: names spec has %d dimensions; at most %d",
+                        names->ndims, SS_MAX_RANK);
+    for (int d = 0; d < names->ndims; d++) {
+        const ss_spec_dim *e = &names->dims[d];
+        if (e->naxes < 0 || e->naxes > SS_MAX_AXES)
+            return ss__fail(SS_ERR_INVALID, "rules: names entry %d has %d axes", d, e->naxes);
+        for (int k = 0; k < e->naxes; k++)
+            if (!name_ok(e->axes[k]))
+                return ss__fail(SS_ERR_INVALID, "rules: names entry %d is not terminated", d);
+    }
+    if (rules->count < 0 || (rules->count > 0 && !rules->rules))
+        return ss__fail(SS_ERR_INVALID, "rules: invalid rule list (count %d)", rules->count);
+    for (int i = 0; i < rules->count; i++) {
+        const ss_rule *r = &rules->rules[i];
+        if (!name_ok(r->name))
+            return ss__fail(SS_ERR_INVALID, "rules: the name of rule %d is not terminated", i);
+        switch (r->kind) {
+        case SS_RULE_AXES:
+            if (r->naxes < 1 || r->naxes > SS_MAX_AXES)
+                return ss__fail(SS_ERR_INVALID, "rules: rule %d ('%s') has %d axes", i, r->name,
+                                r->naxes);
+            for (int k = 0; k < r->naxes; k++)
+                if (!name_ok(r->axes[k]))
+                    return ss__fail(SS_ERR_INVALID, "rules: an axis of rule %d is not terminated",
+                                    i);
+            break;
+        case SS_RULE_NONE:
+        case SS_RULE_EMPTY:
+        case SS_RULE_UNCONSTRAINED:
+            break;
+        default:
+            return ss__fail(SS_ERR_INVALID, "rules: rule %d ('%s') has unknown kind %d", i,
+                            r->name, (int)r->kind);
+        }
+    }
+    return SS_OK;
+}
+
+/* Flax's duplicate check: every logical name occurring in more than one
+ * dimension, listed once each in order of first occurrence. */
+static ss_status check_duplicates(const ss_spec *names)
+{
+    int dups[SS_MAX_RANK];
+    int ndups = 0;
+    for (int d = 0; d < names->ndims; d++) {
+        const ss_spec_dim *e = &names->dims[d];
+        if (!is_logical_name(e))
+            continue;
+        bool first = true, repeated = false;
+        for (int j = 0; j < names->ndims; j++) {
+            if (j == d || !is_logical_name(&names->dims[j]) ||
+                strcmp(names->dims[j].axes[0], e->axes[0]) != 0)
+                continue;
+            if (j < d)
+                first = false;
+            repeated = true;
+        }
+        if (repeated && first)
+            dups[ndups++] = d;
+    }
+    if (ndups == 0)
+        return SS_OK;
+    ss__buf b;
+    ss__buf_init(&b);
+    ss__buf_puts(&b, "Unsupported: Dimensions (");
+    for (int i = 0; i < ndups; i++)
+        ss__buf_printf(&b, i ? ", '%s'" : "'%s'", names->dims[dups[i]].axes[0]);
+    ss__buf_puts(&b, ndups == 1 ? ",) occur more than once in array names."
+                                : ") occur more than once in array names.");
+    return fail_with_buf(SS_ERR_RULES, &b);
+}
+
+/* What the walk knows about one dimension. */
+typedef struct dim_state {
+    bool logical;      /* a logical name, looked up in the rules */
+    bool assigned;     /* a rule (or pass-through) fixed its value */
+    int lost_rule;     /* first rule refused for an axis conflict, or -1 */
+    int lost_axis;     /* index into that rule's axes of the conflicting axis */
+    int lost_to;       /* the dimension that held that axis */
+} dim_state;
+
+/* The dimension whose value uses mesh axis `axis`, or -1. */
+static int axis_owner(const ss_spec *res, const dim_state st[], const char *axis)
+{
+    for (int d = 0; d < res->ndims; d++) {
+        if (!st[d].assigned)
+            continue;
+        for (int k = 0; k < res->dims[d].naxes; k++)
+            if (strcmp(res->dims[d].axes[k], axis) == 0)
+                return d;
+    }
+    return -1;
+}
+
+static void assign_rule(ss_spec_dim *d, const ss_rule *r)
+{
+    memset(d, 0, sizeof *d);
+    if (r->kind == SS_RULE_UNCONSTRAINED) {
+        d->unconstrained = 1;
+    } else if (r->kind == SS_RULE_AXES) {
+        d->naxes = r->naxes;
+        memcpy(d->axes, r->axes, sizeof d->axes[0] * (size_t)r->naxes);
+    }
+}
+
+/* Strict mode: the first dimension that lost a rule to a claimed axis and
+ * ended up None. */
+static ss_status check_strict(const ss_rules *rules, const ss_spec *names, const ss_spec *res,
+                              const dim_state st[])
+{
+    for (int d = 0; d < res->ndims; d++) {
+        if (st[d].lost_rule < 0)
+            continue;
+        const ss_spec_dim *e = &res->dims[d];
+        if (st[d].assigned && (e->unconstrained || e->naxes > 0))
+            continue;
+        const ss_rule *r = &rules->rules[st[d].lost_rule];
+        int w = st[d].lost_to;
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__buf_printf(&b, "strict rules: '%s' (dim %d) cannot use rule ", names->dims[d].axes[0],
+                       d);
+        rule_text(&b, r);
+        ss__buf_printf(&b, ": mesh axis '%s' is already used by ", r->axes[st[d].lost_axis]);
+        entry_py_repr(&b, &names->dims[w]);
+        ss__buf_printf(&b, " (dim %d)", w);
+        return fail_with_buf(SS_ERR_RULES, &b);
+    }
+    return SS_OK;
+}
+
+/* MaxText's remove_size_one_mesh_axis: drop axes of size 1 or absent from
+ * the mesh; an entry left with no axis is None. */
+static void drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
+{
+    for (int d = 0; d < res->ndims; d++) {
+        ss_spec_dim *e = &res->dims[d];
+        int kept = 0;
+        for (int k = 0; k < e->naxes; k++) {
+            int a = ss_mesh_axis_index(mesh, e->axes[k]);
+            if (a < 0 || ss_mesh_axis_size(mesh, a) == 1)
+                continue;
+            if (kept != k)
+                memcpy(e->axes[kept], e->axes[k], SS_NAME_MAX);
+            kept++;
+        }
+        for (int k = kept; k < e->naxes; k++)
+            memset(e->axes[k], 0, SS_NAME_MAX);
+        e->naxes = kept;
+    }
+}
 
 ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
                            const ss_rules_options *opts, ss_spec *out, int *constrained)
 {
-    (void)rules; (void)names; (void)opts; (void)out; (void)constrained;
-    return ss__fail(SS_ERR_UNSUPPORTED, "logical axis rules are not implemented yet");
+    static const ss_rules_options defaults = {NULL, 0, SS_FALLBACK_UNSHARDED};
+    static const ss_rules no_rules = {0, NULL};
+    if (!names || !out)
+        return ss__fail(SS_ERR_INVALID, "ss_rules_resolve: names and out must not be NULL");
+    if (!rules)
+        rules = &no_rules;
+    if (!opts)
+        opts = &defaults;
+    if (opts->fallback != SS_FALLBACK_UNSHARDED && opts->fallback != SS_FALLBACK_RAISE &&
+        opts->fallback != SS_FALLBACK_NO_CONSTRAINT)
+        return ss__fail(SS_ERR_INVALID, "rules: unknown fallback %d", (int)opts->fallback);
+    ss_status status = check_inputs(rules, names);
+    if (status)
+        return status;
+    status = check_duplicates(names);
+    if (status)
+        return status;
+
+    /* Non-names pass through; logical names start unassigned (None). */
+    ss_spec res;
+    dim_state st[SS_MAX_RANK];
+    memset(&res, 0, sizeof res);
+    res.ndims = names->ndims;
+    for (int d = 0; d < names->ndims; d++) {
+        st[d].logical = is_logical_name(&names->dims[d]);
+        st[d].assigned = !st[d].logical;
+        st[d].lost_rule = -1;
+        st[d].lost_axis = -1;
+        st[d].lost_to = -1;
+        if (!st[d].logical)
+            res.dims[d] = names->dims[d];
+    }
+
+    /* Rule-major walk: the first rule that fits wins its dimension. */
+    for (int i = 0; i < rules->count; i++) {
+        const ss_rule *r = &rules->rules[i];
+        int d = 0;
+        while (d < names->ndims &&
+               !(st[d].logical && strcmp(names->dims[d].axes[0], r->name) == 0))
+            d++;
+        if (d == names->ndims || st[d].assigned)
+            continue;
+        int clash = -1, owner = -1;
+        for (int k = 0; r->kind == SS_RULE_AXES && k < r->naxes && clash < 0; k++) {
+            owner = axis_owner(&res, st, r->axes[k]);
+            if (owner >= 0)
+                clash = k;
+        }
+        if (clash >= 0) {
+            if (st[d].lost_rule < 0) {
+                st[d].lost_rule = i;
+                st[d].lost_axis = clash;
+                st[d].lost_to = owner;
+            }
+            continue;
+        }
+        assign_rule(&res.dims[d], r);
+        st[d].assigned = true;
+    }
+
+    if (opts->strict) {
+        status = check_strict(rules, names, &res, st);
+        if (status)
+            return status;
+    }
+
+    /* Empty rules: with_logical_constraint does nothing, whatever the fallback. */
+    int applies = rules->count > 0;
+    bool unassigned = false;
+    for (int d = 0; d < names->ndims; d++)
+        unassigned |= !st[d].assigned;
+    if (applies && unassigned) {
+        if (opts->fallback == SS_FALLBACK_RAISE) {
+            ss__buf b;
+            ss__buf_init(&b);
+            ss__buf_puts(&b, "Axis names ");
+            names_py_repr(&b, names);
+            ss__buf_puts(&b, " did not match a rule");
+            return fail_with_buf(SS_ERR_RULES, &b);
+        }
+        if (opts->fallback == SS_FALLBACK_NO_CONSTRAINT)
+            applies = 0;
+    }
+
+    if (opts->mesh)
+        drop_size_one_axes(&res, opts->mesh);
+    *out = res;
+    if (constrained)
+        *constrained = applies;
+    return SS_OK;
 }

@@ -1,0 +1,54 @@
+/*
+ * cli.h — the shardsim command: shared option parsing and output helpers.
+ *
+ * Exit status: 0 ok, 1 a check failed, 2 bad input (one line on stderr, or
+ * {"error": ...} on stdout with --json). Commands never crash on bad input.
+ */
+#ifndef SS_CLI_H
+#define SS_CLI_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+
+enum { SS_EXIT_OK = 0, SS_EXIT_CHECK = 1, SS_EXIT_USAGE = 2 };
+
+/* Option scanner over argv[start..argc). Accepts "--name value" and
+ * "--name=value". */
+typedef struct cli_args {
+    int argc;
+    char **argv;
+    int i;
+    const char *name;  /* current option name without the value */
+    const char *value; /* its value, or NULL for a flag */
+    char namebuf[64];
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv, int start);
+/* Advance to the next argument; false at the end. */
+bool cli_args_next(cli_args *a);
+/* True if the current option is `name`. */
+bool cli_is(const cli_args *a, const char *name);
+/* The current option's value, consuming the next argv item if needed.
+ * NULL (with a message recorded) if it is missing. */
+const char *cli_value(cli_args *a);
+
+/* "8,1024" -> {8, 1024}; "" -> rank 0. One-line error on bad input. */
+ss_status cli_parse_ints(const char *text, const char *what, int64_t out[], int cap, int *n);
+/* "16GiB", "512MiB", "1e9" -> bytes. */
+ss_status cli_parse_bytes(const char *text, int64_t *out);
+
+/* Human-readable byte count: "16.0 KiB". */
+void cli_fmt_bytes(char *buf, size_t cap, double bytes);
+/* True when colour should be used on stdout (a terminal, NO_COLOR unset). */
+bool cli_use_color(void);
+
+/* Report a failure and return SS_EXIT_USAGE: with json, {"error": msg} on
+ * stdout; otherwise "shardsim CMD: msg" on stderr. */
+int cli_fail(const char *cmd, bool json, const char *msg);
+
+int cli_cmd_show(int argc, char **argv);
+int cli_cmd_rules(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * cmd_rules.c — `shardsim rules`: resolve logical axis names alone.
+ */
+#include "cli.h"
+
+#include "base/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char rules_help[] =
+    "usage: shardsim rules --rules RULES --names NAMES [--mesh AXES] [--strict] [--json]\n"
+    "\n"
+    "Resolve logical axis names to mesh axes with Flax Linen's rules and print\n"
+    "the PartitionSpec.\n"
+    "\n"
+    "  --rules RULES   ordered, comma-separated rules; earlier rules win:\n"
+    "                  name=axis, name=(ax1,ax2), name=None, name=() (claims the dim,\n"
+    "                  shards nothing) or name=UNCONSTRAINED; names may repeat (a\n"
+    "                  later rule is tried when an earlier one's axes are taken)\n"
+    "  --names NAMES   one logical name per array dim, e.g. batch,length,embed;\n"
+    "                  None and UNCONSTRAINED pass through\n"
+    "  --mesh AXES     drop mesh axes of size 1 or absent from this mesh afterwards,\n"
+    "                  as MaxText does, e.g. data=2,fsdp=4,tensor=1\n"
+    "  --devices N     devices available for --mesh (default 8)\n"
+    "  --strict        fail when a rule lost its mesh axis to another dimension\n"
+    "                  instead of silently leaving the dimension unsharded\n"
+    "  --json          print {\"spec\": [...]} (null for None, arrays for tuples)\n"
+    "\n"
+    "Exit status: 0 ok, 2 bad input or a rules error (one line saying why).\n";
+
+int cli_cmd_rules(int argc, char **argv)
+{
+    const char *rules_text = NULL, *names_text = NULL, *mesh_text = NULL;
+    bool json = false, strict = false;
+    int devices = 8;
+    for (int i = 2; i < argc; i++)
+        json = json || strcmp(argv[i], "--json") == 0;
+    cli_args a;
+    cli_args_init(&a, argc, argv, 2);
+    while (cli_args_next(&a)) {
+        const char **slot = NULL;
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            fputs(rules_help, stdout);
+            return SS_EXIT_OK;
+        } else if (cli_is(&a, "--json")) {
+            continue;
+        } else if (cli_is(&a, "--strict")) {
+            strict = true;
+            continue;
+        } else if (cli_is(&a, "--rules")) {
+            slot = &rules_text;
+        } else if (cli_is(&a, "--names")) {
+            slot = &names_text;
+        } else if (cli_is(&a, "--mesh")) {
+            slot = &mesh_text;
+        } else if (cli_is(&a, "--devices")) {
+            const char *v = cli_value(&a);
+            char *end;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || *end || n < 1 || n > SS_MAX_DEVICES)
+                return cli_fail("rules", json, "--devices expects an integer in 1..4096");
+            devices = (int)n;
+            continue;
+        } else {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown option '%s' (see shardsim rules --help)", a.name);
+            return cli_fail("rules", json, msg);
+        }
+        if (!(*slot = cli_value(&a)))
+            return cli_fail("rules", json, ss_error_message());
+    }
+    if (!rules_text || !names_text)
+        return cli_fail("rules", json, "--rules and --names are required "
+                                       "(e.g. --rules batch=data,embed=model --names batch,embed)");
+
+    ss_rules rules = {0, NULL};
+    ss_mesh *mesh = NULL;
+    ss_spec names, out;
+    int constrained = 1;
+    ss_status st = ss_rules_parse(rules_text, &rules);
+    if (!st)
+        st = ss_spec_parse(names_text, &names);
+    if (!st && mesh_text)
+        st = ss_mesh_make(mesh_text, devices, NULL, &mesh);
+    if (!st) {
+        ss_rules_options ro = {.mesh = mesh, .strict = strict,
+                               .fallback = SS_FALLBACK_UNSHARDED};
+        st = ss_rules_resolve(&rules, &names, &ro, &out, &constrained);
+    }
+    int rc = SS_EXIT_OK;
+    if (st) {
+        rc = cli_fail("rules", json, ss_error_message());
+    } else {
+        ss__buf b;
+        ss__buf_init(&b);
+        if (json) {
+            ss__buf_putc(&b, '{');
+            ss__json_key(&b, "spec");
+            ss__json_spec(&b, &out);
+            ss__buf_puts(&b, "}\n");
+        } else {
+            char repr[2048];
+            ss_spec_repr(&out, repr, sizeof repr);
+            ss__buf_printf(&b, "%s\n", repr);
+        }
+        fputs(b.data ? b.data : "", stdout);
+        ss__buf_free(&b);
+    }
+    ss_rules_free(&rules);
+    ss_mesh_destroy(mesh);
+    return rc;
+}
