@@ -1,9 +1,233 @@
-/* test_cli.c — (being written) */
+/* test_cli.c — the shardsim command end to end: `show` and `rules` output
+ * (text and JSON) checked against the conformance vectors and independent
+ * arithmetic, and every kind of bad input ending in one line and status 2. */
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
 
-Test(cli, placeholder_until_written)
+static cJSON *run_json(const char *args, int want_rc)
 {
-    cr_assert(1);
+    char *out, *err;
+    int rc = ts_run_cli(args, &out, &err);
+    cr_assert_eq(rc, want_rc, "shardsim %s: exit %d, expected %d; stderr: %s", args, rc, want_rc,
+                 err);
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j != NULL, "shardsim %s printed invalid JSON: %s", args, out);
+    free(out);
+    free(err);
+    return j;
+}
+
+Test(cli, show_json_shards_follow_the_mesh)
+{
+    cJSON *j = run_json("show --mesh data=2,model=4 --shape 8,1024 --spec data,None --json", 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "hlo_sharding")->valuestring,
+                     "{devices=[2,1,4]<=[8] last_tile_dim_replicate}");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "dtype")->valuestring, "f32");
+    const cJSON *mesh = cJSON_GetObjectItem(j, "mesh");
+    cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(mesh, "axes"), 1)->valuestring,
+                     "model");
+    int64_t ss[2];
+    ts_ints(cJSON_GetObjectItem(j, "shard_shape"), ss, 2);
+    cr_assert(ss[0] == 4 && ss[1] == 1024);
+    const cJSON *shards = cJSON_GetObjectItem(j, "shards");
+    cr_assert_eq(cJSON_GetArraySize(shards), 8);
+    for (int d = 0; d < 8; d++) {
+        const cJSON *s = cJSON_GetArrayItem(shards, d);
+        /* Row block = data coordinate = d / 4; replicas along model = d % 4. */
+        cr_assert_eq(cJSON_GetObjectItem(s, "device")->valueint, d);
+        const cJSON *idx = cJSON_GetObjectItem(s, "index");
+        int64_t r0[2], r1[2];
+        ts_ints(cJSON_GetArrayItem(idx, 0), r0, 2);
+        ts_ints(cJSON_GetArrayItem(idx, 1), r1, 2);
+        cr_assert(r0[0] == (d / 4) * 4 && r0[1] == (d / 4) * 4 + 4, "device %d rows", d);
+        cr_assert(r1[0] == 0 && r1[1] == 1024, "device %d cols", d);
+        cr_assert_eq(cJSON_GetObjectItem(s, "replica_id")->valueint, d % 4);
+        cr_assert_eq(cJSON_GetObjectItem(s, "bytes")->valuedouble, 4 * 1024 * 4);
+    }
+    const cJSON *spec = cJSON_GetObjectItem(j, "spec");
+    cr_assert_str_eq(cJSON_GetArrayItem(spec, 0)->valuestring, "data");
+    cr_assert(cJSON_IsNull(cJSON_GetArrayItem(spec, 1)));
+    cJSON_Delete(j);
+}
+
+/* The picture in --json output is the conformance text, byte for byte. */
+static void picture_matches(const char *case_name, const char *args)
+{
+    cJSON *cases = ts_load_json("conformance/visualize.json");
+    const cJSON *c = ts_find_case(cases, case_name);
+    cr_assert(c != NULL, "no case %s", case_name);
+    cJSON *j = run_json(args, 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "picture")->valuestring,
+                     cJSON_GetObjectItem(c, "expected")->valuestring, "%s", case_name);
+    cJSON_Delete(j);
+    cJSON_Delete(cases);
+}
+
+Test(cli, show_picture_is_jax_text)
+{
+    picture_matches("full_sharding",
+                    "show --mesh x=8,y=4 --devices 32 --shape 8,8 --spec x,y --json");
+    picture_matches("sharding_with_replication_2",
+                    "show --mesh x=4,y=2 --shape 8,8 --spec None,y --json");
+    picture_matches("tpu_nb_P_b_a", "show --mesh a=4,b=2 --device-ids 0,1,2,3,6,7,4,5 "
+                                    "--platform TPU --shape 8192,8192 --spec \"P('b', 'a')\" "
+                                    "--json");
+}
+
+Test(cli, show_text_has_picture_hlo_and_table)
+{
+    char *out, *err;
+    int rc = ts_run_cli("show --mesh data=2,model=4 --shape 8,1024 --spec 'data,model' "
+                        "--no-color",
+                        &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(strstr(out, "HLO sharding: {devices=[2,4]<=[8]}"), "%s", out);
+    cr_assert(strstr(out, "│ CPU 0 │"), "%s", out);
+    cr_assert(strstr(out, "[4:8, 768:1024]"), "device 7's slice missing:\n%s", out);
+    cr_assert(strstr(out, "8 distinct shards"), "%s", out);
+    free(out);
+    free(err);
+}
+
+Test(cli, show_logical_names_with_rules)
+{
+    cJSON *j = run_json("show --mesh data=2,model=4 --shape 8,1024 --spec batch,hidden "
+                        "--rules batch=data,hidden=model --json",
+                        0);
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "hlo_sharding")->valuestring,
+                     "{devices=[2,4]<=[8]}");
+    cJSON_Delete(j);
+}
+
+Test(cli, show_rank3_draws_one_picture_per_leading_block)
+{
+    char *out, *err;
+    int rc = ts_run_cli("show --mesh data=2,model=4 --shape 4,8,16 --spec data,None,model "
+                        "--no-color",
+                        &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(strstr(out, "[0:2, :, :]") && strstr(out, "[2:4, :, :]"), "%s", out);
+    free(out);
+    free(err);
+}
+
+static void expect_error(const char *args, const char *fragment)
+{
+    cJSON *j = run_json(args, 2);
+    const cJSON *e = cJSON_GetObjectItem(j, "error");
+    cr_assert(e && cJSON_IsString(e), "shardsim %s: no error field", args);
+    cr_assert(strstr(e->valuestring, fragment), "shardsim %s: '%s' lacks '%s'", args,
+              e->valuestring, fragment);
+    cr_assert_null(strchr(e->valuestring, '\n'), "error is not one line");
+    cJSON_Delete(j);
+}
+
+Test(cli, show_errors_are_jax_errors)
+{
+    expect_error("show --mesh x=4,y=2 --shape 8,2 --spec z --json",
+                 "Resource axis: z of P('z',) is not found in mesh: ('x', 'y').");
+    expect_error("show --mesh x=4,y=2 --shape 8,3 --spec x,y --json",
+                 "implies that array axis 1 is partitioned 2 times, but the dimension size is 3 "
+                 "(full shape: (8, 3), per-dimension tiling factors: (4, 2) should evenly "
+                 "divide the shape)");
+    expect_error("show --mesh x=4,y=2 --shape 8,8 --spec x,x --json",
+                 "has duplicate entries for `x`");
+    expect_error("show --mesh x=4,y=2 --shape 8 --spec x,y --json",
+                 "is only valid for values of rank at least 2, but was applied to a value of "
+                 "rank 1.");
+    expect_error("show --mesh x=4,y=4 --shape 8,8 --json",
+                 "Number of devices 8 must be >= the product of mesh_shape (4, 4)");
+    expect_error("show --mesh x=2,x=4 --shape 8 --json", "axis name 'x' appears twice");
+    expect_error("show --mesh x=-1,y=-1 --shape 8 --json", "both -1");
+    expect_error("show --mesh x=8 --shape 8 --spec \"P('x'\" --json", "spec");
+    expect_error("show --mesh x=8 --shape 8,a --json", "--shape '8,a'");
+    expect_error("show --mesh x=8 --shape 8 --dtype f33 --json", "unknown dtype 'f33'");
+    expect_error("show --mesh x=8 --shape 8 --frobnicate --json", "unknown option");
+    expect_error("show --shape 8 --json", "--mesh is required");
+    expect_error("show --mesh x=8 --shape 8 --device-ids 0,1 --json", "--device-ids lists 2");
+    expect_error("show --mesh x=4 --shape 8 --device-ids 0,1,1,2 --json", "appears twice");
+}
+
+Test(cli, show_error_without_json_is_one_stderr_line)
+{
+    char *out, *err;
+    int rc = ts_run_cli("show --mesh x=4,y=2 --shape 8,3 --spec x,y", &out, &err);
+    cr_assert_eq(rc, 2);
+    cr_assert_str_eq(out, "");
+    cr_assert(strncmp(err, "shardsim show: NamedSharding(", 29) == 0, "%s", err);
+    cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+    free(out);
+    free(err);
+}
+
+Test(cli, rules_resolves_like_flax)
+{
+    /* Conformance L20 (flax#1702, fixed by PR #1703): 'embed' skips nothing
+     * here, its first rule 'model' is free, so it gets 'model'. */
+    char *out, *err;
+    int rc = ts_run_cli("rules --rules 'batch=data,vocab=model,mlp=model,heads=model,"
+                        "joined_kv=None,kv=None,embed=model,embed=data,relpos_buckets=None,"
+                        "length=None,layers=None,stack=None' --names batch,length,embed",
+                        &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_str_eq(out, "P('data', None, 'model')\n");
+    free(out);
+    free(err);
+    cJSON *j = run_json("rules --rules 'a=(model,replica),b=data' --names a,b --json", 0);
+    const cJSON *spec = cJSON_GetObjectItem(j, "spec");
+    cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetArrayItem(spec, 0), 1)->valuestring, "replica");
+    cr_assert_str_eq(cJSON_GetArrayItem(spec, 1)->valuestring, "data");
+    cJSON_Delete(j);
+}
+
+Test(cli, rules_with_mesh_drops_size_one_axes)
+{
+    cJSON *j = run_json("rules --rules 'batch=(fsdp,tensor),seq=tensor_sequence' "
+                        "--names batch,seq --mesh fsdp=8,tensor=1,tensor_sequence=1 --json",
+                        0);
+    const cJSON *spec = cJSON_GetObjectItem(j, "spec");
+    cr_assert_str_eq(cJSON_GetArrayItem(spec, 0)->valuestring, "fsdp");
+    cr_assert(cJSON_IsNull(cJSON_GetArrayItem(spec, 1)));
+    cJSON_Delete(j);
+}
+
+Test(cli, rules_errors)
+{
+    expect_error("rules --rules foo=data --names foo,foo --json",
+                 "Unsupported: Dimensions ('foo',) occur more than once in array names.");
+    expect_error("rules --rules foo=data --json", "--rules and --names are required");
+    expect_error("rules --rules 'mlp=model,embed=model' --names mlp,embed --strict --json",
+                 "embed");
+}
+
+Test(cli, help_documents_every_option)
+{
+    char *out, *err;
+    cr_assert_eq(ts_run_cli("show --help", &out, &err), 0);
+    const char *opts[] = {"--mesh", "--shape", "--spec", "--dtype", "--devices", "--device-ids",
+                          "--platform", "--scale", "--rules", "--json", "--dims", "--strict"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        cr_assert(strstr(out, opts[i]), "show --help lacks %s", opts[i]);
+    free(out);
+    free(err);
+    cr_assert_eq(ts_run_cli("--help", &out, &err), 0);
+    cr_assert(strstr(out, "show") && strstr(out, "rules"));
+    free(out);
+    free(err);
+    cr_assert_eq(ts_run_cli("bogus", &out, &err), 2);
+    cr_assert(strstr(err, "unknown command 'bogus'"));
+    free(out);
+    free(err);
+}
+
+Test(cli, demo_runs)
+{
+    char *out, *err;
+    cr_assert_eq(ts_run_cli("demo", &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "{devices=[2,4]<=[8]}"), "%s", out);
+    free(out);
+    free(err);
 }
