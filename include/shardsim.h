@@ -406,6 +406,348 @@ ss_status ss_viz_sharding_nd(const ss_sharding *sh, int rank, const int64_t shap
 ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out,
                       size_t cap, size_t *len);
 
+/* ------------------------------------------------------------------------ */
+/* Virtual devices                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A context owns N virtual devices. Each device is a thread (asleep when
+ * idle) with its own memory arena of a fixed capacity, the emulated HBM: the
+ * range is reserved, not committed, so 8 x 16 GiB devices start on a 24 GiB
+ * host and only touched bytes cost RAM. Devices are grouped into hosts
+ * (JAX's processes): a host sees only its own devices' shards.
+ *
+ * Work runs on the devices with ss_context_run(): the same function is called
+ * once on every device thread (SPMD). Inside it a device allocates from its
+ * arena and takes part in collectives with its peers. At most `threads`
+ * devices compute at once; a device waiting for its peers gives its turn
+ * away (brief spin, then yield, then sleep), so 64 devices on 2 cores do not
+ * collapse.
+ *
+ * Collectives are exact and deterministic: reductions start from the
+ * identity and combine inputs in rank order, as XLA's in-process CPU
+ * communicator does, so results are bit-identical for any thread count. A
+ * group whose devices reach different collectives, or whose devices do not
+ * all arrive within the timeout, ends the run with SS_ERR_MISMATCH or
+ * SS_ERR_DEADLOCK and a one-line report of what every device waits in; the
+ * run never hangs.
+ *
+ * Example: sum a P('x')-sharded f32[8] over 'x' on 4 devices.
+ *
+ *     static ss_status body(ss_device *dev, void *user) {
+ *         const ss_coll *c = user;
+ *         float in[2] = {(float)ss_device_id(dev), 1}, out[2];
+ *         return ss_device_collective(dev, c, in, out); // out = {6, 4}
+ *     }
+ *     ...
+ *     ss_context_options o = {.ndevices = 4};
+ *     ss_context *ctx;
+ *     ss_mesh *mesh;
+ *     ss_coll c;
+ *     ss_context_create(&o, &ctx);
+ *     ss_mesh_parse("x=4", 4, NULL, &mesh);
+ *     ss_coll_init(&c, SS_COLL_ALL_REDUCE, mesh, "x", SS_F32, 1,
+ *                  (int64_t[]){2});
+ *     if (ss_context_run(ctx, body, &c) != SS_OK)
+ *         fprintf(stderr, "%s\n", ss_error_message());
+ *     ss_mesh_destroy(mesh);
+ *     ss_context_destroy(ctx);
+ */
+
+#define SS_DEFAULT_DEVICE_MEMORY ((size_t)16 << 30) /* 16 GiB per device */
+#define SS_DEFAULT_TIMEOUT 10.0                     /* seconds a collective may wait */
+
+typedef struct ss_context ss_context;
+typedef struct ss_device ss_device;
+
+/* Parse a byte size: "16GiB", "512MiB", "64 KiB", "1.5GiB", "4096", "2G"
+ * (K/M/G/T and KB/MB/GB/TB are taken as binary units too). SS_ERR_PARSE for
+ * anything else, SS_ERR_RANGE past SIZE_MAX. */
+ss_status ss_size_parse(const char *text, size_t *out);
+
+typedef struct ss_context_options {
+    int ndevices;         /* 1..SS_MAX_DEVICES */
+    size_t device_memory; /* per device; 0: $SHARDSIM_DEVICE_MEMORY, else 16 GiB */
+    int hosts;            /* 0 or 1: one host; else must divide ndevices */
+    int threads;          /* devices computing at once; 0: the host's online cores */
+    double timeout;       /* seconds a collective waits for its group; 0: 10 s */
+} ss_context_options;
+
+/* Create the devices: reserve one arena per device and start one thread per
+ * device. `opts` may not be NULL. Errors: SS_ERR_INVALID for a bad option
+ * (message names it), SS_ERR_PARSE for an unparsable
+ * $SHARDSIM_DEVICE_MEMORY, SS_ERR_NOMEM when the address space, memory or
+ * threads cannot be had (everything created so far is released). *out is
+ * NULL on failure. */
+ss_status ss_context_create(const ss_context_options *opts, ss_context **out);
+/* Stop the threads and unmap every arena (live buffers and arrays included:
+ * destroy arrays first). NULL is a no-op. */
+void ss_context_destroy(ss_context *ctx);
+
+int ss_context_device_count(const ss_context *ctx);
+int ss_context_thread_count(const ss_context *ctx);
+size_t ss_context_device_memory(const ss_context *ctx);
+/* Hosts (JAX process_count). Devices [h*N/H, (h+1)*N/H) belong to host h. */
+int ss_context_process_count(const ss_context *ctx);
+/* Host of a device (JAX device.process_index); -1 for a bad id. */
+int ss_context_process_index(const ss_context *ctx, int device);
+/* The device ids of host `host` (JAX local_devices for that process), in id
+ * order. `ids` needs room for N / hosts entries; *n receives the count.
+ * SS_ERR_RANGE for a bad host or a small `cap`. */
+ss_status ss_context_addressable_devices(const ss_context *ctx, int host, int ids[], int cap,
+                                         int *n);
+/* Seconds a collective waits for the rest of its group before the run stops
+ * with SS_ERR_DEADLOCK. SS_ERR_INVALID unless 0 < seconds <= 1e6. */
+ss_status ss_context_set_timeout(ss_context *ctx, double seconds);
+
+/* A per-device function: called once on each device's thread by
+ * ss_context_run with that device's handle and the caller's `user`. */
+typedef ss_status (*ss_device_fn)(ss_device *dev, void *user);
+
+/* Run `fn` on every device at once and wait for all of them. Returns SS_OK
+ * when every call returned SS_OK. Otherwise the status and message of the
+ * root cause: a device's own failure (an OOM, a mismatch, a deadlock report)
+ * wins over failures that only follow from it (peers abandoning a
+ * collective). A context runs one function at a time; calling
+ * ss_context_run from inside a device function is SS_ERR_INVALID. */
+ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user);
+
+int ss_device_id(const ss_device *dev);
+ss_context *ss_device_context(const ss_device *dev);
+
+/* --- Device memory --- */
+
+/* Allocate `bytes` in device `device`'s arena, 64-byte aligned. `name`
+ * (may be NULL) labels the buffer in statistics and OOM reports. May be
+ * called from any thread. SS_ERR_RANGE for a bad device. SS_ERR_DEVICE_OOM
+ * when the arena has no free block that large (or an injected fault fires):
+ * the message names the device, the buffer, the requested bytes, live bytes,
+ * capacity and the five largest live buffers. *out is NULL on failure. */
+ss_status ss_device_alloc(ss_context *ctx, int device, size_t bytes, const char *name,
+                          void **out);
+/* Free a buffer from ss_device_alloc. NULL is a no-op. SS_ERR_INVALID if
+ * `ptr` is not a live buffer of that device (nothing is freed). */
+ss_status ss_device_free(ss_context *ctx, int device, void *ptr);
+
+typedef struct ss_memory_stats {
+    size_t capacity;
+    size_t live_bytes;   /* bytes of live buffers (64-byte rounded) */
+    size_t peak_bytes;   /* high-water mark of live_bytes */
+    size_t largest_free; /* largest single allocation that would succeed now */
+    int64_t alloc_count; /* allocations since the context was created */
+    int64_t live_count;  /* buffers alive now */
+} ss_memory_stats;
+
+typedef struct ss_buffer_info {
+    char name[96]; /* "w1 f32[1024,1024] shard [256,1024]" or the given name */
+    size_t bytes;  /* 64-byte rounded size */
+    size_t offset; /* offset in the arena */
+} ss_buffer_info;
+
+/* Memory counters of one device. SS_ERR_RANGE for a bad device. */
+ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out);
+/* The `cap` largest live buffers of a device, largest first (ties by
+ * address); *n receives how many were written. */
+ss_status ss_device_largest_buffers(ss_context *ctx, int device, ss_buffer_info out[], int cap,
+                                    int *n);
+
+/* --- Fault injection (for tests) --- */
+
+typedef enum ss_fault_kind {
+    SS_FAULT_ALLOC = 0, /* the nth allocation on the device from now fails (OOM) */
+    SS_FAULT_DELAY,     /* before its nth collective of every run (0: before the
+                           function starts), the device sleeps `seconds` */
+    SS_FAULT_SKIP       /* the device silently skips its nth collective of every run */
+} ss_fault_kind;
+
+typedef struct ss_fault {
+    ss_fault_kind kind;
+    int device;
+    int64_t nth; /* 1 = the first */
+    double seconds;
+} ss_fault;
+
+/* Arm a fault. One fault of each kind per device; arming again replaces it.
+ * SS_ERR_RANGE for a bad device, SS_ERR_INVALID for a bad kind, nth or delay. */
+ss_status ss_context_inject(ss_context *ctx, const ss_fault *fault);
+/* Disarm every fault. */
+void ss_context_clear_faults(ss_context *ctx);
+
+/* --- Sharded arrays --- */
+
+/* A global array whose data lives as shards in device arenas, one per mesh
+ * device (replicas are real copies, as on hardware). The sharding's mesh is
+ * borrowed and must outlive the array; its device ids must be < the
+ * context's device count. */
+typedef struct ss_array ss_array;
+
+/* One device's shard: where it sits in the global array and its data (in
+ * that device's arena; row-major, shard shape stop - start). */
+typedef struct ss_array_shard {
+    ss_shard index;
+    int host; /* process index of the device */
+    void *data;
+} ss_array_shard;
+
+/* jax.device_put: copy the row-major host array `host` (global `shape`,
+ * `dtype`) to every device of the sharding, each device receiving its
+ * block. Errors: those of ss_sharding_shards (JAX's wording), SS_ERR_RANGE
+ * for a mesh device id outside the context, SS_ERR_DEVICE_OOM (with the
+ * array name, global and shard shape; no shard is left allocated).
+ * `name` may be NULL ("array"). *out is NULL on failure. */
+ss_status ss_array_put(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
+                       ss_dtype dtype, const void *host, const char *name, ss_array **out);
+/* jax.device_get: assemble the global array row-major into `host` (`cap`
+ * bytes; SS_ERR_RANGE if smaller than the array). Each element is read from
+ * the replica with replica_id 0. */
+ss_status ss_array_get(const ss_array *a, void *host, size_t cap);
+
+/* Fill one shard: `dst` (index->bytes, row-major shard shape) receives the
+ * block `index` of the global array. A non-OK return stops the build. */
+typedef ss_status (*ss_shard_fill_fn)(const ss_shard *index, void *dst, void *user);
+/* jax.make_array_from_callback: allocate every shard and let `fill` write
+ * it. `fill` runs on the calling thread, once per device (replicas too).
+ * Errors as ss_array_put, plus whatever `fill` returns. */
+ss_status ss_array_from_callback(ss_context *ctx, const ss_sharding *sh, int rank,
+                                 const int64_t shape[], ss_dtype dtype, ss_shard_fill_fn fill,
+                                 void *user, const char *name, ss_array **out);
+/* jax.make_array_from_single_device_arrays: `blocks[p]` is the row-major
+ * shard of the device at mesh position p (shard shape, copied). Errors as
+ * ss_array_put; SS_ERR_INVALID for a NULL block. */
+ss_status ss_array_from_single_device_arrays(ss_context *ctx, const ss_sharding *sh, int rank,
+                                             const int64_t shape[], ss_dtype dtype,
+                                             const void *const blocks[], const char *name,
+                                             ss_array **out);
+/* Free every shard (back to the arenas) and the array. NULL is a no-op. */
+void ss_array_destroy(ss_array *a);
+
+int ss_array_rank(const ss_array *a);
+const int64_t *ss_array_shape(const ss_array *a);
+ss_dtype ss_array_dtype(const ss_array *a);
+const ss_sharding *ss_array_sharding(const ss_array *a);
+/* The shards host `host` can address, in mesh order (jax.Array
+ * addressable_shards as seen by that process); host -1 = every shard.
+ * SS_ERR_RANGE for a bad host or when `cap` is too small (*n then holds the
+ * number needed). */
+ss_status ss_array_shards(const ss_array *a, int host, ss_array_shard out[], int cap, int *n);
+
+/* --- Collectives --- */
+
+typedef enum ss_coll_kind {
+    SS_COLL_ALL_REDUCE = 0, /* psum / pmax / pmin / pmean */
+    SS_COLL_ALL_GATHER,     /* all_gather */
+    SS_COLL_REDUCE_SCATTER, /* psum_scatter */
+    SS_COLL_ALL_TO_ALL,     /* all_to_all */
+    SS_COLL_PERMUTE,        /* ppermute */
+    SS_COLL_BROADCAST,      /* pbroadcast */
+    SS_COLL_KIND_COUNT
+} ss_coll_kind;
+
+typedef enum ss_reduce_op {
+    SS_REDUCE_SUM = 0,
+    SS_REDUCE_MAX,
+    SS_REDUCE_MIN,
+    SS_REDUCE_MEAN /* sum / group size; integer inputs give f32, as jax.lax.pmean */
+} ss_reduce_op;
+
+/* A collective as every device of a group sees it: the same descriptor is
+ * passed by all of them. Groups: the mesh axes `axes` act as one flattened
+ * axis (mixed radix in the given order, first axis major); for each
+ * combination of the other axes' coordinates the devices form one group,
+ * ranked by that flattened index (JAX's replica groups). With
+ * `index_groups` (axis_index_groups), each flattened-index list of
+ * `group_size` entries is a group, rank = position in the list.
+ *
+ * Per-device shapes (input `shape`, G = group size):
+ *   ALL_REDUCE      out = in
+ *   ALL_GATHER      tiled: shape[axis] * G; else G inserted at `axis`
+ *                   (`axis` may be negative, -(rank+1)..rank)
+ *   REDUCE_SCATTER  along `axis`: tiled: shape[axis] / G; else shape[axis]
+ *                   must be G and the dim is dropped
+ *   ALL_TO_ALL      tiled: shape[split] / G, then shape[concat] * G; else
+ *                   shape[split] must be G, it is dropped and G inserted at
+ *                   `concat_axis` (a position after the drop)
+ *   PERMUTE         out = in; `pairs` are (source rank, target rank); ranks
+ *                   that are no target get zeros
+ *   BROADCAST       out = in, the value of rank `root` */
+typedef struct ss_coll {
+    ss_coll_kind kind;
+    const ss_mesh *mesh; /* borrowed */
+    int naxes;           /* 0..SS_MAX_AXES */
+    char axes[SS_MAX_AXES][SS_NAME_MAX];
+    int ngroups, group_size; /* index_groups: ngroups x group_size, or 0 */
+    const int *index_groups; /* borrowed, row-major */
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK]; /* per-device input shape */
+    ss_reduce_op op;            /* ALL_REDUCE, REDUCE_SCATTER (SUM, MAX, MIN) */
+    int axis;                   /* ALL_GATHER axis, REDUCE_SCATTER scatter dimension */
+    int tiled;
+    int split_axis, concat_axis; /* ALL_TO_ALL */
+    int npairs;
+    const int (*pairs)[2]; /* PERMUTE, borrowed */
+    int root;              /* BROADCAST source rank */
+} ss_coll;
+
+/* Zero `c` and set kind, mesh, axes ("x", "x,y", "(x, y)", "" = none), dtype
+ * and input shape; other fields keep their zero defaults (op SUM, axis 0,
+ * untiled). SS_ERR_PARSE or SS_ERR_RANGE for bad axes text or rank. */
+ss_status ss_coll_init(ss_coll *c, ss_coll_kind kind, const ss_mesh *mesh, const char *axes,
+                       ss_dtype dtype, int rank, const int64_t shape[]);
+/* Validate `c` and give the per-device output dtype, rank and shape.
+ * Errors with JAX's wording where JAX has one: SS_ERR_AXIS (unknown axis),
+ * SS_ERR_DUPLICATE, SS_ERR_INVALID (bad dims, "reduce_scatter operand
+ * scatter dimension size 3 must match shard count 4", "ppermute sources and
+ * destinations must be unique", bad groups), SS_ERR_UNSUPPORTED (bool sums,
+ * f16 without compiler support). */
+ss_status ss_coll_output(const ss_coll *c, ss_dtype *dtype, int *rank, int64_t shape[]);
+/* Name of a kind ("all_reduce", ...). */
+const char *ss_coll_kind_name(ss_coll_kind kind);
+/* The group of device `device` under `c`: member device ids in rank order
+ * (`members` needs room for the group size), its size and the device's
+ * rank. SS_ERR_RANGE if the device is not in the mesh or `cap` is small. */
+ss_status ss_coll_group(const ss_coll *c, int device, int members[], int cap, int *size,
+                        int *rank);
+
+/* Take part in collective `c` from inside a device function. `in` holds
+ * this device's input (c->shape, row-major), `out` receives its output
+ * (ss_coll_output's shape). Both may be anywhere in the process (arena or
+ * host memory); peers read `in` in place until every member is done, so it
+ * must stay valid and unchanged for the call. `out` may equal `in` for
+ * ALL_REDUCE; otherwise they must not overlap any member's buffers.
+ * Returns when the whole group is done. Errors: those of ss_coll_output
+ * (before any waiting; peers then stop at their timeout or on the
+ * mismatch), SS_ERR_MISMATCH when a peer reached a different collective
+ * (kind, dtype, shape, group or sequence number; message lists each
+ * device), SS_ERR_DEADLOCK when a peer did not arrive within the timeout,
+ * finished its function without arriving, or the run was stopped by
+ * another device's failure. */
+ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in, void *out);
+
+/* One entry of the collective ledger: one per collective executed (recorded
+ * once, by the device at mesh position 0). Ring model bytes
+ * (notes/gspmd.md section 5): S is the full buffer (all_reduce: the buffer;
+ * all_gather: the output; reduce_scatter: the input; all_to_all: input x
+ * G), sent/received are per device. busbw = algbw x the nccl-tests factor. */
+typedef struct ss_coll_record {
+    int64_t seq; /* collective number within its run, from 1 */
+    ss_coll_kind kind;
+    ss_reduce_op op;
+    char axes[96]; /* "('x', 'y')" */
+    int group_size, ngroups;
+    ss_dtype dtype;
+    size_t bytes;    /* S */
+    double sent;     /* bytes sent per device */
+    double received; /* bytes received per device */
+    double seconds;  /* entry to exit of the collective on the recording device */
+    double algbw;    /* bytes / seconds (B/s) */
+    double busbw;
+} ss_coll_record;
+
+int ss_context_ledger_count(ss_context *ctx);
+/* Entry i (0 = oldest). SS_ERR_RANGE for a bad index. */
+ss_status ss_context_ledger_get(ss_context *ctx, int i, ss_coll_record *out);
+void ss_context_ledger_clear(ss_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

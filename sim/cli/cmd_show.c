@@ -141,17 +141,18 @@ static ss_status build_mesh(const show_opts *o, ss_mesh **mesh)
         for (int i = 0; i < nids; i++)
             ids[i] = (int)tmp[i];
     }
-    ss_status st = ss_mesh_make(o->mesh, o->devices, o->ids ? ids : NULL, mesh);
-    if (st)
+    /* Size the mesh first, so that a short --device-ids list is reported
+     * instead of read past. */
+    ss_status st = ss_mesh_make(o->mesh, o->devices, NULL, mesh);
+    if (st || !o->ids)
         return st;
-    if (o->ids && nids != ss_mesh_device_count(*mesh)) {
-        int n = ss_mesh_device_count(*mesh);
-        ss_mesh_destroy(*mesh);
-        *mesh = NULL;
+    int n = ss_mesh_device_count(*mesh);
+    ss_mesh_destroy(*mesh);
+    *mesh = NULL;
+    if (nids != n)
         return ss__fail(SS_ERR_MESH, "--device-ids lists %d ids but the mesh has %d positions",
                         nids, n);
-    }
-    return SS_OK;
+    return ss_mesh_make(o->mesh, o->devices, ids, mesh);
 }
 
 static ss_status resolve_spec(const show_opts *o, const ss_mesh *mesh, ss_spec *spec)

@@ -1,0 +1,58 @@
+/*
+ * arena.h — one virtual device's memory: a reserved address range and the
+ * allocator that carves buffers out of it.
+ *
+ * The range is reserved with mmap(MAP_NORESERVE), so only the bytes a program
+ * touches cost host RAM. Block bookkeeping lives outside the range (plain host
+ * heap), so a kernel writing past the end of a shard cannot corrupt the
+ * allocator, and the allocator itself never touches device pages.
+ */
+#ifndef SS_DEVICE_ARENA_H
+#define SS_DEVICE_ARENA_H
+
+#include "base/base.h"
+
+#include <pthread.h>
+
+#define SS__ARENA_ALIGN 64
+#define SS__BUFNAME_MAX 96
+
+/* One block of the arena: free or live. Blocks tile the range in address
+ * order (a doubly linked list), so freeing merges with both neighbours in
+ * O(1). Allocation is first fit over the list; programs hold hundreds of
+ * buffers, not millions, so a list walk is cheap and easy to check. */
+typedef struct ss__block {
+    struct ss__block *prev, *next;
+    size_t offset, size;
+    bool live;
+    size_t requested;
+    char name[SS__BUFNAME_MAX]; /* "w1 f32[1024,1024] shard [256,1024]" */
+} ss__block;
+
+typedef struct ss__arena {
+    pthread_mutex_t lock; /* host thread (device_put) and device thread may both allocate */
+    int device;
+    char *base;
+    size_t capacity;
+    ss__block *head;
+    size_t live_bytes, peak_bytes;
+    int64_t alloc_count, live_count;
+    int64_t fail_at; /* fault injection: 0 = off, else the alloc_count that fails */
+} ss__arena;
+
+/* Reserve `capacity` bytes (rounded up to the page size) for device `device`. */
+ss_status ss__arena_init(ss__arena *a, int device, size_t capacity);
+/* Unmap the range and free the bookkeeping (live buffers included). */
+void ss__arena_free(ss__arena *a);
+/* Allocate `bytes` (0 allowed: one aligned unit) 64-byte aligned. `what`
+ * describes the buffer for stats and for the OOM message. Out of memory (or
+ * an injected failure) is SS_ERR_DEVICE_OOM with the one-line report. */
+ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **out);
+/* SS_ERR_INVALID if `p` is not the start of a live buffer of this arena. */
+ss_status ss__arena_release(ss__arena *a, void *p);
+/* 1 if [p, p+bytes) lies inside one live buffer of this arena. */
+int ss__arena_owns(ss__arena *a, const void *p, size_t bytes);
+/* Format a byte count as "16 GiB", "1.5 MiB", "512 B". */
+void ss__format_bytes(char *out, size_t cap, size_t bytes);
+
+#endif
