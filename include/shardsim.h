@@ -381,28 +381,47 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
 /* ------------------------------------------------------------------------ */
 
 typedef struct ss_viz_options {
-    const char *platform; /* label prefix: "CPU" (default when NULL), "TPU", "GPU" */
-    double scale;         /* 0 means 1.0 */
+    const char *platform; /* label prefix: "CPU" (default when NULL), "TPU", "GPU";
+                             upper-cased as JAX does; letters, digits, _ - . */
+    double scale;         /* 0 means 1.0; finite, |scale| <= 1000 */
     int min_width;        /* 0 means 9 */
-    int max_width;        /* 0 means 80 */
+    int max_width;        /* 0 means 80: the console width */
     int color;            /* nonzero: ANSI background colours, no box */
 } ss_viz_options;
 
 /* jax.debug.visualize_array_sharding's text for a rank-1 or rank-2 array,
- * byte for byte (no colour). Written to `out` with a NUL; *len (may be NULL)
- * receives the length. Errors: rank outside 1..2 (JAX's message; use
- * ss_viz_sharding_nd), uneven shards. */
+ * byte for byte (no colour), every line ending in '\n'. Written to `out`
+ * with a NUL; *len (may be NULL) receives the length. `opts` may be NULL.
+ * A table wider than max_width is squeezed as rich 13.3.1 squeezes it
+ * (widest columns first, labels wrapped at spaces, over-long words cut
+ * with "…", lines cropped at max_width). With `color`, JAX's use_color:
+ * no box, each cell's runs written as ESC[38;2;R;G;B;48;2;R;G;Bm...ESC[0m
+ * with the tab20b colour make_color_iter picks and black or white text.
+ * Errors: rank outside 1..2 is SS_ERR_INVALID with JAX's message (use
+ * ss_viz_sharding_nd); the sharding's own errors (SS_ERR_INDIVISIBLE for
+ * uneven shards, SS_ERR_AXIS, ...); a zero-size dimension or bad options
+ * SS_ERR_INVALID; SS_ERR_RANGE if `cap` is too small. */
 ss_status ss_viz_sharding(const ss_sharding *sh, int rank, const int64_t shape[],
                           const ss_viz_options *opts, char *out, size_t cap, size_t *len);
-/* Arrays of any rank: rank <= 2 as ss_viz_sharding; otherwise one picture of
- * dims (row_dim, col_dim) per combination of the leading other dims' shard
- * indices, each under a heading such as "[0, :, :]" (-1, -1 = the last two
- * dims). */
+/* Arrays of any rank: rank <= 2 as ss_viz_sharding (row_dim and col_dim
+ * ignored); otherwise one picture of dims (row_dim, col_dim) per block of
+ * the other dims, blocks in row-major order of their shard indices, each
+ * under a heading giving the block's range in the other dims and ":" for
+ * the pictured ones (and for other dims that are not split), e.g.
+ * "[0:2, :, :]", pictures separated by an empty line. Each picture is the
+ * one ss_viz_sharding draws for the devices holding that block. row_dim
+ * and col_dim must be two different dims in 0..rank-1, or both -1 for the
+ * last two (SS_ERR_INVALID otherwise). */
 ss_status ss_viz_sharding_nd(const ss_sharding *sh, int rank, const int64_t shape[],
                              int row_dim, int col_dim, const ss_viz_options *opts,
                              char *out, size_t cap, size_t *len);
-/* A picture of the mesh itself: device ids placed on the named axes (the
- * last axis across, the others down, grouped). */
+/* A picture of the mesh itself (our layout; JAX has none): the header line
+ * "Mesh('data': 2, 'model': 4)", then a box of device ids with the last
+ * axis across (labelled "model →" over its coordinates) and the first axis
+ * down ("data ↓" beside its coordinates); each combination of the axes in
+ * between gets its own box under a heading such as "stage = 1", boxes
+ * separated by an empty line. No trailing blanks; never squeezed. `opts`
+ * is not used yet (may be NULL). SS_ERR_RANGE if `cap` is too small. */
 ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out,
                       size_t cap, size_t *len);
 

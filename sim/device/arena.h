@@ -52,6 +52,11 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
 ss_status ss__arena_release(ss__arena *a, void *p);
 /* 1 if [p, p+bytes) lies inside one live buffer of this arena. */
 int ss__arena_owns(ss__arena *a, const void *p, size_t bytes);
+/* Counters and the largest live buffers (largest first; returns the count). */
+void ss__arena_stats(ss__arena *a, ss_memory_stats *out);
+int ss__arena_largest(ss__arena *a, ss_buffer_info out[], int cap);
+/* Fault injection: the nth allocation from now fails (0 disarms). */
+void ss__arena_fail_at(ss__arena *a, int64_t nth);
 /* Format a byte count as "16 GiB", "1.5 MiB", "512 B". */
 void ss__format_bytes(char *out, size_t cap, size_t bytes);
 

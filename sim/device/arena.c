@@ -1,0 +1,346 @@
+/*
+ * arena.c — the per-device allocator: first fit over an address-ordered
+ * block list, 64-byte aligned, merging free neighbours on release.
+ *
+ * What it deliberately does not do: grow (capacity is the emulated HBM),
+ * return pages to the OS on free (a later allocation would fault them in
+ * again), or keep size classes (device programs allocate few, large buffers).
+ */
+#include "arena.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void ss__format_bytes(char *out, size_t cap, size_t bytes)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, cap, "%zu B", bytes);
+    else if (v == (double)(long long)v)
+        snprintf(out, cap, "%lld %s", (long long)v, units[u]);
+    else
+        snprintf(out, cap, "%.2f %s", v, units[u]);
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
+{
+    memset(a, 0, sizeof *a);
+    a->device = device;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t pg = page > 0 ? (size_t)page : 4096;
+    if (capacity == 0 || capacity > SIZE_MAX - pg)
+        return ss__fail(SS_ERR_INVALID, "device %d: memory capacity %zu is out of range", device,
+                        capacity);
+    capacity = round_up(capacity, pg);
+    void *p = mmap(NULL, capacity, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        char cap_text[32];
+        ss__format_bytes(cap_text, sizeof cap_text, capacity);
+        return ss__fail(SS_ERR_NOMEM, "device %d: cannot reserve %s of address space: %s", device,
+                        cap_text, strerror(errno));
+    }
+    ss__block *b = calloc(1, sizeof *b);
+    if (!b) {
+        munmap(p, capacity);
+        return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", device);
+    }
+    b->size = capacity;
+    a->base = p;
+    a->capacity = capacity;
+    a->head = b;
+    pthread_mutex_init(&a->lock, NULL);
+    return SS_OK;
+}
+
+void ss__arena_free(ss__arena *a)
+{
+    if (!a->base)
+        return;
+    for (ss__block *b = a->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    munmap(a->base, a->capacity);
+    pthread_mutex_destroy(&a->lock);
+    memset(a, 0, sizeof *a);
+}
+
+/* Collect the `cap` largest live blocks, largest first (insertion sort into
+ * a short list; ties keep address order). Caller holds the lock. */
+static int largest_live(const ss__arena *a, const ss__block *top[], int cap)
+{
+    int n = 0;
+    for (const ss__block *b = a->head; b; b = b->next) {
+        if (!b->live)
+            continue;
+        int i = n < cap ? n++ : cap;
+        if (i == cap && (cap == 0 || top[cap - 1]->size >= b->size))
+            continue;
+        if (i == cap)
+            i = cap - 1;
+        while (i > 0 && top[i - 1]->size < b->size) {
+            top[i] = top[i - 1];
+            i--;
+        }
+        top[i] = b;
+    }
+    return n;
+}
+
+static size_t largest_free_block(const ss__arena *a)
+{
+    size_t m = 0;
+    for (const ss__block *b = a->head; b; b = b->next)
+        if (!b->live && b->size > m)
+            m = b->size;
+    return m;
+}
+
+/* The one-line OOM report. Caller holds the lock. */
+static ss_status oom(ss__arena *a, size_t bytes, const char *what, bool injected)
+{
+    char req[32], live[32], cap[32], fr[32];
+    ss__format_bytes(req, sizeof req, bytes);
+    ss__format_bytes(live, sizeof live, a->live_bytes);
+    ss__format_bytes(cap, sizeof cap, a->capacity);
+    size_t lf = largest_free_block(a);
+    ss__format_bytes(fr, sizeof fr, lf);
+    ss__buf b;
+    ss__buf_init(&b);
+    ss__buf_printf(&b, "device %d: out of memory allocating %s: %zu bytes (%s) requested, %s live "
+                       "of %s capacity",
+                   a->device, what, bytes, req, live, cap);
+    if (injected)
+        ss__buf_printf(&b, " (injected failure of allocation #%lld)", (long long)a->fail_at);
+    else if (a->capacity - a->live_bytes >= bytes)
+        ss__buf_printf(&b, " (fragmented: largest free block %s)", fr);
+    const ss__block *top[5];
+    int n = largest_live(a, top, 5);
+    if (n == 0)
+        ss__buf_puts(&b, "; no live buffers");
+    for (int i = 0; i < n; i++) {
+        char sz[32];
+        ss__format_bytes(sz, sizeof sz, top[i]->size);
+        ss__buf_printf(&b, "%s%s (%s)", i ? ", " : "; largest live buffers: ", top[i]->name, sz);
+    }
+    ss_status st = ss__fail(SS_ERR_DEVICE_OOM, "%s", b.oom ? "device out of memory" : b.data);
+    ss__buf_free(&b);
+    return st;
+}
+
+ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **out)
+{
+    *out = NULL;
+    if (!what || !*what)
+        what = "buffer";
+    pthread_mutex_lock(&a->lock);
+    a->alloc_count++;
+    if (a->fail_at && a->alloc_count == a->fail_at) {
+        ss_status st = oom(a, bytes, what, true);
+        a->fail_at = 0;
+        pthread_mutex_unlock(&a->lock);
+        return st;
+    }
+    size_t need = bytes > SIZE_MAX - SS__ARENA_ALIGN ? SIZE_MAX : round_up(bytes ? bytes : 1,
+                                                                           SS__ARENA_ALIGN);
+    ss__block *b = a->head;
+    while (b && (b->live || b->size < need))
+        b = b->next;
+    if (!b || need == SIZE_MAX) {
+        ss_status st = oom(a, bytes, what, false);
+        pthread_mutex_unlock(&a->lock);
+        return st;
+    }
+    if (b->size > need) {
+        ss__block *rest = calloc(1, sizeof *rest);
+        if (!rest) {
+            pthread_mutex_unlock(&a->lock);
+            return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
+        }
+        rest->offset = b->offset + need;
+        rest->size = b->size - need;
+        rest->prev = b;
+        rest->next = b->next;
+        if (b->next)
+            b->next->prev = rest;
+        b->next = rest;
+        b->size = need;
+    }
+    b->live = true;
+    b->requested = bytes;
+    snprintf(b->name, sizeof b->name, "%s", what);
+    a->live_bytes += b->size;
+    a->live_count++;
+    if (a->live_bytes > a->peak_bytes)
+        a->peak_bytes = a->live_bytes;
+    *out = a->base + b->offset;
+    pthread_mutex_unlock(&a->lock);
+    return SS_OK;
+}
+
+/* Merge `b` with its successor (both free). */
+static void merge_next(ss__arena *a, ss__block *b)
+{
+    ss__block *n = b->next;
+    b->size += n->size;
+    b->next = n->next;
+    if (n->next)
+        n->next->prev = b;
+    (void)a;
+    free(n);
+}
+
+ss_status ss__arena_release(ss__arena *a, void *p)
+{
+    char *c = p;
+    if (!a->base || c < a->base || c >= a->base + a->capacity)
+        return ss__fail(SS_ERR_INVALID, "device %d: free of %p, which is not in its arena",
+                        a->device, p);
+    size_t off = (size_t)(c - a->base);
+    pthread_mutex_lock(&a->lock);
+    ss__block *b = a->head;
+    while (b && b->offset < off)
+        b = b->next;
+    if (!b || b->offset != off || !b->live) {
+        pthread_mutex_unlock(&a->lock);
+        return ss__fail(SS_ERR_INVALID, "device %d: free of %p, which is not a live buffer",
+                        a->device, p);
+    }
+    b->live = false;
+    b->name[0] = '\0';
+    a->live_bytes -= b->size;
+    a->live_count--;
+    if (b->next && !b->next->live)
+        merge_next(a, b);
+    if (b->prev && !b->prev->live)
+        merge_next(a, b->prev);
+    pthread_mutex_unlock(&a->lock);
+    return SS_OK;
+}
+
+int ss__arena_owns(ss__arena *a, const void *p, size_t bytes)
+{
+    const char *c = p;
+    if (!a->base || c < a->base || c >= a->base + a->capacity)
+        return 0;
+    size_t off = (size_t)(c - a->base);
+    int found = 0;
+    pthread_mutex_lock(&a->lock);
+    for (const ss__block *b = a->head; b; b = b->next)
+        if (b->live && off >= b->offset && off - b->offset + bytes <= b->size) {
+            found = 1;
+            break;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return found;
+}
+
+void ss__arena_stats(ss__arena *a, ss_memory_stats *out)
+{
+    pthread_mutex_lock(&a->lock);
+    out->capacity = a->capacity;
+    out->live_bytes = a->live_bytes;
+    out->peak_bytes = a->peak_bytes;
+    out->largest_free = largest_free_block(a);
+    out->alloc_count = a->alloc_count;
+    out->live_count = a->live_count;
+    pthread_mutex_unlock(&a->lock);
+}
+
+int ss__arena_largest(ss__arena *a, ss_buffer_info out[], int cap)
+{
+    enum { MAXTOP = 64 };
+    const ss__block *top[MAXTOP];
+    if (cap > MAXTOP)
+        cap = MAXTOP;
+    if (cap < 0)
+        cap = 0;
+    pthread_mutex_lock(&a->lock);
+    int n = largest_live(a, top, cap);
+    for (int i = 0; i < n; i++) {
+        memcpy(out[i].name, top[i]->name, sizeof out[i].name);
+        out[i].bytes = top[i]->size;
+        out[i].offset = top[i]->offset;
+    }
+    pthread_mutex_unlock(&a->lock);
+    return n;
+}
+
+void ss__arena_fail_at(ss__arena *a, int64_t nth)
+{
+    pthread_mutex_lock(&a->lock);
+    a->fail_at = nth > 0 ? a->alloc_count + nth : 0;
+    pthread_mutex_unlock(&a->lock);
+}
+
+ss_status ss_size_parse(const char *text, size_t *out)
+{
+    if (!text)
+        return ss__fail(SS_ERR_PARSE, "size: missing text");
+    const char *s = text;
+    while (*s == ' ')
+        s++;
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return ss__fail(SS_ERR_PARSE, "size '%s': expected a number such as 16GiB or 512MiB",
+                        text);
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0)
+        return ss__fail(SS_ERR_PARSE, "size '%s': expected a number such as 16GiB or 512MiB",
+                        text);
+    while (*end == ' ')
+        end++;
+    double mult = 1;
+    const char *u = end;
+    if (*u) {
+        int shift;
+        switch (*u) {
+        case 'k': case 'K': shift = 10; break;
+        case 'm': case 'M': shift = 20; break;
+        case 'g': case 'G': shift = 30; break;
+        case 't': case 'T': shift = 40; break;
+        case 'b': case 'B': shift = 0; break;
+        default: shift = -1; break;
+        }
+        if (shift < 0)
+            return ss__fail(SS_ERR_PARSE, "size '%s': unknown unit '%s' (use B, KiB, MiB, GiB, TiB)",
+                            text, u);
+        mult = (double)((uint64_t)1 << shift);
+        if (shift) {
+            u++;
+            if (*u == 'i')
+                u++;
+            if (*u == 'B' || *u == 'b')
+                u++;
+        } else {
+            u++;
+        }
+        while (*u == ' ')
+            u++;
+        if (*u)
+            return ss__fail(SS_ERR_PARSE, "size '%s': unexpected '%s' after the unit", text, u);
+    }
+    double bytes = v * mult;
+    if (bytes >= 18446744073709551616.0 || bytes >= (double)SIZE_MAX)
+        return ss__fail(SS_ERR_RANGE, "size '%s' is too large", text);
+    if (bytes != (double)(size_t)bytes)
+        return ss__fail(SS_ERR_PARSE, "size '%s' is not a whole number of bytes", text);
+    *out = (size_t)bytes;
+    return SS_OK;
+}

@@ -1,0 +1,266 @@
+/*
+ * array.c — sharded arrays: a global shape, dtype and sharding whose data
+ * lives as one shard per mesh device in that device's arena.
+ *
+ * Host <-> device copies walk the shard's rows (the longest run that is
+ * contiguous in both the global array and the shard). What this file does
+ * not do: uneven shards (the sharding layer rejects them, as NamedSharding
+ * does for device_put) or dtype conversion.
+ */
+#include "device_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ss_array {
+    ss_context *ctx;
+    ss_sharding sh;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_dtype dtype;
+    int n;            /* mesh devices */
+    ss_shard *shards; /* by mesh position */
+    void **data;      /* by mesh position, in the device's arena */
+};
+
+/* Copy between a global row-major array and one contiguous shard.
+ * to_shard: global -> shard, else shard -> global. */
+static void copy_block(const ss_array *a, const ss_shard *s, void *global, void *shard,
+                       bool to_shard)
+{
+    size_t es = ss_dtype_size(a->dtype);
+    int r = a->rank;
+    int64_t ext[SS_MAX_RANK];
+    size_t count = 1;
+    for (int d = 0; d < r; d++) {
+        ext[d] = s->stop[d] - s->start[d];
+        count *= (size_t)ext[d];
+    }
+    if (count == 0)
+        return;
+    /* Contiguous run: trailing dims the shard covers whole, plus one more. */
+    int k = r;
+    size_t run = 1;
+    while (k > 0 && ext[k - 1] == a->shape[k - 1]) {
+        run *= (size_t)ext[k - 1];
+        k--;
+    }
+    if (k > 0) {
+        run *= (size_t)ext[k - 1];
+        k--;
+    }
+    int64_t idx[SS_MAX_RANK] = {0};
+    unsigned char *g = global, *sp = shard;
+    for (size_t done = 0; done < count; done += run) {
+        size_t off = 0;
+        for (int d = 0; d < r; d++)
+            off = off * (size_t)a->shape[d] + (size_t)(s->start[d] + (d < k ? idx[d] : 0));
+        if (to_shard)
+            memcpy(sp + done * es, g + off * es, run * es);
+        else
+            memcpy(g + off * es, sp + done * es, run * es);
+        for (int d = k - 1; d >= 0; d--) {
+            if (++idx[d] < ext[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+void ss_array_destroy(ss_array *a)
+{
+    if (!a)
+        return;
+    for (int p = 0; p < a->n; p++)
+        if (a->data && a->data[p])
+            ss_device_free(a->ctx, a->shards[p].device, a->data[p]);
+    free(a->shards);
+    free(a->data);
+    free(a);
+}
+
+static void describe(char *out, size_t cap, const char *name, ss_dtype dt, int rank,
+                     const int64_t shape[], const ss_shard *s)
+{
+    ss__buf b;
+    ss__buf_init(&b);
+    ss__buf_printf(&b, "'%s' %s[", name, ss_dtype_name(dt));
+    for (int d = 0; d < rank; d++)
+        ss__buf_printf(&b, d ? ",%lld" : "%lld", (long long)shape[d]);
+    ss__buf_puts(&b, "] shard [");
+    for (int d = 0; d < rank; d++)
+        ss__buf_printf(&b, d ? ",%lld" : "%lld", (long long)(s->stop[d] - s->start[d]));
+    ss__buf_puts(&b, "]");
+    snprintf(out, cap, "%s", b.data ? b.data : name);
+    ss__buf_free(&b);
+}
+
+/* Allocate an array and its (uninitialised) shards. */
+static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
+                        ss_dtype dtype, const char *name, ss_array **out)
+{
+    *out = NULL;
+    if (!ctx || !sh || !sh->mesh || (rank > 0 && !shape))
+        return ss__fail(SS_ERR_INVALID, "array: context, sharding and shape are required");
+    int n = ss_mesh_device_count(sh->mesh);
+    ss_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
+    a->shards = calloc((size_t)n, sizeof *a->shards);
+    a->data = calloc((size_t)n, sizeof *a->data);
+    if (!a->shards || !a->data) {
+        ss_array_destroy(a);
+        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
+    }
+    a->ctx = ctx;
+    a->sh = *sh;
+    a->rank = rank;
+    a->dtype = dtype;
+    for (int d = 0; d < rank; d++)
+        a->shape[d] = shape[d];
+    ss_status st = ss_sharding_shards(sh, rank, shape, dtype, a->shards, n);
+    if (st) {
+        ss_array_destroy(a);
+        return st;
+    }
+    a->n = n;
+    for (int p = 0; p < n; p++) {
+        const ss_shard *s = &a->shards[p];
+        if (s->device >= ctx->ndevices) {
+            ss_array_destroy(a);
+            return ss__fail(SS_ERR_RANGE, "array '%s': mesh device %d is not one of the %d "
+                                          "devices of the context",
+                            name, s->device, ctx->ndevices);
+        }
+        char what[SS__BUFNAME_MAX];
+        describe(what, sizeof what, name, dtype, rank, shape, s);
+        st = ss__device_alloc_named(ctx, s->device, s->bytes, what, &a->data[p]);
+        if (st) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", ss_error_message());
+            ss_array_destroy(a);
+            return ss__fail(st, "%s", msg);
+        }
+    }
+    *out = a;
+    return SS_OK;
+}
+
+ss_status ss_array_put(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
+                       ss_dtype dtype, const void *host, const char *name, ss_array **out)
+{
+    if (!host)
+        return ss__fail(SS_ERR_INVALID, "device_put: no host buffer");
+    ss_status st = create(ctx, sh, rank, shape, dtype, name ? name : "array", out);
+    if (st)
+        return st;
+    ss_array *a = *out;
+    for (int p = 0; p < a->n; p++)
+        copy_block(a, &a->shards[p], (void *)(uintptr_t)host, a->data[p], true);
+    return SS_OK;
+}
+
+ss_status ss_array_get(const ss_array *a, void *host, size_t cap)
+{
+    size_t bytes = ss_dtype_size(a->dtype);
+    for (int d = 0; d < a->rank; d++)
+        bytes *= (size_t)a->shape[d];
+    if (cap < bytes)
+        return ss__fail(SS_ERR_RANGE, "device_get: %zu bytes of room for an array of %zu bytes",
+                        cap, bytes);
+    for (int p = 0; p < a->n; p++)
+        if (a->shards[p].replica_id == 0)
+            copy_block(a, &a->shards[p], host, a->data[p], false);
+    return SS_OK;
+}
+
+ss_status ss_array_from_callback(ss_context *ctx, const ss_sharding *sh, int rank,
+                                 const int64_t shape[], ss_dtype dtype, ss_shard_fill_fn fill,
+                                 void *user, const char *name, ss_array **out)
+{
+    if (!fill)
+        return ss__fail(SS_ERR_INVALID, "make_array_from_callback: no callback");
+    ss_status st = create(ctx, sh, rank, shape, dtype, name ? name : "array", out);
+    if (st)
+        return st;
+    ss_array *a = *out;
+    for (int p = 0; p < a->n; p++) {
+        st = fill(&a->shards[p], a->data[p], user);
+        if (st) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", ss_error_message());
+            ss_array_destroy(a);
+            *out = NULL;
+            return ss__fail(st, "make_array_from_callback: shard of device %d: %s",
+                            ss_mesh_device_id(sh->mesh, p), msg);
+        }
+    }
+    return SS_OK;
+}
+
+ss_status ss_array_from_single_device_arrays(ss_context *ctx, const ss_sharding *sh, int rank,
+                                             const int64_t shape[], ss_dtype dtype,
+                                             const void *const blocks[], const char *name,
+                                             ss_array **out)
+{
+    *out = NULL;
+    if (!blocks)
+        return ss__fail(SS_ERR_INVALID, "make_array_from_single_device_arrays: no blocks");
+    int n = sh && sh->mesh ? ss_mesh_device_count(sh->mesh) : 0;
+    for (int p = 0; p < n; p++)
+        if (!blocks[p])
+            return ss__fail(SS_ERR_INVALID,
+                            "make_array_from_single_device_arrays: no block for mesh position %d",
+                            p);
+    ss_status st = create(ctx, sh, rank, shape, dtype, name ? name : "array", out);
+    if (st)
+        return st;
+    ss_array *a = *out;
+    for (int p = 0; p < a->n; p++)
+        memcpy(a->data[p], blocks[p], a->shards[p].bytes);
+    return SS_OK;
+}
+
+int ss_array_rank(const ss_array *a)
+{
+    return a->rank;
+}
+
+const int64_t *ss_array_shape(const ss_array *a)
+{
+    return a->shape;
+}
+
+ss_dtype ss_array_dtype(const ss_array *a)
+{
+    return a->dtype;
+}
+
+const ss_sharding *ss_array_sharding(const ss_array *a)
+{
+    return &a->sh;
+}
+
+ss_status ss_array_shards(const ss_array *a, int host, ss_array_shard out[], int cap, int *n)
+{
+    if (host < -1 || host >= a->ctx->hosts)
+        return ss__fail(SS_ERR_RANGE, "host %d is outside 0..%d", host, a->ctx->hosts - 1);
+    int k = 0;
+    for (int p = 0; p < a->n; p++)
+        if (host < 0 || a->ctx->devices[a->shards[p].device].host == host)
+            k++;
+    *n = k;
+    if (cap < k)
+        return ss__fail(SS_ERR_RANGE, "room for %d shards, host %d addresses %d", cap, host, k);
+    k = 0;
+    for (int p = 0; p < a->n; p++) {
+        int h = a->ctx->devices[a->shards[p].device].host;
+        if (host >= 0 && h != host)
+            continue;
+        out[k].index = a->shards[p];
+        out[k].host = h;
+        out[k].data = a->data[p];
+        k++;
+    }
+    return SS_OK;
+}

@@ -1,0 +1,568 @@
+/*
+ * context.c — virtual devices: one thread and one arena each, hosts, the
+ * token semaphore that bounds concurrent compute, running a function on all
+ * devices, fault injection, memory statistics and the collective ledger.
+ *
+ * Device threads sleep on a condition variable between runs. Inside a run
+ * they wait for each other on futexes (Linux) after a short spin and a few
+ * yields; see wait policy in collectives.c. What this file does not do:
+ * schedule instruction lists (a device function is the seam the partitioner
+ * will drive) or talk to other processes (hosts are groups of threads).
+ */
+#include "device_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+
+double ss__now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void sleep_seconds(double s)
+{
+    if (s <= 0)
+        return;
+    struct timespec t;
+    t.tv_sec = (time_t)s;
+    t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
+    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+}
+
+void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds)
+{
+#if defined(__linux__)
+    struct timespec t;
+    t.tv_sec = (time_t)seconds;
+    t.tv_nsec = (long)((seconds - (double)t.tv_sec) * 1e9);
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, seen, &t, NULL, 0);
+#else
+    (void)word;
+    (void)seen;
+    sleep_seconds(seconds < 1e-3 ? seconds : 1e-3);
+#endif
+}
+
+static void futex_wake(void *word, int n)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+#else
+    (void)word;
+    (void)n;
+#endif
+}
+
+void ss__device_wake(ss_device *d)
+{
+    if (atomic_load(&d->waiters) > 0) {
+        futex_wake(&d->arrived, INT_MAX);
+        futex_wake(&d->departed, INT_MAX);
+    }
+}
+
+/* --- Token semaphore ----------------------------------------------------- */
+
+void ss__token_acquire(ss_context *ctx)
+{
+    if (!ctx->gated)
+        return;
+    for (int spins = 0;; spins++) {
+        int t = atomic_load(&ctx->tokens);
+        if (t > 0 && atomic_compare_exchange_weak(&ctx->tokens, &t, t - 1))
+            return;
+        if (t > 0)
+            continue;
+        if (spins < 4) {
+            sched_yield();
+            continue;
+        }
+        atomic_fetch_add(&ctx->token_waiters, 1);
+        if (atomic_load(&ctx->tokens) <= 0)
+            ss__futex_wait((_Atomic uint32_t *)(void *)&ctx->tokens, 0, 0.05);
+        atomic_fetch_sub(&ctx->token_waiters, 1);
+    }
+}
+
+void ss__token_release(ss_context *ctx)
+{
+    if (!ctx->gated)
+        return;
+    atomic_fetch_add(&ctx->tokens, 1);
+    if (atomic_load(&ctx->token_waiters) > 0)
+        futex_wake(&ctx->tokens, 1);
+}
+
+/* --- Device threads ------------------------------------------------------ */
+
+static void record_result(ss_device *d, ss_status st)
+{
+    d->status = st;
+    if (st == SS_OK) {
+        d->severity = 0;
+        d->message[0] = '\0';
+        return;
+    }
+    snprintf(d->message, sizeof d->message, "%s", ss_error_message());
+    /* A collective that gave up because of someone else marks its message
+     * with a leading '~' (see collectives.c); strip it and rank it lowest. */
+    if (d->message[0] == '~') {
+        memmove(d->message, d->message + 1, strlen(d->message));
+        d->severity = 1;
+    } else if (st == SS_ERR_DEADLOCK || st == SS_ERR_MISMATCH) {
+        d->severity = 2;
+    } else {
+        d->severity = 3;
+    }
+}
+
+static void run_job(ss_device *d)
+{
+    ss_context *ctx = d->ctx;
+    d->calls = 0;
+    atomic_store(&d->seq_done, 0);
+    ss__token_acquire(ctx);
+    atomic_store(&d->state, SS__DEV_RUNNING);
+    if (d->delay_nth == 0 && d->delay_seconds > 0) {
+        atomic_store(&d->state, SS__DEV_DELAYED);
+        ss__token_release(ctx);
+        sleep_seconds(d->delay_seconds);
+        ss__token_acquire(ctx);
+        atomic_store(&d->state, SS__DEV_RUNNING);
+    }
+    ss_status st = ctx->fn(d, ctx->user);
+    ss__token_release(ctx);
+    record_result(d, st);
+    if (st != SS_OK)
+        atomic_store(&ctx->abort, 1);
+    atomic_store(&d->state, st == SS_OK ? SS__DEV_DONE : SS__DEV_FAILED);
+    /* Peers blocked on this device must notice that it will not arrive. */
+    for (int i = 0; i < ctx->ndevices; i++)
+        ss__device_wake(&ctx->devices[i]);
+}
+
+static void *device_main(void *arg)
+{
+    ss_device *d = arg;
+    ss_context *ctx = d->ctx;
+    uint64_t gen = 0;
+    for (;;) {
+        pthread_mutex_lock(&ctx->lock);
+        while (!ctx->stopping && ctx->job_gen == gen)
+            pthread_cond_wait(&ctx->start_cv, &ctx->lock);
+        if (ctx->stopping) {
+            pthread_mutex_unlock(&ctx->lock);
+            return NULL;
+        }
+        gen = ctx->job_gen;
+        pthread_mutex_unlock(&ctx->lock);
+
+        run_job(d);
+
+        pthread_mutex_lock(&ctx->lock);
+        if (--ctx->pending == 0)
+            pthread_cond_signal(&ctx->done_cv);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+}
+
+/* --- Context ------------------------------------------------------------- */
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void stop_threads(ss_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->stopping = true;
+    pthread_cond_broadcast(&ctx->start_cv);
+    pthread_mutex_unlock(&ctx->lock);
+    for (int i = 0; i < ctx->ndevices; i++)
+        if (ctx->devices[i].started)
+            pthread_join(ctx->devices[i].thread, NULL);
+}
+
+void ss_context_destroy(ss_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->devices) {
+        stop_threads(ctx);
+        for (int i = 0; i < ctx->ndevices; i++) {
+            ss_device *d = &ctx->devices[i];
+            ss__arena_free(&d->arena);
+            free(d->members);
+            pthread_mutex_destroy(&d->report_lock);
+        }
+        free(ctx->devices);
+    }
+    free(ctx->ledger.items);
+    pthread_cond_destroy(&ctx->start_cv);
+    pthread_cond_destroy(&ctx->done_cv);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+static ss_status resolve_memory(const ss_context_options *o, size_t *out)
+{
+    if (o->device_memory) {
+        *out = o->device_memory;
+        return SS_OK;
+    }
+    const char *env = getenv("SHARDSIM_DEVICE_MEMORY");
+    if (env && *env) {
+        ss_status st = ss_size_parse(env, out);
+        if (st)
+            return ss__fail(st, "SHARDSIM_DEVICE_MEMORY: %s", ss_error_message());
+        if (*out == 0)
+            return ss__fail(SS_ERR_INVALID, "SHARDSIM_DEVICE_MEMORY must be positive");
+        return SS_OK;
+    }
+    *out = SS_DEFAULT_DEVICE_MEMORY;
+    return SS_OK;
+}
+
+ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
+{
+    *out = NULL;
+    if (!opts)
+        return ss__fail(SS_ERR_INVALID, "context: options are required");
+    int n = opts->ndevices;
+    if (n < 1 || n > SS_MAX_DEVICES)
+        return ss__fail(SS_ERR_INVALID, "context: %d devices requested; expected 1..%d", n,
+                        SS_MAX_DEVICES);
+    int hosts = opts->hosts ? opts->hosts : 1;
+    if (hosts < 1 || n % hosts != 0)
+        return ss__fail(SS_ERR_INVALID, "context: %d hosts do not divide %d devices evenly",
+                        opts->hosts, n);
+    if (opts->threads < 0)
+        return ss__fail(SS_ERR_INVALID, "context: threads %d must be >= 0", opts->threads);
+    if (opts->timeout < 0 || opts->timeout > 1e6 || opts->timeout != opts->timeout)
+        return ss__fail(SS_ERR_INVALID, "context: timeout %g s is out of range", opts->timeout);
+    size_t mem;
+    ss_status st = resolve_memory(opts, &mem);
+    if (st)
+        return st;
+
+    ss_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return ss__fail(SS_ERR_NOMEM, "context: out of host memory");
+    pthread_mutex_init(&ctx->lock, NULL);
+    pthread_cond_init(&ctx->start_cv, NULL);
+    pthread_cond_init(&ctx->done_cv, NULL);
+    ctx->ndevices = n;
+    ctx->hosts = hosts;
+    ctx->cores = online_cores();
+    ctx->threads = opts->threads ? opts->threads : ctx->cores;
+    if (ctx->threads > n)
+        ctx->threads = n;
+    ctx->gated = ctx->threads < n;
+    ctx->oversubscribed = n > ctx->cores;
+    atomic_init(&ctx->tokens, ctx->threads);
+    ctx->device_memory = mem;
+    ctx->timeout = opts->timeout > 0 ? opts->timeout : SS_DEFAULT_TIMEOUT;
+    ctx->devices = aligned_alloc(64, sizeof(ss_device) * (size_t)n);
+    if (!ctx->devices) {
+        ss_context_destroy(ctx);
+        return ss__fail(SS_ERR_NOMEM, "context: out of host memory");
+    }
+    memset(ctx->devices, 0, sizeof(ss_device) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        ss_device *d = &ctx->devices[i];
+        d->ctx = ctx;
+        d->id = i;
+        d->host = i / (n / hosts);
+        pthread_mutex_init(&d->report_lock, NULL);
+        d->members = calloc((size_t)n, sizeof(int));
+        if (!d->members) {
+            ss_context_destroy(ctx);
+            return ss__fail(SS_ERR_NOMEM, "context: out of host memory");
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        st = ss__arena_init(&ctx->devices[i].arena, i, mem);
+        if (st) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", ss_error_message());
+            ss_context_destroy(ctx);
+            return ss__fail(st, "%s", msg);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        ss_device *d = &ctx->devices[i];
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, (size_t)1 << 20);
+        int rc = pthread_create(&d->thread, &attr, device_main, d);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) {
+            ss_context_destroy(ctx);
+            return ss__fail(SS_ERR_NOMEM, "context: cannot start the thread of device %d: %s", i,
+                            strerror(rc));
+        }
+        d->started = true;
+    }
+    *out = ctx;
+    return SS_OK;
+}
+
+int ss_context_device_count(const ss_context *ctx)
+{
+    return ctx->ndevices;
+}
+
+int ss_context_thread_count(const ss_context *ctx)
+{
+    return ctx->threads;
+}
+
+size_t ss_context_device_memory(const ss_context *ctx)
+{
+    return ctx->device_memory;
+}
+
+int ss_context_process_count(const ss_context *ctx)
+{
+    return ctx->hosts;
+}
+
+int ss_context_process_index(const ss_context *ctx, int device)
+{
+    if (device < 0 || device >= ctx->ndevices)
+        return -1;
+    return ctx->devices[device].host;
+}
+
+ss_status ss_context_addressable_devices(const ss_context *ctx, int host, int ids[], int cap,
+                                         int *n)
+{
+    int per = ctx->ndevices / ctx->hosts;
+    if (host < 0 || host >= ctx->hosts)
+        return ss__fail(SS_ERR_RANGE, "host %d is outside 0..%d", host, ctx->hosts - 1);
+    *n = per;
+    if (cap < per)
+        return ss__fail(SS_ERR_RANGE, "room for %d device ids, host %d has %d", cap, host, per);
+    for (int i = 0; i < per; i++)
+        ids[i] = host * per + i;
+    return SS_OK;
+}
+
+ss_status ss_context_set_timeout(ss_context *ctx, double seconds)
+{
+    if (!(seconds > 0 && seconds <= 1e6))
+        return ss__fail(SS_ERR_INVALID, "timeout %g s is out of range (0, 1e6]", seconds);
+    ctx->timeout = seconds;
+    return SS_OK;
+}
+
+int ss_device_id(const ss_device *dev)
+{
+    return dev->id;
+}
+
+ss_context *ss_device_context(const ss_device *dev)
+{
+    return dev->ctx;
+}
+
+ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user)
+{
+    if (!fn)
+        return ss__fail(SS_ERR_INVALID, "run: no device function");
+    for (int i = 0; i < ctx->ndevices; i++)
+        if (pthread_equal(pthread_self(), ctx->devices[i].thread))
+            return ss__fail(SS_ERR_INVALID,
+                            "run: called from device %d's own function (runs do not nest)", i);
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->running) {
+        pthread_mutex_unlock(&ctx->lock);
+        return ss__fail(SS_ERR_INVALID, "run: the context is already running a function");
+    }
+    ctx->running = true;
+    atomic_store(&ctx->abort, 0);
+    for (int i = 0; i < ctx->ndevices; i++) {
+        ss_device *d = &ctx->devices[i];
+        atomic_store(&d->arrived, 0);
+        atomic_store(&d->departed, 0);
+        atomic_store(&d->state, SS__DEV_RUNNING);
+    }
+    ctx->fn = fn;
+    ctx->user = user;
+    ctx->pending = ctx->ndevices;
+    ctx->job_gen++;
+    pthread_cond_broadcast(&ctx->start_cv);
+    while (ctx->pending > 0)
+        pthread_cond_wait(&ctx->done_cv, &ctx->lock);
+    ctx->running = false;
+    for (int i = 0; i < ctx->ndevices; i++)
+        atomic_store(&ctx->devices[i].state, SS__DEV_IDLE);
+    pthread_mutex_unlock(&ctx->lock);
+
+    /* The root cause: own errors over own reports over consequences. */
+    const ss_device *worst = NULL;
+    for (int i = 0; i < ctx->ndevices; i++) {
+        const ss_device *d = &ctx->devices[i];
+        if (d->severity > 0 && (!worst || d->severity > worst->severity))
+            worst = d;
+    }
+    if (!worst)
+        return SS_OK;
+    return ss__fail(worst->status, "%s", worst->message);
+}
+
+/* --- Memory and faults --------------------------------------------------- */
+
+static ss_status check_device(const ss_context *ctx, int device)
+{
+    if (!ctx)
+        return ss__fail(SS_ERR_INVALID, "no context");
+    if (device < 0 || device >= ctx->ndevices)
+        return ss__fail(SS_ERR_RANGE, "device %d is outside 0..%d", device, ctx->ndevices - 1);
+    return SS_OK;
+}
+
+ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
+                                 void **out)
+{
+    *out = NULL;
+    ss_status st = check_device(ctx, device);
+    if (st)
+        return st;
+    return ss__arena_alloc(&ctx->devices[device].arena, bytes, what, out);
+}
+
+ss_status ss_device_alloc(ss_context *ctx, int device, size_t bytes, const char *name,
+                          void **out)
+{
+    return ss__device_alloc_named(ctx, device, bytes, name ? name : "buffer", out);
+}
+
+ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
+{
+    ss_status st = check_device(ctx, device);
+    if (st || !ptr)
+        return st;
+    return ss__arena_release(&ctx->devices[device].arena, ptr);
+}
+
+ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)
+{
+    ss_status st = check_device(ctx, device);
+    if (st)
+        return st;
+    ss__arena_stats(&ctx->devices[device].arena, out);
+    return SS_OK;
+}
+
+ss_status ss_device_largest_buffers(ss_context *ctx, int device, ss_buffer_info out[], int cap,
+                                    int *n)
+{
+    ss_status st = check_device(ctx, device);
+    if (st)
+        return st;
+    *n = ss__arena_largest(&ctx->devices[device].arena, out, cap);
+    return SS_OK;
+}
+
+ss_status ss_context_inject(ss_context *ctx, const ss_fault *f)
+{
+    ss_status st = check_device(ctx, f ? f->device : -1);
+    if (st)
+        return st;
+    if (f->nth < 0)
+        return ss__fail(SS_ERR_INVALID, "fault: nth %lld must be >= 0", (long long)f->nth);
+    ss_device *d = &ctx->devices[f->device];
+    switch (f->kind) {
+    case SS_FAULT_ALLOC:
+        if (f->nth < 1)
+            return ss__fail(SS_ERR_INVALID, "fault: allocation number must be >= 1");
+        ss__arena_fail_at(&d->arena, f->nth);
+        return SS_OK;
+    case SS_FAULT_DELAY:
+        if (!(f->seconds >= 0 && f->seconds <= 1e4))
+            return ss__fail(SS_ERR_INVALID, "fault: delay %g s is out of range", f->seconds);
+        d->delay_nth = f->nth;
+        d->delay_seconds = f->seconds;
+        return SS_OK;
+    case SS_FAULT_SKIP:
+        if (f->nth < 1)
+            return ss__fail(SS_ERR_INVALID, "fault: collective number must be >= 1");
+        d->skip_nth = f->nth;
+        return SS_OK;
+    }
+    return ss__fail(SS_ERR_INVALID, "fault: unknown kind %d", (int)f->kind);
+}
+
+void ss_context_clear_faults(ss_context *ctx)
+{
+    for (int i = 0; i < ctx->ndevices; i++) {
+        ss_device *d = &ctx->devices[i];
+        ss__arena_fail_at(&d->arena, 0);
+        d->delay_nth = 0;
+        d->delay_seconds = 0;
+        d->skip_nth = 0;
+    }
+}
+
+/* --- Ledger -------------------------------------------------------------- */
+
+void ss__ledger_add(ss_context *ctx, const ss_coll_record *r)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ss__ledger *l = &ctx->ledger;
+    if (l->count == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 64;
+        ss_coll_record *p = realloc(l->items, sizeof *p * (size_t)cap);
+        if (!p) {
+            pthread_mutex_unlock(&ctx->lock);
+            return; /* the ledger is a report; losing an entry beats failing the run */
+        }
+        l->items = p;
+        l->cap = cap;
+    }
+    l->items[l->count++] = *r;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+int ss_context_ledger_count(ss_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    int n = ctx->ledger.count;
+    pthread_mutex_unlock(&ctx->lock);
+    return n;
+}
+
+ss_status ss_context_ledger_get(ss_context *ctx, int i, ss_coll_record *out)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (i < 0 || i >= ctx->ledger.count) {
+        int n = ctx->ledger.count;
+        pthread_mutex_unlock(&ctx->lock);
+        return ss__fail(SS_ERR_RANGE, "ledger entry %d is outside 0..%d", i, n - 1);
+    }
+    *out = ctx->ledger.items[i];
+    pthread_mutex_unlock(&ctx->lock);
+    return SS_OK;
+}
+
+void ss_context_ledger_clear(ss_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->ledger.count = 0;
+    pthread_mutex_unlock(&ctx->lock);
+}

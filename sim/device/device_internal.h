@@ -1,0 +1,134 @@
+/*
+ * device_internal.h — the context, its device threads and the waiting
+ * primitives shared by context.c, collectives.c and array.c.
+ *
+ * Lock order: ctx->lock (run start/stop, ledger) before a device's
+ * report_lock before an arena's lock. Waiting never holds a lock.
+ */
+#ifndef SS_DEVICE_INTERNAL_H
+#define SS_DEVICE_INTERNAL_H
+
+#include "arena.h"
+
+#include <stdatomic.h>
+
+enum {
+    SS__DEV_IDLE = 0, /* no run in progress */
+    SS__DEV_RUNNING,  /* in the device function, outside collectives */
+    SS__DEV_WAITING,  /* inside a collective (op describes it) */
+    SS__DEV_DELAYED,  /* sleeping for an injected delay */
+    SS__DEV_DONE,     /* the function returned SS_OK */
+    SS__DEV_FAILED    /* the function returned an error */
+};
+
+/* What a device publishes when it enters a collective. Written by the owner
+ * (under report_lock) before `arrived` is released; read by group peers
+ * after acquiring `arrived`, and by deadlock reports under report_lock. */
+typedef struct ss__op {
+    ss_coll coll;          /* copy of the caller's descriptor (borrowed pointers inside) */
+    _Atomic uint64_t sig;  /* hash of everything peers must agree on, seq included; atomic
+                              because a mismatched peer may rewrite its op while we look */
+    uint32_t seq;          /* collective number within the run, from 1 */
+    int gsize, grank;      /* group size and this device's rank */
+    const int *members;    /* device ids in rank order (the owner's array) */
+    const void *in;
+    void *out;
+    ss_dtype out_dtype;
+    int out_rank;
+    int64_t out_shape[SS_MAX_RANK];
+} ss__op;
+
+struct ss_device {
+    /* Polled by peers: each word on its own cache line. */
+    _Alignas(64) _Atomic uint32_t arrived; /* seq of the published op */
+    _Alignas(64) _Atomic uint32_t departed; /* seq of the last op whose reads are done */
+    _Alignas(64) _Atomic uint32_t waiters;  /* threads sleeping on this device's words */
+    _Atomic int state;
+    _Atomic uint32_t seq_done; /* collectives completed in this run */
+    _Alignas(64) ss__op op;
+    pthread_mutex_t report_lock;
+
+    ss_context *ctx;
+    int id;
+    int host;
+    int *members; /* scratch: this device's group, ctx->ndevices entries */
+    pthread_t thread;
+    bool started;
+    ss__arena arena;
+
+    /* Result of the device function (written by the device thread; read by
+     * the caller of ss_context_run after the run's completion handshake). */
+    ss_status status;
+    int severity; /* 0 ok, 1 follows from another failure, 2 own report, 3 own error */
+    char message[1024];
+
+    /* Fault injection (set between runs). */
+    int64_t delay_nth, skip_nth;
+    double delay_seconds;
+    int64_t calls; /* collective calls in this run, skipped ones included */
+};
+
+typedef struct ss__ledger {
+    ss_coll_record *items;
+    int count, cap;
+} ss__ledger;
+
+struct ss_context {
+    int ndevices;
+    int hosts;
+    int threads;
+    int cores;
+    bool gated;          /* threads < ndevices: devices take a token to compute */
+    bool oversubscribed; /* more device threads than cores: do not spin */
+    size_t device_memory;
+    double timeout;
+    ss_device *devices;
+
+    _Alignas(64) _Atomic int tokens;
+    _Atomic int token_waiters;
+    _Alignas(64) _Atomic int abort; /* a device failed: waits give up */
+
+    pthread_mutex_t lock;
+    pthread_cond_t start_cv, done_cv;
+    uint64_t job_gen;
+    int pending;
+    bool stopping, running;
+    ss_device_fn fn;
+    void *user;
+
+    ss__ledger ledger; /* guarded by lock */
+};
+
+/* Monotonic seconds. */
+double ss__now(void);
+
+/* Token semaphore bounding devices that compute at once. */
+void ss__token_acquire(ss_context *ctx);
+void ss__token_release(ss_context *ctx);
+
+/* Wake every thread sleeping on a device's words. */
+void ss__device_wake(ss_device *d);
+/* Sleep up to `seconds` on `word` while it still holds `seen` (bounded by
+ * the caller's loop; spurious returns are fine). */
+void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds);
+
+/* Describe what device `d` is doing, for reports ("waiting in all_reduce #3
+ * sum f32[16] over ('x',)"). Takes d's report_lock. */
+void ss__device_describe(ss_device *d, char *out, size_t cap);
+/* Append "device 0-2,5: <what>; device 3: <what>" for `n` devices given by
+ * ids (all devices if ids is NULL), grouping identical descriptions. */
+void ss__describe_devices(ss_context *ctx, const int *ids, int n, ss__buf *b);
+
+/* Append a ledger entry (takes ctx->lock). */
+void ss__ledger_add(ss_context *ctx, const ss_coll_record *r);
+
+/* Internal allocation with a full description for reports. */
+ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
+                                 void **out);
+
+/* "sum f32[16] over ('x', 'y')"-style description of a collective. */
+void ss__coll_describe(const ss_coll *c, char *out, size_t cap);
+/* "('x', 'y')" */
+void ss__coll_axes_text(const ss_coll *c, char *out, size_t cap);
+
+#endif
