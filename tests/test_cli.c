@@ -92,6 +92,22 @@ Test(cli, show_text_has_picture_hlo_and_table)
     free(err);
 }
 
+Test(cli, show_hlo_string_back_to_a_spec)
+{
+    /* Shardy export vector sdy_m0_a: P('axis_2', ('axis_0','axis_1')). */
+    cJSON *j = run_json("show --mesh axis_0=2,axis_1=4,axis_2=4 --devices 32 --shape 64,64 "
+                        "--hlo '{devices=[4,8]<=[8,4]T(1,0)}' --json",
+                        0);
+    const cJSON *spec = cJSON_GetObjectItem(j, "spec");
+    cr_assert_str_eq(cJSON_GetArrayItem(spec, 0)->valuestring, "axis_2");
+    const cJSON *t = cJSON_GetArrayItem(spec, 1);
+    cr_assert_str_eq(cJSON_GetArrayItem(t, 0)->valuestring, "axis_0");
+    cr_assert_str_eq(cJSON_GetArrayItem(t, 1)->valuestring, "axis_1");
+    cr_assert_str_eq(cJSON_GetObjectItem(j, "hlo_sharding")->valuestring,
+                     "{devices=[4,8]<=[8,4]T(1,0)}");
+    cJSON_Delete(j);
+}
+
 Test(cli, show_logical_names_with_rules)
 {
     cJSON *j = run_json("show --mesh data=2,model=4 --shape 8,1024 --spec batch,hidden "
@@ -147,6 +163,11 @@ Test(cli, show_errors_are_jax_errors)
     expect_error("show --mesh x=8 --shape 8 --dtype f33 --json", "unknown dtype 'f33'");
     expect_error("show --mesh x=8 --shape 8 --frobnicate --json", "unknown option");
     expect_error("show --shape 8 --json", "--mesh is required");
+    expect_error("show --mesh x=2,y=4 --shape 8,8 --hlo '{devices=[3,1]<=[3]}' --json",
+                 "{devices=[3,1]<=[3]}");
+    expect_error("show --mesh x=2,y=4 --shape 8,8 --hlo '{devices=[2,4]<=[8]' --json", "column");
+    expect_error("show --mesh x=2,y=4 --shape 8,8 --spec x --hlo '{replicated}' --json",
+                 "--hlo replaces --spec");
     expect_error("show --mesh x=8 --shape 8 --device-ids 0,1 --json", "--device-ids lists 2");
     expect_error("show --mesh x=4 --shape 8 --device-ids 0,1,1,2 --json", "appears twice");
 }

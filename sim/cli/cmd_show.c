@@ -22,6 +22,9 @@ static const char show_help[] =
     "  --shape DIMS        global array shape, e.g. 8,1024 (empty for a scalar)\n"
     "  --spec SPEC         PartitionSpec: 'data,None', '(data,model),None' or\n"
     "                      \"P('data', None)\" (default P(): replicated)\n"
+    "  --hlo TEXT          instead of --spec: an HLO sharding string such as\n"
+    "                      '{devices=[2,1,4]<=[8] last_tile_dim_replicate}', turned\n"
+    "                      back into the spec over --mesh that produces it\n"
     "  --dtype T           f32 (default), bf16, f16, i32, f64, i64, i8, u8, bool\n"
     "  --devices N         virtual devices available (default 8, like\n"
     "                      --xla_force_host_platform_device_count=8); the mesh takes\n"
@@ -40,7 +43,7 @@ static const char show_help[] =
     "Exit status: 0 ok, 2 bad input (one line saying what is wrong).\n";
 
 typedef struct show_opts {
-    const char *mesh, *shape, *spec, *dtype, *platform, *rules, *ids, *dims;
+    const char *mesh, *shape, *spec, *hlo, *dtype, *platform, *rules, *ids, *dims;
     int devices;
     double scale;
     bool json, no_color, strict;
@@ -77,6 +80,8 @@ static ss_status parse_show_args(int argc, char **argv, show_opts *o, bool *help
             slot = &o->shape;
         } else if (cli_is(&a, "--spec")) {
             slot = &o->spec;
+        } else if (cli_is(&a, "--hlo")) {
+            slot = &o->hlo;
         } else if (cli_is(&a, "--dtype")) {
             slot = &o->dtype;
         } else if (cli_is(&a, "--platform")) {
@@ -113,6 +118,8 @@ static ss_status parse_show_args(int argc, char **argv, show_opts *o, bool *help
         return ss__fail(SS_ERR_PARSE, "--mesh is required, e.g. --mesh data=2,model=4");
     if (!o->shape)
         return ss__fail(SS_ERR_PARSE, "--shape is required, e.g. --shape 8,1024");
+    if (o->hlo && (o->spec[0] || o->rules))
+        return ss__fail(SS_ERR_PARSE, "--hlo replaces --spec and --rules; give one of them");
     return SS_OK;
 }
 
@@ -155,6 +162,19 @@ static ss_status build_mesh(const show_opts *o, ss_mesh **mesh)
     return ss_mesh_make(o->mesh, o->devices, ids, mesh);
 }
 
+/* The sharding an HLO string denotes over `mesh` for an array of `rank` dims. */
+static ss_status sharding_from_hlo(const char *text, const ss_mesh *mesh, int rank,
+                                   ss_sharding *sh)
+{
+    ss_hlo hlo;
+    ss_status st = ss_hlo_parse(text, &hlo);
+    if (st)
+        return st;
+    st = ss_hlo_to_sharding(&hlo, mesh, rank, sh);
+    ss_hlo_free(&hlo);
+    return st;
+}
+
 static ss_status resolve_spec(const show_opts *o, const ss_mesh *mesh, ss_spec *spec)
 {
     ss_status st = ss_spec_parse(o->spec, spec);
@@ -181,9 +201,14 @@ static ss_status compute(const show_opts *o, show_result *r)
         return st;
     if ((st = build_mesh(o, &r->mesh)))
         return st;
-    if ((st = resolve_spec(o, r->mesh, &spec)))
-        return st;
-    ss_sharding_init(&r->sh, r->mesh, &spec);
+    if (o->hlo) {
+        if ((st = sharding_from_hlo(o->hlo, r->mesh, r->rank, &r->sh)))
+            return st;
+    } else {
+        if ((st = resolve_spec(o, r->mesh, &spec)))
+            return st;
+        ss_sharding_init(&r->sh, r->mesh, &spec);
+    }
     if ((st = ss_sharding_check(&r->sh, r->rank, r->shape)))
         return st;
     ss_sharding_shard_shape(&r->sh, r->rank, r->shape, r->shard_shape);
