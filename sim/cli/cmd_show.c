@@ -263,6 +263,30 @@ static void fmt_index(ss__buf *b, const show_result *r, const ss_shard *s)
     ss__buf_putc(b, ']');
 }
 
+/* True when some device's id is missing from the picture's labels, which
+ * happens when the table is wider than 80 columns and rich squeezes it. */
+static bool picture_lost_labels(const show_result *r)
+{
+    const char *pic = r->picture.data ? r->picture.data : "";
+    int n = ss_mesh_device_count(r->mesh);
+    if (r->rank == 0 || strstr(pic, "\xe2\x80\xa6")) /* U+2026, rich's ellipsis */
+        return r->rank != 0;
+    for (int p = 0; p < n; p++) {
+        char id[16];
+        snprintf(id, sizeof id, "%d", ss_mesh_device_id(r->mesh, p));
+        bool found = false;
+        for (const char *q = strstr(pic, id); q && !found; q = strstr(q + 1, id)) {
+            char before = q > pic ? q[-1] : ' ';
+            char after = q[strlen(id)];
+            found = (before == ' ' || before == ',') &&
+                    !(after >= '0' && after <= '9');
+        }
+        if (!found)
+            return true;
+    }
+    return false;
+}
+
 static void print_text(const show_result *r)
 {
     char buf[1024];
@@ -278,6 +302,9 @@ static void print_text(const show_result *r)
         printf(d ? ",%lld" : "%lld", (long long)r->shape[d]);
     printf("] sharded %s\n\n", buf);
     fputs(r->picture.data ? r->picture.data : "", stdout);
+    if (picture_lost_labels(r))
+        printf("(JAX's picture is wider than 80 columns here and rich squeezes it, losing labels;"
+               "\n --scale 0.1 draws it smaller, and the table below lists every device)\n");
     printf("\nHLO sharding: %s\n", r->hlo);
 
     int ngroups = 0;

@@ -29,7 +29,14 @@ int cli_cmd_demo(int argc, char **argv)
     char *args[16];
     int rc = SS_EXIT_OK;
     printf("shardsim demo: the Flax guide's mesh of 8 virtual CPU devices, "
-           "data=2 x model=4,\nand an f32[8,1024] activation under four shardings.\n\n");
+           "data=2 x model=4,\nand an f32[8,16] array under four shardings.\n\n");
+    ss_mesh *mesh;
+    char pic[4096];
+    if (ss_mesh_make("data=2,model=4", 8, NULL, &mesh) == SS_OK) {
+        if (ss_viz_mesh(mesh, NULL, pic, sizeof pic, NULL) == SS_OK)
+            printf("%s\n", pic);
+        ss_mesh_destroy(mesh);
+    }
     for (size_t i = 0; i < sizeof specs / sizeof specs[0] && rc == SS_EXIT_OK; i++) {
         int n = 0;
         args[n++] = argv[0];
@@ -37,11 +44,11 @@ int cli_cmd_demo(int argc, char **argv)
         args[n++] = (char *)"--mesh";
         args[n++] = (char *)"data=2,model=4";
         args[n++] = (char *)"--shape";
-        args[n++] = (char *)"8,1024";
+        args[n++] = (char *)"8,16";
         args[n++] = (char *)"--spec";
         args[n++] = (char *)specs[i];
         args[n] = NULL;
-        printf("$ shardsim show --mesh data=2,model=4 --shape 8,1024 --spec '%s'\n", specs[i]);
+        printf("$ shardsim show --mesh data=2,model=4 --shape 8,16 --spec '%s'\n", specs[i]);
         rc = cli_cmd_show(n, args);
         printf("\n");
     }
