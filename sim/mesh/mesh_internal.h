@@ -22,6 +22,8 @@ struct ss_mesh {
 ss_status ss__spec_axis_indices(const ss_sharding *sh, int axes[SS_MAX_RANK][SS_MAX_AXES],
                                 int counts[SS_MAX_RANK]);
 
+/* Append one entry as Python prints it: 'x', None, ('x', 'y'), UNCONSTRAINED. */
+void ss__spec_dim_repr_buf(ss__buf *b, const ss_spec_dim *d);
 /* Append the spec's repr, "P('x', None)", to b. */
 void ss__spec_repr_buf(ss__buf *b, const ss_spec *spec);
 /* Append the sharding's repr to b. */

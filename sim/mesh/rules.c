@@ -272,24 +272,6 @@ void ss_rules_free(ss_rules *rules)
 /* Message helpers                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* A names entry as Python prints it inside a tuple: 'foo', None,
- * UNCONSTRAINED, ('a', 'b'). */
-static void entry_py_repr(ss__buf *b, const ss_spec_dim *d)
-{
-    if (d->unconstrained) {
-        ss__buf_puts(b, "UNCONSTRAINED");
-    } else if (d->naxes == 0) {
-        ss__buf_puts(b, "None");
-    } else if (d->naxes == 1) {
-        ss__buf_printf(b, "'%s'", d->axes[0]);
-    } else {
-        ss__buf_putc(b, '(');
-        for (int k = 0; k < d->naxes; k++)
-            ss__buf_printf(b, k ? ", '%s'" : "'%s'", d->axes[k]);
-        ss__buf_putc(b, ')');
-    }
-}
-
 /* The names spec as the Python tuple Flax formats: ('foo', 'bar'), ('foo',). */
 static void names_py_repr(ss__buf *b, const ss_spec *names)
 {
@@ -297,7 +279,7 @@ static void names_py_repr(ss__buf *b, const ss_spec *names)
     for (int d = 0; d < names->ndims; d++) {
         if (d)
             ss__buf_puts(b, ", ");
-        entry_py_repr(b, &names->dims[d]);
+        ss__spec_dim_repr_buf(b, &names->dims[d]);
     }
     if (names->ndims == 1)
         ss__buf_putc(b, ',');
@@ -479,7 +461,7 @@ static ss_status check_strict(const ss_rules *rules, const ss_spec *names, const
                        d);
         rule_text(&b, r);
         ss__buf_printf(&b, ": mesh axis '%s' is already used by ", r->axes[st[d].lost_axis]);
-        entry_py_repr(&b, &names->dims[w]);
+        ss__spec_dim_repr_buf(&b, &names->dims[w]);
         ss__buf_printf(&b, " (dim %d)", w);
         return fail_with_buf(SS_ERR_RULES, &b);
     }

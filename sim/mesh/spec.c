@@ -196,7 +196,7 @@ ss_status ss_spec_parse(const char *text, ss_spec *out)
     return SS_OK;
 }
 
-static void entry_repr(ss__buf *b, const ss_spec_dim *d)
+void ss__spec_dim_repr_buf(ss__buf *b, const ss_spec_dim *d)
 {
     if (d->unconstrained) {
         ss__buf_puts(b, "UNCONSTRAINED");
@@ -218,7 +218,7 @@ void ss__spec_repr_buf(ss__buf *b, const ss_spec *spec)
     for (int i = 0; i < spec->ndims; i++) {
         if (i)
             ss__buf_puts(b, ", ");
-        entry_repr(b, &spec->dims[i]);
+        ss__spec_dim_repr_buf(b, &spec->dims[i]);
     }
     if (spec->ndims == 1)
         ss__buf_putc(b, ',');
