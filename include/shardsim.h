@@ -222,11 +222,17 @@ ss_status ss_spec_set_axes(ss_spec *spec, int d, int n, const char *const axes[]
 
 /* A NamedSharding: a mesh (borrowed, must outlive the sharding) and a spec
  * over its axis names. `manual_mask` has bit i set for mesh axes that are
- * Manual (inside a shard_map body); they never appear in the spec. */
+ * Manual (inside a shard_map body); they never appear in the spec.
+ * `partial_mask` has bit i set for mesh axes over which the value is a
+ * pending sum (DTensor's Partial, Shardy's unreduced): each device holds a
+ * full-size term of its block and the value is the sum over that axis. Only
+ * the partitioner produces partial shardings; user-facing calls ignore it
+ * unless they say otherwise. */
 typedef struct ss_sharding {
     const ss_mesh *mesh;
     ss_spec spec;
     unsigned manual_mask;
+    unsigned partial_mask;
 } ss_sharding;
 
 /* One device's shard of an array: [start, stop) per dimension. */
@@ -437,10 +443,11 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
  *
  * Work runs on the devices with ss_context_run(): the same function is called
  * once on every device thread (SPMD). Inside it a device allocates from its
- * arena and takes part in collectives with its peers. At most `threads`
- * devices compute at once; a device waiting for its peers gives its turn
- * away (brief spin, then yield, then sleep), so 64 devices on 2 cores do not
- * collapse.
+ * arena, runs kernels and takes part in collectives with its peers. At most
+ * `threads` devices are inside a kernel at once (ss_device_kernel_begin);
+ * a device waiting for its peers spins briefly (only when there are no more
+ * device threads than cores), then yields, then sleeps, so 64 devices on 2
+ * cores do not collapse.
  *
  * Collectives are exact and deterministic: reductions start from the
  * identity and combine inputs in rank order, as XLA's in-process CPU
@@ -532,6 +539,12 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user);
 
 int ss_device_id(const ss_device *dev);
 ss_context *ss_device_context(const ss_device *dev);
+/* Bracket a compute kernel inside a device function: begin waits until
+ * fewer than `threads` devices are inside a kernel, end lets the next one
+ * in. Collectives called in between give the turn away while they wait.
+ * Begin twice is one begin; a function returning inside a kernel ends it. */
+void ss_device_kernel_begin(ss_device *dev);
+void ss_device_kernel_end(ss_device *dev);
 
 /* --- Device memory --- */
 
