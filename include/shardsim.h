@@ -451,7 +451,8 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
  *
  * Collectives are exact and deterministic: reductions start from the
  * identity and combine inputs in rank order, as XLA's in-process CPU
- * communicator does, so results are bit-identical for any thread count. A
+ * communicator does, so results are bit-identical for any thread count
+ * (NaN payloads excepted: which NaN an addition keeps is the compiler's). A
  * group whose devices reach different collectives, or whose devices do not
  * all arrive within the timeout, ends the run with SS_ERR_MISMATCH or
  * SS_ERR_DEADLOCK and a one-line report of what every device waits in; the
@@ -494,7 +495,7 @@ typedef struct ss_context_options {
     int ndevices;         /* 1..SS_MAX_DEVICES */
     size_t device_memory; /* per device; 0: $SHARDSIM_DEVICE_MEMORY, else 16 GiB */
     int hosts;            /* 0 or 1: one host; else must divide ndevices */
-    int threads;          /* devices computing at once; 0: the host's online cores */
+    int threads;          /* devices inside a kernel at once; 0: the host's online cores */
     double timeout;       /* seconds a collective waits for its group; 0: 10 s */
 } ss_context_options;
 
@@ -542,8 +543,9 @@ ss_context *ss_device_context(const ss_device *dev);
 /* Bracket a compute kernel inside a device function: begin waits until
  * fewer than `threads` devices are inside a kernel, end lets the next one
  * in. Collectives called in between give the turn away while they wait.
- * Begin twice is one begin; a function returning inside a kernel ends it. */
-void ss_device_kernel_begin(ss_device *dev);
+ * Begin twice is one begin; a function returning inside a kernel ends it.
+ * `name` (may be NULL) labels the kernel's slice in the trace. */
+void ss_device_kernel_begin(ss_device *dev, const char *name);
 void ss_device_kernel_end(ss_device *dev);
 
 /* --- Device memory --- */
@@ -662,6 +664,23 @@ const ss_sharding *ss_array_sharding(const ss_array *a);
  * number needed). */
 ss_status ss_array_shards(const ss_array *a, int host, ss_array_shard out[], int cap, int *n);
 
+/* The two multi-host data helpers of big_vision-style training loops.
+ * make_fsarray_from_local_slice: slices[h] is host h's row-major slice of
+ * `local_shape` (the same on every host); the global array has dim 0 =
+ * hosts x local_shape[0] and is sharded P(axis) over the 1-D `mesh` (all
+ * devices; borrowed). Host h's rows are split evenly over its devices in
+ * mesh order. Errors: SS_ERR_INVALID (mesh not 1-D, missing slice),
+ * SS_ERR_INDIVISIBLE (rows do not split over a host's devices), OOM. */
+ss_status ss_array_from_host_slices(ss_context *ctx, const ss_mesh *mesh, int rank,
+                                    const int64_t local_shape[], ss_dtype dtype,
+                                    const void *const slices[], const char *name,
+                                    ss_array **out);
+/* get_local_slice_from_fsarray: host `host`'s shards concatenated along dim
+ * 0 in mesh order into `out` (*len, may be NULL, receives the byte count).
+ * SS_ERR_UNSUPPORTED when a shard is cut along another dimension,
+ * SS_ERR_RANGE for a bad host or a small `cap`. */
+ss_status ss_array_host_slice(const ss_array *a, int host, void *out, size_t cap, size_t *len);
+
 /* --- Collectives --- */
 
 typedef enum ss_coll_kind {
@@ -779,6 +798,127 @@ int ss_context_ledger_count(ss_context *ctx);
 /* Entry i (0 = oldest). SS_ERR_RANGE for a bad index. */
 ss_status ss_context_ledger_get(ss_context *ctx, int i, ss_coll_record *out);
 void ss_context_ledger_clear(ss_context *ctx);
+
+/* --- Trace --- */
+
+/* Start (on != 0) or stop recording Chrome trace events: per device its
+ * runs, kernels, collectives (args: seq, bytes_in), the wait for the group
+ * inside each collective, allocations and frees (args: bytes, live) and a
+ * live-bytes counter. Times are microseconds since the first enable. */
+ss_status ss_context_trace_enable(ss_context *ctx, int on);
+/* Write the recorded events as Chrome trace-event JSON (opens in Perfetto
+ * and chrome://tracing), one track per device. SS_ERR_IO if the file cannot
+ * be written. The events stay recorded. */
+ss_status ss_context_trace_write(ss_context *ctx, const char *path);
+/* Drop the recorded events. */
+void ss_context_trace_clear(ss_context *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Programs on global arrays                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A program is a list of ops on GLOBAL arrays over one mesh, written as for
+ * one big device, with shardings given for some values (inputs, params,
+ * constraints). The partitioner (ss_program_propagate) gives every value a
+ * sharding as XLA's GSPMD would. Values are numbered from 0 in creation
+ * order; a builder call that fails leaves the program unchanged and says
+ * why, naming the op and the shapes.
+ *
+ * Composite ops (softmax, log_softmax, layer_norm, cross_entropy, mean,
+ * gelu's tanh form stays one op) are expanded into primitive ops at build
+ * time, as jax.nn does, so that their communication is what GSPMD emits for
+ * the primitives. Binary ops broadcast as numpy does, inserting explicit
+ * broadcast_in_dim ops as jnp does. */
+typedef struct ss_program ss_program;
+typedef int32_t ss_value;
+
+typedef enum ss_unary_op {
+    SS_NEG = 0, SS_EXP, SS_LOG, SS_TANH, SS_RELU, SS_GELU, SS_SQRT, SS_RSQRT,
+    SS_SQUARE, SS_UNARY_COUNT
+} ss_unary_op;
+
+typedef enum ss_binary_op {
+    SS_ADD = 0, SS_SUB, SS_MUL, SS_DIV, SS_MAX, SS_MIN, SS_POW, SS_BINARY_COUNT
+} ss_binary_op;
+
+/* Create an empty program over `mesh` (borrowed; must outlive it). */
+ss_status ss_program_create(const ss_mesh *mesh, ss_program **out);
+void ss_program_destroy(ss_program *p);
+int ss_program_value_count(const ss_program *p);
+
+/* An input (activation) or a parameter of the program. `spec` may be NULL:
+ * the partitioner then chooses (an unspecified input starts replicated
+ * unless propagation finds better, as jit in_shardings=None). A given spec
+ * is checked against the mesh and the shape with JAX's messages
+ * ("One of pjit arguments ..."). */
+ss_status ss_input(ss_program *p, const char *name, ss_dtype dtype, int rank,
+                   const int64_t shape[], const ss_spec *spec, ss_value *out);
+ss_status ss_param(ss_program *p, const char *name, ss_dtype dtype, int rank,
+                   const int64_t shape[], const ss_spec *spec, ss_value *out);
+/* A scalar f32 constant (broadcast where used). */
+ss_status ss_constant(ss_program *p, double value, ss_value *out);
+
+ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out);
+/* Elementwise with numpy broadcasting; shapes must broadcast. */
+ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value a, ss_value b, ss_value *out);
+/* lax.dot_general: `nb` batch dim pairs, `nc` contracting dim pairs. The
+ * result's dims are batch, then lhs free dims, then rhs free dims. */
+ss_status ss_dot_general(ss_program *p, ss_value lhs, ss_value rhs, int nb,
+                         const int lhs_batch[], const int rhs_batch[], int nc,
+                         const int lhs_contract[], const int rhs_contract[], ss_value *out);
+/* "ij,jk->ik", "bqhd,bkhd->bhqk": two operands, each letter a dim; letters
+ * absent from the output are contracted (must appear in both operands). */
+ss_status ss_einsum(ss_program *p, const char *spec, ss_value lhs, ss_value rhs,
+                    ss_value *out);
+/* x @ w over the last dim of x and the first of w (2-D w; x of any rank). */
+ss_status ss_matmul(ss_program *p, ss_value x, ss_value w, ss_value *out);
+/* Reduce `x` over `naxes` axes (negative counts from the end); `op` is
+ * SS_REDUCE_SUM, MAX, MIN or MEAN (expanded to sum * 1/n). */
+ss_status ss_reduce(ss_program *p, ss_reduce_op op, ss_value x, int naxes, const int axes[],
+                    int keepdims, ss_value *out);
+ss_status ss_transpose(ss_program *p, ss_value x, const int perm[], ss_value *out);
+ss_status ss_reshape(ss_program *p, ss_value x, int rank, const int64_t shape[],
+                     ss_value *out);
+/* lax.broadcast_in_dim: operand dim i becomes result dim dims[i]. */
+ss_status ss_broadcast_in_dim(ss_program *p, ss_value x, int rank, const int64_t shape[],
+                              const int dims[], ss_value *out);
+ss_status ss_slice(ss_program *p, ss_value x, const int64_t start[], const int64_t limit[],
+                   ss_value *out);
+ss_status ss_concatenate(ss_program *p, int n, const ss_value xs[], int dim, ss_value *out);
+/* One-hot of an i32 array of class ids: result shape + (classes,), f32. */
+ss_status ss_one_hot(ss_program *p, ss_value labels, int64_t classes, ss_value *out);
+ss_status ss_softmax(ss_program *p, ss_value x, int axis, ss_value *out);
+ss_status ss_log_softmax(ss_program *p, ss_value x, int axis, ss_value *out);
+/* Normalize over the last dim (eps 1e-6, Flax's default); scale and bias may
+ * be -1 (absent). */
+ss_status ss_layer_norm(ss_program *p, ss_value x, ss_value scale, ss_value bias,
+                        ss_value *out);
+/* optax.softmax_cross_entropy_with_integer_labels: logits [..., C], labels
+ * [...] i32 -> [...] f32. */
+ss_status ss_cross_entropy(ss_program *p, ss_value logits, ss_value labels, ss_value *out);
+/* with_sharding_constraint: a strict constraint the partitioner keeps.
+ * Uneven shards are allowed here, as in JAX. */
+ss_status ss_constrain(ss_program *p, ss_value x, const ss_spec *spec, ss_value *out);
+/* Mark a program output; `spec` NULL lets propagation choose. */
+ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);
+
+/* Facts about a value. */
+ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *rank,
+                         int64_t shape[]);
+/* "dot_general", "add", "broadcast_in_dim", ... */
+const char *ss_value_op_name(const ss_program *p, ss_value v);
+/* The i-th operand of value v's op; SS_ERR_RANGE past its operands. */
+ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out);
+
+/* Run sharding propagation (notes/gspmd.md section 2: fixed user shardings,
+ * shardings only become more specific, forward and backward sweeps by
+ * op-priority level, dot rules from both operands). Idempotent. */
+ss_status ss_program_propagate(ss_program *p);
+/* The sharding propagation chose for value v (after ss_program_propagate). */
+ss_status ss_value_sharding(const ss_program *p, ss_value v, ss_sharding *out);
+/* Print the program, one op per line with shapes and shardings:
+ * "%3 = dot_general(%0, %1) f32[8,1024] P('data', 'model')". */
+ss_status ss_program_print(const ss_program *p, FILE *f);
 
 #ifdef __cplusplus
 }

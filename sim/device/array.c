@@ -127,10 +127,11 @@ static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const 
     for (int p = 0; p < n; p++) {
         const ss_shard *s = &a->shards[p];
         if (s->device >= ctx->ndevices) {
+            int bad = s->device;
             ss_array_destroy(a);
             return ss__fail(SS_ERR_RANGE, "array '%s': mesh device %d is not one of the %d "
                                           "devices of the context",
-                            name, s->device, ctx->ndevices);
+                            name, bad, ctx->ndevices);
         }
         char what[SS__BUFNAME_MAX];
         describe(what, sizeof what, name, dtype, rank, shape, s);
@@ -261,6 +262,98 @@ ss_status ss_array_shards(const ss_array *a, int host, ss_array_shard out[], int
         out[k].host = h;
         out[k].data = a->data[p];
         k++;
+    }
+    return SS_OK;
+}
+
+/* --- Per-host slices (multi-host data loading) ---------------------------- */
+
+ss_status ss_array_from_host_slices(ss_context *ctx, const ss_mesh *mesh, int rank,
+                                    const int64_t local_shape[], ss_dtype dtype,
+                                    const void *const slices[], const char *name,
+                                    ss_array **out)
+{
+    *out = NULL;
+    if (!ctx || !mesh || !slices || rank < 1 || rank > SS_MAX_RANK)
+        return ss__fail(SS_ERR_INVALID,
+                        "host slices: context, a 1-D mesh, slices and a rank >= 1 are required");
+    if (ss_mesh_axis_count(mesh) != 1)
+        return ss__fail(SS_ERR_INVALID, "host slices: the mesh must have one axis, it has %d",
+                        ss_mesh_axis_count(mesh));
+    int n = ss_mesh_device_count(mesh), hosts = ctx->hosts;
+    int local[SS_MAX_DEVICES]; /* index of each position among its host's positions */
+    int per_host[SS_MAX_DEVICES] = {0};
+    for (int p = 0; p < n; p++) {
+        int d = ss_mesh_device_id(mesh, p);
+        if (d >= ctx->ndevices)
+            return ss__fail(SS_ERR_RANGE, "host slices: mesh device %d is not in the context", d);
+        int h = ctx->devices[d].host;
+        local[p] = per_host[h]++;
+    }
+    for (int h = 0; h < hosts; h++) {
+        if (!slices[h])
+            return ss__fail(SS_ERR_INVALID, "host slices: no slice for host %d", h);
+        if (per_host[h] == 0 || local_shape[0] % per_host[h] != 0)
+            return ss__fail(SS_ERR_INDIVISIBLE,
+                            "host slices: host %d's %lld rows do not split over its %d devices", h,
+                            (long long)local_shape[0], per_host[h]);
+        if (per_host[h] != per_host[0])
+            return ss__fail(SS_ERR_INVALID, "host slices: hosts hold different device counts");
+    }
+    int64_t shape[SS_MAX_RANK];
+    for (int d = 0; d < rank; d++)
+        shape[d] = local_shape[d];
+    shape[0] *= hosts;
+    size_t piece = ss_dtype_size(dtype) * (size_t)(local_shape[0] / per_host[0]);
+    for (int d = 1; d < rank; d++)
+        piece *= (size_t)local_shape[d];
+    const void **blocks = calloc((size_t)n, sizeof *blocks);
+    if (!blocks)
+        return ss__fail(SS_ERR_NOMEM, "host slices: out of host memory");
+    for (int p = 0; p < n; p++) {
+        int h = ctx->devices[ss_mesh_device_id(mesh, p)].host;
+        blocks[p] = (const unsigned char *)slices[h] + (size_t)local[p] * piece;
+    }
+    ss_spec spec;
+    memset(&spec, 0, sizeof spec);
+    const char *axis = ss_mesh_axis_name(mesh, 0);
+    ss_spec_set_axes(&spec, 0, 1, &axis);
+    ss_sharding sh;
+    ss_sharding_init(&sh, mesh, &spec);
+    ss_status st = ss_array_from_single_device_arrays(ctx, &sh, rank, shape, dtype, blocks,
+                                                      name, out);
+    free(blocks);
+    return st;
+}
+
+ss_status ss_array_host_slice(const ss_array *a, int host, void *out, size_t cap, size_t *len)
+{
+    if (host < 0 || host >= a->ctx->hosts)
+        return ss__fail(SS_ERR_RANGE, "host %d is outside 0..%d", host, a->ctx->hosts - 1);
+    size_t total = 0;
+    for (int p = 0; p < a->n; p++) {
+        const ss_shard *s = &a->shards[p];
+        if (a->ctx->devices[s->device].host != host)
+            continue;
+        for (int d = 1; d < a->rank; d++)
+            if (s->start[d] != 0 || s->stop[d] != a->shape[d])
+                return ss__fail(SS_ERR_UNSUPPORTED,
+                                "global_array is sharded along non-first dimensions: device %d "
+                                "holds [%lld:%lld] of dimension %d",
+                                s->device, (long long)s->start[d], (long long)s->stop[d], d);
+        total += s->bytes;
+    }
+    if (len)
+        *len = total;
+    if (cap < total)
+        return ss__fail(SS_ERR_RANGE, "host slice: %zu bytes of room for %zu", cap, total);
+    unsigned char *o = out;
+    for (int p = 0; p < a->n; p++) {
+        const ss_shard *s = &a->shards[p];
+        if (a->ctx->devices[s->device].host != host)
+            continue;
+        memcpy(o, a->data[p], s->bytes);
+        o += s->bytes;
     }
     return SS_OK;
 }

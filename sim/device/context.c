@@ -105,6 +105,42 @@ void ss__token_release(ss_context *ctx)
         futex_wake(&ctx->tokens, 1);
 }
 
+bool ss__token_pause(ss_device *d)
+{
+    bool had = d->has_token;
+    if (had) {
+        ss__token_release(d->ctx);
+        d->has_token = false;
+    }
+    return had;
+}
+
+void ss__token_resume(ss_device *d, bool had)
+{
+    if (had) {
+        ss__token_acquire(d->ctx);
+        d->has_token = true;
+    }
+}
+
+void ss_device_kernel_begin(ss_device *dev, const char *name)
+{
+    if (!dev->has_token) {
+        ss__token_acquire(dev->ctx);
+        dev->has_token = true;
+    }
+    snprintf(dev->kernel_name, sizeof dev->kernel_name, "%s", name ? name : "kernel");
+    dev->kernel_start = ss__now();
+}
+
+void ss_device_kernel_end(ss_device *dev)
+{
+    if (dev->has_token)
+        ss__trace(dev, 'X', "kernel", dev->kernel_name, dev->kernel_start, ss__now(), NULL, 0,
+                  NULL, 0);
+    ss__token_pause(dev);
+}
+
 /* --- Device threads ------------------------------------------------------ */
 
 static void record_result(ss_device *d, ss_status st)
@@ -131,19 +167,20 @@ static void record_result(ss_device *d, ss_status st)
 static void run_job(ss_device *d)
 {
     ss_context *ctx = d->ctx;
+    double start = ss__now();
     d->calls = 0;
     atomic_store(&d->seq_done, 0);
-    ss__token_acquire(ctx);
+    d->has_token = false;
     atomic_store(&d->state, SS__DEV_RUNNING);
     if (d->delay_nth == 0 && d->delay_seconds > 0) {
         atomic_store(&d->state, SS__DEV_DELAYED);
-        ss__token_release(ctx);
         sleep_seconds(d->delay_seconds);
-        ss__token_acquire(ctx);
         atomic_store(&d->state, SS__DEV_RUNNING);
     }
     ss_status st = ctx->fn(d, ctx->user);
-    ss__token_release(ctx);
+    ss__token_pause(d); /* a kernel_begin without its end */
+    ss__trace(d, 'X', "run", st == SS_OK ? "run" : ss_status_name(st), start, ss__now(), NULL,
+              0, NULL, 0);
     record_result(d, st);
     if (st != SS_OK)
         atomic_store(&ctx->abort, 1);
@@ -207,7 +244,9 @@ void ss_context_destroy(ss_context *ctx)
             ss_device *d = &ctx->devices[i];
             ss__arena_free(&d->arena);
             free(d->members);
+            free(d->events);
             pthread_mutex_destroy(&d->report_lock);
+            pthread_mutex_destroy(&d->trace_lock);
         }
         free(ctx->devices);
     }
@@ -288,6 +327,7 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
         d->id = i;
         d->host = i / (n / hosts);
         pthread_mutex_init(&d->report_lock, NULL);
+        pthread_mutex_init(&d->trace_lock, NULL);
         d->members = calloc((size_t)n, sizeof(int));
         if (!d->members) {
             ss_context_destroy(ctx);
@@ -399,6 +439,7 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user)
         ss_device *d = &ctx->devices[i];
         atomic_store(&d->arrived, 0);
         atomic_store(&d->departed, 0);
+        atomic_store(&d->in_coll, 0);
         atomic_store(&d->state, SS__DEV_RUNNING);
     }
     ctx->fn = fn;
@@ -436,6 +477,15 @@ static ss_status check_device(const ss_context *ctx, int device)
     return SS_OK;
 }
 
+static void trace_memory(ss_device *d, const char *what, size_t bytes)
+{
+    ss_memory_stats s;
+    ss__arena_stats(&d->arena, &s);
+    double t = ss__now();
+    ss__trace(d, 'i', "memory", what, t, t, "bytes", (double)bytes, "live", (double)s.live_bytes);
+    ss__trace(d, 'C', "memory", "live bytes", t, t, "live", (double)s.live_bytes, NULL, 0);
+}
+
 ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
                                  void **out)
 {
@@ -443,7 +493,11 @@ ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, cons
     ss_status st = check_device(ctx, device);
     if (st)
         return st;
-    return ss__arena_alloc(&ctx->devices[device].arena, bytes, what, out);
+    ss_device *d = &ctx->devices[device];
+    st = ss__arena_alloc(&d->arena, bytes, what, out);
+    if (atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
+        trace_memory(d, st == SS_OK ? what : "allocation failed", bytes);
+    return st;
 }
 
 ss_status ss_device_alloc(ss_context *ctx, int device, size_t bytes, const char *name,
@@ -457,7 +511,10 @@ ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
     ss_status st = check_device(ctx, device);
     if (st || !ptr)
         return st;
-    return ss__arena_release(&ctx->devices[device].arena, ptr);
+    st = ss__arena_release(&ctx->devices[device].arena, ptr);
+    if (st == SS_OK && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
+        trace_memory(&ctx->devices[device], "free", 0);
+    return st;
 }
 
 ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)

@@ -45,6 +45,8 @@ struct ss_device {
     _Alignas(64) _Atomic uint32_t waiters;  /* threads sleeping on this device's words */
     _Atomic int state;
     _Atomic uint32_t seq_done; /* collectives completed in this run */
+    _Atomic int in_coll;       /* published an op that has not completed (reports
+                                  keep showing it after a failure) */
     _Alignas(64) ss__op op;
     pthread_mutex_t report_lock;
 
@@ -66,7 +68,17 @@ struct ss_device {
     int64_t delay_nth, skip_nth;
     double delay_seconds;
     int64_t calls; /* collective calls in this run, skipped ones included */
+    bool has_token; /* inside ss_device_kernel_begin/end */
+    double kernel_start;
+    char kernel_name[64];
+
+    /* Trace events (trace.c), guarded by trace_lock. */
+    pthread_mutex_t trace_lock;
+    struct ss__trace_event *events;
+    int nevents, cap_events;
 };
+
+typedef struct ss__trace_event ss__trace_event;
 
 typedef struct ss__ledger {
     ss_coll_record *items;
@@ -97,6 +109,8 @@ struct ss_context {
     void *user;
 
     ss__ledger ledger; /* guarded by lock */
+    _Atomic int tracing;
+    double trace_t0;
 };
 
 /* Monotonic seconds. */
@@ -105,6 +119,9 @@ double ss__now(void);
 /* Token semaphore bounding devices that compute at once. */
 void ss__token_acquire(ss_context *ctx);
 void ss__token_release(ss_context *ctx);
+/* Give a held token back while blocking, and take it again after. */
+bool ss__token_pause(ss_device *d);
+void ss__token_resume(ss_device *d, bool had);
 
 /* Wake every thread sleeping on a device's words. */
 void ss__device_wake(ss_device *d);
@@ -118,6 +135,12 @@ void ss__device_describe(ss_device *d, char *out, size_t cap);
 /* Append "device 0-2,5: <what>; device 3: <what>" for `n` devices given by
  * ids (all devices if ids is NULL), grouping identical descriptions. */
 void ss__describe_devices(ss_context *ctx, const int *ids, int n, ss__buf *b);
+
+/* Record a trace event on device d's track (no-op unless tracing): ph 'X'
+ * (slice start..end), 'i' (instant at start) or 'C' (counter k0 = v0).
+ * Argument keys must be string literals. */
+void ss__trace(ss_device *d, char ph, const char *cat, const char *name, double start,
+               double end, const char *k0, double v0, const char *k1, double v1);
 
 /* Append a ledger entry (takes ctx->lock). */
 void ss__ledger_add(ss_context *ctx, const ss_coll_record *r);

@@ -1,0 +1,81 @@
+/*
+ * graph.h — the program IR on global arrays, shared by sim/graph and the
+ * layers above it (sim/spmd).
+ *
+ * A program is an append-only array of nodes in topological order; a value
+ * is the index of the node producing it. Only primitive ops live here:
+ * composite ops are expanded by the builder (composite.c), implicit numpy
+ * broadcasts become explicit broadcast_in_dim nodes. Every node carries its
+ * global shape; shapes are checked when a node is added, never later.
+ */
+#ifndef SS_GRAPH_H
+#define SS_GRAPH_H
+
+#include "mesh/layout.h"
+
+#define SS__MAX_INPUTS 16
+
+typedef enum ss__opcode {
+    SS__OP_INPUT = 0,
+    SS__OP_PARAM,
+    SS__OP_CONSTANT,  /* f32 scalar */
+    SS__OP_UNARY,     /* sub = ss_unary_op */
+    SS__OP_BINARY,    /* sub = ss_binary_op; operands have the result's shape */
+    SS__OP_DOT,       /* dot_general */
+    SS__OP_REDUCE,    /* sub = ss_reduce_op (SUM, MAX, MIN); axes_mask */
+    SS__OP_TRANSPOSE, /* perm */
+    SS__OP_RESHAPE,
+    SS__OP_BROADCAST, /* dims: operand dim i -> result dim dims[i] */
+    SS__OP_SLICE,     /* start/limit */
+    SS__OP_CONCAT,    /* dim */
+    SS__OP_ONE_HOT,   /* classes; new last dim */
+    SS__OP_CONSTRAIN, /* with_sharding_constraint: fixed layout */
+    SS__OP_COUNT
+} ss__opcode;
+
+typedef struct ss__node {
+    ss__opcode op;
+    int sub;
+    int nin;
+    ss_value in[SS__MAX_INPUTS];
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    /* dot_general */
+    int nb, nc;
+    int8_t lb[SS_MAX_RANK], rb[SS_MAX_RANK], lc[SS_MAX_RANK], rc[SS_MAX_RANK];
+    /* reduce */
+    unsigned axes_mask;
+    /* transpose perm, or broadcast dims */
+    int dims[SS_MAX_RANK];
+    /* slice */
+    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
+    /* concat dim */
+    int dim;
+    double scalar;
+    int64_t classes;
+    char name[64];
+    /* A layout the user fixed (input/param spec, constraint); `fixed.known`
+     * is false when the partitioner chooses. */
+    ss__layout fixed;
+    bool is_output;
+} ss__node;
+
+struct ss_program {
+    const ss_mesh *mesh;
+    ss__node *nodes;
+    int n, cap;
+    /* Filled by ss_program_propagate (sim/spmd); NULL before. */
+    ss__layout *layouts;
+};
+
+/* Append a node (copied); on success *out is its value. Invalidates
+ * propagation results. */
+ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out);
+/* The node of value v, or NULL (with a message) if v is not a value of p. */
+const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what);
+/* Text of a shape: "f32[8,1024]". */
+void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shape[]);
+const char *ss__opcode_name(const ss__node *n);
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * program.c — the program container: creation, inputs, params, constants,
+ * outputs, accessors. Ops live in ops.c, composite ops in composite.c.
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ss_status ss_program_create(const ss_mesh *mesh, ss_program **out)
+{
+    *out = NULL;
+    if (!mesh)
+        return ss__fail(SS_ERR_INVALID, "program: a mesh is required");
+    ss_program *p = calloc(1, sizeof *p);
+    if (!p)
+        return ss__fail(SS_ERR_NOMEM, "program: out of host memory");
+    p->mesh = mesh;
+    *out = p;
+    return SS_OK;
+}
+
+void ss_program_destroy(ss_program *p)
+{
+    if (!p)
+        return;
+    free(p->nodes);
+    free(p->layouts);
+    free(p);
+}
+
+int ss_program_value_count(const ss_program *p) { return p->n; }
+
+ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
+{
+    if (p->n == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 64;
+        ss__node *nodes = realloc(p->nodes, sizeof *nodes * (size_t)cap);
+        if (!nodes)
+            return ss__fail(SS_ERR_NOMEM, "program: out of host memory at value %d", p->n);
+        p->nodes = nodes;
+        p->cap = cap;
+    }
+    p->nodes[p->n] = *node;
+    free(p->layouts);
+    p->layouts = NULL;
+    *out = p->n++;
+    return SS_OK;
+}
+
+const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what)
+{
+    if (v < 0 || v >= p->n) {
+        ss__fail(SS_ERR_INVALID, "%s: %%%d is not a value of this program (it has %d)", what,
+                 (int)v, p->n);
+        return NULL;
+    }
+    return &p->nodes[v];
+}
+
+void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shape[])
+{
+    ss__buf_printf(b, "%s[", ss_dtype_name(dtype));
+    for (int d = 0; d < rank; d++)
+        ss__buf_printf(b, d ? ",%lld" : "%lld", (long long)shape[d]);
+    ss__buf_putc(b, ']');
+}
+
+static ss_status add_leaf(ss_program *p, ss__opcode op, const char *name, ss_dtype dtype,
+                          int rank, const int64_t shape[], const ss_spec *spec, ss_value *out)
+{
+    ss__node n;
+    memset(&n, 0, sizeof n);
+    n.op = op;
+    n.dtype = dtype;
+    if (ss_dtype_size(dtype) == 0)
+        return ss__fail(SS_ERR_INVALID, "%s '%s': invalid dtype", op == SS__OP_INPUT ? "input" : "param",
+                        name);
+    if (rank < 0 || rank > SS_MAX_RANK)
+        return ss__fail(SS_ERR_RANK, "%s '%s': rank %d is outside 0..%d",
+                        op == SS__OP_INPUT ? "input" : "param", name, rank, SS_MAX_RANK);
+    n.rank = rank;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] < 1)
+            return ss__fail(SS_ERR_INVALID, "%s '%s': dimension %d has size %lld",
+                            op == SS__OP_INPUT ? "input" : "param", name, d,
+                            (long long)shape[d]);
+        n.shape[d] = shape[d];
+    }
+    snprintf(n.name, sizeof n.name, "%s", name ? name : "");
+    ss__layout_unknown(&n.fixed, rank);
+    if (spec) {
+        ss_sharding sh;
+        ss_sharding_init(&sh, p->mesh, spec);
+        ss_status st = ss_sharding_check(&sh, rank, shape);
+        if (st) {
+            /* jit's wording: "One of pjit arguments ... : <inner>". */
+            char inner[1024];
+            snprintf(inner, sizeof inner, "%s", ss_error_message());
+            if (st == SS_ERR_RANK)
+                return ss__fail(st,
+                                "One of pjit arguments with pytree key path %s is incompatible "
+                                "with its sharding annotation: %s",
+                                n.name, inner);
+            if (st == SS_ERR_INDIVISIBLE)
+                return ss__fail(st, "One of pjit arguments with pytree key path %s was given the "
+                                    "sharding %s", n.name, inner);
+            return ss__fail(st, "%s", inner);
+        }
+        ss__layout_from_spec(p->mesh, spec, rank, &n.fixed);
+    }
+    return ss__program_add(p, &n, out);
+}
+
+ss_status ss_input(ss_program *p, const char *name, ss_dtype dtype, int rank,
+                   const int64_t shape[], const ss_spec *spec, ss_value *out)
+{
+    return add_leaf(p, SS__OP_INPUT, name, dtype, rank, shape, spec, out);
+}
+
+ss_status ss_param(ss_program *p, const char *name, ss_dtype dtype, int rank,
+                   const int64_t shape[], const ss_spec *spec, ss_value *out)
+{
+    return add_leaf(p, SS__OP_PARAM, name, dtype, rank, shape, spec, out);
+}
+
+ss_status ss_constant(ss_program *p, double value, ss_value *out)
+{
+    ss__node n;
+    memset(&n, 0, sizeof n);
+    n.op = SS__OP_CONSTANT;
+    n.dtype = SS_F32;
+    n.scalar = value;
+    ss__layout_replicated(&n.fixed, 0);
+    return ss__program_add(p, &n, out);
+}
+
+ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec)
+{
+    ss_value v = x;
+    if (!ss__program_node(p, x, "output"))
+        return SS_ERR_INVALID;
+    if (spec) {
+        ss_status st = ss_constrain(p, x, spec, &v);
+        if (st)
+            return st;
+    }
+    p->nodes[v].is_output = true;
+    return SS_OK;
+}
+
+ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *rank,
+                         int64_t shape[])
+{
+    const ss__node *n = ss__program_node(p, v, "value_shape");
+    if (!n)
+        return SS_ERR_INVALID;
+    if (dtype)
+        *dtype = n->dtype;
+    if (rank)
+        *rank = n->rank;
+    if (shape)
+        memcpy(shape, n->shape, sizeof(int64_t) * (size_t)n->rank);
+    return SS_OK;
+}
+
+const char *ss__opcode_name(const ss__node *n)
+{
+    static const char *const unary[SS_UNARY_COUNT] = {"neg", "exp", "log", "tanh", "relu",
+                                                      "gelu", "sqrt", "rsqrt", "square"};
+    static const char *const binary[SS_BINARY_COUNT] = {"add", "sub", "mul", "div",
+                                                        "max", "min", "pow"};
+    static const char *const reduce[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};
+    switch (n->op) {
+    case SS__OP_INPUT: return "input";
+    case SS__OP_PARAM: return "param";
+    case SS__OP_CONSTANT: return "constant";
+    case SS__OP_UNARY: return (unsigned)n->sub < SS_UNARY_COUNT ? unary[n->sub] : "unary";
+    case SS__OP_BINARY: return (unsigned)n->sub < SS_BINARY_COUNT ? binary[n->sub] : "binary";
+    case SS__OP_DOT: return "dot_general";
+    case SS__OP_REDUCE: return (unsigned)n->sub < 4 ? reduce[n->sub] : "reduce";
+    case SS__OP_TRANSPOSE: return "transpose";
+    case SS__OP_RESHAPE: return "reshape";
+    case SS__OP_BROADCAST: return "broadcast_in_dim";
+    case SS__OP_SLICE: return "slice";
+    case SS__OP_CONCAT: return "concatenate";
+    case SS__OP_ONE_HOT: return "one_hot";
+    case SS__OP_CONSTRAIN: return "sharding_constraint";
+    case SS__OP_COUNT: break;
+    }
+    return "?";
+}
+
+const char *ss_value_op_name(const ss_program *p, ss_value v)
+{
+    const ss__node *n = ss__program_node(p, v, "value_op_name");
+    return n ? ss__opcode_name(n) : NULL;
+}
+
+ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out)
+{
+    const ss__node *n = ss__program_node(p, v, "value_operand");
+    if (!n)
+        return SS_ERR_INVALID;
+    if (i < 0 || i >= n->nin)
+        return ss__fail(SS_ERR_RANGE, "value_operand: %%%d (%s) has %d operands, not %d", (int)v,
+                        ss__opcode_name(n), n->nin, i + 1);
+    *out = n->in[i];
+    return SS_OK;
+}

@@ -1,0 +1,468 @@
+/*
+ * propagate.c — sharding propagation as XLA's GSPMD does it
+ * (notes/gspmd.md section 2), in mesh-axis form.
+ *
+ * Fixed points: input/param specs and constraints never change. A
+ * constraint also gives its operand the same layout when that operand has
+ * none yet (XLA's handling of the Sharding custom call). Then, for each
+ * aggressiveness level 0..3, forward sweeps (operands -> result) and
+ * backward sweeps (result -> operands) repeat until nothing changes. A
+ * candidate is accepted only if the value has no layout yet, or (level >= 1)
+ * merges with the current one into a strictly more tiled layout, or has
+ * strictly more tiles: layouts only become more specific, so the loop
+ * ends. A layout lent by a constraint does not flow further backward at
+ * level 0: the producer's own operands get to propagate forward first
+ * (level 1), so that a constraint after an einsum's transpose reshards at
+ * the constraint instead of pulling the einsum off its operands' layout
+ * (scenario S9 of notes/gspmd.md: all-to-all of the dispatched tokens).
+ * Level 0 admits only pass-through ops (elementwise, transpose,
+ * reshape, slice, constraints); dot, reduce, concatenate and one_hot join
+ * at level 1; broadcast backward at 2 and broadcast forward at 3. Values
+ * still without a layout end replicated.
+ *
+ * What this does not do (yet): Shardy-style user priorities; propagation
+ * into open dims of a constraint (every constraint is fully specified).
+ */
+#include "spmd_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct prop {
+    ss_program *p;
+    const ss_mesh *mesh;
+    ss__layout *L;
+    bool *fixed;
+    bool *lent; /* layout came from a constraint on the value's user */
+} prop;
+
+static const ss__layout *lay(const prop *s, ss_value v) { return &s->L[v]; }
+
+static int64_t bytes_of(const ss__node *n)
+{
+    int64_t e = (int64_t)ss_dtype_size(n->dtype);
+    for (int d = 0; d < n->rank; d++)
+        e *= n->shape[d];
+    return e;
+}
+
+/* Accept `cand` for value x if it makes x's layout more specific. */
+static bool improve(prop *s, ss_value x, const ss__layout *cand, int level)
+{
+    ss__layout *cur = &s->L[x];
+    if (s->fixed[x] || !cand->known)
+        return false;
+    if (!cur->known) {
+        *cur = *cand;
+        s->lent[x] = false;
+        return true;
+    }
+    if (ss__layout_equal(cur, cand))
+        return false;
+    int64_t t = ss__layout_tiles(cur, s->mesh);
+    ss__layout merged;
+    if (level >= 1 && ss__layout_merge(cur, cand, &merged)) {
+        if (ss__layout_tiles(&merged, s->mesh) > t) {
+            *cur = merged;
+            s->lent[x] = false;
+            return true;
+        }
+        return false;
+    }
+    if (ss__layout_tiles(cand, s->mesh) > t) {
+        *cur = *cand;
+        s->lent[x] = false;
+        return true;
+    }
+    return false;
+}
+
+/* Dot: map operand X's layout (side 0 = lhs, 1 = rhs) to the result. */
+static void dot_from_operand(const prop *s, const ss__node *n, int side, ss__layout *out)
+{
+    const ss__node *x = &s->p->nodes[n->in[side]];
+    const ss__layout *lx = lay(s, n->in[side]);
+    const int8_t *batch = side ? n->rb : n->lb;
+    const int8_t *contract = side ? n->rc : n->lc;
+    ss__layout_replicated(out, n->rank);
+    unsigned special = 0;
+    for (int i = 0; i < n->nb; i++) {
+        special |= 1u << batch[i];
+        out->n[i] = lx->n[batch[i]];
+        memcpy(out->ax[i], lx->ax[batch[i]], SS_MAX_AXES);
+    }
+    for (int i = 0; i < n->nc; i++)
+        special |= 1u << contract[i];
+    int pos = n->nb;
+    if (side == 1) /* rhs free dims come after the lhs free dims */
+        pos += s->p->nodes[n->in[0]].rank - n->nb - n->nc;
+    for (int d = 0; d < x->rank; d++) {
+        if ((special >> d) & 1u)
+            continue;
+        out->n[pos] = lx->n[d];
+        memcpy(out->ax[pos], lx->ax[d], SS_MAX_AXES);
+        pos++;
+    }
+}
+
+/* Dot backward: operand `side` from the result, and from the other operand. */
+static bool dot_to_operand(const prop *s, ss_value v, int side, ss__layout *out)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__node *x = &s->p->nodes[n->in[side]];
+    const int8_t *batch = side ? n->rb : n->lb;
+    const int8_t *contract = side ? n->rc : n->lc;
+    ss__layout from_out, from_other;
+    bool have_out = false, have_other = false;
+    ss__layout_replicated(&from_out, x->rank);
+    ss__layout_replicated(&from_other, x->rank);
+    const ss__layout *lr = &s->L[v];
+    if (lr->known) {
+        have_out = true;
+        unsigned special = 0;
+        for (int i = 0; i < n->nb; i++) {
+            special |= 1u << batch[i];
+            from_out.n[batch[i]] = lr->n[i];
+            memcpy(from_out.ax[batch[i]], lr->ax[i], SS_MAX_AXES);
+        }
+        for (int i = 0; i < n->nc; i++)
+            special |= 1u << contract[i];
+        int pos = n->nb;
+        if (side == 1)
+            pos += s->p->nodes[n->in[0]].rank - n->nb - n->nc;
+        for (int d = 0; d < x->rank; d++) {
+            if ((special >> d) & 1u)
+                continue;
+            from_out.n[d] = lr->n[pos];
+            memcpy(from_out.ax[d], lr->ax[pos], SS_MAX_AXES);
+            pos++;
+        }
+    }
+    const ss__layout *ly = lay(s, n->in[1 - side]);
+    if (ly->known) {
+        have_other = true;
+        const int8_t *ybatch = side ? n->lb : n->rb;
+        const int8_t *ycontract = side ? n->lc : n->rc;
+        for (int i = 0; i < n->nb; i++) {
+            from_other.n[batch[i]] = ly->n[ybatch[i]];
+            memcpy(from_other.ax[batch[i]], ly->ax[ybatch[i]], SS_MAX_AXES);
+        }
+        for (int i = 0; i < n->nc; i++) {
+            from_other.n[contract[i]] = ly->n[ycontract[i]];
+            memcpy(from_other.ax[contract[i]], ly->ax[ycontract[i]], SS_MAX_AXES);
+        }
+    }
+    if (have_out && have_other && ss__layout_merge(&from_out, &from_other, out))
+        return true;
+    if (have_out) {
+        *out = from_out;
+        return true;
+    }
+    if (have_other) {
+        *out = from_other;
+        return true;
+    }
+    return false;
+}
+
+/* Forward candidate for node v at `level`; false if none. */
+static bool forward(const prop *s, ss_value v, int level, ss__layout *c)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__layout *a = n->nin ? lay(s, n->in[0]) : NULL;
+    switch (n->op) {
+    case SS__OP_UNARY:
+    case SS__OP_CONSTRAIN:
+        if (!a->known)
+            return false;
+        *c = *a;
+        return true;
+    case SS__OP_BINARY: {
+        const ss__layout *b = lay(s, n->in[1]);
+        if (!a->known && !b->known)
+            return false;
+        if (!a->known || !b->known) {
+            *c = a->known ? *a : *b;
+            return true;
+        }
+        if (level >= 1 && ss__layout_merge(a, b, c))
+            return true;
+        *c = ss__layout_tiles(b, s->mesh) > ss__layout_tiles(a, s->mesh) ? *b : *a;
+        return true;
+    }
+    case SS__OP_TRANSPOSE:
+        if (!a->known)
+            return false;
+        ss__layout_replicated(c, n->rank);
+        for (int d = 0; d < n->rank; d++) {
+            c->n[d] = a->n[n->dims[d]];
+            memcpy(c->ax[d], a->ax[n->dims[d]], SS_MAX_AXES);
+        }
+        return true;
+    case SS__OP_RESHAPE: {
+        if (!a->known)
+            return false;
+        const ss__node *x = &s->p->nodes[n->in[0]];
+        ss__reshape_layout(s->mesh, x->rank, x->shape, a, n->rank, n->shape, c);
+        return true;
+    }
+    case SS__OP_SLICE: {
+        if (!a->known)
+            return false;
+        const ss__node *x = &s->p->nodes[n->in[0]];
+        *c = *a;
+        for (int d = 0; d < n->rank; d++)
+            if (n->shape[d] != x->shape[d])
+                c->n[d] = 0;
+        return true;
+    }
+    case SS__OP_BROADCAST: {
+        if (level < 3 || !a->known)
+            return false;
+        const ss__node *x = &s->p->nodes[n->in[0]];
+        ss__layout_replicated(c, n->rank);
+        for (int i = 0; i < x->rank; i++)
+            if (x->shape[i] == n->shape[n->dims[i]]) {
+                c->n[n->dims[i]] = a->n[i];
+                memcpy(c->ax[n->dims[i]], a->ax[i], SS_MAX_AXES);
+            }
+        return true;
+    }
+    case SS__OP_REDUCE: {
+        if (level < 1 || !a->known)
+            return false;
+        const ss__node *x = &s->p->nodes[n->in[0]];
+        ss__layout_replicated(c, n->rank);
+        int k = 0;
+        for (int d = 0; d < x->rank; d++) {
+            if ((n->axes_mask >> d) & 1u)
+                continue;
+            c->n[k] = a->n[d];
+            memcpy(c->ax[k], a->ax[d], SS_MAX_AXES);
+            k++;
+        }
+        return true;
+    }
+    case SS__OP_ONE_HOT:
+        if (level < 1 || !a->known)
+            return false;
+        ss__layout_replicated(c, n->rank);
+        memcpy(c->n, a->n, sizeof a->n);
+        memcpy(c->ax, a->ax, sizeof a->ax);
+        c->n[n->rank - 1] = 0;
+        return true;
+    case SS__OP_CONCAT: {
+        if (level < 1)
+            return false;
+        const ss__layout *best = NULL;
+        for (int i = 0; i < n->nin; i++) {
+            const ss__layout *li = lay(s, n->in[i]);
+            if (li->known &&
+                (!best || ss__layout_tiles(li, s->mesh) > ss__layout_tiles(best, s->mesh)))
+                best = li;
+        }
+        if (!best)
+            return false;
+        *c = *best;
+        c->n[n->dim] = 0;
+        return true;
+    }
+    case SS__OP_DOT: {
+        if (level < 1)
+            return false;
+        const ss__node *l = &s->p->nodes[n->in[0]], *r = &s->p->nodes[n->in[1]];
+        int first = bytes_of(r) > bytes_of(l) ? 1 : 0; /* the larger operand first */
+        bool k0 = lay(s, n->in[first])->known, k1 = lay(s, n->in[1 - first])->known;
+        ss__layout c0, c1;
+        if (k0)
+            dot_from_operand(s, n, first, &c0);
+        if (k1)
+            dot_from_operand(s, n, 1 - first, &c1);
+        if (k0 && k1 && ss__layout_merge(&c0, &c1, c))
+            return true;
+        if (k0 || k1) {
+            *c = k0 ? c0 : c1;
+            return true;
+        }
+        return false;
+    }
+    case SS__OP_INPUT:
+    case SS__OP_PARAM:
+    case SS__OP_CONSTANT:
+    case SS__OP_COUNT:
+        break;
+    }
+    return false;
+}
+
+/* Backward candidate for operand `i` of node v; false if none. */
+static bool backward(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__layout *r = lay(s, v);
+    const ss__node *x = &s->p->nodes[n->in[i]];
+    if (n->op == SS__OP_DOT)
+        return level >= 1 && dot_to_operand(s, v, i, c);
+    if (!r->known)
+        return false;
+    switch (n->op) {
+    case SS__OP_UNARY:
+    case SS__OP_BINARY:
+    case SS__OP_CONSTRAIN:
+        *c = *r;
+        return true;
+    case SS__OP_TRANSPOSE:
+        ss__layout_replicated(c, x->rank);
+        for (int d = 0; d < n->rank; d++) {
+            c->n[n->dims[d]] = r->n[d];
+            memcpy(c->ax[n->dims[d]], r->ax[d], SS_MAX_AXES);
+        }
+        return true;
+    case SS__OP_RESHAPE:
+        ss__reshape_layout(s->mesh, n->rank, n->shape, r, x->rank, x->shape, c);
+        return true;
+    case SS__OP_SLICE:
+        *c = *r;
+        for (int d = 0; d < n->rank; d++)
+            if (n->shape[d] != x->shape[d])
+                c->n[d] = 0;
+        return true;
+    case SS__OP_BROADCAST:
+        if (level < 2)
+            return false;
+        ss__layout_replicated(c, x->rank);
+        for (int k = 0; k < x->rank; k++)
+            if (x->shape[k] == n->shape[n->dims[k]]) {
+                c->n[k] = r->n[n->dims[k]];
+                memcpy(c->ax[k], r->ax[n->dims[k]], SS_MAX_AXES);
+            }
+        return true;
+    case SS__OP_REDUCE: {
+        if (level < 1)
+            return false;
+        ss__layout_replicated(c, x->rank);
+        int k = 0;
+        for (int d = 0; d < x->rank; d++) {
+            if ((n->axes_mask >> d) & 1u)
+                continue;
+            c->n[d] = r->n[k];
+            memcpy(c->ax[d], r->ax[k], SS_MAX_AXES);
+            k++;
+        }
+        return true;
+    }
+    case SS__OP_ONE_HOT:
+        if (level < 1)
+            return false;
+        ss__layout_replicated(c, x->rank);
+        memcpy(c->n, r->n, sizeof(uint8_t) * (size_t)x->rank);
+        memcpy(c->ax, r->ax, sizeof(c->ax[0]) * (size_t)x->rank);
+        return true;
+    case SS__OP_CONCAT:
+        *c = *r;
+        c->n[n->dim] = 0;
+        return true;
+    default:
+        return false;
+    }
+}
+
+ss_status ss_program_propagate(ss_program *p)
+{
+    if (p->layouts)
+        return SS_OK;
+    size_t count = (size_t)(p->n ? p->n : 1);
+    prop s = {p, p->mesh, calloc(count, sizeof(ss__layout)), calloc(count, sizeof(bool)),
+              calloc(count, sizeof(bool))};
+    if (!s.L || !s.fixed || !s.lent) {
+        free(s.L);
+        free(s.fixed);
+        free(s.lent);
+        return ss__fail(SS_ERR_NOMEM, "propagation: out of host memory for %d values", p->n);
+    }
+    for (ss_value v = 0; v < p->n; v++) {
+        const ss__node *n = &p->nodes[v];
+        s.L[v] = n->fixed;
+        s.L[v].rank = n->rank;
+        s.fixed[v] = n->fixed.known;
+    }
+    /* A constraint lends its layout to an operand that has none yet. */
+    for (ss_value v = 0; v < p->n; v++) {
+        const ss__node *n = &p->nodes[v];
+        if (n->op == SS__OP_CONSTRAIN && !s.L[n->in[0]].known) {
+            s.L[n->in[0]] = n->fixed;
+            s.lent[n->in[0]] = !s.fixed[n->in[0]];
+        }
+    }
+    for (int level = 0; level <= 3; level++) {
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            ss__layout c;
+            for (ss_value v = 0; v < p->n; v++)
+                if (forward(&s, v, level, &c))
+                    changed |= improve(&s, v, &c, level);
+            for (ss_value v = p->n - 1; v >= 0; v--) {
+                const ss__node *n = &p->nodes[v];
+                if (level == 0 && s.lent[v])
+                    continue;
+                for (int i = 0; i < n->nin; i++)
+                    if (backward(&s, v, i, level, &c))
+                        changed |= improve(&s, n->in[i], &c, level);
+            }
+        }
+    }
+    for (ss_value v = 0; v < p->n; v++)
+        if (!s.L[v].known)
+            ss__layout_replicated(&s.L[v], p->nodes[v].rank);
+    free(s.fixed);
+    free(s.lent);
+    p->layouts = s.L;
+    return SS_OK;
+}
+
+ss_status ss_value_sharding(const ss_program *p, ss_value v, ss_sharding *out)
+{
+    if (!ss__program_node(p, v, "value_sharding"))
+        return SS_ERR_INVALID;
+    if (!p->layouts)
+        return ss__fail(SS_ERR_INVALID, "value_sharding: run ss_program_propagate first");
+    ss__layout_to_sharding(p->mesh, &p->layouts[v], out);
+    return SS_OK;
+}
+
+ss_status ss_program_print(const ss_program *p, FILE *f)
+{
+    ss__buf b;
+    ss__buf_init(&b);
+    for (ss_value v = 0; v < p->n; v++) {
+        const ss__node *n = &p->nodes[v];
+        ss__buf_clear(&b);
+        ss__buf_printf(&b, "%%%d = %s", (int)v, ss__opcode_name(n));
+        if (n->name[0])
+            ss__buf_printf(&b, " '%s'", n->name);
+        ss__buf_putc(&b, '(');
+        for (int i = 0; i < n->nin; i++)
+            ss__buf_printf(&b, i ? ", %%%d" : "%%%d", (int)n->in[i]);
+        if (n->op == SS__OP_CONSTANT)
+            ss__buf_printf(&b, "%g", n->scalar);
+        ss__buf_puts(&b, ") ");
+        ss__shape_repr_buf(&b, n->dtype, n->rank, n->shape);
+        ss__buf_putc(&b, ' ');
+        if (p->layouts)
+            ss__layout_repr_buf(&b, p->mesh, &p->layouts[v]);
+        else if (n->fixed.known)
+            ss__layout_repr_buf(&b, p->mesh, &n->fixed);
+        if (n->fixed.known && n->op != SS__OP_CONSTANT)
+            ss__buf_puts(&b, " (fixed)");
+        if (n->is_output)
+            ss__buf_puts(&b, " output");
+        if (b.oom) {
+            ss__buf_free(&b);
+            return ss__fail(SS_ERR_NOMEM, "program_print: out of host memory");
+        }
+        fprintf(f, "%s\n", b.data);
+    }
+    ss__buf_free(&b);
+    return SS_OK;
+}

@@ -1,0 +1,204 @@
+/* runtime_tsan.c — the device runtime's threads exercised without
+ * Criterion, so that it can run under ThreadSanitizer (Criterion cannot
+ * start under TSan: Snaipe/Criterion#274). Every collective against the
+ * reference on 2- and 3-axis meshes, then a mismatch, a straggler past the
+ * timeout, a skipped collective and an OOM, each followed by a clean run.
+ * Prints one line per failure; exit status 0 when all pass. */
+#include "shardsim.h"
+
+#include "device/coll_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                        \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+        }                                                                                          \
+    } while (0)
+
+typedef struct job {
+    const ss_coll *c;
+    unsigned char **in, **out;
+    size_t in_bytes, out_bytes;
+    int odd; /* this device calls `other` instead (-1: none) */
+    const ss_coll *other;
+} job;
+
+static ss_status body(ss_device *dev, void *user)
+{
+    job *j = user;
+    int p = ss_mesh_position_of(j->c->mesh, ss_device_id(dev));
+    if (p < 0)
+        return SS_OK;
+    ss_context *ctx = ss_device_context(dev);
+    void *in, *out;
+    ss_status st = ss_device_alloc(ctx, ss_device_id(dev), j->in_bytes, "in", &in);
+    if (st)
+        return st;
+    st = ss_device_alloc(ctx, ss_device_id(dev), j->out_bytes + 64, "out", &out);
+    if (!st) {
+        memcpy(in, j->in[p], j->in_bytes);
+        for (int rep = 0; rep < 2 && !st; rep++) {
+            ss_device_kernel_begin(dev, "copy");
+            memcpy(out, in, j->in_bytes < j->out_bytes ? j->in_bytes : j->out_bytes);
+            ss_device_kernel_end(dev);
+            st = ss_device_collective(dev, ss_device_id(dev) == j->odd ? j->other : j->c, in, out);
+        }
+        memcpy(j->out[p], out, j->out_bytes);
+        ss_device_free(ctx, ss_device_id(dev), out);
+    }
+    ss_device_free(ctx, ss_device_id(dev), in);
+    return st;
+}
+
+static ss_status run(ss_context *ctx, const ss_coll *c, int odd, const ss_coll *other,
+                     bool compare)
+{
+    ss_dtype odt;
+    int orank;
+    int64_t oshape[SS_MAX_RANK];
+    if (ss_coll_output(c, &odt, &orank, oshape) != SS_OK) {
+        CHECK(0, "%s", ss_error_message());
+        return SS_ERR_INVALID;
+    }
+    int n = ss_mesh_device_count(c->mesh);
+    job j = {.c = c, .odd = odd, .other = other};
+    j.in_bytes = ss__shape_elems(c->rank, c->shape) * ss_dtype_size(c->dtype);
+    j.out_bytes = ss__shape_elems(orank, oshape) * ss_dtype_size(odt);
+    j.in = calloc((size_t)n, sizeof *j.in);
+    j.out = calloc((size_t)n, sizeof *j.out);
+    unsigned char **ref = calloc((size_t)n, sizeof *ref);
+    for (int p = 0; p < n; p++) {
+        j.in[p] = malloc(j.in_bytes + 1);
+        j.out[p] = calloc(1, j.out_bytes + 1);
+        ref[p] = calloc(1, j.out_bytes + 1);
+        for (size_t b = 0; b < j.in_bytes; b++)
+            j.in[p][b] = (unsigned char)(rand() & 0x3f);
+    }
+    ss_status st = ss_context_run(ctx, body, &j);
+    if (compare) {
+        CHECK(st == SS_OK, "%s", ss_error_message());
+        ss__coll_reference(c, (const void *const *)j.in, (void *const *)ref);
+        for (int p = 0; p < n; p++)
+            CHECK(memcmp(ref[p], j.out[p], j.out_bytes) == 0, "%s differs at %d",
+                  ss_coll_kind_name(c->kind), p);
+    }
+    for (int p = 0; p < n; p++) {
+        free(j.in[p]);
+        free(j.out[p]);
+        free(ref[p]);
+    }
+    free(j.in);
+    free(j.out);
+    free(ref);
+    return st;
+}
+
+static void sweep(const char *mesh_text, int n, int threads)
+{
+    ss_context_options o = {.ndevices = n, .device_memory = (size_t)16 << 20,
+                            .threads = threads, .timeout = 60};
+    ss_context *ctx;
+    ss_mesh *m;
+    if (ss_context_create(&o, &ctx) || ss_mesh_parse(mesh_text, n, NULL, &m)) {
+        CHECK(0, "%s", ss_error_message());
+        return;
+    }
+    static const char *axes[] = {"x", "y", "x,y", "y,x"};
+    for (int a = 0; a < 4; a++) {
+        ss_coll c;
+        int G;
+        ss_coll_init(&c, SS_COLL_ALL_REDUCE, m, axes[a], SS_F32, 1, (int64_t[]){100});
+        ss__coll_group_size(&c, &G);
+        run(ctx, &c, -1, NULL, true);
+        c.op = SS_REDUCE_MAX;
+        run(ctx, &c, -1, NULL, true);
+        ss_coll_init(&c, SS_COLL_ALL_GATHER, m, axes[a], SS_I32, 2, (int64_t[]){3, 2});
+        c.tiled = 1;
+        c.axis = 1;
+        run(ctx, &c, -1, NULL, true);
+        ss_coll_init(&c, SS_COLL_REDUCE_SCATTER, m, axes[a], SS_F32, 2, (int64_t[]){2 * G, 3});
+        c.tiled = 1;
+        run(ctx, &c, -1, NULL, true);
+        ss_coll_init(&c, SS_COLL_ALL_TO_ALL, m, axes[a], SS_I32, 2, (int64_t[]){G, 3});
+        c.concat_axis = 1;
+        run(ctx, &c, -1, NULL, true);
+        int pairs[2][2] = {{0, 1}, {1, 0}};
+        ss_coll_init(&c, SS_COLL_PERMUTE, m, axes[a], SS_F32, 1, (int64_t[]){5});
+        c.pairs = (const int(*)[2])pairs;
+        c.npairs = G > 1 ? 2 : 0;
+        run(ctx, &c, -1, NULL, true);
+        ss_coll_init(&c, SS_COLL_BROADCAST, m, axes[a], SS_F32, 1, (int64_t[]){5});
+        run(ctx, &c, -1, NULL, true);
+    }
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+}
+
+static void failures_and_recovery(void)
+{
+    ss_context_options o = {.ndevices = 8, .device_memory = (size_t)1 << 20, .timeout = 0.3};
+    ss_context *ctx;
+    ss_mesh *m;
+    if (ss_context_create(&o, &ctx) || ss_mesh_parse("x=2,y=4", 8, NULL, &m)) {
+        CHECK(0, "%s", ss_error_message());
+        return;
+    }
+    ss_context_trace_enable(ctx, 1);
+    ss_coll sum, gather;
+    ss_coll_init(&sum, SS_COLL_ALL_REDUCE, m, "y", SS_F32, 1, (int64_t[]){64});
+    ss_coll_init(&gather, SS_COLL_ALL_GATHER, m, "y", SS_F32, 1, (int64_t[]){16});
+    ss_status st = run(ctx, &sum, 6, &gather, false);
+    CHECK(st == SS_ERR_MISMATCH, "mismatch: %s", ss_error_message());
+    run(ctx, &sum, -1, NULL, true);
+
+    ss_fault f = {.kind = SS_FAULT_DELAY, .device = 2, .nth = 2, .seconds = 1};
+    ss_context_inject(ctx, &f);
+    st = run(ctx, &sum, -1, NULL, false);
+    CHECK(st == SS_ERR_DEADLOCK, "straggler: %s", ss_error_message());
+    ss_context_clear_faults(ctx);
+    run(ctx, &sum, -1, NULL, true);
+
+    f = (ss_fault){.kind = SS_FAULT_SKIP, .device = 5, .nth = 1};
+    ss_context_inject(ctx, &f);
+    st = run(ctx, &sum, -1, NULL, false);
+    CHECK(st == SS_ERR_DEADLOCK, "skip: %s", ss_error_message());
+    ss_context_clear_faults(ctx);
+
+    f = (ss_fault){.kind = SS_FAULT_ALLOC, .device = 7, .nth = 2};
+    ss_context_inject(ctx, &f);
+    st = run(ctx, &sum, -1, NULL, false);
+    CHECK(st == SS_ERR_DEVICE_OOM, "oom: %s", ss_error_message());
+    run(ctx, &sum, -1, NULL, true);
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats s;
+        ss_device_memory_stats(ctx, d, &s);
+        CHECK(s.live_bytes == 0, "device %d leaked %zu bytes", d, s.live_bytes);
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ss_runtime_tsan_%d.json", (int)getpid());
+    CHECK(ss_context_trace_write(ctx, path) == SS_OK, "%s", ss_error_message());
+    remove(path);
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+}
+
+int main(void)
+{
+    srand(7);
+    sweep("x=2,y=4", 8, 0);
+    sweep("x=2,y=4", 8, 1);
+    sweep("x=4,y=16", 64, 0);
+    failures_and_recovery();
+    printf("runtime_tsan: %s (%d failures)\n", failures ? "FAIL" : "ok", failures);
+    return failures ? 1 : 0;
+}
