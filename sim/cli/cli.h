@@ -50,5 +50,7 @@ int cli_fail(const char *cmd, bool json, const char *msg);
 int cli_cmd_show(int argc, char **argv);
 int cli_cmd_rules(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+/* `shardsim bench collectives ...` with argv after "collectives". */
+int ss__bench_collectives(int argc, char **argv);
 
 #endif

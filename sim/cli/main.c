@@ -17,6 +17,8 @@ static const char main_help[] =
     "           HLO sharding string and a per-device table (shardsim show --help)\n"
     "  rules    resolve logical axis names with Flax's rules (shardsim rules --help)\n"
     "  demo     a short tour on the 2x4 ('data', 'model') mesh of the Flax guide\n"
+    "  bench    benchmarks: `shardsim bench collectives [--json] [--threads N]\n"
+    "           [--iters N]` times the collectives on 8 and 64 virtual devices\n"
     "  version  print the version\n"
     "\n"
     "Every command takes --help. Exit status: 0 ok, 1 a check failed, 2 bad input.\n";
@@ -69,6 +71,12 @@ int main(int argc, char **argv)
         return cli_cmd_rules(argc, argv);
     if (strcmp(cmd, "demo") == 0)
         return cli_cmd_demo(argc, argv);
+    if (strcmp(cmd, "bench") == 0) {
+        if (argc >= 3 && strcmp(argv[2], "collectives") == 0)
+            return ss__bench_collectives(argc - 3, argv + 3);
+        fprintf(stderr, "shardsim bench: expected 'collectives' (see shardsim --help)\n");
+        return SS_EXIT_USAGE;
+    }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("shardsim 0.1.0\n");
         return SS_EXIT_OK;
