@@ -554,28 +554,32 @@ static ss_status wait_for(ss_device *dev, const ss__op *me, ss_device *peer,
 
 /* --- The collective ------------------------------------------------------- */
 
-static void record(ss_device *dev, const ss__op *me, double seconds)
+ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec)
 {
-    const ss_coll *c = &me->coll;
-    ss_coll_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.seq = me->seq;
-    rec.kind = c->kind;
-    rec.op = c->op;
-    ss__coll_axes_text(c, rec.axes, sizeof rec.axes);
-    rec.group_size = me->gsize;
-    rec.ngroups = ss_mesh_device_count(c->mesh) / (me->gsize ? me->gsize : 1);
-    rec.dtype = c->dtype;
-    double n = me->gsize;
+    int gsize, out_rank;
+    ss_dtype out_dtype;
+    int64_t out_shape[SS_MAX_RANK];
+    ss_status st = ss_coll_output(c, &out_dtype, &out_rank, out_shape);
+    if (!st)
+        st = ss__coll_group_size(c, &gsize);
+    if (st)
+        return st;
+    memset(rec, 0, sizeof *rec);
+    rec->kind = c->kind;
+    rec->op = c->op;
+    ss__coll_axes_text(c, rec->axes, sizeof rec->axes);
+    rec->group_size = gsize;
+    rec->ngroups = ss_mesh_device_count(c->mesh) / (gsize ? gsize : 1);
+    rec->dtype = c->dtype;
+    double n = gsize;
     double in_bytes = (double)(ss__shape_elems(c->rank, c->shape) * ss_dtype_size(c->dtype));
-    double out_bytes = (double)(ss__shape_elems(me->out_rank, me->out_shape) *
-                                ss_dtype_size(me->out_dtype));
-    double S = in_bytes, moved = 0, factor = 1;
+    double out_bytes = (double)(ss__shape_elems(out_rank, out_shape) * ss_dtype_size(out_dtype));
+    double S = in_bytes, moved = 0;
     switch (c->kind) {
-    case SS_COLL_ALL_REDUCE: moved = 2 * (n - 1) / n * S; factor = 2 * (n - 1) / n; break;
-    case SS_COLL_ALL_GATHER: S = out_bytes; moved = (n - 1) / n * S; factor = (n - 1) / n; break;
-    case SS_COLL_REDUCE_SCATTER: moved = (n - 1) / n * S; factor = (n - 1) / n; break;
-    case SS_COLL_ALL_TO_ALL: S = n * in_bytes; moved = (n - 1) / n * in_bytes; factor = (n - 1) / n; break;
+    case SS_COLL_ALL_REDUCE: moved = 2 * (n - 1) / n * S; break;
+    case SS_COLL_ALL_GATHER: S = out_bytes; moved = (n - 1) / n * S; break;
+    case SS_COLL_REDUCE_SCATTER: moved = (n - 1) / n * S; break;
+    case SS_COLL_ALL_TO_ALL: S = n * in_bytes; moved = (n - 1) / n * in_bytes; break;
     case SS_COLL_PERMUTE: {
         bool any = false;
         for (int i = 0; i < c->npairs; i++)
@@ -586,11 +590,32 @@ static void record(ss_device *dev, const ss__op *me, double seconds)
     case SS_COLL_BROADCAST: moved = n > 1 ? S : 0; break;
     case SS_COLL_KIND_COUNT: break;
     }
-    rec.bytes = (size_t)S;
-    rec.sent = rec.received = moved;
+    rec->bytes = (size_t)S;
+    rec->sent = rec->received = moved;
+    return SS_OK;
+}
+
+/* nccl-tests' bus bandwidth factor of a kind for a group of n. */
+static double busbw_factor(ss_coll_kind kind, double n)
+{
+    switch (kind) {
+    case SS_COLL_ALL_REDUCE: return 2 * (n - 1) / n;
+    case SS_COLL_ALL_GATHER:
+    case SS_COLL_REDUCE_SCATTER:
+    case SS_COLL_ALL_TO_ALL: return (n - 1) / n;
+    default: return 1;
+    }
+}
+
+static void record(ss_device *dev, const ss__op *me, double seconds)
+{
+    ss_coll_record rec;
+    if (ss__coll_record_plan(&me->coll, &rec) != SS_OK)
+        return;
+    rec.seq = me->seq;
     rec.seconds = seconds;
-    rec.algbw = seconds > 0 ? S / seconds : 0;
-    rec.busbw = rec.algbw * factor;
+    rec.algbw = seconds > 0 ? (double)rec.bytes / seconds : 0;
+    rec.busbw = rec.algbw * busbw_factor(me->coll.kind, (double)rec.group_size);
     ss__ledger_add(dev->ctx, &rec);
 }
 

@@ -144,6 +144,11 @@ void ss__trace(ss_device *d, char ph, const char *cat, const char *name, double 
 
 /* Append a ledger entry (takes ctx->lock). */
 void ss__ledger_add(ss_context *ctx, const ss_coll_record *r);
+/* The ledger entry collective `c` will produce, without running it: kind,
+ * op, axes, group size and count, dtype, S and ring bytes (seq, seconds and
+ * bandwidths zero). The plan and the run share it, so they agree. Errors:
+ * those of ss_coll_output. */
+ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec);
 
 /* Internal allocation with a full description for reports. */
 ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
