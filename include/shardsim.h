@@ -920,6 +920,58 @@ ss_status ss_value_sharding(const ss_program *p, ss_value v, ss_sharding *out);
  * "%3 = dot_general(%0, %1) f32[8,1024] P('data', 'model')". */
 ss_status ss_program_print(const ss_program *p, FILE *f);
 
+/* The single-device reference: evaluate the program on the host with naive
+ * kernels, whole arrays. `inputs[i]` is the row-major host array of the
+ * i-th input or param (creation order), `outputs[j]` receives the j-th
+ * output (ss_output order). */
+ss_status ss_program_eval(const ss_program *p, const void *const inputs[],
+                          void *const outputs[]);
+
+/* ------------------------------------------------------------------------ */
+/* Executables: the partitioned program                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The program partitioned for its mesh: propagation (if not done), then
+ * GSPMD's lowering to one per-device instruction list with the collectives
+ * and reshards it needs, and buffer lifetimes. Compile once, run many
+ * times. The program must outlive the executable and not change. Errors:
+ * SS_ERR_UNSUPPORTED (e.g. uneven shards inside a program) with the op named. */
+typedef struct ss_executable ss_executable;
+ss_status ss_program_compile(ss_program *p, ss_executable **out);
+void ss_executable_destroy(ss_executable *e);
+int ss_executable_input_count(const ss_executable *e);
+int ss_executable_output_count(const ss_executable *e);
+ss_status ss_executable_input(const ss_executable *e, int i, ss_value *out);
+ss_status ss_executable_output(const ss_executable *e, int i, ss_value *out);
+
+/* Run on the context's devices (its device count must equal the mesh's).
+ * Host arrays as ss_program_eval. Each device loads its blocks of the
+ * inputs into its arena, runs, and the replica 0 of every output block
+ * writes it to the host. Errors: device OOM, deadlock or mismatch reports
+ * from the runtime, SS_ERR_INVALID for NULL buffers. */
+ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const inputs[],
+                            void *const outputs[]);
+
+/* What a run will cost, with no data and no compute (eval_shape's analog):
+ * per-device peak arena bytes (inputs and scratch included), FLOPs per
+ * device, the number of collectives and the bytes each device sends. A run
+ * on a fresh context measures the same peak (ss_device_memory_stats). */
+typedef struct ss_plan {
+    size_t peak_bytes;
+    double flops;
+    int ncollectives;
+    double sent_bytes;
+} ss_plan;
+ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
+/* The collectives a run will record, in order (ss_coll_record without
+ * timings); equal to the context's ledger after one run. */
+int ss_executable_ledger_count(const ss_executable *e);
+ss_status ss_executable_ledger_get(const ss_executable *e, int i, ss_coll_record *out);
+/* One line per op: its operands' and result's shardings and how it was
+ * partitioned ("local, no communication", or each reshard step with its
+ * groups and bytes per device). */
+ss_status ss_executable_explain(const ss_executable *e, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -241,13 +241,12 @@ Test(propagate, s9_expert_parallel_dispatch)
     ok(ss_unary(p, SS_RELU, h, &hr));
     ok(ss_program_propagate(p));
     /* The einsum's dot_general result stays g-sharded (g is a batch dim of
-     * both operands, so the dot is local); the transpose to e-major order
-     * holds the constraint's layout, so the one all-to-all of S9 happens
-     * between them. */
+     * both operands, so the dot is local), the transpose to e-major order
+     * follows it, and the constraint reshards: S9's one all-to-all. */
     ss_value dg;
     ok(ss_value_operand(p, d, 0, &dg));
     expect(p, dg, "P('e')", "dot_general result, g first");
-    expect(p, d, "P('e')", "transposed to egcd, lent by the constraint");
+    expect(p, d, "P(None, 'e')", "transposed to egcd");
     expect(p, dc, "P('e')", "constraint");
     expect(p, hr, "P('e')", "expert compute");
     ss_program_destroy(p);

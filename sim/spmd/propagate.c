@@ -10,11 +10,13 @@
  * candidate is accepted only if the value has no layout yet, or (level >= 1)
  * merges with the current one into a strictly more tiled layout, or has
  * strictly more tiles: layouts only become more specific, so the loop
- * ends. A layout lent by a constraint does not flow further backward at
- * level 0: the producer's own operands get to propagate forward first
- * (level 1), so that a constraint after an einsum's transpose reshards at
- * the constraint instead of pulling the einsum off its operands' layout
- * (scenario S9 of notes/gspmd.md: all-to-all of the dispatched tokens).
+ * ends. A layout lent by a constraint to its producer is weaker than the
+ * producer's own operands: it does not flow further backward at level 0,
+ * and a forward candidate with as many tiles replaces it at level >= 1.
+ * So a constraint that disagrees with how its producer is naturally laid
+ * out reshards at the constraint instead of pulling the producer (an
+ * einsum) off its operands' layout; scenario S9 of notes/gspmd.md (expert
+ * dispatch, one all-to-all per constraint) depends on it.
  * Level 0 admits only pass-through ops (elementwise, transpose,
  * reshape, slice, constraints); dot, reduce, concatenate and one_hot join
  * at level 1; broadcast backward at 2 and broadcast forward at 3. Values
@@ -47,7 +49,7 @@ static int64_t bytes_of(const ss__node *n)
 }
 
 /* Accept `cand` for value x if it makes x's layout more specific. */
-static bool improve(prop *s, ss_value x, const ss__layout *cand, int level)
+static bool improve(prop *s, ss_value x, const ss__layout *cand, int level, bool from_operands)
 {
     ss__layout *cur = &s->L[x];
     if (s->fixed[x] || !cand->known)
@@ -60,6 +62,13 @@ static bool improve(prop *s, ss_value x, const ss__layout *cand, int level)
     if (ss__layout_equal(cur, cand))
         return false;
     int64_t t = ss__layout_tiles(cur, s->mesh);
+    /* A lent layout yields to the value's own operands (level >= 1) when
+     * they offer as many tiles: the constraint then reshards at itself. */
+    if (s->lent[x] && from_operands && level >= 1 && ss__layout_tiles(cand, s->mesh) >= t) {
+        *cur = *cand;
+        s->lent[x] = false;
+        return true;
+    }
     ss__layout merged;
     if (level >= 1 && ss__layout_merge(cur, cand, &merged)) {
         if (ss__layout_tiles(&merged, s->mesh) > t) {
@@ -401,14 +410,14 @@ ss_status ss_program_propagate(ss_program *p)
             ss__layout c;
             for (ss_value v = 0; v < p->n; v++)
                 if (forward(&s, v, level, &c))
-                    changed |= improve(&s, v, &c, level);
+                    changed |= improve(&s, v, &c, level, true);
             for (ss_value v = p->n - 1; v >= 0; v--) {
                 const ss__node *n = &p->nodes[v];
                 if (level == 0 && s.lent[v])
                     continue;
                 for (int i = 0; i < n->nin; i++)
                     if (backward(&s, v, i, level, &c))
-                        changed |= improve(&s, n->in[i], &c, level);
+                        changed |= improve(&s, n->in[i], &c, level, false);
             }
         }
     }

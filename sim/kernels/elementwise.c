@@ -1,0 +1,305 @@
+/*
+ * elementwise.c — unary and binary elementwise ops with numpy broadcasting.
+ *
+ * Each op is defined once as a scalar f32 function (ss__k_unary_f32,
+ * ss__k_binary_f32) and applied by a per-op loop over f32 blocks, so the
+ * compiler can vectorise the simple ones. Broadcasting is done by walking
+ * the coalesced output index space with stride-0 dims for stretched inputs;
+ * the innermost run is loaded into f32 blocks (a stretched run is one value
+ * filled). All-f32, unbroadcast runs skip the blocks and work in place.
+ *
+ * Not here: integer arithmetic (indices are only produced and consumed by
+ * the nn kernels) and ops the partitioner does not emit.
+ */
+#include "kernels_internal.h"
+
+#include <math.h>
+
+static const char *const unary_names[SS__K_UNARY_COUNT] = {
+    [SS__K_NEG] = "neg",   [SS__K_EXP] = "exp",   [SS__K_LOG] = "log",
+    [SS__K_TANH] = "tanh", [SS__K_RELU] = "relu", [SS__K_GELU] = "gelu",
+    [SS__K_SQRT] = "sqrt", [SS__K_RSQRT] = "rsqrt", [SS__K_SQUARE] = "square",
+};
+
+static const char *const binary_names[SS__K_BINARY_COUNT] = {
+    [SS__K_ADD] = "add", [SS__K_SUB] = "sub", [SS__K_MUL] = "mul", [SS__K_DIV] = "div",
+    [SS__K_MAX] = "max", [SS__K_MIN] = "min", [SS__K_POW] = "pow",
+};
+
+/* FLOPs per element (see kernels.h). */
+static const int64_t unary_cost[SS__K_UNARY_COUNT] = {
+    [SS__K_NEG] = 1,  [SS__K_EXP] = 1,  [SS__K_LOG] = 1,   [SS__K_TANH] = 1,   [SS__K_RELU] = 1,
+    [SS__K_GELU] = 9, [SS__K_SQRT] = 1, [SS__K_RSQRT] = 2, [SS__K_SQUARE] = 1,
+};
+
+const char *ss__k_unary_name(ss__k_unary_op op)
+{
+    return (unsigned)op < SS__K_UNARY_COUNT ? unary_names[op] : "?";
+}
+
+const char *ss__k_binary_name(ss__k_binary_op op)
+{
+    return (unsigned)op < SS__K_BINARY_COUNT ? binary_names[op] : "?";
+}
+
+/* sqrt(2 / pi) rounded to f32, as jax.nn.gelu uses it for f32 inputs. */
+#define GELU_C 0.7978845608028654f
+
+static inline float gelu(float x)
+{
+    /* jax.nn.gelu(approximate=True): x * 0.5 * (1 + tanh(c * (x + 0.044715 x^3))) */
+    float cdf = 0.5f * (1.0f + tanhf(GELU_C * (x + 0.044715f * (x * x * x))));
+    return x * cdf;
+}
+
+static inline float relu(float x)
+{
+    return x > 0.0f || x != x ? x : 0.0f;
+}
+
+static inline float fmax_nan(float a, float b)
+{
+    return a > b || a != a ? a : b;
+}
+
+static inline float fmin_nan(float a, float b)
+{
+    return a < b || a != a ? a : b;
+}
+
+float ss__k_unary_f32(ss__k_unary_op op, float x)
+{
+    switch (op) {
+    case SS__K_NEG: return -x;
+    case SS__K_EXP: return expf(x);
+    case SS__K_LOG: return logf(x);
+    case SS__K_TANH: return tanhf(x);
+    case SS__K_RELU: return relu(x);
+    case SS__K_GELU: return gelu(x);
+    case SS__K_SQRT: return sqrtf(x);
+    case SS__K_RSQRT: return 1.0f / sqrtf(x);
+    case SS__K_SQUARE: return x * x;
+    default: return NAN;
+    }
+}
+
+float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
+{
+    switch (op) {
+    case SS__K_ADD: return a + b;
+    case SS__K_SUB: return a - b;
+    case SS__K_MUL: return a * b;
+    case SS__K_DIV: return a / b;
+    case SS__K_MAX: return fmax_nan(a, b);
+    case SS__K_MIN: return fmin_nan(a, b);
+    case SS__K_POW: return powf(a, b);
+    default: return NAN;
+    }
+}
+
+/* y[i] = op(x[i]); x may equal y. One loop per op so each is a tight loop. */
+static void unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
+{
+#define LOOP(expr)                        \
+    for (int64_t i = 0; i < n; i++) {     \
+        float v = x[i];                   \
+        y[i] = (expr);                    \
+    }                                     \
+    break
+    switch (op) {
+    case SS__K_NEG: LOOP(-v);
+    case SS__K_EXP: LOOP(expf(v));
+    case SS__K_LOG: LOOP(logf(v));
+    case SS__K_TANH: LOOP(tanhf(v));
+    case SS__K_RELU: LOOP(relu(v));
+    case SS__K_GELU: LOOP(gelu(v));
+    case SS__K_SQRT: LOOP(sqrtf(v));
+    case SS__K_RSQRT: LOOP(1.0f / sqrtf(v));
+    case SS__K_SQUARE: LOOP(v * v);
+    default: LOOP(((void)v, NAN)); /* unreachable: ops are checked first */
+    }
+#undef LOOP
+}
+
+/* y[i] = op(a[i], b[i]); y may equal a or b. */
+static void binary_block(ss__k_binary_op op, const float *a, const float *b, float *y, int64_t n)
+{
+#define LOOP(expr)                        \
+    for (int64_t i = 0; i < n; i++) {     \
+        float u = a[i], v = b[i];         \
+        y[i] = (expr);                    \
+    }                                     \
+    break
+    switch (op) {
+    case SS__K_ADD: LOOP(u + v);
+    case SS__K_SUB: LOOP(u - v);
+    case SS__K_MUL: LOOP(u * v);
+    case SS__K_DIV: LOOP(u / v);
+    case SS__K_MAX: LOOP(fmax_nan(u, v));
+    case SS__K_MIN: LOOP(fmin_nan(u, v));
+    case SS__K_POW: LOOP(powf(u, v));
+    default: LOOP(((void)u, (void)v, NAN));
+    }
+#undef LOOP
+}
+
+ss_status ss__k_check_unary(ss__k_unary_op op, const ss__tensor *x, const ss__tensor *out)
+{
+    if ((unsigned)op >= SS__K_UNARY_COUNT)
+        return ss__fail(SS_ERR_INVALID, "unary: unknown op %d", (int)op);
+    const char *name = unary_names[op];
+    ss_status st = ss__k_check_float(name, "input", x, NULL);
+    if (!st)
+        st = ss__k_check_float(name, "output", out, NULL);
+    if (!st)
+        st = ss__k_check_same_shape(name, "input", x, "output", out);
+    return st;
+}
+
+ss_status ss__k_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out)
+{
+    ss_status st = ss__k_check_unary(op, x, out);
+    if (st)
+        return st;
+    int64_t n = ss__k_numel(x);
+    if (x->dtype == SS_F32 && out->dtype == SS_F32) {
+        unary_block(op, x->data, out->data, n);
+        return SS_OK;
+    }
+    float buf[SS__K_BLOCK];
+    for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
+        int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
+        ss__k_load_f32(x->dtype, x->data, i, c, buf);
+        unary_block(op, buf, buf, c);
+        ss__k_store_f32(out->dtype, out->data, i, c, buf);
+    }
+    return SS_OK;
+}
+
+ss_status ss__k_broadcast_shape(const char *op, const ss__tensor *a, const ss__tensor *b,
+                                int *rank, int64_t shape[SS_MAX_RANK])
+{
+    ss_status st = ss__k_check_shape(op, "lhs", a, NULL);
+    if (!st)
+        st = ss__k_check_shape(op, "rhs", b, NULL);
+    if (st)
+        return st;
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    for (int d = 0; d < r; d++) {
+        int da = d - (r - a->rank), db = d - (r - b->rank);
+        int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+        if (sa != sb && sa != 1 && sb != 1)
+            return ss__fail(SS_ERR_INVALID, "%s: cannot broadcast shapes %s and %s", op,
+                            ss__k_shape_text(a->rank, a->shape).s,
+                            ss__k_shape_text(b->rank, b->shape).s);
+        shape[d] = sa == 1 ? sb : sa;
+    }
+    *rank = r;
+    return SS_OK;
+}
+
+ss_status ss__k_check_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
+                             const ss__tensor *out)
+{
+    if ((unsigned)op >= SS__K_BINARY_COUNT)
+        return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
+    const char *name = binary_names[op];
+    ss_status st = ss__k_check_float(name, "lhs", a, NULL);
+    if (!st)
+        st = ss__k_check_float(name, "rhs", b, NULL);
+    if (!st)
+        st = ss__k_check_float(name, "output", out, NULL);
+    if (st)
+        return st;
+    ss__tensor bc = {.dtype = out->dtype};
+    st = ss__k_broadcast_shape(name, a, b, &bc.rank, bc.shape);
+    if (!st)
+        st = ss__k_check_same_shape(name, "broadcast", &bc, "output", out);
+    return st;
+}
+
+/* dst[0..n) = elements start, start+stride, ... of t, as f32. */
+static void gather_f32(const ss__tensor *t, int64_t start, int64_t stride, int64_t n, float *dst)
+{
+    if (stride == 1) {
+        ss__k_load_f32(t->dtype, t->data, start, n, dst);
+    } else if (stride == 0) {
+        float v;
+        ss__k_load_f32(t->dtype, t->data, start, 1, &v);
+        for (int64_t i = 0; i < n; i++)
+            dst[i] = v;
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            ss__k_load_f32(t->dtype, t->data, start + i * stride, 1, dst + i);
+    }
+}
+
+ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
+                       ss__tensor *out)
+{
+    ss_status st = ss__k_check_binary(op, a, b, out);
+    if (st)
+        return st;
+    int64_t n = ss__k_numel(out);
+    if (n == 0)
+        return SS_OK;
+
+    /* Operand 0 is the output, 1 is a, 2 is b; stretched dims get stride 0. */
+    int rank = out->rank;
+    int64_t shape[SS_MAX_RANK], strides[3][SS_MAX_RANK], sa[SS_MAX_RANK], sb[SS_MAX_RANK];
+    memcpy(shape, out->shape, sizeof shape);
+    ss__k_strides(rank, out->shape, strides[0]);
+    ss__k_strides(a->rank, a->shape, sa);
+    ss__k_strides(b->rank, b->shape, sb);
+    for (int d = 0; d < rank; d++) {
+        int da = d - (rank - a->rank), db = d - (rank - b->rank);
+        strides[1][d] = da >= 0 && a->shape[da] != 1 ? sa[da] : 0;
+        strides[2][d] = db >= 0 && b->shape[db] != 1 ? sb[db] : 0;
+    }
+    int r = ss__k_coalesce(rank, shape, 3, strides);
+    int64_t inner = shape[r - 1];
+    int64_t s1 = strides[1][r - 1], s2 = strides[2][r - 1];
+    bool direct = a->dtype == SS_F32 && b->dtype == SS_F32 && out->dtype == SS_F32 &&
+                  s1 == 1 && s2 == 1;
+
+    int64_t idx[SS_MAX_RANK] = {0}, off[3] = {0, 0, 0};
+    float ba[SS__K_BLOCK], bb[SS__K_BLOCK], by[SS__K_BLOCK];
+    do {
+        if (direct) {
+            binary_block(op, (const float *)a->data + off[1], (const float *)b->data + off[2],
+                         (float *)out->data + off[0], inner);
+            continue;
+        }
+        for (int64_t i = 0; i < inner; i += SS__K_BLOCK) {
+            int64_t c = inner - i < SS__K_BLOCK ? inner - i : SS__K_BLOCK;
+            gather_f32(a, off[1] + i * s1, s1, c, ba);
+            gather_f32(b, off[2] + i * s2, s2, c, bb);
+            binary_block(op, ba, bb, by, c);
+            ss__k_store_f32(out->dtype, out->data, off[0] + i, c, by);
+        }
+    } while (ss__k_step(r - 1, shape, idx, 3, strides, off));
+    return SS_OK;
+}
+
+ss_status ss__k_binary_scalar(ss__k_binary_op op, const ss__tensor *a, float s, bool scalar_left,
+                              ss__tensor *out)
+{
+    ss__tensor k = {.dtype = SS_F32, .rank = 0, .data = &s};
+    return scalar_left ? ss__k_binary(op, &k, a, out) : ss__k_binary(op, a, &k, out);
+}
+
+int64_t ss__k_flops_unary(ss__k_unary_op op, const ss__tensor *x)
+{
+    int64_t n = ss__k_numel(x);
+    if (n <= 0 || (unsigned)op >= SS__K_UNARY_COUNT)
+        return 0;
+    return ss__k_mul_sat(n, unary_cost[op]);
+}
+
+int64_t ss__k_flops_binary(ss__k_binary_op op, const ss__tensor *out)
+{
+    int64_t n = ss__k_numel(out);
+    if (n <= 0 || (unsigned)op >= SS__K_BINARY_COUNT)
+        return 0;
+    return n;
+}

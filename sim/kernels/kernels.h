@@ -1,0 +1,326 @@
+/*
+ * kernels.h — local compute on one shard: the internal kernel API that the
+ * partitioned program calls on each device's buffers.
+ *
+ * What it is: plain functions over host buffers described by an ss__tensor
+ * (dtype, rank, shape, data; contiguous row-major). Every kernel checks its
+ * shapes and dtypes first and, on bad input, returns an ss_status with a
+ * one-line message ("dot_general: lhs contracting dim 1 has size 3 but rhs
+ * dim 0 has size 4") and writes nothing. It never aborts on bad input.
+ *
+ * What it deliberately does not do: allocate device memory, know about
+ * meshes or shardings, or run threads. A kernel runs on the calling thread;
+ * dot_general calls OpenBLAS, which this layer pins to one thread (see
+ * ss__k_blas_init). Only dot_general needs scratch memory, and the caller
+ * can supply it (ss__k_dot_general_work_bytes) so that it is counted in the
+ * device's arena.
+ *
+ * Numerics. Compute is f32: bf16 and f16 inputs are widened to f32 and
+ * results are rounded back to the output's dtype (round to nearest even, NaN
+ * stays NaN). Inputs and outputs may have different float dtypes (f32, bf16,
+ * f16); i32 is used for indices (labels, one_hot) and by ss__k_convert.
+ * Sums inside reductions, softmax, layer_norm and cross-entropy accumulate in
+ * double in a fixed order (stated per function), so a kernel's result is
+ * bit-identical run to run and independent of the number of devices or
+ * threads; dot_general accumulates in f32 inside single-threaded sgemm, which
+ * is also deterministic for given shapes.
+ *
+ * Aliasing: outputs must not overlap inputs, except that the elementwise
+ * kernels and ss__k_convert (same element size) may write in place over an
+ * input of the output's shape and dtype, and ss__k_reshape may be given the
+ * same buffer (then it is a view and copies nothing).
+ *
+ * Every fast kernel here has a naive reference (ss__k_ref_*, reference.c)
+ * that the tests compare it with.
+ */
+#ifndef SS_KERNELS_H
+#define SS_KERNELS_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A dense array on the host: `rank` dims (0 for a scalar), row-major and
+ * contiguous, `data` holds product(shape) elements of `dtype`. data may be
+ * NULL when the array is empty, and in the shape and FLOP functions, which
+ * never read it. Tests write these literally: {SS_F32, 2, {3, 4}, buf}. */
+typedef struct ss__tensor {
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    void *data;
+} ss__tensor;
+
+/* Number of elements; -1 for a bad rank, a negative dim or an overflow. */
+int64_t ss__k_numel(const ss__tensor *t);
+
+/* ------------------------------------------------------------------------ */
+/* Conversions (convert.c)                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* bfloat16 and IEEE half <-> f32. Narrowing rounds to nearest, ties to even;
+ * overflow gives infinity; NaN stays NaN (sign kept, made quiet). */
+float ss__k_bf16_to_f32(uint16_t h);
+uint16_t ss__k_f32_to_bf16(float f);
+float ss__k_f16_to_f32(uint16_t h);
+uint16_t ss__k_f32_to_f16(float f);
+
+/* out = x converted to out->dtype; dtypes f32, bf16, f16, i32 in any
+ * combination; shapes must be equal. Float to i32 truncates toward zero and
+ * saturates at the i32 limits; NaN becomes 0. i32 to f32 rounds to nearest
+ * even; i32 to bf16/f16 goes through f32. In place only between dtypes of
+ * the same size. Errors: SS_ERR_INVALID (shapes), SS_ERR_UNSUPPORTED (dtype). */
+ss_status ss__k_convert(const ss__tensor *x, ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Elementwise (elementwise.c)                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef enum ss__k_unary_op {
+    SS__K_NEG,
+    SS__K_EXP,
+    SS__K_LOG,
+    SS__K_TANH,
+    SS__K_RELU,   /* max(x, 0); NaN stays NaN as jnp.maximum */
+    SS__K_GELU,   /* tanh approximation, jax.nn.gelu(approximate=True) */
+    SS__K_SQRT,
+    SS__K_RSQRT,
+    SS__K_SQUARE,
+    SS__K_UNARY_COUNT
+} ss__k_unary_op;
+
+typedef enum ss__k_binary_op {
+    SS__K_ADD,
+    SS__K_SUB,
+    SS__K_MUL,
+    SS__K_DIV,
+    SS__K_MAX,    /* jnp.maximum: NaN if either side is NaN */
+    SS__K_MIN,
+    SS__K_POW,
+    SS__K_BINARY_COUNT
+} ss__k_binary_op;
+
+/* "neg", "gelu", "add", "pow", ...; "?" for a value outside the enum. */
+const char *ss__k_unary_name(ss__k_unary_op op);
+const char *ss__k_binary_name(ss__k_binary_op op);
+
+/* The scalar definitions the kernels apply (f32 in, f32 out). */
+float ss__k_unary_f32(ss__k_unary_op op, float x);
+float ss__k_binary_f32(ss__k_binary_op op, float a, float b);
+
+/* out = op(x). x and out: same shape, float dtypes (may differ).
+ * Errors: SS_ERR_INVALID for a bad op or shape, SS_ERR_UNSUPPORTED for a
+ * non-float dtype. */
+ss_status ss__k_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out);
+
+/* Result shape of numpy broadcasting of a and b (right-aligned; a dim of 1
+ * stretches). SS_ERR_INVALID "op: cannot broadcast shapes (2, 3) and (4,)"
+ * where `op` names the caller in the message. */
+ss_status ss__k_broadcast_shape(const char *op, const ss__tensor *a, const ss__tensor *b,
+                                int *rank, int64_t shape[SS_MAX_RANK]);
+
+/* out = op(a, b) with numpy broadcasting; out's shape must be the broadcast
+ * shape. A rank-0 tensor is a scalar constant. Float dtypes, may differ.
+ * Errors as ss__k_unary, plus the broadcast error above. */
+ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
+                       ss__tensor *out);
+
+/* out = op(a, s), or op(s, a) when scalar_left; out has a's shape. */
+ss_status ss__k_binary_scalar(ss__k_binary_op op, const ss__tensor *a, float s, bool scalar_left,
+                              ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Reductions (reduce.c)                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef enum ss__k_reduce_op {
+    SS__K_REDUCE_SUM,
+    SS__K_REDUCE_MEAN,
+    SS__K_REDUCE_MAX,  /* NaN propagates; -inf for an empty reduction */
+    SS__K_REDUCE_MIN,  /* NaN propagates; +inf for an empty reduction */
+    SS__K_REDUCE_COUNT
+} ss__k_reduce_op;
+
+const char *ss__k_reduce_name(ss__k_reduce_op op);
+
+/* Shape of reducing x over `axes` (naxes of them, each in [-rank, rank),
+ * no repeats; naxes 0 reduces nothing). keepdims leaves size-1 dims.
+ * SS_ERR_INVALID for a bad axis or a repeat. */
+ss_status ss__k_reduce_shape(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                             bool keepdims, int *rank, int64_t shape[SS_MAX_RANK]);
+
+/* out = op of x over axes. Float dtypes. Summation order (sum, mean): for
+ * each output element, a double accumulator starting at 0 adds the reduced
+ * elements in row-major order of their indices; mean divides the double sum
+ * by the count; the result is rounded once to out's dtype. The naive
+ * reference uses the same order, so the two agree bit for bit. */
+ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                       bool keepdims, ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Shape ops (shape_ops.c): any dtype, out->dtype must equal x->dtype,       */
+/* results are exact copies of elements.                                     */
+/* ------------------------------------------------------------------------ */
+
+/* out.shape[i] = x.shape[perm[i]]; perm is a permutation of 0..rank-1. */
+ss_status ss__k_transpose(const ss__tensor *x, const int perm[], ss__tensor *out);
+
+/* Same elements in row-major order under another shape (equal counts). If
+ * out->data == x->data this is a view and nothing is copied. */
+ss_status ss__k_reshape(const ss__tensor *x, ss__tensor *out);
+
+/* lax.broadcast_in_dim: x's dim i becomes out's dim dims[i] (strictly
+ * increasing); x.shape[i] must be 1 or out.shape[dims[i]]. */
+ss_status ss__k_broadcast_in_dim(const ss__tensor *x, const int dims[], ss__tensor *out);
+
+/* lax.slice: 0 <= start[i] <= limit[i] <= x.shape[i], stride[i] >= 1
+ * (stride NULL means all 1); out.shape[i] = ceil((limit - start) / stride). */
+ss_status ss__k_slice(const ss__tensor *x, const int64_t start[], const int64_t limit[],
+                      const int64_t stride[], ss__tensor *out);
+
+/* lax.concatenate of n >= 1 arrays along `axis` (same rank and dtype,
+ * equal other dims). */
+ss_status ss__k_concatenate(int n, const ss__tensor xs[], int axis, ss__tensor *out);
+
+/* Edge padding with a constant (uneven shards): out.shape[i] = lo[i] +
+ * x.shape[i] + hi[i] with lo, hi >= 0; the border holds `value` converted to
+ * the dtype (rounded for bf16/f16, truncated for integers). */
+ss_status ss__k_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[], double value,
+                    ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Neural-network ops (nn.c)                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* flax.linen.LayerNorm's default epsilon. */
+#define SS__K_LAYER_NORM_EPS 1e-6f
+
+/* jax.nn.softmax / log_softmax over one axis (in [-rank, rank)). Per lane:
+ * m = max, s = sum of exp(x - m) in double in index order; softmax is
+ * exp(x - m) / s and log_softmax is (x - m) - log(s). Float dtypes. */
+ss_status ss__k_softmax(const ss__tensor *x, int axis, ss__tensor *out);
+ss_status ss__k_log_softmax(const ss__tensor *x, int axis, ss__tensor *out);
+
+/* flax.linen.LayerNorm over the last axis (F features): mean and biased
+ * variance in double, y = (x - mean) / sqrt(var + eps) * scale + bias.
+ * scale and bias are optional (NULL) and have shape [F]. */
+ss_status ss__k_layer_norm(const ss__tensor *x, const ss__tensor *scale, const ss__tensor *bias,
+                           float eps, ss__tensor *out);
+
+/* optax.softmax_cross_entropy_with_integer_labels: logits [..., C] (float),
+ * labels [...] (i32), out [...] = logsumexp(logits) - logits[label]. A
+ * label in [-C, 0) counts from the end and one outside [-C, C) gives NaN,
+ * as JAX's take_along_axis in its default "fill" mode. */
+ss_status ss__k_cross_entropy(const ss__tensor *logits, const ss__tensor *labels,
+                              ss__tensor *out);
+
+/* jax.nn.one_hot: indices [...] (i32), out [..., C] of any float dtype or
+ * i32; out[..., c] = (indices == c). Out-of-range and negative indices give
+ * a row of zeros. */
+ss_status ss__k_one_hot(const ss__tensor *indices, ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* dot_general (dot.c)                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* lax.dot_general dimension numbers: lhs_batch[i] pairs with rhs_batch[i],
+ * lhs_contract[i] with rhs_contract[i]. The output is [batch dims in
+ * lhs_batch order, lhs free dims in order, rhs free dims in order]. */
+typedef struct ss__k_dot_dims {
+    int nbatch;
+    int lhs_batch[SS_MAX_RANK];
+    int rhs_batch[SS_MAX_RANK];
+    int ncontract;
+    int lhs_contract[SS_MAX_RANK];
+    int rhs_contract[SS_MAX_RANK];
+} ss__k_dot_dims;
+
+/* Pin OpenBLAS to one thread (once per process; thread-safe). dot_general
+ * calls it itself; call it earlier if another layer also uses OpenBLAS. */
+void ss__k_blas_init(void);
+
+/* Output shape. SS_ERR_INVALID: dim out of range or used twice, paired dims
+ * of different sizes, output rank above SS_MAX_RANK. */
+ss_status ss__k_dot_general_shape(const ss__tensor *lhs, const ss__tensor *rhs,
+                                  const ss__k_dot_dims *dims, int *rank,
+                                  int64_t shape[SS_MAX_RANK]);
+
+/* Scratch bytes ss__k_dot_general needs for these operands and an output
+ * of out_dtype (0 when both operands are f32 already laid out as
+ * [batch, free, contract] or [batch, contract, free] and the output is f32). */
+ss_status ss__k_dot_general_work_bytes(const ss__tensor *lhs, const ss__tensor *rhs,
+                                       const ss__k_dot_dims *dims, ss_dtype out_dtype,
+                                       size_t *bytes);
+
+/* out = dot_general(lhs, rhs). Operands are permuted (and widened to f32)
+ * into [batch, free, contract] scratch when needed, then one cblas_sgemm
+ * runs per batch element. `work` (4-byte aligned, work_bytes long) is the
+ * scratch; NULL means the kernel mallocs and frees it itself.
+ * Errors: the shape errors above; SS_ERR_UNSUPPORTED for a non-float dtype;
+ * SS_ERR_RANGE if work_bytes is too small or a matrix side exceeds INT_MAX;
+ * SS_ERR_NOMEM if the internal scratch cannot be allocated. */
+ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
+                            const ss__k_dot_dims *dims, ss__tensor *out, void *work,
+                            size_t work_bytes);
+
+/* ------------------------------------------------------------------------ */
+/* FLOP counts (what the planner reports per device)                         */
+/* ------------------------------------------------------------------------ */
+/*
+ * Convention: one FLOP per arithmetic operation or transcendental function
+ * in the op's definition, per element; compares count as one; data movement
+ * (shape ops, convert, one_hot) counts zero. dot_general counts 2*B*M*N*K.
+ * Results saturate at INT64_MAX; the data pointers are not read.
+ */
+/* Per-element cost of each op: neg 1, exp 1, log 1, tanh 1, relu 1,
+ * gelu 9, sqrt 1, rsqrt 2, square 1; every binary op 1. */
+int64_t ss__k_flops_unary(ss__k_unary_op op, const ss__tensor *x);
+int64_t ss__k_flops_binary(ss__k_binary_op op, const ss__tensor *out);
+/* One per input element, plus one division per output element for mean. */
+int64_t ss__k_flops_reduce(ss__k_reduce_op op, const ss__tensor *x, const ss__tensor *out);
+/* Per element: softmax 5 (max, subtract, exp, add, divide), log_softmax 4
+ * (+ one log per lane), layer_norm 8 (mean, centre, square, add, scale,
+ * multiply by scale, add bias, normalise), cross_entropy 4 per logit (+ one
+ * log and one subtract per label). */
+int64_t ss__k_flops_softmax(const ss__tensor *x, int axis);
+int64_t ss__k_flops_log_softmax(const ss__tensor *x, int axis);
+int64_t ss__k_flops_layer_norm(const ss__tensor *x);
+int64_t ss__k_flops_cross_entropy(const ss__tensor *logits);
+/* 2*B*M*N*K. Errors as ss__k_dot_general_shape; SS_ERR_RANGE on overflow. */
+ss_status ss__k_flops_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
+                                  const ss__k_dot_dims *dims, int64_t *flops);
+
+/* ------------------------------------------------------------------------ */
+/* Naive references (reference.c)                                            */
+/* ------------------------------------------------------------------------ */
+/*
+ * One loop over output elements, indices unravelled and mapped back by the
+ * op's definition, arithmetic in double, one rounding at the end. They check
+ * shapes with the same functions as the fast kernels and share only those
+ * and the scalar conversions above (not the iteration, not the f32 block
+ * loads, not the math). Slow on purpose: tests only.
+ */
+ss_status ss__k_ref_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out);
+ss_status ss__k_ref_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
+                           ss__tensor *out);
+ss_status ss__k_ref_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                           bool keepdims, ss__tensor *out);
+ss_status ss__k_ref_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
+                                const ss__k_dot_dims *dims, ss__tensor *out);
+ss_status ss__k_ref_softmax(const ss__tensor *x, int axis, ss__tensor *out);
+ss_status ss__k_ref_log_softmax(const ss__tensor *x, int axis, ss__tensor *out);
+ss_status ss__k_ref_layer_norm(const ss__tensor *x, const ss__tensor *scale,
+                               const ss__tensor *bias, float eps, ss__tensor *out);
+ss_status ss__k_ref_cross_entropy(const ss__tensor *logits, const ss__tensor *labels,
+                                  ss__tensor *out);
+ss_status ss__k_ref_one_hot(const ss__tensor *indices, ss__tensor *out);
+ss_status ss__k_ref_transpose(const ss__tensor *x, const int perm[], ss__tensor *out);
+ss_status ss__k_ref_broadcast_in_dim(const ss__tensor *x, const int dims[], ss__tensor *out);
+ss_status ss__k_ref_slice(const ss__tensor *x, const int64_t start[], const int64_t limit[],
+                          const int64_t stride[], ss__tensor *out);
+ss_status ss__k_ref_concatenate(int n, const ss__tensor xs[], int axis, ss__tensor *out);
+ss_status ss__k_ref_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[],
+                        double value, ss__tensor *out);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * reduce.c — sum, mean, max and min over any set of axes.
+ *
+ * Determinism: for every output element the reduced elements are visited in
+ * row-major order of their indices, whatever the axes, and added to a
+ * double accumulator that starts at 0 (max/min compare in f32). The order
+ * is part of the contract: the naive reference visits the same order, so
+ * the two agree bit for bit, and a run is bit-identical to the next.
+ *
+ * How: the kept and the reduced dims are coalesced separately. If x's last
+ * dim is kept, up to SS__K_BLOCK neighbouring outputs are reduced together
+ * (one contiguous load per reduced index); if it is reduced, each output
+ * reduces contiguous runs. Both keep the per-output order above.
+ */
+#include "kernels_internal.h"
+
+#include <math.h>
+
+static const char *const reduce_names[SS__K_REDUCE_COUNT] = {
+    [SS__K_REDUCE_SUM] = "sum",
+    [SS__K_REDUCE_MEAN] = "mean",
+    [SS__K_REDUCE_MAX] = "max",
+    [SS__K_REDUCE_MIN] = "min",
+};
+
+const char *ss__k_reduce_name(ss__k_reduce_op op)
+{
+    return (unsigned)op < SS__K_REDUCE_COUNT ? reduce_names[op] : "?";
+}
+
+/* Normalise and validate axes; reduced[d] marks them. */
+static ss_status mark_axes(const char *name, const ss__tensor *x, int naxes, const int axes[],
+                           bool reduced[SS_MAX_RANK])
+{
+    for (int d = 0; d < SS_MAX_RANK; d++)
+        reduced[d] = false;
+    if (naxes < 0 || naxes > x->rank || (naxes > 0 && !axes))
+        return ss__fail(SS_ERR_INVALID, "%s: %d axes given for rank %d", name, naxes, x->rank);
+    for (int i = 0; i < naxes; i++) {
+        int a;
+        ss_status st = ss__k_norm_axis(name, axes[i], x->rank, &a);
+        if (st)
+            return st;
+        if (reduced[a])
+            return ss__fail(SS_ERR_INVALID, "%s: axis %d repeated", name, axes[i]);
+        reduced[a] = true;
+    }
+    return SS_OK;
+}
+
+ss_status ss__k_reduce_shape(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                             bool keepdims, int *rank, int64_t shape[SS_MAX_RANK])
+{
+    if ((unsigned)op >= SS__K_REDUCE_COUNT)
+        return ss__fail(SS_ERR_INVALID, "reduce: unknown op %d", (int)op);
+    bool reduced[SS_MAX_RANK];
+    ss_status st = ss__k_check_shape(reduce_names[op], "input", x, NULL);
+    if (!st)
+        st = mark_axes(reduce_names[op], x, naxes, axes, reduced);
+    if (st)
+        return st;
+    int r = 0;
+    for (int d = 0; d < x->rank; d++) {
+        if (!reduced[d])
+            shape[r++] = x->shape[d];
+        else if (keepdims)
+            shape[r++] = 1;
+    }
+    *rank = r;
+    return SS_OK;
+}
+
+ss_status ss__k_check_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                             bool keepdims, const ss__tensor *out, bool reduced[SS_MAX_RANK])
+{
+    if ((unsigned)op >= SS__K_REDUCE_COUNT)
+        return ss__fail(SS_ERR_INVALID, "reduce: unknown op %d", (int)op);
+    const char *name = reduce_names[op];
+    ss_status st = ss__k_check_float(name, "input", x, NULL);
+    if (!st)
+        st = ss__k_check_float(name, "output", out, NULL);
+    if (!st)
+        st = mark_axes(name, x, naxes, axes, reduced);
+    if (st)
+        return st;
+    ss__tensor want = {.dtype = out->dtype};
+    st = ss__k_reduce_shape(op, x, naxes, axes, keepdims, &want.rank, want.shape);
+    if (!st)
+        st = ss__k_check_same_shape(name, "reduced", &want, "output", out);
+    return st;
+}
+
+/* The running state of one output element. */
+static inline double init_acc(ss__k_reduce_op op)
+{
+    if (op == SS__K_REDUCE_MAX)
+        return -INFINITY;
+    if (op == SS__K_REDUCE_MIN)
+        return INFINITY;
+    return 0.0;
+}
+
+static inline double step_acc(ss__k_reduce_op op, double acc, float v)
+{
+    switch (op) {
+    case SS__K_REDUCE_MAX: return acc > v || acc != acc ? acc : v;
+    case SS__K_REDUCE_MIN: return acc < v || acc != acc ? acc : v;
+    default: return acc + (double)v;
+    }
+}
+
+static inline float final_acc(ss__k_reduce_op op, double acc, int64_t count)
+{
+    if (op == SS__K_REDUCE_MEAN)
+        return (float)(acc / (double)count);
+    return (float)acc;
+}
+
+/* Load n elements of x from `start` with element stride `stride`. */
+static void load_strided(const ss__tensor *x, int64_t start, int64_t stride, int64_t n, float *dst)
+{
+    if (stride == 1) {
+        ss__k_load_f32(x->dtype, x->data, start, n, dst);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        ss__k_load_f32(x->dtype, x->data, start + i * stride, 1, dst + i);
+}
+
+ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                       bool keepdims, ss__tensor *out)
+{
+    bool reduced[SS_MAX_RANK];
+    ss_status st = ss__k_check_reduce(op, x, naxes, axes, keepdims, out, reduced);
+    if (st)
+        return st;
+    int64_t nout = ss__k_numel(out);
+    if (nout == 0)
+        return SS_OK;
+
+    /* Split x's dims into kept (k) and reduced (r) index spaces. */
+    int64_t xs[SS_MAX_RANK];
+    ss__k_strides(x->rank, x->shape, xs);
+    int64_t kshape[SS_MAX_RANK], ks[1][SS_MAX_RANK], rshape[SS_MAX_RANK], rs[1][SS_MAX_RANK];
+    int kr = 0, rr = 0;
+    int64_t count = 1;
+    for (int d = 0; d < x->rank; d++) {
+        if (reduced[d]) {
+            rshape[rr] = x->shape[d];
+            rs[0][rr++] = xs[d];
+            count *= x->shape[d];
+        } else {
+            kshape[kr] = x->shape[d];
+            ks[0][kr++] = xs[d];
+        }
+    }
+    float vals[SS__K_BLOCK];
+    if (count == 0) {
+        for (int64_t o = 0; o < nout; o++) {
+            float v = final_acc(op, init_acc(op), 0);
+            ss__k_store_f32(out->dtype, out->data, o, 1, &v);
+        }
+        return SS_OK;
+    }
+    kr = ss__k_coalesce(kr, kshape, 1, ks);
+    rr = ss__k_coalesce(rr, rshape, 1, rs);
+
+    int64_t kidx[SS_MAX_RANK] = {0}, koff[1] = {0};
+    int64_t o = 0; /* next output element (out is row-major over kept dims) */
+    if (ks[0][kr - 1] == 1) {
+        /* x's last dim is kept: reduce blocks of neighbouring outputs. */
+        int64_t inner = kshape[kr - 1];
+        double acc[SS__K_BLOCK];
+        do {
+            for (int64_t j0 = 0; j0 < inner; j0 += SS__K_BLOCK) {
+                int64_t c = inner - j0 < SS__K_BLOCK ? inner - j0 : SS__K_BLOCK;
+                for (int64_t j = 0; j < c; j++)
+                    acc[j] = init_acc(op);
+                int64_t ridx[SS_MAX_RANK] = {0}, roff[1] = {0};
+                do {
+                    ss__k_load_f32(x->dtype, x->data, koff[0] + j0 + roff[0], c, vals);
+                    for (int64_t j = 0; j < c; j++)
+                        acc[j] = step_acc(op, acc[j], vals[j]);
+                } while (ss__k_step(rr, rshape, ridx, 1, rs, roff));
+                for (int64_t j = 0; j < c; j++)
+                    vals[j] = final_acc(op, acc[j], count);
+                ss__k_store_f32(out->dtype, out->data, o, c, vals);
+                o += c;
+            }
+        } while (ss__k_step(kr - 1, kshape, kidx, 1, ks, koff));
+        return SS_OK;
+    }
+
+    /* x's last dim is reduced: each output reduces contiguous runs. */
+    int64_t run = rshape[rr - 1], rstride = rs[0][rr - 1];
+    do {
+        double acc = init_acc(op);
+        int64_t ridx[SS_MAX_RANK] = {0}, roff[1] = {0};
+        do {
+            for (int64_t i = 0; i < run; i += SS__K_BLOCK) {
+                int64_t c = run - i < SS__K_BLOCK ? run - i : SS__K_BLOCK;
+                load_strided(x, koff[0] + roff[0] + i * rstride, rstride, c, vals);
+                for (int64_t j = 0; j < c; j++)
+                    acc = step_acc(op, acc, vals[j]);
+            }
+        } while (ss__k_step(rr - 1, rshape, ridx, 1, rs, roff));
+        float v = final_acc(op, acc, count);
+        ss__k_store_f32(out->dtype, out->data, o++, 1, &v);
+    } while (ss__k_step(kr, kshape, kidx, 1, ks, koff));
+    return SS_OK;
+}
+
+int64_t ss__k_flops_reduce(ss__k_reduce_op op, const ss__tensor *x, const ss__tensor *out)
+{
+    int64_t n = ss__k_numel(x), m = ss__k_numel(out);
+    if (n < 0 || m < 0)
+        return 0;
+    if (op == SS__K_REDUCE_MEAN && n > INT64_MAX - m)
+        return INT64_MAX;
+    return op == SS__K_REDUCE_MEAN ? n + m : n;
+}

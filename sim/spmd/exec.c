@@ -1,0 +1,296 @@
+/*
+ * exec.c — running a compiled program on the virtual devices.
+ *
+ * Every device thread walks the same instruction list (lower.h) in order:
+ * it allocates each output from its own arena, runs kernels on its local
+ * blocks, meets its peers in collectives, and frees buffers after their
+ * last use. What differs between devices is only data: the block of an
+ * input it loads, the sub-block a SLICE keeps, and whether it writes a
+ * program output (only the replica 0 of each block does, so host writes
+ * never overlap). On any error a device frees what it holds and returns
+ * the status; peers stuck in a collective are released by the runtime.
+ */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct run {
+    ss_executable *e;
+    ss_context *ctx;
+    const void *const *inputs;
+    void *const *outputs;
+    void ***ptrs; /* ptrs[device id][buffer] */
+} run;
+
+static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
+
+/* Block index of this device along dim d of layout l (its first `n` axes). */
+static int64_t block_index(const ss_mesh *m, const ss__layout *l, int d, int from, int to,
+                           const int64_t c[])
+{
+    int64_t t = 0;
+    for (int k = from; k < to; k++)
+        t = t * m->sizes[l->ax[d][k]] + c[l->ax[d][k]];
+    return t;
+}
+
+/* Copy a block between a big and a small row-major array: the small one has
+ * shape `small`, placed at `start` inside `big`. `to_small` picks the
+ * direction. */
+static void copy_block(int rank, const int64_t big[], const int64_t small[],
+                       const int64_t start[], size_t esize, const char *src, char *dst,
+                       bool to_small)
+{
+    if (rank == 0) {
+        memcpy(dst, src, esize);
+        return;
+    }
+    size_t row = (size_t)small[rank - 1] * esize;
+    int64_t idx[SS_MAX_RANK] = {0};
+    int64_t rows = 1;
+    for (int d = 0; d < rank - 1; d++)
+        rows *= small[d];
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t off = 0;
+        for (int d = 0; d < rank; d++)
+            off = off * big[d] + start[d] + (d < rank - 1 ? idx[d] : 0);
+        size_t boff = (size_t)off * esize, soff = (size_t)r * row;
+        if (to_small)
+            memcpy(dst + soff, src + boff, row);
+        else
+            memcpy(dst + boff, src + soff, row);
+        for (int d = rank - 2; d >= 0; d--) {
+            if (++idx[d] < small[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static ss__tensor tensor_of(const ss__bufdesc *b, void *data)
+{
+    ss__tensor t;
+    memset(&t, 0, sizeof t);
+    t.dtype = b->dtype;
+    t.rank = b->rank;
+    memcpy(t.shape, b->shape, sizeof(int64_t) * (size_t)b->rank);
+    t.data = data;
+    return t;
+}
+
+ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes)
+{
+    *bytes = 0;
+    if (i->kind != SS__INST_KERNEL || e->program->nodes[i->node].op != SS__OP_DOT)
+        return SS_OK;
+    ss__tensor a = tensor_of(&e->bufs[i->in[0]], NULL), b = tensor_of(&e->bufs[i->in[1]], NULL);
+    return ss__k_dot_general_work_bytes(&a, &b, &i->dot, e->bufs[i->out].dtype, bytes);
+}
+
+static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+{
+    ss_executable *e = r->e;
+    const ss__node *n = &e->program->nodes[i->node];
+    ss__tensor in[SS__MAX_INPUTS], out = tensor_of(&e->bufs[i->out], ptr[i->out]);
+    for (int k = 0; k < i->nin; k++)
+        in[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
+    ss_status st = SS_OK;
+    void *work = NULL;
+    size_t work_bytes = 0;
+    int id = ss_device_id(dev);
+    if (n->op == SS__OP_DOT) {
+        st = ss__inst_work_bytes(e, i, &work_bytes);
+        if (!st && work_bytes)
+            st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
+        if (st)
+            return st;
+    }
+    ss_device_kernel_begin(dev, ss__opcode_name(n));
+    switch (n->op) {
+    case SS__OP_UNARY: st = ss__k_unary((ss__k_unary_op)n->sub, &in[0], &out); break;
+    case SS__OP_BINARY: st = ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out); break;
+    case SS__OP_DOT:
+        st = ss__k_dot_general(&in[0], &in[1], &i->dot, &out, work, work_bytes);
+        break;
+    case SS__OP_REDUCE: {
+        ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
+                             : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
+                                                       : SS__K_REDUCE_SUM;
+        st = ss__k_reduce(op, &in[0], i->nred, i->red, false, &out);
+        break;
+    }
+    case SS__OP_TRANSPOSE: st = ss__k_transpose(&in[0], n->dims, &out); break;
+    case SS__OP_RESHAPE: st = ss__k_reshape(&in[0], &out); break;
+    case SS__OP_BROADCAST: st = ss__k_broadcast_in_dim(&in[0], n->dims, &out); break;
+    case SS__OP_SLICE: {
+        int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
+        for (int d = 0; d < n->rank; d++) {
+            bool sliced = n->shape[d] != e->program->nodes[n->in[0]].shape[d];
+            start[d] = sliced ? n->start[d] : 0;
+            limit[d] = sliced ? n->limit[d] : in[0].shape[d];
+        }
+        st = ss__k_slice(&in[0], start, limit, NULL, &out);
+        break;
+    }
+    case SS__OP_CONCAT: st = ss__k_concatenate(i->nin, in, n->dim, &out); break;
+    case SS__OP_ONE_HOT: st = ss__k_one_hot(&in[0], &out); break;
+    default: st = ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));
+    }
+    ss_device_kernel_end(dev);
+    if (work)
+        ss_device_free(r->ctx, id, work);
+    if (st)
+        return ss__fail(st, "device %d, %%%d (%s): %s", id, (int)i->node, ss__opcode_name(n),
+                        ss_error_message());
+    return SS_OK;
+}
+
+static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
+                          void **ptr)
+{
+    ss_executable *e = r->e;
+    const ss_mesh *m = e->mesh;
+    int id = ss_device_id(dev);
+    const ss__bufdesc *ob = &e->bufs[i->out];
+    ss_status st;
+    if (i->kind == SS__INST_FREE) {
+        st = ss_device_free(r->ctx, id, ptr[i->in[0]]);
+        ptr[i->in[0]] = NULL;
+        return st;
+    }
+    if (i->kind == SS__INST_STORE) {
+        const ss__node *n = &e->program->nodes[i->node];
+        int64_t start[SS_MAX_RANK], rid = 0;
+        unsigned used = ss__layout_used(&i->layout);
+        for (int a = 0; a < m->naxes; a++)
+            if (!((used >> a) & 1u))
+                rid = rid * m->sizes[a] + c[a];
+        if (rid != 0)
+            return SS_OK;
+        for (int d = 0; d < n->rank; d++)
+            start[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
+        copy_block(n->rank, n->shape, ob->shape, start, ss_dtype_size(n->dtype), ptr[i->in[0]],
+                   r->outputs[i->index], false);
+        return SS_OK;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s", ob->name);
+    if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, name, &ptr[i->out])))
+        return st;
+    void *out = ptr[i->out];
+    switch (i->kind) {
+    case SS__INST_LOAD: {
+        const ss__node *n = &e->program->nodes[i->node];
+        int64_t start[SS_MAX_RANK];
+        for (int d = 0; d < n->rank; d++)
+            start[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
+        copy_block(n->rank, n->shape, ob->shape, start, ss_dtype_size(n->dtype),
+                   r->inputs[i->index], out, true);
+        return SS_OK;
+    }
+    case SS__INST_CONST: {
+        float v = (float)e->program->nodes[i->node].scalar;
+        memcpy(out, &v, sizeof v);
+        return SS_OK;
+    }
+    case SS__INST_KERNEL: return run_kernel(r, dev, i, ptr);
+    case SS__INST_COLL: {
+        ss_coll coll = i->coll;
+        if (i->pairs_at >= 0)
+            coll.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
+        return ss_device_collective(dev, &coll, ptr[i->in[0]], out);
+    }
+    case SS__INST_SLICE: {
+        const ss__bufdesc *ib = &e->bufs[i->in[0]];
+        int64_t start[SS_MAX_RANK];
+        for (int d = 0; d < ob->rank; d++) {
+            int to = i->layout.n[d], from = to - i->sn[d];
+            start[d] = block_index(m, &i->layout, d, from, to, c) * ob->shape[d];
+        }
+        copy_block(ob->rank, ib->shape, ob->shape, start, ss_dtype_size(ob->dtype),
+                   ptr[i->in[0]], out, true);
+        return SS_OK;
+    }
+    case SS__INST_UNSTACK: {
+        const ss__bufdesc *ib = &e->bufs[i->in[0]];
+        int rank = ob->rank;
+        int64_t block[SS_MAX_RANK], G = ib->shape[0];
+        size_t esize = ss_dtype_size(ob->dtype), belems = 1;
+        for (int d = 0; d < rank; d++) {
+            block[d] = ib->shape[d + 1];
+            belems *= (size_t)block[d];
+        }
+        for (int64_t g = 0; g < G; g++) {
+            /* Decode rank g into per-axis coordinates (first axis major). */
+            int64_t coord[SS_MAX_AXES], rest = g;
+            for (int k = i->unaxes - 1; k >= 0; k--) {
+                coord[k] = rest % m->sizes[i->uaxes[k]];
+                rest /= m->sizes[i->uaxes[k]];
+            }
+            int64_t idx[SS_MAX_RANK] = {0}, start[SS_MAX_RANK];
+            for (int k = 0; k < i->unaxes; k++)
+                idx[i->udim[k]] = idx[i->udim[k]] * m->sizes[i->uaxes[k]] + coord[k];
+            for (int d = 0; d < rank; d++)
+                start[d] = idx[d] * block[d];
+            copy_block(rank, ob->shape, block, start, esize,
+                       (const char *)ptr[i->in[0]] + (size_t)g * belems * esize, out, false);
+        }
+        return SS_OK;
+    }
+    default: return ss__fail(SS_ERR_INVALID, "run: bad instruction");
+    }
+}
+
+static ss_status device_main(ss_device *dev, void *user)
+{
+    run *r = user;
+    ss_executable *e = r->e;
+    int id = ss_device_id(dev);
+    int pos = ss_mesh_position_of(e->mesh, id);
+    if (pos < 0)
+        return SS_OK; /* not in this program's mesh */
+    int64_t c[SS_MAX_AXES];
+    coords_of(e->mesh, pos, c);
+    void **ptr = r->ptrs[id];
+    ss_status st = SS_OK;
+    for (int k = 0; k < e->ninsts && !st; k++)
+        st = run_inst(r, dev, &e->insts[k], c, ptr);
+    if (st)
+        for (int b = 0; b < e->nbufs; b++)
+            if (ptr[b]) {
+                ss_device_free(r->ctx, id, ptr[b]);
+                ptr[b] = NULL;
+            }
+    return st;
+}
+
+ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const inputs[],
+                            void *const outputs[])
+{
+    int n = ss_context_device_count(ctx);
+    if (n != ss_mesh_device_count(e->mesh))
+        return ss__fail(SS_ERR_INVALID,
+                        "run: the program's mesh has %d devices but the context has %d",
+                        ss_mesh_device_count(e->mesh), n);
+    for (int k = 0; k < e->ninputs; k++)
+        if (!inputs || !inputs[k])
+            return ss__fail(SS_ERR_INVALID, "run: input %d ('%s') is NULL", k,
+                            e->program->nodes[e->inputs[k]].name);
+    for (int k = 0; k < e->noutputs; k++)
+        if (!outputs || !outputs[k])
+            return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
+    run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **))};
+    if (!r.ptrs)
+        return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    ss_status st = SS_OK;
+    for (int d = 0; d < n && !st; d++)
+        if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
+            st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    if (!st)
+        st = ss_context_run(ctx, device_main, &r);
+    for (int d = 0; d < n; d++)
+        free(r.ptrs[d]);
+    free(r.ptrs);
+    return st;
+}

@@ -1,0 +1,922 @@
+/*
+ * lower.c — GSPMD lowering: from a propagated program on global arrays to
+ * one per-device instruction list (lower.h).
+ *
+ * Each op follows XLA's pattern (notes/gspmd.md 3.4): bring the operands to
+ * layouts derived from the op's own (propagated) layout, run the op on local
+ * blocks, then bring the result to its propagated layout. Moving data is the
+ * resharding planner's job (reshard.c); this file turns its steps into
+ * collectives and local slices. The dot follows GSPMD's cases (section 3.1):
+ * batch and free dims take the output's axes, contracting dims sharded alike
+ * on both sides give a partial result (all-reduce, or reduce-scatter when
+ * the output is sharded on that axis), a contracting dim sharded on one side
+ * only is all-gathered, or the other side is sliced for free and the result
+ * all-reduced when the sharded operand is larger than the result (XLA's
+ * rule). Reductions over sharded dims leave a partial sum (or an all-reduce
+ * max/min). Reshards of the same value to the same layout are shared.
+ *
+ * Deliberately not done yet: uneven shards (a clear error at compile time),
+ * windowed einsums, manual (shard_map) regions.
+ */
+#include "lower.h"
+#include "reshard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t ss__arena_bytes(size_t bytes) { return ((bytes ? bytes : 1) + 63) / 64 * 64; }
+
+/* A value as lowered so far: one buffer per layout it has been brought to. */
+#define MAX_VERSIONS 4
+typedef struct lowered {
+    int nversions;
+    int buf[MAX_VERSIONS];
+    ss__layout layout[MAX_VERSIONS];
+} lowered;
+
+typedef struct lower {
+    ss_executable *e;
+    ss_program *p;
+    const ss_mesh *mesh;
+    lowered *vals;
+    ss__buf line; /* explain text of the op being lowered */
+    int ncoll_in_line;
+} lower;
+
+/* --- Growing arrays ------------------------------------------------------ */
+
+static ss_status new_buf(lower *s, ss_dtype dtype, int rank, const int64_t shape[],
+                         const char *name, int *out)
+{
+    ss_executable *e = s->e;
+    if (e->nbufs == e->bufs_cap) {
+        int cap = e->bufs_cap ? e->bufs_cap * 2 : 64;
+        ss__bufdesc *b = realloc(e->bufs, sizeof *b * (size_t)cap);
+        if (!b)
+            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+        e->bufs = b;
+        e->bufs_cap = cap;
+    }
+    ss__bufdesc *b = &e->bufs[e->nbufs];
+    memset(b, 0, sizeof *b);
+    b->dtype = dtype;
+    b->rank = rank;
+    size_t elems = 1;
+    for (int d = 0; d < rank; d++) {
+        b->shape[d] = shape[d];
+        elems *= (size_t)shape[d];
+    }
+    b->bytes = elems * ss_dtype_size(dtype);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    *out = e->nbufs++;
+    return SS_OK;
+}
+
+static ss_status emit(lower *s, const ss__inst *inst)
+{
+    ss_executable *e = s->e;
+    if (e->ninsts == e->insts_cap) {
+        int cap = e->insts_cap ? e->insts_cap * 2 : 128;
+        ss__inst *i = realloc(e->insts, sizeof *i * (size_t)cap);
+        if (!i)
+            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+        e->insts = i;
+        e->insts_cap = cap;
+    }
+    e->insts[e->ninsts++] = *inst;
+    return SS_OK;
+}
+
+static void inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
+{
+    memset(i, 0, sizeof *i);
+    i->kind = kind;
+    i->node = node;
+    i->pairs_at = -1;
+}
+
+/* --- Layout helpers ------------------------------------------------------ */
+
+static void local_shape(const lower *s, const ss__node *n, const ss__layout *l, int64_t out[])
+{
+    for (int d = 0; d < n->rank; d++)
+        out[d] = n->shape[d] / ss__layout_dim_tiles(l, s->mesh, d);
+}
+
+static ss_status check_even(const lower *s, ss_value v, const ss__layout *l)
+{
+    const ss__node *n = &s->p->nodes[v];
+    for (int d = 0; d < n->rank; d++) {
+        int64_t t = ss__layout_dim_tiles(l, s->mesh, d);
+        if (n->shape[d] % t != 0) {
+            ss__buf b;
+            ss__buf_init(&b);
+            ss__layout_repr_buf(&b, s->mesh, l);
+            ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
+                                    "compile: %%%d (%s) dim %d of size %lld is split %lld ways "
+                                    "by %s; uneven shards inside a program are not supported "
+                                    "yet",
+                                    (int)v, ss__opcode_name(n), d, (long long)n->shape[d],
+                                    (long long)t, b.data ? b.data : "?");
+            ss__buf_free(&b);
+            return st;
+        }
+    }
+    return SS_OK;
+}
+
+static void layout_text(const lower *s, const ss__layout *l, ss__buf *b)
+{
+    ss__layout_repr_buf(b, s->mesh, l);
+}
+
+/* Record a value's buffer in a layout. */
+static void add_version(lower *s, ss_value v, int buf, const ss__layout *l)
+{
+    lowered *lv = &s->vals[v];
+    if (lv->nversions == MAX_VERSIONS) {
+        /* Keep the first (the value's own) and recycle the rest. */
+        lv->nversions = 1;
+    }
+    lv->buf[lv->nversions] = buf;
+    lv->layout[lv->nversions] = *l;
+    lv->nversions++;
+}
+
+/* --- Reshard steps to instructions ---------------------------------------- */
+
+static void coll_axes(const lower *s, ss_coll *c, int naxes, const int axes[])
+{
+    c->naxes = naxes;
+    for (int k = 0; k < naxes; k++)
+        snprintf(c->axes[k], SS_NAME_MAX, "%s", s->mesh->names[axes[k]]);
+}
+
+static ss_status emit_coll(lower *s, ss_value v, ss_coll *c, int in, int *out, int64_t pairs_n,
+                           const int *pairs)
+{
+    ss_dtype dt;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_status st = ss_coll_output(c, &dt, &rank, shape);
+    if (st)
+        return ss__fail(st, "compile: %%%d: %s", (int)v, ss_error_message());
+    char name[48];
+    snprintf(name, sizeof name, "%%%d %s", (int)v, ss_coll_kind_name(c->kind));
+    if ((st = new_buf(s, dt, rank, shape, name, out)))
+        return st;
+    ss__inst i;
+    inst_init(&i, SS__INST_COLL, v);
+    i.coll = *c;
+    i.in[i.nin++] = in;
+    i.out = *out;
+    if (pairs_n) {
+        ss_executable *e = s->e;
+        if (e->npairs + pairs_n > e->pairs_cap) {
+            int cap = e->pairs_cap ? e->pairs_cap : 64;
+            while (cap < e->npairs + pairs_n)
+                cap *= 2;
+            int (*np)[2] = realloc(e->pairs, sizeof *np * (size_t)cap);
+            if (!np)
+                return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+            e->pairs = np;
+            e->pairs_cap = cap;
+        }
+        i.pairs_at = e->npairs;
+        for (int64_t k = 0; k < pairs_n; k++) {
+            e->pairs[e->npairs][0] = pairs[2 * k];
+            e->pairs[e->npairs][1] = pairs[2 * k + 1];
+            e->npairs++;
+        }
+        i.coll.npairs = (int)pairs_n;
+        i.coll.pairs = NULL; /* bound at run time from the pool */
+    }
+    s->ncoll_in_line++;
+    return emit(s, &i);
+}
+
+/* Turn one planned step into instructions; `buf` is replaced by the result. */
+static ss_status emit_step(lower *s, ss_value v, const ss__reshard_step *st, int *buf)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss_coll c;
+    ss_status rc;
+    int out;
+    memset(&c, 0, sizeof c);
+    c.mesh = s->mesh;
+    c.dtype = n->dtype;
+    c.rank = n->rank;
+    memcpy(c.shape, st->local_before, sizeof c.shape);
+    ss__buf_puts(&s->line, "; ");
+    ss__reshard_step_describe(st, &s->line);
+    switch (st->kind) {
+    case SS__RESHARD_ALL_REDUCE:
+        c.kind = SS_COLL_ALL_REDUCE;
+        coll_axes(s, &c, st->naxes, st->axes);
+        rc = emit_coll(s, v, &c, *buf, &out, 0, NULL);
+        break;
+    case SS__RESHARD_REDUCE_SCATTER:
+        c.kind = SS_COLL_REDUCE_SCATTER;
+        c.tiled = 1;
+        c.axis = st->dim;
+        coll_axes(s, &c, st->naxes, st->axes);
+        rc = emit_coll(s, v, &c, *buf, &out, 0, NULL);
+        break;
+    case SS__RESHARD_ALL_TO_ALL:
+        c.kind = SS_COLL_ALL_TO_ALL;
+        c.tiled = 1;
+        c.split_axis = st->dim;
+        c.concat_axis = st->concat_dim;
+        coll_axes(s, &c, st->naxes, st->axes);
+        rc = emit_coll(s, v, &c, *buf, &out, 0, NULL);
+        break;
+    case SS__RESHARD_ALL_GATHER: {
+        int ndims = 0, last = -1;
+        for (int d = 0; d < n->rank; d++)
+            if (st->dim_axes[d] > 0) {
+                ndims++;
+                last = d;
+            }
+        c.kind = SS_COLL_ALL_GATHER;
+        coll_axes(s, &c, st->naxes, st->axes);
+        if (ndims == 1) {
+            c.tiled = 1;
+            c.axis = last;
+            rc = emit_coll(s, v, &c, *buf, &out, 0, NULL);
+            break;
+        }
+        /* Several dims at once: one stacked gather, then place the blocks. */
+        c.tiled = 0;
+        c.axis = 0;
+        int stacked;
+        if ((rc = emit_coll(s, v, &c, *buf, &stacked, 0, NULL)))
+            return rc;
+        char name[48];
+        snprintf(name, sizeof name, "%%%d gathered", (int)v);
+        if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
+            return rc;
+        ss__inst i;
+        inst_init(&i, SS__INST_UNSTACK, v);
+        i.in[i.nin++] = stacked;
+        i.out = out;
+        i.unaxes = st->naxes;
+        int k = 0;
+        for (int d = 0; d < n->rank; d++)
+            for (int j = 0; j < st->dim_axes[d]; j++, k++) {
+                i.uaxes[k] = (int8_t)st->axes[k];
+                i.udim[k] = (int8_t)d;
+            }
+        rc = emit(s, &i);
+        break;
+    }
+    case SS__RESHARD_DYNAMIC_SLICE: {
+        if (st->naxes == 0)
+            return ss__fail(SS_ERR_UNSUPPORTED, "compile: %%%d: a reshard across meshes is not "
+                                                "supported inside a program", (int)v);
+        char name[48];
+        snprintf(name, sizeof name, "%%%d slice", (int)v);
+        if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
+            return rc;
+        ss__inst i;
+        inst_init(&i, SS__INST_SLICE, v);
+        i.in[i.nin++] = *buf;
+        i.out = out;
+        ss_sharding after = st->after;
+        ss__layout la;
+        ss__layout_from_spec(s->mesh, &after.spec, n->rank, &la);
+        i.layout = la;
+        for (int d = 0; d < n->rank; d++)
+            i.sn[d] = (uint8_t)st->dim_axes[d];
+        rc = emit(s, &i);
+        break;
+    }
+    case SS__RESHARD_PERMUTE: {
+        int all[SS_MAX_AXES];
+        for (int a = 0; a < s->mesh->naxes; a++)
+            all[a] = a;
+        c.kind = SS_COLL_PERMUTE;
+        coll_axes(s, &c, s->mesh->naxes, all);
+        int *pos = malloc(sizeof(int) * 2 * (size_t)(st->npairs ? st->npairs : 1));
+        if (!pos)
+            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+        for (int k = 0; k < 2 * st->npairs; k++)
+            pos[k] = ss_mesh_position_of(s->mesh, st->pairs[k]);
+        rc = emit_coll(s, v, &c, *buf, &out, st->npairs, pos);
+        free(pos);
+        break;
+    }
+    default:
+        return ss__fail(SS_ERR_UNSUPPORTED, "compile: unknown reshard step");
+    }
+    if (!rc)
+        *buf = out;
+    return rc;
+}
+
+/* Bring `buf` holding value v in layout `from` to layout `to`. */
+static ss_status reshard(lower *s, ss_value v, int buf, const ss__layout *from,
+                         const ss__layout *to, int *out)
+{
+    const ss__node *n = &s->p->nodes[v];
+    *out = buf;
+    if (ss__layout_equal(from, to))
+        return SS_OK;
+    ss_status st = check_even(s, v, to);
+    if (st)
+        return st;
+    ss_sharding a, b;
+    ss__layout_to_sharding(s->mesh, from, &a);
+    ss__layout_to_sharding(s->mesh, to, &b);
+    ss__reshard_plan plan;
+    st = ss__reshard_plan_make(&a, &b, n->rank, n->shape, n->dtype, &plan);
+    if (st)
+        return ss__fail(st, "compile: %%%d (%s): cannot reshard: %s", (int)v,
+                        ss__opcode_name(n), ss_error_message());
+    for (int k = 0; k < plan.nsteps && !st; k++)
+        st = emit_step(s, v, &plan.steps[k], out);
+    ss__reshard_plan_free(&plan);
+    return st;
+}
+
+/* Value v's buffer in layout `want` (emitting and caching a reshard). */
+static ss_status need(lower *s, ss_value v, const ss__layout *want, int *out)
+{
+    lowered *lv = &s->vals[v];
+    for (int k = 0; k < lv->nversions; k++)
+        if (ss__layout_equal(&lv->layout[k], want)) {
+            *out = lv->buf[k];
+            return SS_OK;
+        }
+    ss_status st = reshard(s, v, lv->buf[0], &lv->layout[0], want, out);
+    if (!st && *out != lv->buf[0])
+        add_version(s, v, *out, want);
+    return st;
+}
+
+/* --- Per-op lowering ------------------------------------------------------ */
+
+static ss_status kernel_out(lower *s, ss_value v, const ss__layout *l, int *out)
+{
+    const ss__node *n = &s->p->nodes[v];
+    int64_t shape[SS_MAX_RANK];
+    local_shape(s, n, l, shape);
+    char name[48];
+    snprintf(name, sizeof name, "%%%d %s", (int)v, ss__opcode_name(n));
+    return new_buf(s, n->dtype, n->rank, shape, name, out);
+}
+
+static ss_status emit_kernel(lower *s, ss_value v, int nin, const int in[], const ss__layout *l,
+                             ss__inst *i, int *out)
+{
+    ss_status st = check_even(s, v, l);
+    if (!st)
+        st = kernel_out(s, v, l, out);
+    if (st)
+        return st;
+    i->kind = SS__INST_KERNEL;
+    i->node = v;
+    i->nin = nin;
+    memcpy(i->in, in, sizeof(int) * (size_t)nin);
+    i->out = *out;
+    return emit(s, i);
+}
+
+/* The layout an operand of an elementwise-shaped op must have: the result's. */
+static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    int in[SS__MAX_INPUTS];
+    ss_status st;
+    for (int k = 0; k < n->nin; k++) {
+        ss__layout l = *want;
+        if (n->op == SS__OP_CONCAT)
+            l.n[n->dim] = 0;
+        if ((st = need(s, n->in[k], &l, &in[k])))
+            return st;
+    }
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    int out;
+    ss__layout l = *want;
+    if (n->op == SS__OP_CONCAT)
+        l.n[n->dim] = 0;
+    if ((st = emit_kernel(s, v, n->nin, in, &l, &i, &out)))
+        return st;
+    add_version(s, v, out, &l);
+    return SS_OK;
+}
+
+static ss_status lower_transpose(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout l;
+    ss__layout_replicated(&l, n->rank);
+    for (int d = 0; d < n->rank; d++) {
+        l.n[n->dims[d]] = want->n[d];
+        memcpy(l.ax[n->dims[d]], want->ax[d], SS_MAX_AXES);
+    }
+    int in, out;
+    ss_status st = need(s, n->in[0], &l, &in);
+    if (st)
+        return st;
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    if ((st = emit_kernel(s, v, 1, &in, want, &i, &out)))
+        return st;
+    add_version(s, v, out, want);
+    return SS_OK;
+}
+
+static ss_status lower_broadcast(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    ss__layout l;
+    ss__layout_replicated(&l, x->rank);
+    for (int k = 0; k < x->rank; k++)
+        if (x->shape[k] == n->shape[n->dims[k]]) {
+            l.n[k] = want->n[n->dims[k]];
+            memcpy(l.ax[k], want->ax[n->dims[k]], SS_MAX_AXES);
+        }
+    int in, out;
+    ss_status st = need(s, n->in[0], &l, &in);
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    if (!st)
+        st = emit_kernel(s, v, 1, &in, want, &i, &out);
+    if (!st)
+        add_version(s, v, out, want);
+    return st;
+}
+
+static ss_status lower_reshape(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    ss__layout src, check, repl;
+    ss__inst i;
+    int in, out;
+    ss_status st;
+    /* The operand layout that reshapes into `want` in place, if any. */
+    bool ok = ss__reshape_layout(s->mesh, n->rank, n->shape, want, x->rank, x->shape, &src) &&
+              ss__reshape_layout(s->mesh, x->rank, x->shape, &src, n->rank, n->shape, &check) &&
+              ss__layout_equal(&check, want);
+    inst_init(&i, SS__INST_KERNEL, v);
+    if (ok) {
+        st = need(s, n->in[0], &src, &in);
+        if (!st)
+            st = emit_kernel(s, v, 1, &in, want, &i, &out);
+        if (!st)
+            add_version(s, v, out, want);
+        return st;
+    }
+    /* Otherwise: replicate, reshape the whole array, slice what is wanted. */
+    ss__layout_replicated(&src, x->rank);
+    ss__layout_replicated(&repl, n->rank);
+    if ((st = need(s, n->in[0], &src, &in)))
+        return st;
+    if ((st = emit_kernel(s, v, 1, &in, &repl, &i, &out)))
+        return st;
+    s->vals[v].nversions = 0;
+    add_version(s, v, out, &repl);
+    int sliced;
+    if ((st = need(s, v, want, &sliced)))
+        return st;
+    /* Make the wanted layout the value's own version. */
+    s->vals[v].buf[0] = sliced;
+    s->vals[v].layout[0] = *want;
+    s->vals[v].nversions = 1;
+    return SS_OK;
+}
+
+static ss_status lower_one_hot(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout l = *want, w = *want;
+    l.rank = n->rank - 1;
+    w.n[n->rank - 1] = 0; /* the class dim is never split */
+    int in, out;
+    ss_status st = need(s, n->in[0], &l, &in);
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    if (!st)
+        st = emit_kernel(s, v, 1, &in, &w, &i, &out);
+    if (!st)
+        add_version(s, v, out, &w);
+    return st;
+}
+
+static ss_status lower_reduce(lower *s, ss_value v)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    const lowered *lx = &s->vals[n->in[0]];
+    ss__layout l = lx->layout[0], r;
+    ss__layout_replicated(&r, n->rank);
+    unsigned reduced_axes = 0;
+    int k = 0;
+    for (int d = 0; d < x->rank; d++) {
+        if ((n->axes_mask >> d) & 1u) {
+            for (int j = 0; j < l.n[d]; j++)
+                reduced_axes |= 1u << l.ax[d][j];
+            continue;
+        }
+        r.n[k] = l.n[d];
+        memcpy(r.ax[k], l.ax[d], SS_MAX_AXES);
+        k++;
+    }
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    for (int d = 0; d < x->rank; d++)
+        if ((n->axes_mask >> d) & 1u)
+            i.red[i.nred++] = d;
+    int in = lx->buf[0], out;
+    ss_status st = emit_kernel(s, v, 1, &in, &r, &i, &out);
+    if (st)
+        return st;
+    if (reduced_axes && n->sub != SS_REDUCE_SUM) {
+        /* max/min over sharded dims: an all-reduce with that op now. */
+        ss_coll c;
+        memset(&c, 0, sizeof c);
+        c.kind = SS_COLL_ALL_REDUCE;
+        c.mesh = s->mesh;
+        c.op = (ss_reduce_op)n->sub;
+        c.dtype = n->dtype;
+        c.rank = n->rank;
+        local_shape(s, n, &r, c.shape);
+        int axes[SS_MAX_AXES], na = 0;
+        for (int a = 0; a < s->mesh->naxes; a++)
+            if ((reduced_axes >> a) & 1u)
+                axes[na++] = a;
+        coll_axes(s, &c, na, axes);
+        ss__buf_printf(&s->line, "; all_reduce %s over the reduced dims' axes",
+                       n->sub == SS_REDUCE_MAX ? "max" : "min");
+        if ((st = emit_coll(s, v, &c, out, &out, 0, NULL)))
+            return st;
+    } else {
+        r.partial = reduced_axes;
+    }
+    add_version(s, v, out, &r);
+    return SS_OK;
+}
+
+/* The dot: operand layouts derived from the output's, per GSPMD's cases. */
+static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__node *ln = &s->p->nodes[n->in[0]], *rn = &s->p->nodes[n->in[1]];
+    const ss__layout *la = &s->vals[n->in[0]].layout[0], *lb = &s->vals[n->in[1]].layout[0];
+    ss__layout A, B, out_l;
+    unsigned lspecial = 0, rspecial = 0;
+    for (int k = 0; k < n->nb; k++) {
+        lspecial |= 1u << n->lb[k];
+        rspecial |= 1u << n->rb[k];
+    }
+    for (int k = 0; k < n->nc; k++) {
+        lspecial |= 1u << n->lc[k];
+        rspecial |= 1u << n->rc[k];
+    }
+    /* Contracting dims first (XLA's base case e): a sharding both operands
+     * share stays, giving a partial result that is reduced (all-reduce, or
+     * reduce-scatter into the output's sharding) afterwards; those axes are
+     * then taken off the batch and free dims. Otherwise XLA's one-sided
+     * rule: slice the unsharded side for free and all-reduce the result when
+     * the sharded operand is larger than the result, else gather it. */
+    unsigned partial = 0;
+    int64_t out_bytes = (int64_t)ss_dtype_size(n->dtype), lbytes = out_bytes, rbytes = out_bytes;
+    for (int d = 0; d < n->rank; d++)
+        out_bytes *= n->shape[d];
+    for (int d = 0; d < ln->rank; d++)
+        lbytes *= ln->shape[d];
+    for (int d = 0; d < rn->rank; d++)
+        rbytes *= rn->shape[d];
+    int8_t cax[SS_MAX_RANK][SS_MAX_AXES];
+    uint8_t cn[SS_MAX_RANK];
+    for (int k = 0; k < n->nc; k++) {
+        int dl = n->lc[k], dr = n->rc[k];
+        cn[k] = 0;
+        const ss__layout *src = NULL;
+        int sd = 0;
+        bool same = la->n[dl] == lb->n[dr] && la->n[dl] > 0 &&
+                    memcmp(la->ax[dl], lb->ax[dr], (size_t)la->n[dl]) == 0;
+        if (same) {
+            src = la;
+            sd = dl;
+        } else if (la->n[dl] > 0 && lb->n[dr] == 0 && lbytes > out_bytes) {
+            src = la;
+            sd = dl;
+        } else if (lb->n[dr] > 0 && la->n[dl] == 0 && rbytes > out_bytes) {
+            src = lb;
+            sd = dr;
+        }
+        if (!src)
+            continue;
+        unsigned m = 0;
+        for (int j = 0; j < src->n[sd]; j++)
+            m |= 1u << src->ax[sd][j];
+        if (!same && (m & ss__layout_used(want)))
+            continue; /* one-sided: only while the output does not need the axes */
+        if (m & partial)
+            continue;
+        cn[k] = src->n[sd];
+        memcpy(cax[k], src->ax[sd], SS_MAX_AXES);
+        partial |= m;
+    }
+    /* Batch and free dims keep the output's axes minus the partial ones. */
+    ss__layout local_out = *want;
+    for (int d = 0; d < n->rank; d++) {
+        int keep = 0;
+        for (int j = 0; j < want->n[d]; j++)
+            if (!((partial >> want->ax[d][j]) & 1u))
+                local_out.ax[d][keep++] = want->ax[d][j];
+        /* A dim keeps only a leading run of its axes, so blocks stay whole. */
+        if (keep != want->n[d]) {
+            keep = 0;
+            while (keep < want->n[d] && !((partial >> want->ax[d][keep]) & 1u))
+                keep++;
+        }
+        local_out.n[d] = (uint8_t)keep;
+    }
+    want = &local_out;
+    ss__layout_replicated(&A, ln->rank);
+    ss__layout_replicated(&B, rn->rank);
+    for (int k = 0; k < n->nb; k++) {
+        A.n[n->lb[k]] = want->n[k];
+        memcpy(A.ax[n->lb[k]], want->ax[k], SS_MAX_AXES);
+        B.n[n->rb[k]] = want->n[k];
+        memcpy(B.ax[n->rb[k]], want->ax[k], SS_MAX_AXES);
+    }
+    int pos = n->nb;
+    for (int d = 0; d < ln->rank; d++)
+        if (!((lspecial >> d) & 1u)) {
+            A.n[d] = want->n[pos];
+            memcpy(A.ax[d], want->ax[pos], SS_MAX_AXES);
+            pos++;
+        }
+    for (int d = 0; d < rn->rank; d++)
+        if (!((rspecial >> d) & 1u)) {
+            B.n[d] = want->n[pos];
+            memcpy(B.ax[d], want->ax[pos], SS_MAX_AXES);
+            pos++;
+        }
+    for (int k = 0; k < n->nc; k++) {
+        A.n[n->lc[k]] = B.n[n->rc[k]] = cn[k];
+        memcpy(A.ax[n->lc[k]], cax[k], SS_MAX_AXES);
+        memcpy(B.ax[n->rc[k]], cax[k], SS_MAX_AXES);
+    }
+    out_l = local_out;
+    int in[2], out;
+    ss_status st = need(s, n->in[0], &A, &in[0]);
+    if (!st)
+        st = need(s, n->in[1], &B, &in[1]);
+    if (st)
+        return st;
+    out_l.partial = partial;
+    ss__inst i;
+    inst_init(&i, SS__INST_KERNEL, v);
+    i.dot.nbatch = n->nb;
+    i.dot.ncontract = n->nc;
+    for (int k = 0; k < n->nb; k++) {
+        i.dot.lhs_batch[k] = n->lb[k];
+        i.dot.rhs_batch[k] = n->rb[k];
+    }
+    for (int k = 0; k < n->nc; k++) {
+        i.dot.lhs_contract[k] = n->lc[k];
+        i.dot.rhs_contract[k] = n->rc[k];
+    }
+    if ((st = emit_kernel(s, v, 2, in, &out_l, &i, &out)))
+        return st;
+    add_version(s, v, out, &out_l);
+    return SS_OK;
+}
+
+static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__layout *l = &s->p->layouts[v];
+    ss__inst i;
+    int out;
+    ss_status st;
+    if (n->op == SS__OP_CONSTANT) {
+        inst_init(&i, SS__INST_CONST, v);
+        ss__layout r;
+        ss__layout_replicated(&r, 0);
+        if ((st = emit_kernel(s, v, 0, NULL, &r, &i, &out)))
+            return st;
+        s->e->insts[s->e->ninsts - 1].kind = SS__INST_CONST;
+        add_version(s, v, out, &r);
+        return SS_OK;
+    }
+    if ((st = check_even(s, v, l)))
+        return st;
+    inst_init(&i, SS__INST_LOAD, v);
+    i.index = (*input_no)++;
+    i.layout = *l;
+    if ((st = kernel_out(s, v, l, &out)))
+        return st;
+    i.out = out;
+    s->e->inputs[i.index] = v;
+    if ((st = emit(s, &i)))
+        return st;
+    add_version(s, v, out, l);
+    return SS_OK;
+}
+
+/* Lower node v; afterwards vals[v].buf[0] holds it in its propagated layout. */
+static ss_status lower_node(lower *s, ss_value v, int *input_no)
+{
+    const ss__node *n = &s->p->nodes[v];
+    const ss__layout *want = &s->p->layouts[v];
+    ss_status st;
+    switch (n->op) {
+    case SS__OP_INPUT:
+    case SS__OP_PARAM:
+    case SS__OP_CONSTANT:
+        return lower_leaf(s, v, input_no);
+    case SS__OP_UNARY:
+    case SS__OP_BINARY:
+    case SS__OP_SLICE:
+    case SS__OP_CONCAT:
+        st = lower_same_layout(s, v, want);
+        break;
+    case SS__OP_CONSTRAIN: {
+        int buf;
+        if ((st = need(s, n->in[0], want, &buf)))
+            return st;
+        add_version(s, v, buf, want);
+        return SS_OK;
+    }
+    case SS__OP_TRANSPOSE: st = lower_transpose(s, v, want); break;
+    case SS__OP_BROADCAST: st = lower_broadcast(s, v, want); break;
+    case SS__OP_RESHAPE: st = lower_reshape(s, v, want); break;
+    case SS__OP_ONE_HOT: st = lower_one_hot(s, v, want); break;
+    case SS__OP_REDUCE: st = lower_reduce(s, v); break;
+    case SS__OP_DOT: st = lower_dot(s, v, want); break;
+    default: return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
+    }
+    if (st)
+        return st;
+    /* Bring the result to its propagated layout; that is its own version. */
+    lowered *lv = &s->vals[v];
+    int buf;
+    ss__layout have = lv->layout[0];
+    if ((st = reshard(s, v, lv->buf[0], &have, want, &buf)))
+        return st;
+    lv->buf[0] = buf;
+    lv->layout[0] = *want;
+    lv->nversions = 1;
+    return SS_OK;
+}
+
+/* --- Liveness ----------------------------------------------------------- */
+
+/* Insert FREE after each buffer's last use; outputs are freed after STORE. */
+static ss_status add_frees(ss_executable *e)
+{
+    int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
+    if (!last)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (int b = 0; b < e->nbufs; b++)
+        last[b] = -1;
+    for (int k = 0; k < e->ninsts; k++) {
+        last[e->insts[k].out] = k > last[e->insts[k].out] ? k : last[e->insts[k].out];
+        for (int j = 0; j < e->insts[k].nin; j++)
+            last[e->insts[k].in[j]] = k;
+    }
+    int total = e->ninsts + e->nbufs;
+    ss__inst *all = malloc(sizeof *all * (size_t)total);
+    if (!all) {
+        free(last);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    int m = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        all[m++] = e->insts[k];
+        const ss__inst *ik = &e->insts[k];
+        int bufs[SS__MAX_INPUTS + 1], nb = 0;
+        for (int j = 0; j < ik->nin; j++)
+            bufs[nb++] = ik->in[j];
+        if (ik->kind != SS__INST_STORE && ik->kind != SS__INST_FREE)
+            bufs[nb++] = ik->out;
+        for (int j = 0; j < nb; j++) {
+            int b = bufs[j];
+            bool dup = false;
+            for (int q = 0; q < j; q++)
+                dup = dup || bufs[q] == b;
+            if (dup || last[b] != k)
+                continue;
+            ss__inst f;
+            inst_init(&f, SS__INST_FREE, ik->node);
+            f.in[f.nin++] = b;
+            f.out = b;
+            all[m++] = f;
+        }
+    }
+    free(last);
+    free(e->insts);
+    e->insts = all;
+    e->ninsts = m;
+    e->insts_cap = total;
+    return SS_OK;
+}
+
+/* --- Compile --------------------------------------------------------------- */
+
+void ss_executable_destroy(ss_executable *e)
+{
+    if (!e)
+        return;
+    free(e->bufs);
+    free(e->insts);
+    free(e->pairs);
+    free(e->inputs);
+    free(e->outputs);
+    ss__buf_free(&e->explain);
+    free(e);
+}
+
+static void explain_head(lower *s, ss_value v)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__buf_clear(&s->line);
+    s->ncoll_in_line = 0;
+    ss__buf_printf(&s->line, "%%%d = %s(", (int)v, ss__opcode_name(n));
+    for (int k = 0; k < n->nin; k++) {
+        ss__buf_printf(&s->line, k ? ", %%%d" : "%%%d", (int)n->in[k]);
+        ss__buf_putc(&s->line, ' ');
+        layout_text(s, &s->p->layouts[n->in[k]], &s->line);
+    }
+    ss__buf_puts(&s->line, ") -> ");
+    layout_text(s, &s->p->layouts[v], &s->line);
+}
+
+ss_status ss_program_compile(ss_program *p, ss_executable **out)
+{
+    *out = NULL;
+    ss_status st = ss_program_propagate(p);
+    if (st)
+        return st;
+    ss_executable *e = calloc(1, sizeof *e);
+    lower s = {e, p, p->mesh, calloc((size_t)(p->n ? p->n : 1), sizeof(lowered)), {0}, 0};
+    if (!e || !s.vals) {
+        free(e);
+        free(s.vals);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    e->program = p;
+    e->mesh = p->mesh;
+    ss__buf_init(&e->explain);
+    ss__buf_init(&s.line);
+    for (ss_value v = 0; v < p->n; v++) {
+        if (p->nodes[v].op == SS__OP_INPUT || p->nodes[v].op == SS__OP_PARAM)
+            e->ninputs++;
+        if (p->nodes[v].is_output)
+            e->noutputs++;
+    }
+    e->inputs = calloc((size_t)e->ninputs + 1, sizeof(ss_value));
+    e->outputs = calloc((size_t)e->noutputs + 1, sizeof(ss_value));
+    if (!e->inputs || !e->outputs)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    int input_no = 0, output_no = 0;
+    for (ss_value v = 0; v < p->n && !st; v++) {
+        explain_head(&s, v);
+        size_t head = s.line.len;
+        st = lower_node(&s, v, &input_no);
+        if (st)
+            break;
+        const ss__node *n = &p->nodes[v];
+        if (n->op != SS__OP_CONSTANT && n->op != SS__OP_INPUT && n->op != SS__OP_PARAM) {
+            if (s.line.len == head)
+                ss__buf_puts(&s.line, ": local, no communication");
+            ss__buf_printf(&e->explain, "%s\n", s.line.data);
+        }
+        if (n->is_output) {
+            ss__inst i;
+            inst_init(&i, SS__INST_STORE, v);
+            i.index = output_no;
+            e->outputs[output_no++] = v;
+            i.in[i.nin++] = s.vals[v].buf[0];
+            i.out = s.vals[v].buf[0];
+            i.layout = s.vals[v].layout[0];
+            st = emit(&s, &i);
+        }
+    }
+    if (!st)
+        st = add_frees(e);
+    ss__buf_free(&s.line);
+    free(s.vals);
+    if (!st && e->explain.oom)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    if (st) {
+        ss_executable_destroy(e);
+        return st;
+    }
+    *out = e;
+    return SS_OK;
+}
+
+ss_status ss_executable_explain(const ss_executable *e, FILE *f)
+{
+    fputs(e->explain.data ? e->explain.data : "", f);
+    return SS_OK;
+}

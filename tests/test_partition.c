@@ -1,0 +1,431 @@
+/* test_partition.c — the partitioned program end to end: every scenario's
+ * forward pass (notes/gspmd.md section 7) runs on the virtual devices, its
+ * outputs equal the single-device reference (ss_program_eval), its
+ * collectives and bytes per device are GSPMD's, and the plan's peak memory
+ * and ledger equal what the run measured. */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct expect_coll {
+    ss_coll_kind kind;
+    double sent; /* bytes per device */
+} expect_coll;
+
+static ss_spec spec_of(const char *text)
+{
+    ss_spec s;
+    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
+    return s;
+}
+
+static void ok(ss_status st) { cr_assert_eq(st, SS_OK, "%s", ss_error_message()); }
+
+static ss_value in(ss_program *p, const char *name, const char *spec, int rank, ...)
+{
+    int64_t shape[SS_MAX_RANK];
+    va_list ap;
+    va_start(ap, rank);
+    for (int d = 0; d < rank; d++)
+        shape[d] = va_arg(ap, int);
+    va_end(ap);
+    ss_spec s;
+    if (spec)
+        s = spec_of(spec);
+    ss_value v;
+    ok(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
+    return v;
+}
+
+static size_t value_elems(const ss_program *p, ss_value v)
+{
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_value_shape(p, v, NULL, &rank, shape);
+    size_t n = 1;
+    for (int d = 0; d < rank; d++)
+        n *= (size_t)shape[d];
+    return n;
+}
+
+/* Compile and run `p` on its mesh's devices; compare with the reference;
+ * compare plan and run; check the ledger against `want` (NULL: skip). */
+static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, int nwant)
+{
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    int ni = ss_executable_input_count(e), no = ss_executable_output_count(e);
+    void **ins = calloc((size_t)ni + 1, sizeof(void *));
+    void **outs = calloc((size_t)no + 1, sizeof(void *)), **refs = calloc((size_t)no + 1,
+                                                                          sizeof(void *));
+    unsigned seed = 12345;
+    for (int i = 0; i < ni; i++) {
+        ss_value v;
+        ss_executable_input(e, i, &v);
+        size_t n = value_elems(p, v);
+        float *x = malloc(n * sizeof *x);
+        for (size_t k = 0; k < n; k++) {
+            seed = seed * 1103515245u + 12345u;
+            x[k] = (float)((seed >> 8) % 2001) / 1000.0f - 1.0f;
+        }
+        ins[i] = x;
+    }
+    for (int o = 0; o < no; o++) {
+        ss_value v;
+        ss_executable_output(e, o, &v);
+        size_t n = value_elems(p, v);
+        outs[o] = calloc(n, sizeof(float));
+        refs[o] = calloc(n, sizeof(float));
+    }
+    ok(ss_program_eval(p, (const void *const *)ins, refs));
+
+    ss_context_options co = {.ndevices = ndevices, .device_memory = (size_t)256 << 20,
+                             .timeout = 30};
+    ss_context *ctx;
+    ok(ss_context_create(&co, &ctx));
+    ok(ss_executable_run(e, ctx, (const void *const *)ins, outs));
+
+    for (int o = 0; o < no; o++) {
+        ss_value v;
+        ss_executable_output(e, o, &v);
+        size_t n = value_elems(p, v);
+        const float *a = outs[o], *b = refs[o];
+        /* Normwise: sums in another order differ by rounding, which scales
+         * with the largest magnitude, not with each element. */
+        float scale = 1.0f;
+        for (size_t k = 0; k < n; k++)
+            scale = fmaxf(scale, fabsf(b[k]));
+        for (size_t k = 0; k < n; k++)
+            cr_assert(fabsf(a[k] - b[k]) <= 1e-5f * scale,
+                      "output %d element %zu: run %.7g, reference %.7g (scale %.3g)", o, k,
+                      (double)a[k], (double)b[k], (double)scale);
+    }
+
+    /* plan == run: peak bytes on every device, and the ledger. */
+    ss_plan plan;
+    ok(ss_executable_plan(e, &plan));
+    for (int d = 0; d < ndevices; d++) {
+        ss_memory_stats ms;
+        ok(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.peak_bytes, plan.peak_bytes, "device %d peak %zu, plan %zu", d,
+                     ms.peak_bytes, plan.peak_bytes);
+        cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
+    }
+    int nl = ss_context_ledger_count(ctx);
+    cr_assert_eq(nl, ss_executable_ledger_count(e), "run recorded %d collectives, plan %d", nl,
+                 ss_executable_ledger_count(e));
+    for (int k = 0; k < nl; k++) {
+        ss_coll_record a, b;
+        ok(ss_context_ledger_get(ctx, k, &a));
+        ok(ss_executable_ledger_get(e, k, &b));
+        cr_assert(a.kind == b.kind && a.sent == b.sent && a.bytes == b.bytes &&
+                      strcmp(a.axes, b.axes) == 0 && a.group_size == b.group_size,
+                  "collective %d: run %s %s %.0f B, plan %s %s %.0f B", k,
+                  ss_coll_kind_name(a.kind), a.axes, a.sent, ss_coll_kind_name(b.kind), b.axes,
+                  b.sent);
+    }
+    if (want) {
+        if (nl != nwant) {
+            ss_executable_explain(e, stderr);
+        }
+        cr_assert_eq(nl, nwant, "%d collectives, GSPMD emits %d", nl, nwant);
+        for (int k = 0; k < nl; k++) {
+            ss_coll_record a;
+            ss_context_ledger_get(ctx, k, &a);
+            cr_assert(a.kind == want[k].kind && fabs(a.sent - want[k].sent) < 0.5,
+                      "collective %d: %s %.1f B/device, expected %s %.1f B/device", k,
+                      ss_coll_kind_name(a.kind), a.sent, ss_coll_kind_name(want[k].kind),
+                      want[k].sent);
+        }
+    }
+    ss_context_destroy(ctx);
+    for (int i = 0; i < ni; i++)
+        free(ins[i]);
+    for (int o = 0; o < no; o++) {
+        free(outs[o]);
+        free(refs[o]);
+    }
+    free(ins);
+    free(outs);
+    free(refs);
+    ss_executable_destroy(e);
+}
+
+static ss_mesh *mesh_of(const char *text, int n)
+{
+    ss_mesh *m;
+    ok(ss_mesh_make(text, n, NULL, &m));
+    return m;
+}
+
+Test(partition, s1_reduce_of_a_sharded_dim_all_reduces)
+{
+    ss_mesh *m = mesh_of("x=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('x')", 2, 16, 32), b = in(p, "b", "P()", 1, 32);
+    ss_value e, c2, y, c1, y1, y2, r0, r1;
+    int ax0 = 0, ax1 = 1;
+    ok(ss_unary(p, SS_EXP, x, &e));
+    ok(ss_constant(p, 2.0, &c2));
+    ok(ss_binary(p, SS_MUL, e, c2, &y));
+    ok(ss_constant(p, 1.0, &c1));
+    ok(ss_binary(p, SS_ADD, y, c1, &y1));
+    ok(ss_binary(p, SS_ADD, y1, b, &y2));
+    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax0, 0, &r0));
+    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax1, 0, &r1));
+    ok(ss_output(p, r0, NULL));
+    ok(ss_output(p, r1, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_REDUCE, 192}};
+    run_and_check(p, 4, want, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s1_constrained_sharded_result_reduce_scatters)
+{
+    ss_mesh *m = mesh_of("x=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('x')", 2, 16, 32), r0;
+    int ax0 = 0;
+    ok(ss_reduce(p, SS_REDUCE_SUM, x, 1, &ax0, 0, &r0));
+    ss_spec s0 = spec_of("P('x')");
+    ok(ss_output(p, r0, &s0));
+    expect_coll want[] = {{SS_COLL_REDUCE_SCATTER, 96}};
+    run_and_check(p, 4, want, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s2_data_parallel_forward_and_loss)
+{
+    ss_mesh *m = mesh_of("d=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('d')", 2, 32, 64);
+    ss_value w1 = in(p, "W1", "P()", 2, 64, 128), w2 = in(p, "W2", "P()", 2, 128, 64);
+    ss_value a, h, y, loss;
+    int both[2] = {0, 1};
+    ok(ss_matmul(p, x, w1, &a));
+    ok(ss_unary(p, SS_RELU, a, &h));
+    ok(ss_matmul(p, h, w2, &y));
+    ok(ss_reduce(p, SS_REDUCE_SUM, y, 2, both, 0, &loss));
+    ok(ss_output(p, loss, NULL));
+    ok(ss_output(p, y, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_REDUCE, 6}};
+    run_and_check(p, 4, want, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s3_megatron_row_parallel_all_reduces)
+{
+    ss_mesh *m = mesh_of("m=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P()", 2, 32, 64);
+    ss_value w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
+    ss_value w2 = in(p, "W2", "P('m', None)", 2, 256, 64);
+    ss_value a, h, y;
+    ok(ss_matmul(p, x, w1, &a));
+    ok(ss_unary(p, SS_GELU, a, &h));
+    ok(ss_matmul(p, h, w2, &y));
+    ok(ss_output(p, y, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_REDUCE, 12288}};
+    run_and_check(p, 4, want, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s4_sequence_parallel_gathers_then_reduce_scatters)
+{
+    ss_mesh *m = mesh_of("m=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('m')", 2, 32, 64);
+    ss_value w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
+    ss_value w2 = in(p, "W2", "P('m', None)", 2, 256, 64);
+    ss_value a, h, hc, y, yc;
+    ss_spec s1 = spec_of("P(None, 'm')"), s0 = spec_of("P('m')");
+    ok(ss_matmul(p, x, w1, &a));
+    ok(ss_unary(p, SS_GELU, a, &h));
+    ok(ss_constrain(p, h, &s1, &hc));
+    ok(ss_matmul(p, hc, w2, &y));
+    ok(ss_constrain(p, y, &s0, &yc));
+    ok(ss_output(p, yc, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_GATHER, 6144}, {SS_COLL_REDUCE_SCATTER, 6144}};
+    run_and_check(p, 4, want, 2);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s5_flax_dot_relu_dot_four_layers)
+{
+    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('data', None)", 2, 8, 1024);
+    ss_spec dm = spec_of("P('data', 'model')"), dn = spec_of("P('data', None)");
+    expect_coll want[4];
+    for (int layer = 0; layer < 4; layer++) {
+        char n1[16], n2[16];
+        snprintf(n1, sizeof n1, "W1_%d", layer);
+        snprintf(n2, sizeof n2, "W2_%d", layer);
+        ss_value w1 = in(p, n1, "P(None, 'model')", 2, 1024, 1024);
+        ss_value w2 = in(p, n2, "P('model', None)", 2, 1024, 1024);
+        ss_value a, y, yc, z;
+        ok(ss_matmul(p, x, w1, &a));
+        ok(ss_unary(p, SS_RELU, a, &y));
+        ok(ss_constrain(p, y, &dm, &yc));
+        ok(ss_matmul(p, yc, w2, &z));
+        ok(ss_constrain(p, z, &dn, &x));
+        want[layer] = (expect_coll){SS_COLL_ALL_REDUCE, 24576};
+    }
+    ok(ss_output(p, x, NULL));
+    run_and_check(p, 8, want, 4);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s6_fsdp_gathers_the_weights)
+{
+    ss_mesh *m = mesh_of("d=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('d')", 2, 512, 64);
+    ss_value w1 = in(p, "W1", "P('d')", 2, 64, 128), w2 = in(p, "W2", "P('d')", 2, 128, 64);
+    ss_value a, h, y;
+    ok(ss_matmul(p, x, w1, &a));
+    ok(ss_unary(p, SS_RELU, a, &h));
+    ok(ss_matmul(p, h, w2, &y));
+    ok(ss_output(p, y, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_GATHER, 24576}, {SS_COLL_ALL_GATHER, 24576}};
+    run_and_check(p, 4, want, 2);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s7_heads_sharded_attention)
+{
+    ss_mesh *m = mesh_of("m=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P()", 3, 2, 16, 64);
+    ss_value wq = in(p, "Wq", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wk = in(p, "Wk", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wv = in(p, "Wv", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wo = in(p, "Wo", "P('m')", 3, 8, 8, 64);
+    ss_value q, k, v, s, sc, c, pr, o, y;
+    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wq, &q));
+    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wk, &k));
+    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wv, &v));
+    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
+    ok(ss_constant(p, 1.0 / 2.8284271247461903, &c));
+    ok(ss_binary(p, SS_MUL, s, c, &sc));
+    ok(ss_softmax(p, sc, -1, &pr));
+    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
+    ok(ss_einsum(p, "bqhd,hdD->bqD", o, wo, &y));
+    ok(ss_output(p, y, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_REDUCE, 12288}};
+    run_and_check(p, 4, want, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s8_sequence_parallel_attention_gathers_k_and_v)
+{
+    ss_mesh *m = mesh_of("sp=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value q = in(p, "q", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value k = in(p, "k", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value v = in(p, "v", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value s, pr, o;
+    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
+    ok(ss_softmax(p, s, -1, &pr));
+    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
+    ss_spec s1 = spec_of("P(None, 'sp')");
+    ok(ss_output(p, o, &s1));
+    expect_coll want[] = {{SS_COLL_ALL_GATHER, 6144}, {SS_COLL_ALL_GATHER, 6144}};
+    run_and_check(p, 4, want, 2);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s9_expert_parallel_all_to_alls)
+{
+    ss_mesh *m = mesh_of("e=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('e')", 3, 4, 16, 32);
+    ss_value mask = in(p, "m", "P('e')", 4, 4, 16, 4, 8);
+    ss_value win = in(p, "Win", "P('e')", 3, 4, 32, 64);
+    ss_value wout = in(p, "Wout", "P('e')", 3, 4, 64, 32);
+    ss_value d, dc, h, hr, o, oc, y;
+    ss_spec e0 = spec_of("P('e')"), e1 = spec_of("P(None, 'e')");
+    ok(ss_einsum(p, "gsec,gsd->egcd", mask, x, &d));
+    ok(ss_constrain(p, d, &e0, &dc));
+    ok(ss_einsum(p, "egcd,edh->egch", dc, win, &h));
+    ok(ss_unary(p, SS_RELU, h, &hr));
+    ok(ss_einsum(p, "egch,ehd->egcd", hr, wout, &o));
+    ok(ss_constrain(p, o, &e1, &oc));
+    ok(ss_einsum(p, "gsec,egcd->gsd", mask, oc, &y));
+    ok(ss_output(p, y, NULL));
+    expect_coll want[] = {{SS_COLL_ALL_TO_ALL, 3072}, {SS_COLL_ALL_TO_ALL, 3072}};
+    run_and_check(p, 4, want, 2);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, s12_reshard_gauntlet_through_constraints)
+{
+    ss_mesh *m = mesh_of("x=2,y=2", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value a = in(p, "A", "P(('x','y'))", 2, 8, 8), b, c, d, e;
+    ss_spec t1 = spec_of("P(None, ('x','y'))"), t4 = spec_of("P('x', None)");
+    ss_spec full = spec_of("P('x', 'y')"), repl = spec_of("P()");
+    ok(ss_constrain(p, a, &t1, &b));   /* 1: all-to-all, 48 B */
+    ok(ss_constrain(p, b, &full, &c)); /* all-to-all back to [2,2]-ish */
+    ok(ss_constrain(p, c, &t4, &d));   /* 4: all-gather 64 B */
+    ok(ss_constrain(p, d, &repl, &e)); /* all-gather the rest */
+    ok(ss_output(p, e, NULL));
+    run_and_check(p, 4, NULL, 0);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(partition, explain_names_each_op)
+{
+    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('data', None)", 2, 8, 64);
+    ss_value w1 = in(p, "W1", "P(None, 'model')", 2, 64, 64);
+    ss_value w2 = in(p, "W2", "P('model', None)", 2, 64, 64);
+    ss_value y, z;
+    ok(ss_matmul(p, x, w1, &y));
+    ok(ss_matmul(p, y, w2, &z));
+    ok(ss_output(p, z, NULL));
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ss_executable_explain(e, f);
+    fclose(f);
+    cr_assert(strstr(text, "%3 = dot_general(%0 P('data', None), %1 P(None, 'model')) -> "
+                           "P('data', 'model'): local, no communication"),
+              "%s", text);
+    cr_assert(strstr(text, "%4 = dot_general(") && strstr(text, "all_reduce over ('model',)"),
+              "%s", text);
+    free(text);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
