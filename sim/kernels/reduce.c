@@ -11,6 +11,10 @@
  * dim is kept, up to SS__K_BLOCK neighbouring outputs are reduced together
  * (one contiguous load per reduced index); if it is reduced, each output
  * reduces contiguous runs. Both keep the per-output order above.
+ *
+ * Not here: product, argmax/argmin, integer reductions, and pairwise or
+ * Kahan summation (the double accumulator makes them unnecessary at shard
+ * sizes, and a fixed sequential order is easier to promise).
  */
 #include "kernels_internal.h"
 

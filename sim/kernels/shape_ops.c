@@ -7,6 +7,10 @@
  * block of it) and by the input with per-dim element strides — permuted for
  * transpose, 0 for broadcast dims, scaled and offset for slice. The space is
  * coalesced first, so contiguous runs become one memcpy.
+ *
+ * Not here: lax.pad's negative and interior padding, gathers, dynamic
+ * slices, and cache-blocked transposes (a transpose walks its input with a
+ * stride; fine at shard sizes, a candidate if profiles say otherwise).
  */
 #include "kernels_internal.h"
 
