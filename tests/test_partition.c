@@ -116,6 +116,11 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
         cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
     }
     int nl = ss_context_ledger_count(ctx);
+    if (getenv("SS_TEST_VERBOSE")) {
+        fprintf(stderr, "%d collectives, peak %zu B, %.0f B sent\n", nl, plan.peak_bytes,
+                plan.sent_bytes);
+        ss_executable_explain(e, stderr);
+    }
     cr_assert_eq(nl, ss_executable_ledger_count(e), "run recorded %d collectives, plan %d", nl,
                  ss_executable_ledger_count(e));
     for (int k = 0; k < nl; k++) {
@@ -428,4 +433,117 @@ Test(partition, explain_names_each_op)
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
+}
+
+/* --- Random programs ----------------------------------------------------- */
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* A random spec for a value of `rank` dims over the mesh's axes: each axis
+ * goes to a random dim or stays unused; tuples happen when two land on one
+ * dim. Dims are multiples of 8, so every mesh here divides them. */
+static ss_spec random_spec(const ss_mesh *m, int rank, unsigned *s)
+{
+    ss_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.ndims = rank;
+    for (int a = 0; a < ss_mesh_axis_count(m); a++) {
+        int d = (int)(rnd(s) % (unsigned)(rank + 1)) - 1;
+        if (d < 0)
+            continue;
+        ss_spec_dim *e = &spec.dims[d];
+        strcpy(e->axes[e->naxes++], ss_mesh_axis_name(m, a));
+    }
+    return spec;
+}
+
+static ss_value random_value(ss_program *p, const ss_mesh *m, unsigned *s, int rank,
+                             const int64_t shape[], int *ninputs)
+{
+    char name[16];
+    snprintf(name, sizeof name, "in%d", (*ninputs)++);
+    ss_spec spec = random_spec(m, rank, s);
+    ss_value v;
+    ok(ss_input(p, name, SS_F32, rank, shape, rnd(s) % 4 ? &spec : NULL, &v));
+    return v;
+}
+
+/* Build a random chain of ops on 2-D values of shape [16, 8k]. */
+static void random_program(ss_program *p, const ss_mesh *m, unsigned seed)
+{
+    unsigned s = seed;
+    int nin = 0;
+    int64_t shape[2] = {16, 32};
+    ss_value x = random_value(p, m, &s, 2, shape, &nin);
+    int steps = 4 + (int)(rnd(&s) % 6);
+    for (int k = 0; k < steps; k++) {
+        int rank;
+        int64_t sh[SS_MAX_RANK];
+        ss_value_shape(p, x, NULL, &rank, sh);
+        switch (rnd(&s) % 8) {
+        case 0: ok(ss_unary(p, (ss_unary_op)(rnd(&s) % 2 ? SS_TANH : SS_RELU), x, &x)); break;
+        case 1: {
+            ss_value y = random_value(p, m, &s, rank, sh, &nin);
+            ok(ss_binary(p, (ss_binary_op)(rnd(&s) % 3), x, y, &x));
+            break;
+        }
+        case 2: {
+            int64_t wsh[2] = {sh[rank - 1], 8 * (1 + (int64_t)(rnd(&s) % 4))};
+            ss_value w = random_value(p, m, &s, 2, wsh, &nin);
+            ok(ss_matmul(p, x, w, &x));
+            break;
+        }
+        case 3:
+            if (rank == 2) {
+                int perm[2] = {1, 0};
+                ok(ss_transpose(p, x, perm, &x));
+            }
+            break;
+        case 4: {
+            ss_spec spec = random_spec(m, rank, &s);
+            ok(ss_constrain(p, x, &spec, &x));
+            break;
+        }
+        case 5:
+            if (rank == 2) {
+                int64_t flat[1] = {sh[0] * sh[1]};
+                ok(ss_reshape(p, x, 1, flat, &x));
+            } else if (rank == 1 && sh[0] % 16 == 0) {
+                int64_t two[2] = {16, sh[0] / 16};
+                ok(ss_reshape(p, x, 2, two, &x));
+            }
+            break;
+        case 6: {
+            int ax = (int)(rnd(&s) % (unsigned)rank);
+            ss_value r;
+            ok(ss_reduce(p, rnd(&s) % 2 ? SS_REDUCE_SUM : SS_REDUCE_MAX, x, 1, &ax, 1, &r));
+            ok(ss_binary(p, SS_SUB, x, r, &x));
+            break;
+        }
+        case 7:
+            ok(ss_softmax(p, x, -1, &x));
+            break;
+        }
+    }
+    ok(ss_output(p, x, NULL));
+}
+
+Test(partition, random_programs_equal_the_single_device_run, .timeout = 120)
+{
+    static const char *const meshes[] = {"x=4", "x=2,y=2", "a=2,b=4", "a=2,b=2,c=2", "x=8"};
+    static const int counts[] = {4, 4, 8, 8, 8};
+    for (unsigned seed = 1; seed <= 60; seed++) {
+        int mi = (int)(seed % 5);
+        ss_mesh *m = mesh_of(meshes[mi], counts[mi]);
+        ss_program *p;
+        ok(ss_program_create(m, &p));
+        random_program(p, m, seed * 7919u);
+        run_and_check(p, counts[mi], NULL, 0);
+        ss_program_destroy(p);
+        ss_mesh_destroy(m);
+    }
 }
