@@ -902,6 +902,36 @@ ss_status ss_constrain(ss_program *p, ss_value x, const ss_spec *spec, ss_value 
 /* Mark a program output; `spec` NULL lets propagation choose. */
 ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);
 
+/* shard_map: per-device code with explicit collectives, which the
+ * partitioner leaves alone (notes/gspmd.md S10). ss_shard_map_begin gives,
+ * for each global value xs[k], its per-device block under in_specs[k]
+ * (every dim must divide evenly, as JAX requires); ops built after it work
+ * on block shapes, until ss_shard_map_end assembles each block value
+ * locals[k] into a global value by out_specs[k] (an axis absent from the
+ * spec means the blocks are replicas along it: one is kept, unchecked).
+ * Every mesh axis is manual inside. Regions do not nest; values cross only
+ * through begin/end. */
+ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss_spec in_specs[],
+                             ss_value locals[]);
+ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[],
+                           const ss_spec out_specs[], ss_value outs[]);
+/* Collectives inside a shard_map region, as jax.lax's: `axes` names one
+ * mesh axis or several ("x", "x,y" or "('x', 'y')"; a tuple acts as one
+ * flattened axis). Shapes and errors are those of the runtime's collectives
+ * (JAX's wording), e.g. psum_scatter with tiled=0 needs x.shape[dim] equal
+ * to the group size. ppermute pairs are (source, target) axis indices;
+ * devices that are no target get zeros. Outside a region: JAX's "Found an
+ * unbound axis name" error. */
+ss_status ss_psum(ss_program *p, ss_value x, const char *axes, ss_reduce_op op, ss_value *out);
+ss_status ss_all_gather(ss_program *p, ss_value x, const char *axes, int axis, int tiled,
+                        ss_value *out);
+ss_status ss_psum_scatter(ss_program *p, ss_value x, const char *axes, int dim, int tiled,
+                          ss_value *out);
+ss_status ss_all_to_all(ss_program *p, ss_value x, const char *axes, int split_axis,
+                        int concat_axis, int tiled, ss_value *out);
+ss_status ss_ppermute(ss_program *p, ss_value x, const char *axes, int npairs,
+                      const int pairs[][2], ss_value *out);
+
 /* Facts about a value. */
 ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *rank,
                          int64_t shape[]);

@@ -30,6 +30,9 @@ typedef enum ss__opcode {
     SS__OP_CONCAT,    /* dim */
     SS__OP_ONE_HOT,   /* classes; new last dim */
     SS__OP_CONSTRAIN, /* with_sharding_constraint: fixed layout */
+    SS__OP_MANUAL_IN,  /* shard_map entry: a global value's block (fixed = in_spec) */
+    SS__OP_MANUAL_OUT, /* shard_map exit: blocks assembled (fixed = out_spec) */
+    SS__OP_COLLECTIVE, /* explicit collective inside shard_map; sub = ss_coll_kind */
     SS__OP_COUNT
 } ss__opcode;
 
@@ -59,6 +62,11 @@ typedef struct ss__node {
      * is false when the partitioner chooses. */
     ss__layout fixed;
     bool is_output;
+    /* Inside a shard_map region: shape is per device, no partitioning. */
+    bool manual;
+    /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
+    ss_coll coll;
+    int pairs_at; /* offset in the program's pair pool, -1 if none */
 } ss__node;
 
 struct ss_program {
@@ -67,7 +75,15 @@ struct ss_program {
     int n, cap;
     /* Filled by ss_program_propagate (sim/spmd); NULL before. */
     ss__layout *layouts;
+    /* Inside ss_shard_map_begin .. ss_shard_map_end. */
+    bool in_manual;
+    /* ppermute pairs of SS__OP_COLLECTIVE nodes. */
+    int (*pairs)[2];
+    int npairs, pairs_cap;
 };
+
+/* The collective of node n with its pairs bound (a copy). */
+ss_coll ss__node_coll(const ss_program *p, const ss__node *n);
 
 /* Append a node (copied); on success *out is its value. Invalidates
  * propagation results. */

@@ -26,6 +26,7 @@ void ss_program_destroy(ss_program *p)
         return;
     free(p->nodes);
     free(p->layouts);
+    free(p->pairs);
     free(p);
 }
 
@@ -33,6 +34,19 @@ int ss_program_value_count(const ss_program *p) { return p->n; }
 
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
 {
+    /* Values cross a shard_map boundary only through its entry and exit. */
+    bool manual = p->in_manual && node->op != SS__OP_MANUAL_OUT;
+    for (int k = 0; k < node->nin; k++) {
+        bool want = node->op == SS__OP_MANUAL_IN ? false
+                    : node->op == SS__OP_MANUAL_OUT ? true
+                                                    : manual;
+        if (p->nodes[node->in[k]].manual != want)
+            return ss__fail(SS_ERR_INVALID,
+                            "%s: %%%d is %s the shard_map region; pass values in and out "
+                            "through ss_shard_map_begin/end",
+                            ss__opcode_name(node), (int)node->in[k],
+                            want ? "outside" : "inside");
+    }
     if (p->n == p->cap) {
         int cap = p->cap ? p->cap * 2 : 64;
         ss__node *nodes = realloc(p->nodes, sizeof *nodes * (size_t)cap);
@@ -42,6 +56,9 @@ ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
         p->cap = cap;
     }
     p->nodes[p->n] = *node;
+    p->nodes[p->n].manual = manual;
+    if (node->op != SS__OP_COLLECTIVE)
+        p->nodes[p->n].pairs_at = -1;
     free(p->layouts);
     p->layouts = NULL;
     *out = p->n++;
@@ -73,6 +90,10 @@ static ss_status add_leaf(ss_program *p, ss__opcode op, const char *name, ss_dty
     memset(&n, 0, sizeof n);
     n.op = op;
     n.dtype = dtype;
+    if (p->in_manual)
+        return ss__fail(SS_ERR_INVALID, "%s '%s': inputs and params are declared outside "
+                                        "shard_map regions",
+                        op == SS__OP_INPUT ? "input" : "param", name);
     if (ss_dtype_size(dtype) == 0)
         return ss__fail(SS_ERR_INVALID, "%s '%s': invalid dtype", op == SS__OP_INPUT ? "input" : "param",
                         name);
@@ -140,6 +161,9 @@ ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec)
     ss_value v = x;
     if (!ss__program_node(p, x, "output"))
         return SS_ERR_INVALID;
+    if (p->nodes[x].manual)
+        return ss__fail(SS_ERR_INVALID, "output: %%%d is inside a shard_map region; return it "
+                                        "through ss_shard_map_end", (int)x);
     if (spec) {
         ss_status st = ss_constrain(p, x, spec, &v);
         if (st)
@@ -186,6 +210,9 @@ const char *ss__opcode_name(const ss__node *n)
     case SS__OP_CONCAT: return "concatenate";
     case SS__OP_ONE_HOT: return "one_hot";
     case SS__OP_CONSTRAIN: return "sharding_constraint";
+    case SS__OP_MANUAL_IN: return "shard_map_in";
+    case SS__OP_MANUAL_OUT: return "shard_map_out";
+    case SS__OP_COLLECTIVE: return ss_coll_kind_name((ss_coll_kind)n->sub);
     case SS__OP_COUNT: break;
     }
     return "?";

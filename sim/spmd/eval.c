@@ -6,6 +6,7 @@
  */
 #include "spmd_internal.h"
 
+#include "device/coll_internal.h"
 #include "kernels/kernels.h"
 
 #include <stdlib.h>
@@ -30,16 +31,16 @@ static size_t bytes_of(const ss__node *n)
     return b;
 }
 
-static ss_status eval_node(const ss_program *p, ss_value v, void **vals)
+static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], void *outp)
 {
     const ss__node *n = &p->nodes[v];
-    ss__tensor in[SS__MAX_INPUTS], out = whole(n, vals[v]);
+    ss__tensor in[SS__MAX_INPUTS], out = whole(n, outp);
     for (int k = 0; k < n->nin; k++)
-        in[k] = whole(&p->nodes[n->in[k]], vals[n->in[k]]);
+        in[k] = whole(&p->nodes[n->in[k]], ins[k]);
     switch (n->op) {
     case SS__OP_CONSTANT: {
         float f = (float)n->scalar;
-        memcpy(vals[v], &f, sizeof f);
+        memcpy(outp, &f, sizeof f);
         return SS_OK;
     }
     case SS__OP_UNARY: return ss__k_ref_unary((ss__k_unary_op)n->sub, &in[0], &out);
@@ -71,28 +72,113 @@ static ss_status eval_node(const ss_program *p, ss_value v, void **vals)
     }
     case SS__OP_TRANSPOSE: return ss__k_ref_transpose(&in[0], n->dims, &out);
     case SS__OP_RESHAPE:
-        memcpy(vals[v], vals[n->in[0]], bytes_of(n));
+        memcpy(outp, ins[0], bytes_of(n));
         return SS_OK;
     case SS__OP_BROADCAST: return ss__k_ref_broadcast_in_dim(&in[0], n->dims, &out);
     case SS__OP_SLICE: return ss__k_ref_slice(&in[0], n->start, n->limit, NULL, &out);
     case SS__OP_CONCAT: return ss__k_ref_concatenate(n->nin, in, n->dim, &out);
     case SS__OP_ONE_HOT: return ss__k_ref_one_hot(&in[0], &out);
     case SS__OP_CONSTRAIN:
-        memcpy(vals[v], vals[n->in[0]], bytes_of(n));
+        memcpy(outp, ins[0], bytes_of(n));
         return SS_OK;
     default: return ss__fail(SS_ERR_UNSUPPORTED, "eval: op %s", ss__opcode_name(n));
     }
 }
 
+/* Copy a block between a global array and a per-device block at `start`. */
+static void block_copy(const ss__node *g, const int64_t block[], const int64_t start[],
+                       const char *src, char *dst, bool to_block)
+{
+    size_t esize = ss_dtype_size(g->dtype);
+    int64_t total = 1;
+    for (int d = 0; d < g->rank; d++)
+        total *= block[d];
+    for (int64_t e = 0; e < total; e++) {
+        int64_t rest = e, off = 0, idx[SS_MAX_RANK];
+        for (int d = g->rank - 1; d >= 0; d--) {
+            idx[d] = rest % block[d];
+            rest /= block[d];
+        }
+        for (int d = 0; d < g->rank; d++)
+            off = off * g->shape[d] + start[d] + idx[d];
+        if (to_block)
+            memcpy(dst + (size_t)e * esize, src + (size_t)off * esize, esize);
+        else
+            memcpy(dst + (size_t)off * esize, src + (size_t)e * esize, esize);
+    }
+}
+
+/* The shards of a global value under a fixed layout, in mesh order. */
+static ss_status shards_of(const ss_program *p, const ss__node *g, const ss__layout *l,
+                           ss_shard *out)
+{
+    ss_sharding sh;
+    ss__layout_to_sharding(p->mesh, l, &sh);
+    return ss_sharding_shards(&sh, g->rank, g->shape, g->dtype, out,
+                              ss_mesh_device_count(p->mesh));
+}
+
+/* Evaluate a node of a shard_map region (or its boundary) device by device. */
+static ss_status eval_manual(const ss_program *p, ss_value v, void **vals, void ***dvals,
+                             int ndev, ss_shard *shards)
+{
+    const ss__node *n = &p->nodes[v];
+    ss_status st = SS_OK;
+    if (n->op == SS__OP_MANUAL_OUT) {
+        const ss__node *x = &p->nodes[n->in[0]];
+        if ((st = shards_of(p, n, &n->fixed, shards)))
+            return st;
+        for (int d = 0; d < ndev; d++)
+            if (shards[d].replica_id == 0)
+                block_copy(n, x->shape, shards[d].start, dvals[n->in[0]][d], vals[v], false);
+        return SS_OK;
+    }
+    if (!(dvals[v] = calloc((size_t)ndev, sizeof(void *))))
+        return ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
+    for (int d = 0; d < ndev && !st; d++)
+        if (!(dvals[v][d] = malloc(bytes_of(n) ? bytes_of(n) : 1)))
+            st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
+    if (st)
+        return st;
+    if (n->op == SS__OP_MANUAL_IN) {
+        const ss__node *g = &p->nodes[n->in[0]];
+        if ((st = shards_of(p, g, &n->fixed, shards)))
+            return st;
+        for (int d = 0; d < ndev; d++)
+            block_copy(g, n->shape, shards[d].start, vals[n->in[0]], dvals[v][d], true);
+        return SS_OK;
+    }
+    if (n->op == SS__OP_COLLECTIVE) {
+        ss_coll c = ss__node_coll(p, n);
+        return ss__coll_reference(&c, (const void *const *)dvals[n->in[0]], dvals[v]);
+    }
+    for (int d = 0; d < ndev && !st; d++) {
+        void *ins[SS__MAX_INPUTS];
+        for (int k = 0; k < n->nin; k++)
+            ins[k] = dvals[n->in[k]][d];
+        st = eval_op(p, v, ins, dvals[v][d]);
+    }
+    return st;
+}
+
 ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void *const outputs[])
 {
+    int ndev = ss_mesh_device_count(p->mesh);
     void **vals = calloc((size_t)(p->n ? p->n : 1), sizeof(void *));
-    if (!vals)
-        return ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
+    void ***dvals = calloc((size_t)(p->n ? p->n : 1), sizeof(void **));
+    ss_shard *shards = calloc((size_t)ndev, sizeof(ss_shard));
     ss_status st = SS_OK;
+    if (!vals || !dvals || !shards)
+        st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
     int input_no = 0, output_no = 0;
     for (ss_value v = 0; v < p->n && !st; v++) {
         const ss__node *n = &p->nodes[v];
+        if (n->manual) {
+            if ((st = eval_manual(p, v, vals, dvals, ndev, shards)))
+                st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
+                              ss_error_message());
+            continue;
+        }
         if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
             st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
             break;
@@ -103,10 +189,18 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void 
                 break;
             }
             memcpy(vals[v], inputs[input_no++], bytes_of(n));
-        } else if ((st = eval_node(p, v, vals))) {
-            st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
-                          ss_error_message());
-            break;
+        } else if (n->op == SS__OP_MANUAL_OUT) {
+            if ((st = eval_manual(p, v, vals, dvals, ndev, shards)))
+                break;
+        } else {
+            void *ins[SS__MAX_INPUTS];
+            for (int k = 0; k < n->nin; k++)
+                ins[k] = vals[n->in[k]];
+            if ((st = eval_op(p, v, ins, vals[v]))) {
+                st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
+                              ss_error_message());
+                break;
+            }
         }
         if (n->is_output) {
             if (!outputs || !outputs[output_no]) {
@@ -116,8 +210,17 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void 
             memcpy(outputs[output_no++], vals[v], bytes_of(n));
         }
     }
-    for (ss_value v = 0; v < p->n; v++)
-        free(vals[v]);
+    for (ss_value v = 0; p && v < p->n; v++) {
+        if (vals)
+            free(vals[v]);
+        if (dvals && dvals[v]) {
+            for (int d = 0; d < ndev; d++)
+                free(dvals[v][d]);
+            free(dvals[v]);
+        }
+    }
     free(vals);
+    free(dvals);
+    free(shards);
     return st;
 }

@@ -722,12 +722,76 @@ static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
     return SS_OK;
 }
 
+/* shard_map boundaries and explicit collectives. Inside a region every
+ * value is a per-device block (layout "replicated" over its block shape),
+ * so ordinary ops lower to local kernels with no reshard at all. */
+static ss_status lower_manual(lower *s, ss_value v)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout local;
+    ss__layout_replicated(&local, n->rank);
+    ss_status st;
+    int buf;
+    switch (n->op) {
+    case SS__OP_MANUAL_IN:
+        /* The operand in the in_specs layout; its block is the local value. */
+        if ((st = need(s, n->in[0], &n->fixed, &buf)))
+            return st;
+        add_version(s, v, buf, &local);
+        ss__buf_puts(&s->line, ": enters shard_map");
+        return SS_OK;
+    case SS__OP_MANUAL_OUT:
+        add_version(s, v, s->vals[n->in[0]].buf[0], &n->fixed);
+        ss__buf_puts(&s->line, ": leaves shard_map");
+        return SS_OK;
+    case SS__OP_COLLECTIVE: {
+        ss_coll c = ss__node_coll(s->p, n);
+        int64_t npairs = c.npairs;
+        int *flat = NULL;
+        if (npairs) {
+            flat = malloc(sizeof(int) * 2 * (size_t)npairs);
+            if (!flat)
+                return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+            for (int64_t k = 0; k < npairs; k++) {
+                flat[2 * k] = c.pairs[k][0];
+                flat[2 * k + 1] = c.pairs[k][1];
+            }
+        }
+        char desc[256];
+        ss__coll_describe(&c, desc, sizeof desc);
+        ss__buf_printf(&s->line, "; user %s %s", ss_coll_kind_name(c.kind), desc);
+        st = emit_coll(s, v, &c, s->vals[n->in[0]].buf[0], &buf, npairs, flat);
+        free(flat);
+        if (!st)
+            add_version(s, v, buf, &local);
+        return st;
+    }
+    default:
+        return SS_ERR_INVALID;
+    }
+}
+
 /* Lower node v; afterwards vals[v].buf[0] holds it in its propagated layout. */
 static ss_status lower_node(lower *s, ss_value v, int *input_no)
 {
     const ss__node *n = &s->p->nodes[v];
     const ss__layout *want = &s->p->layouts[v];
     ss_status st;
+    if (n->op == SS__OP_MANUAL_IN || n->op == SS__OP_MANUAL_OUT || n->op == SS__OP_COLLECTIVE) {
+        st = lower_manual(s, v);
+        if (st || n->op != SS__OP_MANUAL_OUT)
+            return st;
+        /* The assembled value then follows its propagated layout. */
+        lowered *lv = &s->vals[v];
+        int buf;
+        ss__layout have = lv->layout[0];
+        if ((st = reshard(s, v, lv->buf[0], &have, want, &buf)))
+            return st;
+        lv->buf[0] = buf;
+        lv->layout[0] = *want;
+        lv->nversions = 1;
+        return SS_OK;
+    }
     switch (n->op) {
     case SS__OP_INPUT:
     case SS__OP_PARAM:

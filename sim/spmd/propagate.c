@@ -298,6 +298,9 @@ static bool forward(const prop *s, ss_value v, int level, ss__layout *c)
     case SS__OP_INPUT:
     case SS__OP_PARAM:
     case SS__OP_CONSTANT:
+    case SS__OP_MANUAL_IN:
+    case SS__OP_MANUAL_OUT:
+    case SS__OP_COLLECTIVE:
     case SS__OP_COUNT:
         break;
     }
@@ -312,6 +315,12 @@ static bool backward(const prop *s, ss_value v, int i, int level, ss__layout *c)
     const ss__node *x = &s->p->nodes[n->in[i]];
     if (n->op == SS__OP_DOT)
         return level >= 1 && dot_to_operand(s, v, i, c);
+    if (n->op == SS__OP_MANUAL_IN) { /* in_specs act as a constraint */
+        *c = n->fixed;
+        return true;
+    }
+    if (n->manual || n->op == SS__OP_MANUAL_OUT)
+        return false; /* the region is per-device code: nothing flows out */
     if (!r->known)
         return false;
     switch (n->op) {
@@ -394,11 +403,15 @@ ss_status ss_program_propagate(ss_program *p)
         s.L[v] = n->fixed;
         s.L[v].rank = n->rank;
         s.fixed[v] = n->fixed.known;
+        if (n->manual) { /* block shapes: nothing to partition */
+            ss__layout_replicated(&s.L[v], n->rank);
+            s.fixed[v] = true;
+        }
     }
     /* A constraint lends its layout to an operand that has none yet. */
     for (ss_value v = 0; v < p->n; v++) {
         const ss__node *n = &p->nodes[v];
-        if (n->op == SS__OP_CONSTRAIN && !s.L[n->in[0]].known) {
+        if ((n->op == SS__OP_CONSTRAIN || n->op == SS__OP_MANUAL_IN) && !s.L[n->in[0]].known) {
             s.L[n->in[0]] = n->fixed;
             s.lent[n->in[0]] = !s.fixed[n->in[0]];
         }

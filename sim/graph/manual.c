@@ -1,0 +1,208 @@
+/*
+ * manual.c — shard_map regions: per-device code with explicit collectives.
+ *
+ * ss_shard_map_begin turns global values into their per-device blocks (by
+ * in_specs); ops built until ss_shard_map_end work on block shapes, and the
+ * collective builders here (psum, all_gather, psum_scatter, all_to_all,
+ * ppermute) move data between devices exactly as written — the partitioner
+ * leaves the region alone. ss_shard_map_end assembles blocks into global
+ * values by out_specs. Every mesh axis is manual inside (a fully manual
+ * shard_map); shapes and errors of the collectives are the runtime's own,
+ * JAX's wording included.
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ss_coll ss__node_coll(const ss_program *p, const ss__node *n)
+{
+    ss_coll c = n->coll;
+    c.mesh = p->mesh;
+    c.pairs = n->pairs_at >= 0 ? (const int (*)[2])p->pairs[n->pairs_at] : NULL;
+    return c;
+}
+
+ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss_spec specs[],
+                             ss_value locals[])
+{
+    if (p->in_manual)
+        return ss__fail(SS_ERR_UNSUPPORTED, "shard_map: regions do not nest");
+    for (int k = 0; k < n; k++) {
+        const ss__node *x = ss__program_node(p, xs[k], "shard_map");
+        if (!x)
+            return SS_ERR_INVALID;
+        ss__node m;
+        memset(&m, 0, sizeof m);
+        m.op = SS__OP_MANUAL_IN;
+        m.dtype = x->dtype;
+        m.rank = x->rank;
+        m.in[m.nin++] = xs[k];
+        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &m.fixed);
+        if (st)
+            return ss__fail(st, "shard_map in_specs[%d]: %s", k, ss_error_message());
+        for (int d = 0; d < x->rank; d++) {
+            int64_t t = ss__layout_dim_tiles(&m.fixed, p->mesh, d);
+            if (x->shape[d] % t != 0) {
+                char spec[256];
+                ss_spec_repr(&specs[k], spec, sizeof spec);
+                return ss__fail(SS_ERR_INDIVISIBLE,
+                                "shard_map: argument %d of shape dim %d (of size %lld) is split "
+                                "%lld ways by in_specs %s, which does not evenly divide it",
+                                k, d, (long long)x->shape[d], (long long)t, spec);
+            }
+            m.shape[d] = x->shape[d] / t;
+        }
+        p->in_manual = true;
+        st = ss__program_add(p, &m, &locals[k]);
+        if (st) {
+            p->in_manual = k > 0;
+            return st;
+        }
+    }
+    p->in_manual = true;
+    return SS_OK;
+}
+
+ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const ss_spec specs[],
+                           ss_value outs[])
+{
+    if (!p->in_manual)
+        return ss__fail(SS_ERR_INVALID, "shard_map_end: no shard_map region is open");
+    for (int k = 0; k < n; k++) {
+        const ss__node *x = ss__program_node(p, locals[k], "shard_map_end");
+        if (!x)
+            return SS_ERR_INVALID;
+        ss__node m;
+        memset(&m, 0, sizeof m);
+        m.op = SS__OP_MANUAL_OUT;
+        m.dtype = x->dtype;
+        m.rank = x->rank;
+        m.in[m.nin++] = locals[k];
+        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &m.fixed);
+        if (st)
+            return ss__fail(st, "shard_map out_specs[%d]: %s", k, ss_error_message());
+        for (int d = 0; d < x->rank; d++)
+            m.shape[d] = x->shape[d] * ss__layout_dim_tiles(&m.fixed, p->mesh, d);
+        if ((st = ss__program_add(p, &m, &outs[k])))
+            return st;
+    }
+    p->in_manual = false;
+    return SS_OK;
+}
+
+/* Add a collective node for the prepared descriptor `c` applied to x. */
+static ss_status add_collective(ss_program *p, ss_value x, ss_coll *c, int npairs,
+                                const int pairs[][2], ss_value *out)
+{
+    const ss__node *a = ss__program_node(p, x, ss_coll_kind_name(c->kind));
+    if (!a)
+        return SS_ERR_INVALID;
+    if (!p->in_manual)
+        return ss__fail(SS_ERR_INVALID,
+                        "Found an unbound axis name: %s. To fix this, please call %s under "
+                        "`jax.shard_map`.",
+                        c->naxes ? c->axes[0] : "?", ss_coll_kind_name(c->kind));
+    c->mesh = p->mesh;
+    c->dtype = a->dtype;
+    c->rank = a->rank;
+    memcpy(c->shape, a->shape, sizeof c->shape);
+    c->npairs = npairs;
+    c->pairs = pairs;
+    ss__node n;
+    memset(&n, 0, sizeof n);
+    n.op = SS__OP_COLLECTIVE;
+    n.sub = c->kind;
+    ss_status st = ss_coll_output(c, &n.dtype, &n.rank, n.shape);
+    if (st)
+        return st;
+    n.in[n.nin++] = x;
+    n.pairs_at = -1;
+    if (npairs) {
+        if (p->npairs + npairs > p->pairs_cap) {
+            int cap = p->pairs_cap ? p->pairs_cap : 64;
+            while (cap < p->npairs + npairs)
+                cap *= 2;
+            int (*np)[2] = realloc(p->pairs, sizeof *np * (size_t)cap);
+            if (!np)
+                return ss__fail(SS_ERR_NOMEM, "ppermute: out of host memory");
+            p->pairs = np;
+            p->pairs_cap = cap;
+        }
+        n.pairs_at = p->npairs;
+        memcpy(p->pairs[p->npairs], pairs, sizeof(int[2]) * (size_t)npairs);
+        p->npairs += npairs;
+    }
+    n.coll = *c;
+    n.coll.pairs = NULL;
+    n.coll.mesh = NULL;
+    st = ss__program_add(p, &n, out);
+    if (st && npairs)
+        p->npairs -= npairs;
+    return st;
+}
+
+static ss_status coll_begin(ss_coll *c, ss_coll_kind kind, const ss_program *p, const char *axes)
+{
+    int64_t none[1] = {1};
+    return ss_coll_init(c, kind, p->mesh, axes, SS_F32, 1, none);
+}
+
+ss_status ss_psum(ss_program *p, ss_value x, const char *axes, ss_reduce_op op, ss_value *out)
+{
+    ss_coll c;
+    ss_status st = coll_begin(&c, SS_COLL_ALL_REDUCE, p, axes);
+    if (st)
+        return st;
+    c.op = op;
+    return add_collective(p, x, &c, 0, NULL, out);
+}
+
+ss_status ss_all_gather(ss_program *p, ss_value x, const char *axes, int axis, int tiled,
+                        ss_value *out)
+{
+    ss_coll c;
+    ss_status st = coll_begin(&c, SS_COLL_ALL_GATHER, p, axes);
+    if (st)
+        return st;
+    c.axis = axis;
+    c.tiled = tiled;
+    return add_collective(p, x, &c, 0, NULL, out);
+}
+
+ss_status ss_psum_scatter(ss_program *p, ss_value x, const char *axes, int dim, int tiled,
+                          ss_value *out)
+{
+    ss_coll c;
+    ss_status st = coll_begin(&c, SS_COLL_REDUCE_SCATTER, p, axes);
+    if (st)
+        return st;
+    c.axis = dim;
+    c.tiled = tiled;
+    return add_collective(p, x, &c, 0, NULL, out);
+}
+
+ss_status ss_all_to_all(ss_program *p, ss_value x, const char *axes, int split_axis,
+                        int concat_axis, int tiled, ss_value *out)
+{
+    ss_coll c;
+    ss_status st = coll_begin(&c, SS_COLL_ALL_TO_ALL, p, axes);
+    if (st)
+        return st;
+    c.split_axis = split_axis;
+    c.concat_axis = concat_axis;
+    c.tiled = tiled;
+    return add_collective(p, x, &c, 0, NULL, out);
+}
+
+ss_status ss_ppermute(ss_program *p, ss_value x, const char *axes, int npairs,
+                      const int pairs[][2], ss_value *out)
+{
+    ss_coll c;
+    ss_status st = coll_begin(&c, SS_COLL_PERMUTE, p, axes);
+    if (st)
+        return st;
+    if (npairs < 0 || (npairs > 0 && !pairs))
+        return ss__fail(SS_ERR_INVALID, "ppermute: %d pairs", npairs);
+    return add_collective(p, x, &c, npairs, pairs, out);
+}
