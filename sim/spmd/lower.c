@@ -376,7 +376,8 @@ static ss_status emit_kernel(lower *s, ss_value v, int nin, const int in[], cons
     i->kind = SS__INST_KERNEL;
     i->node = v;
     i->nin = nin;
-    memcpy(i->in, in, sizeof(int) * (size_t)nin);
+    if (nin)
+        memcpy(i->in, in, sizeof(int) * (size_t)nin);
     i->out = *out;
     return emit(s, i);
 }
