@@ -838,7 +838,11 @@ typedef enum ss_unary_op {
 } ss_unary_op;
 
 typedef enum ss_binary_op {
-    SS_ADD = 0, SS_SUB, SS_MUL, SS_DIV, SS_MAX, SS_MIN, SS_POW, SS_BINARY_COUNT
+    SS_ADD = 0, SS_SUB, SS_MUL, SS_DIV, SS_MAX, SS_MIN, SS_POW,
+    /* Comparisons: 1.0 where true, else 0.0, in the operands' float dtype
+     * (NaN compares false). Gradients use them as masks (autodiff.c). */
+    SS_EQ, SS_GT, SS_GE,
+    SS_BINARY_COUNT
 } ss_binary_op;
 
 /* Create an empty program over `mesh` (borrowed; must outlive it). */
@@ -901,6 +905,20 @@ ss_status ss_cross_entropy(ss_program *p, ss_value logits, ss_value labels, ss_v
 ss_status ss_constrain(ss_program *p, ss_value x, const ss_spec *spec, ss_value *out);
 /* Mark a program output; `spec` NULL lets propagation choose. */
 ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);
+
+/* lax.scan: `body` builds one step from the carries and the step's slices
+ * of the stacked inputs (their leading axis dropped), writing the new
+ * carries (same shapes and dtypes) and the step's outputs. The scan is
+ * unrolled at build time: `length` steps (-1: the xs' common leading size;
+ * needed when nxs is 0, which is plain repetition), at most 4096. ys[k] is
+ * the k-th output stacked along a new leading axis. A sharded leading axis
+ * of an xs is gathered before slicing, as XLA does for a dynamic-slice.
+ * Errors from `body` are returned unchanged. */
+typedef ss_status (*ss_scan_body)(ss_program *p, const ss_value carry[], const ss_value xs[],
+                                  ss_value new_carry[], ss_value ys[], void *user);
+ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, int ncarry,
+                  const ss_value init[], int nxs, const ss_value xs[], int nys,
+                  ss_value final_carry[], ss_value ys[]);
 
 /* shard_map: per-device code with explicit collectives, which the
  * partitioner leaves alone (notes/gspmd.md S10). ss_shard_map_begin gives,

@@ -656,3 +656,92 @@ Test(partition, shard_map_errors)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* --- scan ---------------------------------------------------------------- */
+
+typedef struct layer_specs {
+    ss_spec dm, dn;
+} layer_specs;
+
+static ss_status dot_relu_dot(ss_program *p, const ss_value carry[], const ss_value xs[],
+                              ss_value next[], ss_value ys[], void *user)
+{
+    layer_specs *ls = user;
+    ss_value a, y, yc, z;
+    ss_status st = ss_matmul(p, carry[0], xs[0], &a);
+    if (!st)
+        st = ss_unary(p, SS_RELU, a, &y);
+    if (!st)
+        st = ss_constrain(p, y, &ls->dm, &yc);
+    if (!st)
+        st = ss_matmul(p, yc, xs[1], &z);
+    if (!st)
+        st = ss_constrain(p, z, &ls->dn, &next[0]);
+    if (!st)
+        ys[0] = next[0];
+    return st;
+}
+
+Test(partition, scan_over_stacked_layers_is_the_flax_guide)
+{
+    /* nn.scan over 4 DotReluDot layers with stacked params (the guide's
+     * MLP): per layer one all-reduce over 'model' of the local [4,1024]. */
+    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('data', None)", 2, 8, 1024);
+    ss_value w1 = in(p, "W1", "P(None, None, 'model')", 3, 4, 1024, 1024);
+    ss_value w2 = in(p, "W2", "P(None, 'model', None)", 3, 4, 1024, 1024);
+    layer_specs ls = {spec_of("P('data', 'model')"), spec_of("P('data', None)")};
+    ss_value xs[2] = {w1, w2}, out, ys;
+    ok(ss_scan(p, dot_relu_dot, &ls, -1, 1, &x, 2, xs, 1, &out, &ys));
+    ok(ss_output(p, out, NULL));
+    ok(ss_output(p, ys, NULL));
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_value_shape(p, ys, NULL, &rank, shape);
+    cr_assert(rank == 3 && shape[0] == 4 && shape[1] == 8 && shape[2] == 1024);
+    expect_coll want[4];
+    for (int k = 0; k < 4; k++)
+        want[k] = (expect_coll){SS_COLL_ALL_REDUCE, 24576};
+    run_and_check(p, 8, want, 4);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+static ss_status double_it(ss_program *p, const ss_value carry[], const ss_value xs[],
+                           ss_value next[], ss_value ys[], void *user)
+{
+    (void)xs;
+    (void)ys;
+    (void)user;
+    return ss_binary(p, SS_ADD, carry[0], carry[0], &next[0]);
+}
+
+Test(partition, scan_errors_and_repetition)
+{
+    ss_mesh *m = mesh_of("x=4", 4);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('x')", 1, 8), out;
+    cr_assert_eq(ss_scan(p, double_it, NULL, -1, 1, &x, 0, NULL, 0, &out, NULL), SS_ERR_INVALID);
+    cr_assert(strstr(ss_error_message(), "a length >= 1 is needed"), "%s", ss_error_message());
+    ok(ss_scan(p, double_it, NULL, 5, 1, &x, 0, NULL, 0, &out, NULL));
+    ok(ss_output(p, out, NULL));
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    float xs[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    const void *ins[1] = {xs};
+    void *outs[1] = {got};
+    ss_context_options co = {.ndevices = 4, .device_memory = (size_t)64 << 20};
+    ss_context *ctx;
+    ok(ss_context_create(&co, &ctx));
+    ok(ss_executable_run(e, ctx, ins, outs));
+    for (int k = 0; k < 8; k++)
+        cr_assert_eq(got[k], xs[k] * 32.0f);
+    cr_assert_eq(ss_context_ledger_count(ctx), 0, "repetition on local shards moves nothing");
+    ss_context_destroy(ctx);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
