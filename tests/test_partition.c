@@ -391,18 +391,31 @@ Test(partition, s9_expert_parallel_all_to_alls)
 
 Test(partition, s12_reshard_gauntlet_through_constraints)
 {
+    /* notes/gspmd.md S12 on mesh (x=2, y=2), A f32[8,8]: each step is an
+     * input laid out as the step's source and a constraint to its target. */
+    static const char *const steps[][2] = {
+        {"P(('x','y'))", "P(None, ('x','y'))"}, /* 1: all-to-all, 48 B */
+        {"P('x','y')", "P('y','x')"},           /* 2: permute, 64 B (1 and 2 send) */
+        {"P('x')", "P('x','y')"},               /* 3: dynamic slice, no traffic */
+        {"P('x','y')", "P('x')"},               /* 4: all-gather, 64 B */
+        {"P('x','y')", "P()"},                  /* 5: all-gather, 192 B */
+        {"P(('x','y'))", "P('x','y')"},         /* 6: all-to-all in pairs, 32 B */
+    };
     ss_mesh *m = mesh_of("x=2,y=2", 4);
     ss_program *p;
     ok(ss_program_create(m, &p));
-    ss_value a = in(p, "A", "P(('x','y'))", 2, 8, 8), b, c, d, e;
-    ss_spec t1 = spec_of("P(None, ('x','y'))"), t4 = spec_of("P('x', None)");
-    ss_spec full = spec_of("P('x', 'y')"), repl = spec_of("P()");
-    ok(ss_constrain(p, a, &t1, &b));   /* 1: all-to-all, 48 B */
-    ok(ss_constrain(p, b, &full, &c)); /* all-to-all back to [2,2]-ish */
-    ok(ss_constrain(p, c, &t4, &d));   /* 4: all-gather 64 B */
-    ok(ss_constrain(p, d, &repl, &e)); /* all-gather the rest */
-    ok(ss_output(p, e, NULL));
-    run_and_check(p, 4, NULL, 0);
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "A%zu", k + 1);
+        ss_value a = in(p, name, steps[k][0], 2, 8, 8), b;
+        ss_spec t = spec_of(steps[k][1]);
+        ok(ss_constrain(p, a, &t, &b));
+        ok(ss_output(p, b, NULL));
+    }
+    expect_coll want[] = {{SS_COLL_ALL_TO_ALL, 48}, {SS_COLL_PERMUTE, 64},
+                          {SS_COLL_ALL_GATHER, 64}, {SS_COLL_ALL_GATHER, 192},
+                          {SS_COLL_ALL_TO_ALL, 32}};
+    run_and_check(p, 4, want, 5);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
