@@ -50,6 +50,7 @@
 #ifndef SHARDSIM_H
 #define SHARDSIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1000,6 +1001,20 @@ ss_status ss_executable_output(const ss_executable *e, int i, ss_value *out);
 ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const inputs[],
                             void *const outputs[]);
 
+/* Run with device-resident arrays, as a jitted step with sharded
+ * jax.Arrays: inputs[k] must live in `ctx`, have the program's shape and be
+ * laid out as propagation decided for that input (ss_value_sharding) over a
+ * mesh with the same device order; nothing is copied in. outputs[j]
+ * receives a new array (the caller destroys it) laid out as the output's
+ * propagated sharding; its mesh is the program's. donate[k] (donate may be
+ * NULL) hands input k's shards to the run, as jit's donate_argnums: they
+ * are freed after their last use or become an output's shards, and the
+ * input array must then only be destroyed (it holds no data). Errors as
+ * ss_executable_run, plus SS_ERR_INVALID naming an input whose layout
+ * differs. */
+ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *const inputs[],
+                                   const bool donate[], ss_array *outputs[]);
+
 /* What a run will cost, with no data and no compute (eval_shape's analog):
  * per-device peak arena bytes (inputs and scratch included), FLOPs per
  * device, the number of collectives and the bytes each device sends. A run
@@ -1019,6 +1034,169 @@ ss_status ss_executable_ledger_get(const ss_executable *e, int i, ss_coll_record
  * partitioned ("local, no communication", or each reshard step with its
  * groups and bytes per device). */
 ss_status ss_executable_explain(const ss_executable *e, FILE *f);
+
+/* ------------------------------------------------------------------------ */
+/* Training                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Autodiff, optimizers and initializers for a train step on the simulated
+ * mesh, as jax.grad, optax and jax.nn.initializers give it.
+ *
+ * Gradients are appended to the program as ordinary ops (reverse mode), so
+ * the partitioner shards the backward pass as GSPMD does: a weight used by
+ * a batch-sharded activation gets a partial gradient and an all-reduce (or
+ * a reduce-scatter when its output is sharded), a gathered operand's
+ * gradient is reduce-scattered, a constraint's cotangent gets the same
+ * constraint. The cotangent rules are JAX's, including its tie rules: a
+ * reduce_max/min splits the cotangent equally among all elements equal to
+ * the result; binary max/min give each operand equal to the result
+ * g / (1 + [the other is equal too]) (half each on a tie); relu's gradient
+ * at 0 is 0. Only values between the arguments and the differentiated value
+ * get cotangents (JAX's symbolic zeros), so a first layer's input gradient
+ * is never built unless asked for.
+ *
+ * Example: one Adam step of a two-layer MLP, data parallel on 'd'.
+ *
+ *     ss_value x, w1, w2, h, y, loss, g[2], st[5], np[2], ns[5];
+ *     ... x = input P('d'), w1, w2 = params P(), y = relu(x @ w1) @ w2 ...
+ *     ss_reduce(p, SS_REDUCE_SUM, y, 2, (int[]){0, 1}, 0, &loss);
+ *     ss_value params[2] = {w1, w2};
+ *     ss_grad(p, loss, 2, params, g);
+ *     ss_optim o = ss_optim_adam(1e-3);
+ *     ss_optim_state_inputs(p, &o, 2, params, st);  // mu0 mu1 nu0 nu1 count
+ *     ss_optim_update(p, &o, 2, params, g, st, np, ns);
+ *     for (int i = 0; i < 2; i++) ss_output(p, np[i], NULL);
+ *     for (int i = 0; i < 5; i++) ss_output(p, ns[i], NULL);
+ */
+
+/* jax.vjp: append the cotangents of `wrt[0..n)` for the cotangent
+ * `cotangent` (a float value of y's shape) of float value `y`. grads[i]
+ * receives a value of wrt[i]'s shape and dtype: the sum over all paths from
+ * wrt[i] to y (a value that does not reach y gets zeros). wrt may hold
+ * inputs, params or intermediate values (each is then perturbed as if it
+ * were an argument); repeats are allowed. Errors (the program is left
+ * unchanged): SS_ERR_INVALID for a bad value, a non-float y or argument, or
+ * a cotangent of another shape; SS_ERR_UNSUPPORTED when the path crosses a
+ * shard_map region. */
+ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_value wrt[],
+                 ss_value grads[]);
+/* jax.grad: ss_vjp of a scalar (rank 0) float `loss` with cotangent 1.
+ * SS_ERR_INVALID also for a loss of rank > 0. */
+ss_status ss_grad(ss_program *p, ss_value loss, int n, const ss_value wrt[], ss_value grads[]);
+/* jax.value_and_grad: as ss_grad; *value (may be NULL) receives the loss
+ * value itself (the forward pass is not repeated). */
+ss_status ss_value_and_grad(ss_program *p, ss_value loss, int n, const ss_value wrt[],
+                            ss_value *value, ss_value grads[]);
+/* lax.stop_gradient: the value of x, which autodiff treats as a constant
+ * (an identity reshape, local under any sharding). */
+ss_status ss_stop_gradient(ss_program *p, ss_value x, ss_value *out);
+
+/* --- Optimizers (optax) --- */
+
+typedef enum ss_optim_kind {
+    SS_OPTIM_SGD = 0, /* optax.sgd(lr) */
+    SS_OPTIM_MOMENTUM, /* optax.sgd(lr, momentum, nesterov) */
+    SS_OPTIM_ADAM,     /* optax.adam(lr, b1, b2, eps, eps_root) */
+    SS_OPTIM_ADAMW     /* optax.adamw(lr, b1, b2, eps, eps_root, weight_decay) */
+} ss_optim_kind;
+
+/* An optimizer's hyperparameters. Start from ss_optim_sgd/momentum/adam/
+ * adamw (optax's defaults) and change fields as needed. Updates, in optax's
+ * order of operations (p param, g gradient, constants rounded to f32):
+ *   SGD       p' = p + (-lr) * g
+ *   MOMENTUM  t' = g + momentum * t;  d = nesterov ? g + momentum * t' : t';
+ *             p' = p + (-lr) * d
+ *   ADAM      mu' = (1 - b1) * g + b1 * mu;  nu' = (1 - b2) * g^2 + b2 * nu;
+ *             c' = c + 1;  d = (mu' / (1 - b1^c')) / (sqrt(nu' / (1 - b2^c')
+ *             + eps_root) + eps);  p' = p + (-lr) * d
+ *             (eps outside the square root, eps_root inside; the bias
+ *             corrections use the incremented count)
+ *   ADAMW     as ADAM with d replaced by d + weight_decay * p (every param
+ *             decays; optax's mask is not modelled) */
+typedef struct ss_optim {
+    ss_optim_kind kind;
+    double learning_rate;
+    double momentum; /* MOMENTUM: decay of the trace */
+    int nesterov;    /* MOMENTUM */
+    double b1, b2, eps, eps_root; /* ADAM, ADAMW */
+    double weight_decay;          /* ADAMW */
+} ss_optim;
+
+ss_optim ss_optim_sgd(double learning_rate);
+ss_optim ss_optim_momentum(double learning_rate, double momentum, int nesterov);
+/* b1 0.9, b2 0.999, eps 1e-8, eps_root 0. */
+ss_optim ss_optim_adam(double learning_rate);
+/* As adam; optax.adamw's default weight_decay is 1e-4. */
+ss_optim ss_optim_adamw(double learning_rate, double weight_decay);
+
+/* The number of state values for `nparams` params: SGD 0; MOMENTUM one
+ * trace per param; ADAM and ADAMW mu and nu per param plus one step count. */
+int ss_optim_state_count(const ss_optim *o, int nparams);
+/* Declare the optimizer state as program inputs: state[] (room for
+ * ss_optim_state_count values) receives, slot by slot, one array per param
+ * shaped like it and named after it ("W1.trace", "W1.mu", "W1.nu"), laid out
+ * with the param's spec when the param is an input or param that has one;
+ * for ADAM/ADAMW the f32 scalar "count" comes last, replicated. Order:
+ * MOMENTUM trace[0..n); ADAM mu[0..n), nu[0..n), count. Every initial value
+ * is zero (optax's init). Errors: SS_ERR_INVALID for a bad optimizer or
+ * value (the program is left unchanged). */
+ss_status ss_optim_state_inputs(ss_program *p, const ss_optim *o, int n, const ss_value params[],
+                                ss_value state[]);
+/* One optimizer step: new_params[i] and new_state (same layout as state)
+ * from params, grads (each of its param's shape and dtype) and state.
+ * Every op is elementwise with the param or a scalar, so the partitioner
+ * keeps the state sharded like the params and adds no communication. The
+ * caller marks the results as outputs. Errors: SS_ERR_INVALID for a shape
+ * or dtype mismatch or a count that is not an f32 scalar (the program is
+ * left unchanged). */
+ss_status ss_optim_update(ss_program *p, const ss_optim *o, int n, const ss_value params[],
+                          const ss_value grads[], const ss_value state[], ss_value new_params[],
+                          ss_value new_state[]);
+
+/* --- Initializers (jax.nn.initializers), made in the shards --- */
+
+typedef enum ss_init_kind {
+    SS_INIT_ZEROS = 0,
+    SS_INIT_ONES,
+    SS_INIT_CONSTANT,       /* `scale` everywhere */
+    SS_INIT_NORMAL,         /* normal(stddev = scale, default 1e-2) */
+    SS_INIT_UNIFORM,        /* uniform(scale, default 1e-2): [0, scale) */
+    SS_INIT_XAVIER_NORMAL,  /* glorot_normal: truncated normal, fan_avg */
+    SS_INIT_XAVIER_UNIFORM  /* glorot_uniform */
+} ss_init_kind;
+
+/* An initializer. Element values depend only on (seed, the element's flat
+ * row-major index in the global array): never on the sharding, the device
+ * count or the block being filled. The xavier kinds are JAX's
+ * variance_scaling(scale (0 means 1), "fan_avg", ...): fan_in =
+ * shape[in_axis] * receptive field, fan_out = shape[out_axis] * receptive
+ * field, variance = scale / ((fan_in + fan_out) / 2); normal: a standard
+ * normal truncated to [-2, 2] times sqrt(variance) / 0.87962566103423978;
+ * uniform: on [-sqrt(3 variance), sqrt(3 variance)). in_axis == out_axis
+ * (e.g. both 0, as a literal leaves them) means JAX's defaults -2 and -1.
+ * The random bits are a counter-based hash (splitmix64 of seed and index,
+ * Box-Muller for normals), not jax.random's threefry. */
+typedef struct ss_init {
+    ss_init_kind kind;
+    uint64_t seed;
+    double scale;
+    int in_axis, out_axis;
+} ss_init;
+
+/* Fill the block [start, stop) (NULL: the whole array) of a global array of
+ * `shape` and float `dtype` (f32, bf16, f16, f64) into `dst`, row-major in
+ * the block's shape. Errors: SS_ERR_INVALID (xavier on rank < 2, bad axes,
+ * unknown kind), SS_ERR_RANGE (block outside the array), SS_ERR_UNSUPPORTED
+ * (dtype). */
+ss_status ss_init_fill(const ss_init *init, int rank, const int64_t shape[], ss_dtype dtype,
+                       const int64_t start[], const int64_t stop[], void *dst);
+/* A sharded array made in place: every device fills its own shard with
+ * ss_init_fill (the whole array never exists on one device or the host).
+ * Errors: those of ss_init_fill and ss_array_from_callback. *out is NULL on
+ * failure. */
+ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
+                             const int64_t shape[], ss_dtype dtype, const ss_init *init,
+                             const char *name, ss_array **out);
 
 #ifdef __cplusplus
 }

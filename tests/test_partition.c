@@ -758,3 +758,83 @@ Test(partition, scan_errors_and_repetition)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* --- Device-resident runs ------------------------------------------------ */
+
+Test(partition, run_arrays_keeps_data_on_devices_and_donates)
+{
+    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_value x = in(p, "x", "P('data', None)", 2, 8, 16);
+    ss_value w = in(p, "w", "P(None, 'model')", 2, 16, 32);
+    ss_value y, two, w2;
+    ok(ss_matmul(p, x, w, &y));
+    ok(ss_constant(p, 2.0, &two));
+    ok(ss_binary(p, SS_MUL, w, two, &w2));
+    ok(ss_output(p, y, NULL));
+    ok(ss_output(p, w2, NULL));
+    ok(ss_output(p, x, NULL)); /* an undonated input returned unchanged */
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    float hx[8 * 16], hw[16 * 32], ry[8 * 32], rw[16 * 32], rx[8 * 16];
+    for (int k = 0; k < 8 * 16; k++)
+        hx[k] = (float)(k % 7) - 3.0f;
+    for (int k = 0; k < 16 * 32; k++)
+        hw[k] = (float)(k % 5) * 0.25f;
+    const void *hins[2] = {hx, hw};
+    void *refs[3] = {ry, rw, rx};
+    ok(ss_program_eval(p, hins, refs));
+
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20};
+    ss_context *ctx;
+    ok(ss_context_create(&co, &ctx));
+    ss_sharding sx, sw;
+    ok(ss_value_sharding(p, x, &sx));
+    ok(ss_value_sharding(p, w, &sw));
+    int64_t xs[2] = {8, 16}, ws[2] = {16, 32};
+    ss_array *ax, *aw, *outs[3];
+    ok(ss_array_put(ctx, &sx, 2, xs, SS_F32, hx, "x", &ax));
+    ok(ss_array_put(ctx, &sw, 2, ws, SS_F32, hw, "w", &aw));
+    ss_array *ins[2] = {ax, aw};
+    bool donate[2] = {false, true};
+    ok(ss_executable_run_arrays(e, ctx, ins, donate, outs));
+    float gy[8 * 32], gw[16 * 32], gx[8 * 16];
+    ok(ss_array_get(outs[0], gy, sizeof gy));
+    ok(ss_array_get(outs[1], gw, sizeof gw));
+    ok(ss_array_get(outs[2], gx, sizeof gx));
+    cr_assert_arr_eq(gw, rw, sizeof gw);
+    cr_assert_arr_eq(gx, hx, sizeof gx);
+    for (int k = 0; k < 8 * 32; k++)
+        cr_assert(fabsf(gy[k] - ry[k]) <= 1e-4f * fmaxf(1.0f, fabsf(ry[k])));
+    /* x was not donated: still readable. */
+    float again[8 * 16];
+    ok(ss_array_get(ax, again, sizeof again));
+    cr_assert_arr_eq(again, hx, sizeof again);
+    /* A layout the program did not choose is refused. */
+    ss_sharding wrong = sx;
+    ss_spec rep = spec_of("P()");
+    wrong.spec = rep;
+    ss_array *bad;
+    ok(ss_array_put(ctx, &wrong, 2, xs, SS_F32, hx, "bad", &bad));
+    ss_array *ins2[2] = {bad, outs[1]};
+    ss_array *outs2[3];
+    cr_assert_eq(ss_executable_run_arrays(e, ctx, ins2, NULL, outs2), SS_ERR_INVALID);
+    cr_assert(strstr(ss_error_message(), "input 0 ('x') must be f32[8,16] laid out P('data', "
+                                         "None)"),
+              "%s", ss_error_message());
+    ss_array_destroy(bad);
+    for (int k = 0; k < 3; k++)
+        ss_array_destroy(outs[k]);
+    ss_array_destroy(ax);
+    ss_array_destroy(aw);
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        ok(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
+    }
+    ss_context_destroy(ctx);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

@@ -357,3 +357,51 @@ ss_status ss_array_host_slice(const ss_array *a, int host, void *out, size_t cap
     }
     return SS_OK;
 }
+
+/* --- For the executor: arrays over buffers it allocated ------------------- */
+
+ss_status ss__array_adopt(ss_context *ctx, const ss_sharding *sh, int rank,
+                          const int64_t shape[], ss_dtype dtype, void *const data[],
+                          ss_array **out)
+{
+    *out = NULL;
+    int n = ss_mesh_device_count(sh->mesh);
+    ss_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
+    a->shards = calloc((size_t)n, sizeof *a->shards);
+    a->data = calloc((size_t)n, sizeof *a->data);
+    if (!a->shards || !a->data) {
+        ss_array_destroy(a);
+        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
+    }
+    a->ctx = ctx;
+    a->sh = *sh;
+    a->rank = rank;
+    a->dtype = dtype;
+    for (int d = 0; d < rank; d++)
+        a->shape[d] = shape[d];
+    ss_status st = ss_sharding_shards(sh, rank, shape, dtype, a->shards, n);
+    if (st) {
+        ss_array_destroy(a);
+        return st;
+    }
+    a->n = n;
+    for (int p = 0; p < n; p++)
+        a->data[p] = data[p];
+    *out = a;
+    return SS_OK;
+}
+
+void *ss__array_shard_data(const ss_array *a, int pos)
+{
+    return pos >= 0 && pos < a->n ? a->data[pos] : NULL;
+}
+
+void ss__array_disown(ss_array *a)
+{
+    for (int p = 0; p < a->n; p++)
+        a->data[p] = NULL;
+}
+
+ss_context *ss__array_context(const ss_array *a) { return a->ctx; }

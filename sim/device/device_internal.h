@@ -144,6 +144,18 @@ void ss__trace(ss_device *d, char ph, const char *cat, const char *name, double 
 
 /* Append a ledger entry (takes ctx->lock). */
 void ss__ledger_add(ss_context *ctx, const ss_coll_record *r);
+/* An array over shards the caller already allocated in the context's
+ * arenas (data[p] for mesh position p, of the shard's size); the array
+ * owns them from now on. */
+ss_status ss__array_adopt(ss_context *ctx, const ss_sharding *sh, int rank,
+                          const int64_t shape[], ss_dtype dtype, void *const data[],
+                          ss_array **out);
+/* The shard buffer at mesh position pos (NULL past the end). */
+void *ss__array_shard_data(const ss_array *a, int pos);
+/* Forget the shard buffers (someone else frees them): a donated array. */
+void ss__array_disown(ss_array *a);
+ss_context *ss__array_context(const ss_array *a);
+
 /* The ledger entry collective `c` will produce, without running it: kind,
  * op, axes, group size and count, dtype, S and ring bytes (seq, seconds and
  * bandwidths zero). The plan and the run share it, so they agree. Errors:

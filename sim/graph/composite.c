@@ -38,12 +38,18 @@ static ss_status check_axis(const ss_program *p, ss_value x, int *axis, const ch
     return SS_OK;
 }
 
-/* x - max(x, axis), the shift both softmaxes use for stability. */
+/* x - stop_gradient(max(x, axis)), the shift both softmaxes use for
+ * stability. jax.nn.log_softmax and optax's cross-entropy stop the gradient
+ * of the max, and jax.nn.softmax's custom JVP ignores it: so does autodiff
+ * here (the max is flagged, its tie-splitting gradient never built). */
 static ss_status shifted(ss_program *p, ss_value x, int axis, ss_value *out)
 {
     ss_value m;
     ss_status st = reduce_back(p, SS_REDUCE_MAX, x, axis, &m);
-    return st ? st : ss_binary(p, SS_SUB, x, m, out);
+    if (st)
+        return st;
+    p->nodes[m].stop_gradient = true;
+    return ss_binary(p, SS_SUB, x, m, out);
 }
 
 ss_status ss_softmax(ss_program *p, ss_value x, int axis, ss_value *out)

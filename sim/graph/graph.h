@@ -62,6 +62,9 @@ typedef struct ss__node {
      * is false when the partitioner chooses. */
     ss__layout fixed;
     bool is_output;
+    /* lax.stop_gradient: autodiff (autodiff.c) treats the value as a constant
+     * and sends no cotangent to its operands. Invisible to the partitioner. */
+    bool stop_gradient;
     /* Inside a shard_map region: shape is per device, no partitioning. */
     bool manual;
     /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
@@ -75,6 +78,9 @@ struct ss_program {
     int n, cap;
     /* Filled by ss_program_propagate (sim/spmd); NULL before. */
     ss__layout *layouts;
+    /* Program outputs in ss_output order (a value may appear twice). */
+    ss_value *outs;
+    int nouts, outs_cap;
     /* Inside ss_shard_map_begin .. ss_shard_map_end. */
     bool in_manual;
     /* ppermute pairs of SS__OP_COLLECTIVE nodes. */

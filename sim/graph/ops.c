@@ -116,8 +116,8 @@ ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_v
         return SS_ERR_INVALID;
     if ((unsigned)op >= SS_BINARY_COUNT)
         return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
-    static const char *const names[SS_BINARY_COUNT] = {"add", "sub", "mul", "div",
-                                                       "max", "min", "pow"};
+    static const char *const names[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
+                                                       "min", "pow", "eq",  "gt",  "ge"};
     ss_dtype dtype = a->dtype;
     if (a->op == SS__OP_CONSTANT)
         dtype = b->dtype;

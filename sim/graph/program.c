@@ -27,6 +27,7 @@ void ss_program_destroy(ss_program *p)
     free(p->nodes);
     free(p->layouts);
     free(p->pairs);
+    free(p->outs);
     free(p);
 }
 
@@ -169,6 +170,15 @@ ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec)
         if (st)
             return st;
     }
+    if (p->nouts == p->outs_cap) {
+        int cap = p->outs_cap ? p->outs_cap * 2 : 16;
+        ss_value *o = realloc(p->outs, sizeof *o * (size_t)cap);
+        if (!o)
+            return ss__fail(SS_ERR_NOMEM, "output: out of host memory");
+        p->outs = o;
+        p->outs_cap = cap;
+    }
+    p->outs[p->nouts++] = v;
     p->nodes[v].is_output = true;
     return SS_OK;
 }
@@ -192,8 +202,8 @@ const char *ss__opcode_name(const ss__node *n)
 {
     static const char *const unary[SS_UNARY_COUNT] = {"neg", "exp", "log", "tanh", "relu",
                                                       "gelu", "sqrt", "rsqrt", "square"};
-    static const char *const binary[SS_BINARY_COUNT] = {"add", "sub", "mul", "div",
-                                                        "max", "min", "pow"};
+    static const char *const binary[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
+                                                        "min", "pow", "eq",  "gt",  "ge"};
     static const char *const reduce[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};
     switch (n->op) {
     case SS__OP_INPUT: return "input";

@@ -24,6 +24,7 @@ static const char *const unary_names[SS__K_UNARY_COUNT] = {
 static const char *const binary_names[SS__K_BINARY_COUNT] = {
     [SS__K_ADD] = "add", [SS__K_SUB] = "sub", [SS__K_MUL] = "mul", [SS__K_DIV] = "div",
     [SS__K_MAX] = "max", [SS__K_MIN] = "min", [SS__K_POW] = "pow",
+    [SS__K_EQ] = "eq",   [SS__K_GT] = "gt",  [SS__K_GE] = "ge",
 };
 
 /* FLOPs per element (see kernels.h). */
@@ -93,6 +94,9 @@ float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
     case SS__K_MAX: return fmax_nan(a, b);
     case SS__K_MIN: return fmin_nan(a, b);
     case SS__K_POW: return powf(a, b);
+    case SS__K_EQ: return a == b ? 1.0f : 0.0f;
+    case SS__K_GT: return a > b ? 1.0f : 0.0f;
+    case SS__K_GE: return a >= b ? 1.0f : 0.0f;
     default: return NAN;
     }
 }
@@ -138,6 +142,9 @@ static void binary_block(ss__k_binary_op op, const float *a, const float *b, flo
     case SS__K_MAX: LOOP(fmax_nan(u, v));
     case SS__K_MIN: LOOP(fmin_nan(u, v));
     case SS__K_POW: LOOP(powf(u, v));
+    case SS__K_EQ: LOOP(u == v ? 1.0f : 0.0f);
+    case SS__K_GT: LOOP(u > v ? 1.0f : 0.0f);
+    case SS__K_GE: LOOP(u >= v ? 1.0f : 0.0f);
     default: LOOP(((void)u, (void)v, NAN));
     }
 #undef LOOP

@@ -98,6 +98,9 @@ typedef enum ss__k_binary_op {
     SS__K_MAX,    /* jnp.maximum: NaN if either side is NaN */
     SS__K_MIN,
     SS__K_POW,
+    SS__K_EQ,     /* 1 where a == b, else 0 (NaN compares unequal) */
+    SS__K_GT,     /* 1 where a > b, else 0 */
+    SS__K_GE,     /* 1 where a >= b, else 0 */
     SS__K_BINARY_COUNT
 } ss__k_binary_op;
 

@@ -112,6 +112,9 @@ static double binary(ss__k_binary_op op, double a, double b)
     case SS__K_MAX: return max_nan(a, b);
     case SS__K_MIN: return a != a || b != b ? NAN : a < b ? a : b;
     case SS__K_POW: return pow(a, b);
+    case SS__K_EQ: return a == b ? 1.0 : 0.0;
+    case SS__K_GT: return a > b ? 1.0 : 0.0;
+    case SS__K_GE: return a >= b ? 1.0 : 0.0;
     default: return NAN;
     }
 }

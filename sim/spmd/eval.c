@@ -170,7 +170,7 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void 
     ss_status st = SS_OK;
     if (!vals || !dvals || !shards)
         st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
-    int input_no = 0, output_no = 0;
+    int input_no = 0;
     for (ss_value v = 0; v < p->n && !st; v++) {
         const ss__node *n = &p->nodes[v];
         if (n->manual) {
@@ -202,13 +202,13 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void 
                 break;
             }
         }
-        if (n->is_output) {
-            if (!outputs || !outputs[output_no]) {
-                st = ss__fail(SS_ERR_INVALID, "eval: output %d is NULL", output_no);
-                break;
-            }
-            memcpy(outputs[output_no++], vals[v], bytes_of(n));
+    }
+    for (int o = 0; o < p->nouts && !st; o++) {
+        if (!outputs || !outputs[o]) {
+            st = ss__fail(SS_ERR_INVALID, "eval: output %d is NULL", o);
+            break;
         }
+        memcpy(outputs[o], vals[p->outs[o]], bytes_of(&p->nodes[p->outs[o]]));
     }
     for (ss_value v = 0; p && v < p->n; v++) {
         if (vals)

@@ -21,6 +21,12 @@ typedef struct run {
     const void *const *inputs;
     void *const *outputs;
     void ***ptrs; /* ptrs[device id][buffer] */
+    /* Device-resident mode (ss_executable_run_arrays): */
+    ss_array *const *in_arrays;
+    const bool *donate;
+    void ***outp;           /* outp[output][mesh position]: the output's shard */
+    unsigned char *borrowed; /* per buffer: an input array's shard, not ours to free */
+    unsigned char *kept;     /* per buffer: becomes an output array's shard */
 } run;
 
 static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
@@ -155,9 +161,26 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
     const ss__bufdesc *ob = &e->bufs[i->out];
     ss_status st;
     if (i->kind == SS__INST_FREE) {
-        st = ss_device_free(r->ctx, id, ptr[i->in[0]]);
-        ptr[i->in[0]] = NULL;
+        int b = i->in[0];
+        if (r->in_arrays && (r->borrowed[b] || r->kept[b]))
+            return SS_OK;
+        st = ss_device_free(r->ctx, id, ptr[b]);
+        ptr[b] = NULL;
         return st;
+    }
+    if (i->kind == SS__INST_STORE && r->in_arrays) {
+        int b = i->in[0], pos = ss_mesh_position_of(m, id);
+        if (!r->borrowed[b]) {
+            r->outp[i->index][pos] = ptr[b];
+            return SS_OK;
+        }
+        /* The output is a non-donated input unchanged: give it its own copy. */
+        void *copy;
+        if ((st = ss__device_alloc_named(r->ctx, id, e->bufs[b].bytes, e->bufs[b].name, &copy)))
+            return st;
+        memcpy(copy, ptr[b], e->bufs[b].bytes);
+        r->outp[i->index][pos] = copy;
+        return SS_OK;
     }
     if (i->kind == SS__INST_STORE) {
         const ss__node *n = &e->program->nodes[i->node];
@@ -172,6 +195,10 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
             start[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
         copy_block(n->rank, n->shape, ob->shape, start, ss_dtype_size(n->dtype), ptr[i->in[0]],
                    r->outputs[i->index], false);
+        return SS_OK;
+    }
+    if (i->kind == SS__INST_LOAD && r->in_arrays) {
+        ptr[i->out] = ss__array_shard_data(r->in_arrays[i->index], ss_mesh_position_of(m, id));
         return SS_OK;
     }
     char name[64];
@@ -256,12 +283,25 @@ static ss_status device_main(ss_device *dev, void *user)
     ss_status st = SS_OK;
     for (int k = 0; k < e->ninsts && !st; k++)
         st = run_inst(r, dev, &e->insts[k], c, ptr);
-    if (st)
+    if (st) {
+        /* Give back everything this device holds: copies made for outputs,
+         * then its buffers (an undonated input's shards stay the caller's). */
+        int at = ss_mesh_position_of(e->mesh, id);
+        for (int o = 0; r->outp && o < e->noutputs; o++) {
+            void *q = r->outp[o][at];
+            bool held = false;
+            for (int b = 0; b < e->nbufs && q; b++)
+                held = held || q == ptr[b];
+            if (q && !held)
+                ss_device_free(r->ctx, id, q);
+            r->outp[o][at] = NULL;
+        }
         for (int b = 0; b < e->nbufs; b++)
-            if (ptr[b]) {
+            if (ptr[b] && !(r->in_arrays && r->borrowed[b]))
                 ss_device_free(r->ctx, id, ptr[b]);
-                ptr[b] = NULL;
-            }
+        for (int b = 0; b < e->nbufs; b++)
+            ptr[b] = NULL;
+    }
     return st;
 }
 
@@ -280,7 +320,8 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
     for (int k = 0; k < e->noutputs; k++)
         if (!outputs || !outputs[k])
             return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
-    run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **))};
+    run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **)), NULL, NULL, NULL,
+             NULL, NULL};
     if (!r.ptrs)
         return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
     ss_status st = SS_OK;
@@ -292,5 +333,111 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
     for (int d = 0; d < n; d++)
         free(r.ptrs[d]);
     free(r.ptrs);
+    return st;
+}
+
+/* Is array `a` laid out as input k of the program expects? */
+static ss_status check_input_array(const ss_executable *e, ss_context *ctx, int k,
+                                   const ss_array *a)
+{
+    const ss__node *n = &e->program->nodes[e->inputs[k]];
+    const ss_sharding *sh = ss_array_sharding(a);
+    if (ss__array_context(a) != ctx)
+        return ss__fail(SS_ERR_INVALID, "run: input %d ('%s') lives in another context", k,
+                        n->name);
+    bool ok = ss_array_rank(a) == n->rank;
+    for (int d = 0; ok && d < n->rank; d++)
+        ok = ss_array_shape(a)[d] == n->shape[d];
+    int nd = ss_mesh_device_count(e->mesh);
+    ok = ok && ss_mesh_device_count(sh->mesh) == nd;
+    for (int p = 0; ok && p < nd; p++)
+        ok = ss_mesh_device_id(sh->mesh, p) == ss_mesh_device_id(e->mesh, p);
+    ss__layout l;
+    if (ok && ss__layout_from_spec(e->mesh, &sh->spec, n->rank, &l) == SS_OK)
+        ok = ss__layout_equal(&l, &e->program->layouts[e->inputs[k]]);
+    else
+        ok = false;
+    if (!ok) {
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__buf_printf(&b, "run: input %d ('%s') must be ", k, n->name);
+        ss__shape_repr_buf(&b, n->dtype, n->rank, n->shape);
+        ss__buf_puts(&b, " laid out ");
+        ss__layout_repr_buf(&b, e->mesh, &e->program->layouts[e->inputs[k]]);
+        ss__buf_puts(&b, " over the program's mesh; reshard it first");
+        ss_status st = ss__fail(SS_ERR_INVALID, "%s", b.data ? b.data : "run: bad input");
+        ss__buf_free(&b);
+        return st;
+    }
+    return SS_OK;
+}
+
+ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *const inputs[],
+                                   const bool donate[], ss_array *outputs[])
+{
+    int n = ss_context_device_count(ctx), nd = ss_mesh_device_count(e->mesh);
+    if (n != nd)
+        return ss__fail(SS_ERR_INVALID,
+                        "run: the program's mesh has %d devices but the context has %d", nd, n);
+    for (int k = 0; k < e->ninputs; k++) {
+        if (!inputs || !inputs[k])
+            return ss__fail(SS_ERR_INVALID, "run: input %d is NULL", k);
+        ss_status st = check_input_array(e, ctx, k, inputs[k]);
+        if (st)
+            return st;
+    }
+    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL};
+    r.ptrs = calloc((size_t)n, sizeof(void **));
+    r.outp = calloc((size_t)(e->noutputs ? e->noutputs : 1), sizeof(void **));
+    r.borrowed = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
+    r.kept = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
+    ss_status st = SS_OK;
+    if (!r.ptrs || !r.outp || !r.borrowed || !r.kept)
+        st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    for (int d = 0; d < n && !st; d++)
+        if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
+            st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    for (int o = 0; o < e->noutputs && !st; o++)
+        if (!(r.outp[o] = calloc((size_t)nd, sizeof(void *))))
+            st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    for (int k = 0; k < e->ninsts && !st; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_LOAD && !(donate && donate[i->index]))
+            r.borrowed[i->out] = 1;
+    }
+    for (int k = 0; k < e->ninsts && !st; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_STORE && !r.borrowed[i->in[0]])
+            r.kept[i->in[0]] = 1;
+    }
+    if (!st)
+        st = ss_context_run(ctx, device_main, &r);
+    /* Donated inputs are consumed whether or not the run succeeded. */
+    for (int k = 0; k < e->ninputs && !st; k++)
+        if (donate && donate[k])
+            ss__array_disown(inputs[k]);
+    for (int o = 0; o < e->noutputs && !st; o++) {
+        const ss__node *v = &e->program->nodes[e->outputs[o]];
+        ss_sharding sh;
+        ss__layout_to_sharding(e->mesh, &e->program->layouts[e->outputs[o]], &sh);
+        sh.partial_mask = 0;
+        st = ss__array_adopt(ctx, &sh, v->rank, v->shape, v->dtype, r.outp[o], &outputs[o]);
+        if (!st)
+            for (int p = 0; p < nd; p++)
+                r.outp[o][p] = NULL;
+    }
+    for (int o = 0; r.outp && o < e->noutputs; o++) {
+        /* Left over after a failure to adopt: give the shards back. */
+        for (int p = 0; r.outp[o] && p < nd; p++)
+            if (r.outp[o][p])
+                ss_device_free(ctx, ss_mesh_device_id(e->mesh, p), r.outp[o][p]);
+        free(r.outp[o]);
+    }
+    for (int d = 0; r.ptrs && d < n; d++)
+        free(r.ptrs[d]);
+    free(r.ptrs);
+    free(r.outp);
+    free(r.borrowed);
+    free(r.kept);
     return st;
 }

@@ -935,14 +935,13 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
     for (ss_value v = 0; v < p->n; v++) {
         if (p->nodes[v].op == SS__OP_INPUT || p->nodes[v].op == SS__OP_PARAM)
             e->ninputs++;
-        if (p->nodes[v].is_output)
-            e->noutputs++;
     }
+    e->noutputs = p->nouts;
     e->inputs = calloc((size_t)e->ninputs + 1, sizeof(ss_value));
     e->outputs = calloc((size_t)e->noutputs + 1, sizeof(ss_value));
     if (!e->inputs || !e->outputs)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    int input_no = 0, output_no = 0;
+    int input_no = 0;
     for (ss_value v = 0; v < p->n && !st; v++) {
         explain_head(&s, v);
         size_t head = s.line.len;
@@ -955,16 +954,18 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
                 ss__buf_puts(&s.line, ": local, no communication");
             ss__buf_printf(&e->explain, "%s\n", s.line.data);
         }
-        if (n->is_output) {
-            ss__inst i;
-            inst_init(&i, SS__INST_STORE, v);
-            i.index = output_no;
-            e->outputs[output_no++] = v;
-            i.in[i.nin++] = s.vals[v].buf[0];
-            i.out = s.vals[v].buf[0];
-            i.layout = s.vals[v].layout[0];
-            st = emit(&s, &i);
-        }
+    }
+    /* Outputs in ss_output order, at the end (they live to the end). */
+    for (int o = 0; o < p->nouts && !st; o++) {
+        ss_value v = p->outs[o];
+        ss__inst i;
+        inst_init(&i, SS__INST_STORE, v);
+        i.index = o;
+        e->outputs[o] = v;
+        i.in[i.nin++] = s.vals[v].buf[0];
+        i.out = s.vals[v].buf[0];
+        i.layout = s.vals[v].layout[0];
+        st = emit(&s, &i);
     }
     if (!st)
         st = add_frees(e);

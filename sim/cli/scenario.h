@@ -1,0 +1,393 @@
+/*
+ * scenario.h — the scenario language: a text file that declares a mesh,
+ * arrays with shardings, functions over them and what to do with them, read
+ * by `shardsim run` and `shardsim plan` (scenarios/README.md is the
+ * language reference).
+ *
+ * Pipeline: scenario_lex.c turns text into tokens (Python-like: indentation
+ * gives INDENT/DEDENT, newlines inside brackets are ignored);
+ * scenario_parse.c builds a syntax tree in an arena; scenario_eval.c walks
+ * it and drives the program builder of shardsim.h (functions are expanded
+ * inline at their call sites: the IR has no calls); scenario_init.c fills
+ * host arrays from initializers; cmd_run.c compiles, runs or plans;
+ * report.c prints the reports; exec_info.c reads the few facts about a
+ * compiled executable that the public API does not give yet.
+ *
+ * Every error is a scn_error: a message and the line:column it is about;
+ * cmd_run.c prints it as `file:line:col: message`, the source line and a
+ * caret. Nothing here exits or aborts on bad input.
+ */
+#ifndef SS_CLI_SCENARIO_H
+#define SS_CLI_SCENARIO_H
+
+#include "cli.h"
+
+#include <stddef.h>
+
+/* --- Arena: every syntax node and evaluation value lives here ------------ */
+
+typedef struct scn_arena_block scn_arena_block;
+typedef struct scn_arena {
+    scn_arena_block *head;
+    size_t used, cap;
+    size_t total; /* bytes handed out, for the size limit */
+    bool oom;
+} scn_arena;
+
+void scn_arena_init(scn_arena *a);
+void scn_arena_free(scn_arena *a);
+/* Zeroed memory, 16-byte aligned; NULL (and a->oom) when out of memory or
+ * past the arena's limit (256 MiB). */
+void *scn_alloc(scn_arena *a, size_t bytes);
+char *scn_strndup(scn_arena *a, const char *s, size_t n);
+
+/* --- Errors --------------------------------------------------------------- */
+
+typedef struct scn_loc {
+    int line, col; /* 1-based; 0 when unknown */
+} scn_loc;
+
+typedef struct scn_error {
+    bool set;
+    scn_loc loc;
+    char msg[1024];
+} scn_error;
+
+/* Record the first error (later ones are ignored); returns SS_ERR_PARSE. */
+ss_status scn_fail(scn_error *err, scn_loc loc, const char *fmt, ...) SS__PRINTF(3, 4);
+
+/* --- Tokens --------------------------------------------------------------- */
+
+typedef enum scn_tok_kind {
+    TK_EOF = 0,
+    TK_NEWLINE,
+    TK_INDENT,
+    TK_DEDENT,
+    TK_NAME,
+    TK_INT,
+    TK_FLOAT,
+    TK_STRING,
+    TK_OP /* punctuation; text holds it: ( ) [ ] , : = . @ + - * / // % ** */
+} scn_tok_kind;
+
+typedef struct scn_token {
+    scn_tok_kind kind;
+    scn_loc loc;
+    size_t offset; /* byte offset of the token in the source */
+    const char *text; /* NUL-terminated copy (arena) */
+    int64_t ival;
+    double fval;
+} scn_token;
+
+typedef struct scn_tokens {
+    scn_token *v;
+    int n, cap;
+} scn_tokens;
+
+/* Tokenize `src` (len bytes). Tokens live in `arena`; the array in `out`
+ * is malloc'd (free with scn_tokens_free). */
+ss_status scn_lex(const char *src, size_t len, scn_arena *arena, scn_tokens *out,
+                  scn_error *err);
+void scn_tokens_free(scn_tokens *t);
+
+/* --- Syntax tree ---------------------------------------------------------- */
+
+typedef enum scn_expr_kind {
+    EX_INT = 0,
+    EX_FLOAT,
+    EX_STR,
+    EX_NAME,
+    EX_NONE,
+    EX_TUPLE,  /* items; also the parenthesized tuple (a, b) */
+    EX_LIST,   /* [a, b] */
+    EX_BINOP,  /* op a b: "+", "-", "*", "/", "//", "%", "@", "**" */
+    EX_NEG,    /* -a */
+    EX_CALL,   /* a(items, kw...) */
+    EX_ATTR,   /* a.name */
+    EX_INDEX,  /* a[items]; an item may be EX_SLICE */
+    EX_SLICE   /* a:b inside an index; a or b may be NULL */
+} scn_expr_kind;
+
+typedef struct scn_expr scn_expr;
+struct scn_expr {
+    scn_expr_kind kind;
+    scn_loc loc;
+    int64_t ival;
+    double fval;
+    const char *str; /* name, string, op or attribute */
+    scn_expr *a, *b; /* operands; callee / object */
+    int nitems;
+    scn_expr **items;
+    int nkw;
+    const char **kwnames;
+    scn_expr **kwvals;
+    scn_loc *kwlocs;
+};
+
+typedef enum scn_stmt_kind {
+    ST_ASSIGN = 0, /* targets = value */
+    ST_EXPR,
+    ST_RETURN,
+    ST_PASS,
+    ST_DEF,
+    ST_FOR,
+    ST_MESH,   /* kw: axis=size ..., order=[...] */
+    ST_DEVICES,
+    ST_HOSTS,
+    ST_DEVICE_MEMORY, /* text */
+    ST_RULES,         /* text, strict */
+    ST_RUN,           /* name, optional call args (items, has_call), kw (steps=) */
+    ST_SHOW,          /* name, kw */
+    ST_CHECK,         /* name, kw (tol=) */
+    ST_PRINT          /* name: memory, ledger, values, program, explain */
+} scn_stmt_kind;
+
+typedef struct scn_stmt scn_stmt;
+struct scn_stmt {
+    scn_stmt_kind kind;
+    scn_loc loc;
+    /* ASSIGN: target names (ntargets >= 1); FOR: the loop variable */
+    int ntargets;
+    const char **targets;
+    scn_loc *target_locs;
+    scn_expr *value; /* ASSIGN/EXPR/DEVICES/HOSTS value, FOR iterable, RETURN value */
+    /* DEF */
+    const char *name;
+    scn_loc name_loc;
+    int nparams;
+    const char **params;
+    scn_loc *param_locs;
+    /* DEF/FOR body */
+    int nbody;
+    scn_stmt **body;
+    /* MESH/RUN/SHOW/CHECK options: name=value */
+    int nkw;
+    const char **kwnames;
+    scn_expr **kwvals;
+    scn_loc *kwlocs;
+    /* RUN with explicit arguments: run f(a, b) */
+    bool has_call;
+    int nargs;
+    scn_expr **args;
+    /* DEVICE_MEMORY / RULES raw text; RULES strict flag */
+    const char *text;
+    scn_loc text_loc;
+    bool strict;
+};
+
+typedef struct scn_file {
+    int nstmts;
+    scn_stmt **stmts;
+} scn_file;
+
+/* Parse the tokens of `src` into a file. Nodes live in `arena`. */
+ss_status scn_parse(const char *src, const scn_tokens *toks, scn_arena *arena, scn_file *out,
+                    scn_error *err);
+
+/* --- Evaluation: the scenario as a program --------------------------------- */
+
+typedef enum scn_init_kind {
+    INIT_ZEROS = 0,
+    INIT_ONES,
+    INIT_FULL,
+    INIT_IOTA,
+    INIT_NORMAL,
+    INIT_XAVIER,
+    INIT_UNIFORM,
+    INIT_RANDINT
+} scn_init_kind;
+
+typedef struct scn_init {
+    scn_init_kind kind;
+    uint64_t seed;
+    double a, b; /* FULL value; NORMAL std, mean; UNIFORM low, high; RANDINT high */
+    int dim;     /* IOTA: -1 for the flat index, else the dimension */
+} scn_init;
+
+/* A global array: `x = input(f32[8,1024], P('data', None), ones)`. */
+typedef struct scn_array {
+    const char *name;
+    scn_loc loc;
+    bool is_param;
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    bool has_spec;
+    ss_spec spec; /* mesh axes (logical names already resolved) */
+    scn_init init;
+    ss_value value; /* its program input, -1 until the run references it */
+} scn_array;
+
+/* Where a program value came from: the scenario name bound to it (may be
+ * NULL) and the source spot of the expression that made it. */
+typedef struct scn_value_info {
+    const char *name;
+    scn_loc loc;
+} scn_value_info;
+
+typedef struct scn_output {
+    ss_value value;
+    const char *name; /* NULL when the returned expression has no name */
+    scn_loc loc;
+    int feeds;        /* index of the array it updates between steps, or -1 */
+    bool extra;       /* added for a `check`, not returned by the function */
+} scn_output;
+
+typedef struct scn_show {
+    const char *name;
+    scn_loc loc;
+    ss_value value; /* -1: an array the run does not use (its declared spec) */
+    int array;      /* global array index, or -1 */
+    int row_dim, col_dim;
+} scn_show;
+
+typedef struct scn_check {
+    const char *name;
+    scn_loc loc;
+    int output; /* index into outputs */
+    double tol; /* < 0: the dtype's default */
+} scn_check;
+
+enum { SCN_PRINT_MEMORY = 1, SCN_PRINT_LEDGER = 2, SCN_PRINT_VALUES = 4, SCN_PRINT_PROGRAM = 8,
+       SCN_PRINT_EXPLAIN = 16 };
+
+/* Command-line settings that change what the file says. */
+typedef struct scn_overrides {
+    const char *mesh;     /* --mesh data=64,model=64 */
+    int devices;          /* --devices N, 0 = the file's */
+    size_t device_memory; /* --device-memory, 0 = the file's */
+    int nsets;            /* --set NAME=VALUE: integer constants */
+    const char *set_names[32];
+    int64_t set_values[32];
+} scn_overrides;
+
+typedef struct scenario {
+    const char *path;
+    char *src; /* the file's text (malloc'd) */
+    size_t len;
+    scn_arena arena;
+    scn_tokens toks;
+    scn_file file;
+    scn_error err;
+
+    /* configuration */
+    ss_mesh *mesh;
+    char mesh_text[512];
+    int devices;       /* devices available (make_mesh takes the first N) */
+    int hosts;
+    size_t device_memory;
+    ss_rules rules;
+    bool have_rules, rules_strict;
+
+    /* arrays and the program */
+    int narrays, arrays_cap;
+    scn_array *arrays;
+    ss_program *program;
+    scn_value_info *vinfo;
+    int vinfo_cap;
+    int *input_array; /* program input i -> array index */
+    int ninputs, inputs_cap;
+
+    /* actions */
+    const char *run_name;
+    scn_loc run_loc;
+    int steps;
+    int noutputs, outputs_cap;
+    scn_output *outputs;
+    int nshows;
+    scn_show shows[64];
+    int nchecks;
+    scn_check checks[64];
+    unsigned prints;
+} scenario;
+
+/* Read `path` (or take `text` when non-NULL, naming it `path` in
+ * messages), lex, parse and evaluate: configuration, arrays, functions,
+ * the run function expanded into sc->program with its outputs, shows and
+ * checks. On failure sc->err says where and why. */
+ss_status scn_load(scenario *sc, const char *path, const char *text,
+                   const scn_overrides *ov);
+void scn_free(scenario *sc);
+/* The location of value v (its creating expression), {0,0} if unknown. */
+scn_loc scn_value_loc(const scenario *sc, ss_value v);
+/* The scenario name of value v, or NULL. */
+const char *scn_value_name(const scenario *sc, ss_value v);
+/* For a library message mentioning "%N", the location of value N. */
+scn_loc scn_loc_from_message(const scenario *sc, const char *msg);
+
+/* Fill the host buffer of array `a` (row-major, its dtype) from its
+ * initializer: values depend only on the seed and each element's global
+ * index, never on a sharding. */
+void scn_init_fill(const scn_array *a, void *dst);
+/* Element k of a host buffer of `dtype` as a double. */
+double scn_elem_get(ss_dtype dtype, const void *buf, size_t k);
+
+/* --- Executable facts the public API does not give yet (exec_info.c) ---- */
+
+/* The program value whose op or operand reshard emitted ledger entry i, and
+ * whether it is an explicit collective written in a shard_map body. */
+ss_status scn_exec_ledger_source(const ss_executable *e, int i, ss_value *value, bool *user);
+/* Replica groups of ledger entry i: ids[offsets[g]..offsets[g+1]). `ids`
+ * needs room for the device count, `offsets` for count + 1. */
+ss_status scn_exec_ledger_groups(const ss_executable *e, int i, int *ngroups, int ids[],
+                                 int offsets[]);
+
+typedef struct scn_live_buffer {
+    char name[48]; /* "%12 dot_general" */
+    size_t bytes;  /* arena bytes */
+} scn_live_buffer;
+
+/* The buffers alive at the plan's peak (largest first, at most `cap`). */
+int scn_exec_peak_buffers(const ss_executable *e, scn_live_buffer out[], int cap);
+
+typedef struct scn_step_cost {
+    bool is_coll;
+    ss_value value;
+    ss_dtype dtype;     /* kernel output dtype */
+    double flops;       /* kernel */
+    double bytes;       /* kernel: operand + result bytes (HBM traffic) */
+    int ledger_index;   /* collective: its ledger entry */
+} scn_step_cost;
+
+/* One entry per kernel or collective instruction in order (malloc'd). */
+ss_status scn_exec_costs(const ss_executable *e, scn_step_cost **out, int *n);
+
+/* --- Hardware profiles and the step-time estimate (profiles.c) ----------- */
+
+typedef struct scn_profile {
+    const char *name;
+    const char *about;
+    double flops_f32, flops_bf16; /* peak FLOP/s per device */
+    double hbm_bw;                /* bytes/s per device */
+    int devices_per_node;         /* devices joined by the fast links */
+    double link_bw, link_alpha;   /* per device per axis inside a node: B/s, s */
+    double net_bw, net_alpha;     /* across nodes */
+} scn_profile;
+
+int scn_profile_count(void);
+const scn_profile *scn_profile_get(int i);
+const scn_profile *scn_profile_find(const char *name);
+
+typedef struct scn_estimate {
+    double compute, comm, total; /* seconds per step */
+} scn_estimate;
+
+/* Alpha-beta ring model (notes/gspmd.md 5.1) over the executable's
+ * collectives plus a roofline per kernel; communication is not overlapped. */
+ss_status scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
+                            const scn_profile *p, scn_estimate *out);
+/* Bandwidth and latency an axis group of the mesh gets under profile p. */
+void scn_profile_axis_link(const scn_profile *p, const ss_mesh *mesh, const char *axes,
+                           double *bw, double *alpha);
+
+/* --- Commands (cmd_run.c) ------------------------------------------------ */
+
+int ss__cli_run(int argc, char **argv);
+int ss__cli_plan(int argc, char **argv);
+
+/* The command on a scenario given as text (for tests and the fuzzer):
+ * `argv` as for ss__cli_run with argv[0] = "run" or "plan" and the file
+ * argument naming the text in messages. */
+int ss__cli_scenario_text(int argc, char **argv, const char *text);
+
+#endif

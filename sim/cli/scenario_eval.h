@@ -1,0 +1,132 @@
+/*
+ * scenario_eval.h — what scenario_eval.c (statements, names, calls of user
+ * functions) and scenario_ops.c (the built-in functions) share: evaluation
+ * values, environments and argument helpers. Internal to sim/cli.
+ */
+#ifndef SS_CLI_SCENARIO_EVAL_H
+#define SS_CLI_SCENARIO_EVAL_H
+
+#include "scenario.h"
+
+typedef enum val_kind {
+    V_NONE = 0,
+    V_INT,
+    V_FLOAT,
+    V_STR,
+    V_ARRAY,     /* a program value */
+    V_TUPLE,     /* items (also lists) */
+    V_SPEC,      /* P(...), resolved to mesh axes */
+    V_TYPE,      /* f32[8,1024] */
+    V_FUNC,      /* a def */
+    V_INIT,      /* an initializer */
+    V_DECL,      /* a global array not yet used by the program */
+    V_SHARD_MAP  /* shard_map(f, in_specs=..., out_specs=...) */
+} val_kind;
+
+typedef struct type_info {
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+} type_info;
+
+typedef struct val val;
+
+typedef struct shard_map_info {
+    const scn_stmt *def;
+    int nin;        /* -1: one spec for every argument */
+    ss_spec *in_specs;
+    int nout;       /* -1: a single spec, the function returns one array */
+    ss_spec *out_specs;
+} shard_map_info;
+
+struct val {
+    val_kind kind;
+    scn_loc loc;
+    int64_t i;       /* V_INT; V_DECL: array index */
+    double f;        /* V_FLOAT */
+    const char *s;   /* V_STR */
+    ss_value v;      /* V_ARRAY */
+    int n;           /* V_TUPLE */
+    val **items;
+    ss_spec *spec;   /* V_SPEC */
+    type_info *type; /* V_TYPE */
+    const scn_stmt *def;   /* V_FUNC */
+    scn_init *init;        /* V_INIT */
+    shard_map_info *smap;  /* V_SHARD_MAP */
+};
+
+typedef struct env env;
+struct env {
+    env *parent; /* NULL for the global environment */
+    int n, cap;
+    const char **names;
+    val **vals;
+};
+
+typedef struct ev {
+    scenario *sc;
+    env globals;
+    int call_depth;
+    long budget; /* loop iterations and calls left */
+} ev;
+
+/* Arguments of a call, evaluated. */
+typedef struct callargs {
+    const char *fname;
+    scn_loc loc;
+    int n;
+    val **v;
+    scn_loc *locs;
+    int nkw;
+    const char **kwn;
+    val **kwv;
+    scn_loc *kwl;
+} callargs;
+
+/* --- scenario_eval.c ---------------------------------------------------- */
+
+val *ev_new(ev *e, val_kind kind, scn_loc loc);
+val *ev_int(ev *e, int64_t i, scn_loc loc);
+/* Fail at `loc` (first error wins); returns NULL for convenience. */
+val *ev_fail(ev *e, scn_loc loc, const char *fmt, ...) SS__PRINTF(3, 4);
+/* After a builder call: on error report the library's message at `loc`;
+ * otherwise record `loc` for the values it created since `before`. */
+bool ev_built(ev *e, ss_status st, int before, scn_loc loc);
+/* An array operand: numbers become f32 constants, global arrays become
+ * program inputs. NULL (error) for anything else. */
+val *ev_array(ev *e, val *x, scn_loc loc, const char *what);
+val *ev_array_val(ev *e, ss_value v, scn_loc loc);
+/* Shape facts of an array value. */
+void ev_shape(ev *e, ss_value v, ss_dtype *dtype, int *rank, int64_t shape[]);
+/* Call a user function with evaluated arguments. */
+val *ev_call_def(ev *e, const scn_stmt *def, const callargs *ca, env **keep);
+/* Resolve a spec value's names (logical names through the rules) and check
+ * its axes against the mesh. */
+bool ev_resolve_spec(ev *e, ss_spec *spec, scn_loc loc);
+const char *ev_kind_name(val_kind k);
+
+/* --- scenario_ops.c ----------------------------------------------------- */
+
+/* A built-in function by name (NULL if none); `method` for x.f(...) forms. */
+typedef val *(*builtin_fn)(ev *e, const callargs *ca);
+builtin_fn ev_builtin(const char *name, bool method);
+/* Initializer names usable bare (`ones`), as values. */
+bool ev_init_name(const char *name, scn_init *out);
+/* Index an array: x[i], x[a:b, :], ... */
+val *ev_index_array(ev *e, val *x, const scn_expr *ix, val **items);
+/* P(...) as a spec value. */
+val *ev_make_spec(ev *e, const callargs *ca);
+/* Call a shard_map value. */
+val *ev_call_shard_map(ev *e, const shard_map_info *sm, const callargs *ca);
+
+/* Argument helpers: positional `pos` or keyword `kw` (either may be -1 or
+ * NULL), NULL if absent. */
+val *ca_get(const callargs *ca, int pos, const char *kw, scn_loc *loc);
+/* Fail unless every positional index < max_pos and every keyword is in the
+ * NULL-terminated list. */
+bool ca_check(ev *e, const callargs *ca, int min_pos, int max_pos, const char *const kws[]);
+bool ev_to_int(ev *e, val *x, scn_loc loc, const char *what, int64_t *out);
+bool ev_to_num(ev *e, val *x, scn_loc loc, const char *what, double *out);
+bool ev_is_num(const val *x);
+
+#endif

@@ -1,0 +1,793 @@
+/*
+ * scenario_parse.c — tokens to a syntax tree (scenario.h).
+ *
+ * Recursive descent over a Python-shaped grammar (scenarios/README.md has
+ * it in full). Statement words (mesh, devices, hosts, device_memory, rules,
+ * run, show, check, print) are statements only where a statement starts
+ * and are not followed by `=`, so they stay usable as variable names.
+ * Nesting is bounded so that no input can exhaust the stack. The parser
+ * checks syntax only; names, types and shapes are the evaluator's.
+ */
+#include "scenario.h"
+
+#include <string.h>
+
+#define MAX_DEPTH 200
+
+typedef struct parser {
+    const char *src;
+    const scn_tokens *toks;
+    int pos;
+    int depth;
+    scn_arena *arena;
+    scn_error *err;
+} parser;
+
+static const scn_token *peek(const parser *p) { return &p->toks->v[p->pos]; }
+static const scn_token *peek_at(const parser *p, int k)
+{
+    int i = p->pos + k;
+    return &p->toks->v[i < p->toks->n ? i : p->toks->n - 1];
+}
+static const scn_token *next(parser *p)
+{
+    const scn_token *t = &p->toks->v[p->pos];
+    if (t->kind != TK_EOF)
+        p->pos++;
+    return t;
+}
+static bool is_op(const scn_token *t, const char *op)
+{
+    return t->kind == TK_OP && strcmp(t->text, op) == 0;
+}
+static bool is_name(const scn_token *t, const char *name)
+{
+    return t->kind == TK_NAME && strcmp(t->text, name) == 0;
+}
+
+static const char *describe(const scn_token *t)
+{
+    switch (t->kind) {
+    case TK_EOF: return "end of file";
+    case TK_NEWLINE: return "end of line";
+    case TK_INDENT: return "an indented block";
+    case TK_DEDENT: return "the end of a block";
+    default: return NULL;
+    }
+}
+
+static ss_status unexpected(parser *p, const scn_token *t, const char *wanted)
+{
+    const char *d = describe(t);
+    if (d)
+        return scn_fail(p->err, t->loc, "expected %s, found %s", wanted, d);
+    if (t->kind == TK_STRING)
+        return scn_fail(p->err, t->loc, "expected %s, found '%s'", wanted, t->text);
+    return scn_fail(p->err, t->loc, "expected %s, found '%s'", wanted, t->text);
+}
+
+static ss_status expect_op(parser *p, const char *op)
+{
+    const scn_token *t = peek(p);
+    if (!is_op(t, op)) {
+        char w[16];
+        snprintf(w, sizeof w, "'%s'", op);
+        return unexpected(p, t, w);
+    }
+    next(p);
+    return SS_OK;
+}
+
+static void *alloc(parser *p, size_t n, scn_loc loc)
+{
+    void *m = scn_alloc(p->arena, n);
+    if (!m)
+        scn_fail(p->err, loc, "out of host memory (the scenario is too large)");
+    return m;
+}
+
+static scn_expr *new_expr(parser *p, scn_expr_kind kind, scn_loc loc)
+{
+    scn_expr *e = alloc(p, sizeof *e, loc);
+    if (e) {
+        e->kind = kind;
+        e->loc = loc;
+    }
+    return e;
+}
+
+/* A growable list of pointers built in a small local buffer, copied to the
+ * arena at the end. */
+typedef struct plist {
+    void *items[256];
+    int n;
+} plist;
+
+static ss_status plist_add(parser *p, plist *l, void *item, scn_loc loc)
+{
+    if (l->n == (int)(sizeof l->items / sizeof l->items[0]))
+        return scn_fail(p->err, loc, "too many items (at most 256)");
+    l->items[l->n++] = item;
+    return SS_OK;
+}
+
+static void **plist_copy(parser *p, const plist *l, scn_loc loc)
+{
+    void **v = alloc(p, sizeof(void *) * (size_t)(l->n ? l->n : 1), loc);
+    if (v)
+        memcpy(v, l->items, sizeof(void *) * (size_t)l->n);
+    return v;
+}
+
+static scn_expr *parse_expr(parser *p);
+
+/* Call arguments after '(' up to ')': positional, then name=value. */
+static bool parse_args(parser *p, scn_expr *call)
+{
+    plist pos = {.n = 0}, kwn = {.n = 0}, kwv = {.n = 0};
+    scn_loc locs[256];
+    while (!is_op(peek(p), ")")) {
+        const scn_token *t = peek(p);
+        if (t->kind == TK_NAME && is_op(peek_at(p, 1), "=")) {
+            next(p);
+            next(p);
+            scn_expr *v = parse_expr(p);
+            if (!v)
+                return false;
+            for (int k = 0; k < kwn.n; k++)
+                if (strcmp(kwn.items[k], t->text) == 0) {
+                    scn_fail(p->err, t->loc, "keyword argument repeated: %s", t->text);
+                    return false;
+                }
+            locs[kwn.n] = t->loc;
+            if (plist_add(p, &kwn, (void *)t->text, t->loc) || plist_add(p, &kwv, v, t->loc))
+                return false;
+        } else {
+            if (kwn.n) {
+                scn_fail(p->err, t->loc, "positional argument follows keyword argument");
+                return false;
+            }
+            scn_expr *v = parse_expr(p);
+            if (!v || plist_add(p, &pos, v, v->loc))
+                return false;
+        }
+        if (!is_op(peek(p), ",")) {
+            if (!is_op(peek(p), ")")) {
+                unexpected(p, peek(p), "',' or ')'");
+                return false;
+            }
+            break;
+        }
+        next(p);
+    }
+    next(p); /* ')' */
+    call->nitems = pos.n;
+    call->items = (scn_expr **)plist_copy(p, &pos, call->loc);
+    call->nkw = kwn.n;
+    call->kwnames = (const char **)plist_copy(p, &kwn, call->loc);
+    call->kwvals = (scn_expr **)plist_copy(p, &kwv, call->loc);
+    call->kwlocs = alloc(p, sizeof(scn_loc) * (size_t)(kwn.n ? kwn.n : 1), call->loc);
+    if (!call->items || !call->kwnames || !call->kwvals || !call->kwlocs)
+        return false;
+    memcpy(call->kwlocs, locs, sizeof(scn_loc) * (size_t)kwn.n);
+    return true;
+}
+
+/* One subscript: an expression or a slice a:b (either side optional). */
+static scn_expr *parse_subscript(parser *p)
+{
+    const scn_token *t = peek(p);
+    scn_expr *lo = NULL;
+    if (!is_op(t, ":")) {
+        lo = parse_expr(p);
+        if (!lo)
+            return NULL;
+        if (!is_op(peek(p), ":"))
+            return lo;
+    }
+    next(p); /* ':' */
+    scn_expr *s = new_expr(p, EX_SLICE, lo ? lo->loc : t->loc);
+    if (!s)
+        return NULL;
+    s->a = lo;
+    if (!is_op(peek(p), ",") && !is_op(peek(p), "]")) {
+        s->b = parse_expr(p);
+        if (!s->b)
+            return NULL;
+    }
+    if (is_op(peek(p), ":")) {
+        scn_fail(p->err, peek(p)->loc, "slice steps are not supported");
+        return NULL;
+    }
+    return s;
+}
+
+/* Items of a bracketed sequence up to `close`; *trailing_comma tells a
+ * one-item tuple from a parenthesized expression. */
+static bool parse_items(parser *p, const char *close, plist *l, bool *trailing_comma,
+                        bool subscripts)
+{
+    *trailing_comma = false;
+    while (!is_op(peek(p), close)) {
+        scn_expr *e = subscripts ? parse_subscript(p) : parse_expr(p);
+        if (!e || plist_add(p, l, e, e->loc))
+            return false;
+        *trailing_comma = false;
+        if (!is_op(peek(p), ",")) {
+            if (!is_op(peek(p), close)) {
+                char w[32];
+                snprintf(w, sizeof w, "',' or '%s'", close);
+                unexpected(p, peek(p), w);
+                return false;
+            }
+            break;
+        }
+        next(p);
+        *trailing_comma = true;
+    }
+    next(p);
+    return true;
+}
+
+static scn_expr *parse_atom(parser *p)
+{
+    const scn_token *t = next(p);
+    scn_expr *e = NULL;
+    switch (t->kind) {
+    case TK_INT:
+        if ((e = new_expr(p, EX_INT, t->loc))) {
+            e->ival = t->ival;
+            e->fval = t->fval;
+        }
+        return e;
+    case TK_FLOAT:
+        if ((e = new_expr(p, EX_FLOAT, t->loc)))
+            e->fval = t->fval;
+        return e;
+    case TK_STRING:
+        if ((e = new_expr(p, EX_STR, t->loc)))
+            e->str = t->text;
+        return e;
+    case TK_NAME:
+        if (strcmp(t->text, "None") == 0)
+            return new_expr(p, EX_NONE, t->loc);
+        if (strcmp(t->text, "True") == 0 || strcmp(t->text, "False") == 0) {
+            if ((e = new_expr(p, EX_INT, t->loc)))
+                e->ival = t->text[0] == 'T';
+            return e;
+        }
+        if ((e = new_expr(p, EX_NAME, t->loc)))
+            e->str = t->text;
+        return e;
+    case TK_OP:
+        if (is_op(t, "(") || is_op(t, "[")) {
+            bool paren = is_op(t, "(");
+            plist l = {.n = 0};
+            bool comma;
+            if (!parse_items(p, paren ? ")" : "]", &l, &comma, false))
+                return NULL;
+            if (paren && l.n == 1 && !comma)
+                return l.items[0];
+            if ((e = new_expr(p, paren ? EX_TUPLE : EX_LIST, t->loc))) {
+                e->nitems = l.n;
+                e->items = (scn_expr **)plist_copy(p, &l, t->loc);
+                if (!e->items)
+                    return NULL;
+            }
+            return e;
+        }
+        break;
+    default: break;
+    }
+    p->pos--;
+    unexpected(p, t, "an expression");
+    return NULL;
+}
+
+static scn_expr *parse_postfix(parser *p)
+{
+    scn_expr *e = parse_atom(p);
+    while (e) {
+        const scn_token *t = peek(p);
+        if (is_op(t, "(")) {
+            next(p);
+            scn_expr *c = new_expr(p, EX_CALL, t->loc);
+            if (!c)
+                return NULL;
+            c->a = e;
+            c->loc = e->loc;
+            if (!parse_args(p, c))
+                return NULL;
+            e = c;
+        } else if (is_op(t, "[")) {
+            next(p);
+            scn_expr *x = new_expr(p, EX_INDEX, t->loc);
+            plist l = {.n = 0};
+            bool comma;
+            if (!x || !parse_items(p, "]", &l, &comma, true))
+                return NULL;
+            if (l.n == 0) {
+                scn_fail(p->err, t->loc, "empty subscript");
+                return NULL;
+            }
+            x->a = e;
+            x->nitems = l.n;
+            x->items = (scn_expr **)plist_copy(p, &l, t->loc);
+            if (!x->items)
+                return NULL;
+            e = x;
+        } else if (is_op(t, ".")) {
+            next(p);
+            const scn_token *n = next(p);
+            if (n->kind != TK_NAME) {
+                p->pos--;
+                unexpected(p, n, "an attribute name");
+                return NULL;
+            }
+            scn_expr *x = new_expr(p, EX_ATTR, n->loc);
+            if (!x)
+                return NULL;
+            x->a = e;
+            x->str = n->text;
+            e = x;
+        } else {
+            break;
+        }
+    }
+    return e;
+}
+
+static scn_expr *parse_unary(parser *p);
+
+static scn_expr *binop(parser *p, const scn_token *op, scn_expr *a, scn_expr *b)
+{
+    if (!a || !b)
+        return NULL;
+    scn_expr *e = new_expr(p, EX_BINOP, op->loc);
+    if (e) {
+        e->str = op->text;
+        e->a = a;
+        e->b = b;
+    }
+    return e;
+}
+
+static scn_expr *parse_power(parser *p)
+{
+    scn_expr *e = parse_postfix(p);
+    if (e && is_op(peek(p), "**")) {
+        const scn_token *op = next(p);
+        return binop(p, op, e, parse_unary(p));
+    }
+    return e;
+}
+
+static scn_expr *parse_unary(parser *p)
+{
+    if (++p->depth > MAX_DEPTH) {
+        scn_fail(p->err, peek(p)->loc, "expression nested too deeply");
+        return NULL;
+    }
+    scn_expr *e;
+    const scn_token *t = peek(p);
+    if (is_op(t, "-") || is_op(t, "+")) {
+        next(p);
+        scn_expr *x = parse_unary(p);
+        if (!x || is_op(t, "+")) {
+            e = x;
+        } else if ((e = new_expr(p, EX_NEG, t->loc))) {
+            e->a = x;
+        }
+    } else {
+        e = parse_power(p);
+    }
+    p->depth--;
+    return e;
+}
+
+static scn_expr *parse_term(parser *p)
+{
+    scn_expr *e = parse_unary(p);
+    while (e) {
+        const scn_token *t = peek(p);
+        if (!(is_op(t, "*") || is_op(t, "/") || is_op(t, "//") || is_op(t, "%") ||
+              is_op(t, "@")))
+            break;
+        next(p);
+        e = binop(p, t, e, parse_unary(p));
+    }
+    return e;
+}
+
+static scn_expr *parse_expr(parser *p)
+{
+    if (++p->depth > MAX_DEPTH) {
+        scn_fail(p->err, peek(p)->loc, "expression nested too deeply");
+        return NULL;
+    }
+    scn_expr *e = parse_term(p);
+    while (e) {
+        const scn_token *t = peek(p);
+        if (!(is_op(t, "+") || is_op(t, "-")))
+            break;
+        next(p);
+        e = binop(p, t, e, parse_term(p));
+    }
+    p->depth--;
+    return e;
+}
+
+/* expr, expr, ...: a tuple when there is a comma. */
+static scn_expr *parse_exprlist(parser *p)
+{
+    scn_loc loc = peek(p)->loc;
+    scn_expr *first = parse_expr(p);
+    if (!first || !is_op(peek(p), ","))
+        return first;
+    plist l = {.n = 0};
+    if (plist_add(p, &l, first, loc))
+        return NULL;
+    while (is_op(peek(p), ",")) {
+        next(p);
+        if (peek(p)->kind == TK_NEWLINE)
+            break;
+        scn_expr *e = parse_expr(p);
+        if (!e || plist_add(p, &l, e, e->loc))
+            return NULL;
+    }
+    scn_expr *t = new_expr(p, EX_TUPLE, loc);
+    if (t) {
+        t->nitems = l.n;
+        t->items = (scn_expr **)plist_copy(p, &l, loc);
+        if (!t->items)
+            return NULL;
+    }
+    return t;
+}
+
+static ss_status end_of_statement(parser *p)
+{
+    const scn_token *t = peek(p);
+    if (t->kind == TK_NEWLINE) {
+        next(p);
+        return SS_OK;
+    }
+    if (t->kind == TK_EOF || t->kind == TK_DEDENT)
+        return SS_OK;
+    return unexpected(p, t, "end of line");
+}
+
+static scn_stmt *new_stmt(parser *p, scn_stmt_kind kind, scn_loc loc)
+{
+    scn_stmt *s = alloc(p, sizeof *s, loc);
+    if (s) {
+        s->kind = kind;
+        s->loc = loc;
+    }
+    return s;
+}
+
+/* name=value options until the end of the line. */
+static ss_status parse_options(parser *p, scn_stmt *s)
+{
+    plist kwn = {.n = 0}, kwv = {.n = 0};
+    scn_loc locs[256];
+    while (peek(p)->kind == TK_NAME) {
+        const scn_token *n = next(p);
+        ss_status st = expect_op(p, "=");
+        if (st)
+            return st;
+        scn_expr *v = parse_expr(p);
+        if (!v)
+            return SS_ERR_PARSE;
+        for (int k = 0; k < kwn.n; k++)
+            if (strcmp(kwn.items[k], n->text) == 0)
+                return scn_fail(p->err, n->loc, "option repeated: %s", n->text);
+        locs[kwn.n] = n->loc;
+        if (plist_add(p, &kwn, (void *)n->text, n->loc) || plist_add(p, &kwv, v, n->loc))
+            return SS_ERR_PARSE;
+        if (is_op(peek(p), ","))
+            next(p);
+    }
+    s->nkw = kwn.n;
+    s->kwnames = (const char **)plist_copy(p, &kwn, s->loc);
+    s->kwvals = (scn_expr **)plist_copy(p, &kwv, s->loc);
+    s->kwlocs = alloc(p, sizeof(scn_loc) * (size_t)(kwn.n ? kwn.n : 1), s->loc);
+    if (!s->kwnames || !s->kwvals || !s->kwlocs)
+        return SS_ERR_PARSE;
+    memcpy(s->kwlocs, locs, sizeof(scn_loc) * (size_t)kwn.n);
+    return end_of_statement(p);
+}
+
+/* The rest of the line as text (comments cut), for device_memory and rules. */
+static ss_status rest_of_line(parser *p, scn_stmt *s)
+{
+    const scn_token *first = peek(p);
+    if (first->kind == TK_NEWLINE || first->kind == TK_EOF)
+        return unexpected(p, first, "a value");
+    s->text_loc = first->loc;
+    size_t start = first->offset, end = start;
+    while (peek(p)->kind != TK_NEWLINE && peek(p)->kind != TK_EOF) {
+        const scn_token *t = next(p);
+        end = t->offset + strlen(t->text) + (t->kind == TK_STRING ? 2 : 0);
+    }
+    s->text = scn_strndup(p->arena, p->src + start, end - start);
+    if (!s->text)
+        return scn_fail(p->err, s->loc, "out of host memory");
+    return end_of_statement(p);
+}
+
+static ss_status parse_block(parser *p, scn_stmt *owner);
+static scn_stmt *parse_stmt(parser *p);
+
+static ss_status parse_params(parser *p, scn_stmt *s)
+{
+    plist names = {.n = 0};
+    scn_loc locs[256];
+    ss_status st = expect_op(p, "(");
+    while (!st && !is_op(peek(p), ")")) {
+        const scn_token *t = next(p);
+        if (t->kind != TK_NAME) {
+            p->pos--;
+            return unexpected(p, t, "a parameter name");
+        }
+        for (int k = 0; k < names.n; k++)
+            if (strcmp(names.items[k], t->text) == 0)
+                return scn_fail(p->err, t->loc, "duplicate parameter '%s'", t->text);
+        locs[names.n] = t->loc;
+        if ((st = plist_add(p, &names, (void *)t->text, t->loc)))
+            return st;
+        if (is_op(peek(p), ","))
+            next(p);
+        else if (!is_op(peek(p), ")"))
+            return unexpected(p, peek(p), "',' or ')'");
+    }
+    if (st || (st = expect_op(p, ")")))
+        return st;
+    s->nparams = names.n;
+    s->params = (const char **)plist_copy(p, &names, s->loc);
+    s->param_locs = alloc(p, sizeof(scn_loc) * (size_t)(names.n ? names.n : 1), s->loc);
+    if (!s->params || !s->param_locs)
+        return SS_ERR_PARSE;
+    memcpy(s->param_locs, locs, sizeof(scn_loc) * (size_t)names.n);
+    return SS_OK;
+}
+
+static scn_stmt *parse_stmt(parser *p)
+{
+    const scn_token *t = peek(p);
+    scn_loc loc = t->loc;
+    scn_stmt *s = NULL;
+    ss_status st = SS_OK;
+    if (t->kind == TK_INDENT) {
+        scn_fail(p->err, t->loc, "unexpected indent");
+        return NULL;
+    }
+    bool word = t->kind == TK_NAME && !is_op(peek_at(p, 1), "=") &&
+                !is_op(peek_at(p, 1), ",") && !is_op(peek_at(p, 1), "(") &&
+                !is_op(peek_at(p, 1), "[") && !is_op(peek_at(p, 1), ".") &&
+                peek_at(p, 1)->kind != TK_NEWLINE;
+    if (is_name(t, "def")) {
+        next(p);
+        const scn_token *n = next(p);
+        if (n->kind != TK_NAME) {
+            p->pos--;
+            unexpected(p, n, "a function name");
+            return NULL;
+        }
+        if (!(s = new_stmt(p, ST_DEF, loc)))
+            return NULL;
+        s->name = n->text;
+        s->name_loc = n->loc;
+        if ((st = parse_params(p, s)))
+            return NULL;
+        if ((st = expect_op(p, ":")) || (st = parse_block(p, s)))
+            return NULL;
+        return s;
+    }
+    if (is_name(t, "for")) {
+        next(p);
+        const scn_token *n = next(p);
+        if (n->kind != TK_NAME) {
+            p->pos--;
+            unexpected(p, n, "a loop variable");
+            return NULL;
+        }
+        if (!is_name(peek(p), "in")) {
+            unexpected(p, peek(p), "'in'");
+            return NULL;
+        }
+        next(p);
+        if (!(s = new_stmt(p, ST_FOR, loc)))
+            return NULL;
+        s->ntargets = 1;
+        s->targets = alloc(p, sizeof(char *), loc);
+        s->target_locs = alloc(p, sizeof(scn_loc), loc);
+        if (!s->targets || !s->target_locs)
+            return NULL;
+        s->targets[0] = n->text;
+        s->target_locs[0] = n->loc;
+        if (!(s->value = parse_expr(p)))
+            return NULL;
+        if ((st = expect_op(p, ":")) || (st = parse_block(p, s)))
+            return NULL;
+        return s;
+    }
+    if (is_name(t, "return")) {
+        next(p);
+        if (!(s = new_stmt(p, ST_RETURN, loc)))
+            return NULL;
+        if (peek(p)->kind != TK_NEWLINE && !(s->value = parse_exprlist(p)))
+            return NULL;
+        return end_of_statement(p) ? NULL : s;
+    }
+    if (is_name(t, "pass")) {
+        next(p);
+        s = new_stmt(p, ST_PASS, loc);
+        return !s || end_of_statement(p) ? NULL : s;
+    }
+    if (word && (is_name(t, "mesh") || is_name(t, "run") || is_name(t, "show") ||
+                 is_name(t, "check") || is_name(t, "print"))) {
+        next(p);
+        scn_stmt_kind k = is_name(t, "mesh")   ? ST_MESH
+                          : is_name(t, "run")  ? ST_RUN
+                          : is_name(t, "show") ? ST_SHOW
+                          : is_name(t, "check") ? ST_CHECK
+                                                : ST_PRINT;
+        if (!(s = new_stmt(p, k, loc)))
+            return NULL;
+        if (k != ST_MESH) {
+            const scn_token *n = next(p);
+            if (n->kind != TK_NAME) {
+                p->pos--;
+                unexpected(p, n, k == ST_PRINT ? "memory, ledger, values, program or explain"
+                                               : "a name");
+                return NULL;
+            }
+            s->name = n->text;
+            s->name_loc = n->loc;
+            if (k == ST_RUN && is_op(peek(p), "(")) {
+                next(p);
+                scn_expr call;
+                memset(&call, 0, sizeof call);
+                call.loc = n->loc;
+                if (!parse_args(p, &call))
+                    return NULL;
+                if (call.nkw) {
+                    scn_fail(p->err, call.kwlocs[0],
+                             "run passes arguments by position; options go after ')'");
+                    return NULL;
+                }
+                s->has_call = true;
+                s->nargs = call.nitems;
+                s->args = call.items;
+            }
+        }
+        return parse_options(p, s) ? NULL : s;
+    }
+    if (word && (is_name(t, "devices") || is_name(t, "hosts"))) {
+        next(p);
+        if (!(s = new_stmt(p, is_name(t, "devices") ? ST_DEVICES : ST_HOSTS, loc)))
+            return NULL;
+        if (!(s->value = parse_expr(p)))
+            return NULL;
+        return end_of_statement(p) ? NULL : s;
+    }
+    if (word && (is_name(t, "device_memory") || is_name(t, "rules"))) {
+        next(p);
+        if (!(s = new_stmt(p, is_name(t, "rules") ? ST_RULES : ST_DEVICE_MEMORY, loc)))
+            return NULL;
+        if (s->kind == ST_RULES && is_name(peek(p), "strict") &&
+            !is_op(peek_at(p, 1), "=")) {
+            next(p);
+            s->strict = true;
+        }
+        return rest_of_line(p, s) ? NULL : s;
+    }
+    /* targets = value, or an expression statement */
+    int save = p->pos;
+    plist names = {.n = 0};
+    scn_loc locs[256];
+    while (peek(p)->kind == TK_NAME) {
+        const scn_token *n = next(p);
+        locs[names.n] = n->loc;
+        if (plist_add(p, &names, (void *)n->text, n->loc))
+            return NULL;
+        if (!is_op(peek(p), ","))
+            break;
+        next(p);
+    }
+    if (names.n && is_op(peek(p), "=")) {
+        next(p);
+        if (!(s = new_stmt(p, ST_ASSIGN, loc)))
+            return NULL;
+        s->ntargets = names.n;
+        s->targets = (const char **)plist_copy(p, &names, loc);
+        s->target_locs = alloc(p, sizeof(scn_loc) * (size_t)names.n, loc);
+        if (!s->targets || !s->target_locs)
+            return NULL;
+        memcpy(s->target_locs, locs, sizeof(scn_loc) * (size_t)names.n);
+        if (!(s->value = parse_exprlist(p)))
+            return NULL;
+        return end_of_statement(p) ? NULL : s;
+    }
+    p->pos = save;
+    if (!(s = new_stmt(p, ST_EXPR, loc)))
+        return NULL;
+    if (!(s->value = parse_exprlist(p)))
+        return NULL;
+    if (is_op(peek(p), "=")) {
+        scn_fail(p->err, peek(p)->loc, "cannot assign to an expression (only to names)");
+        return NULL;
+    }
+    return end_of_statement(p) ? NULL : s;
+}
+
+/* After ':': either NEWLINE INDENT statements DEDENT, or one simple
+ * statement on the same line. */
+static ss_status parse_block(parser *p, scn_stmt *owner)
+{
+    plist body = {.n = 0};
+    if (++p->depth > MAX_DEPTH)
+        return scn_fail(p->err, peek(p)->loc, "blocks nested too deeply");
+    if (peek(p)->kind != TK_NEWLINE) {
+        scn_stmt *s = parse_stmt(p);
+        if (!s || plist_add(p, &body, s, s->loc))
+            return SS_ERR_PARSE;
+    } else {
+        next(p);
+        if (peek(p)->kind != TK_INDENT)
+            return unexpected(p, peek(p), "an indented block");
+        next(p);
+        while (peek(p)->kind != TK_DEDENT && peek(p)->kind != TK_EOF) {
+            scn_stmt *s = parse_stmt(p);
+            if (!s)
+                return SS_ERR_PARSE;
+            if (body.n == (int)(sizeof body.items / sizeof body.items[0]))
+                return scn_fail(p->err, s->loc, "too many statements in one block (at most %d)",
+                                (int)(sizeof body.items / sizeof body.items[0]));
+            body.items[body.n++] = s;
+        }
+        if (peek(p)->kind == TK_DEDENT)
+            next(p);
+    }
+    p->depth--;
+    owner->nbody = body.n;
+    owner->body = (scn_stmt **)plist_copy(p, &body, owner->loc);
+    return owner->body ? SS_OK : SS_ERR_PARSE;
+}
+
+ss_status scn_parse(const char *src, const scn_tokens *toks, scn_arena *arena, scn_file *out,
+                    scn_error *err)
+{
+    parser p = {src, toks, 0, 0, arena, err};
+    memset(out, 0, sizeof *out);
+    int cap = 0;
+    scn_stmt **v = NULL;
+    while (peek(&p)->kind != TK_EOF) {
+        if (peek(&p)->kind == TK_NEWLINE) {
+            next(&p);
+            continue;
+        }
+        if (peek(&p)->kind == TK_DEDENT) {
+            next(&p);
+            continue;
+        }
+        scn_stmt *s = parse_stmt(&p);
+        if (!s)
+            return SS_ERR_PARSE;
+        if (out->nstmts == cap) {
+            int ncap = cap ? cap * 2 : 64;
+            scn_stmt **nv = scn_alloc(arena, sizeof *nv * (size_t)ncap);
+            if (!nv)
+                return scn_fail(err, s->loc, "out of host memory (the scenario is too large)");
+            if (cap)
+                memcpy(nv, v, sizeof *nv * (size_t)cap);
+            v = nv;
+            cap = ncap;
+        }
+        v[out->nstmts++] = s;
+    }
+    out->stmts = v;
+    return SS_OK;
+}

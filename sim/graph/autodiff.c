@@ -1,0 +1,664 @@
+/*
+ * autodiff.c — reverse-mode differentiation of a program (jax.vjp,
+ * jax.grad, jax.value_and_grad, lax.stop_gradient).
+ *
+ * The backward pass is appended to the same program as ordinary primitive
+ * ops, so propagation and lowering partition it like the forward pass: the
+ * transposes of the collectives (notes/gspmd.md section 6) are not written
+ * here, they follow from the shardings. A dot contracting a sharded batch
+ * gives a partial weight gradient and an all-reduce; a gathered operand's
+ * gradient is reduce-scattered back; a constraint's cotangent gets the same
+ * constraint (JAX's transpose of with_sharding_constraint).
+ *
+ * Each op's cotangent rule is JAX's (jax/_src/lax/lax.py and friends),
+ * including the order of operations where it matters for rounding:
+ *   dot_general   _dot_general_transpose_lhs/rhs: a dot_general of the
+ *                 cotangent with the other operand, then a transpose back
+ *                 to the operand's dim order (omitted when the identity);
+ *   reduce_sum    broadcast_in_dim back over the reduced dims;
+ *   reduce_max/min  the cotangent is split equally among all elements equal
+ *                 to the result (JAX's _reduce_chooser_jvp_rule: indicator
+ *                 / count of ties);
+ *   max/min       binary: JAX's _balanced_eq, each operand equal to the
+ *                 result gets g / (1 + [other operand also equal]), so a tie
+ *                 gives half to each side;
+ *   relu          jax.nn.relu's custom JVP: g where x > 0, else 0 (0 at 0);
+ *   broadcast_in_dim  a sum over the broadcast dims, then a reshape back to
+ *                 the operand's size-1 dims (_broadcast_in_dim_transpose_rule);
+ *   slice         zero padding, written as a concatenate with zeros
+ *                 broadcast from a constant (lax.pad's transpose);
+ *   concatenate   a slice per operand; transpose: the inverse permutation;
+ *   reshape       a reshape back; one_hot: no cotangent to the labels;
+ *   comparisons   (eq, gt, ge) piecewise constant: no cotangent.
+ * Selects are written as multiplications by 0/1 masks, which differ from
+ * lax.select only when the cotangent itself is infinite or NaN.
+ *
+ * Only values on a path from an argument to the differentiated value get a
+ * cotangent (JAX's symbolic zeros): a first layer's input gradient is not
+ * built when the input is not an argument. Values flagged stop_gradient
+ * (ss_stop_gradient, the max in softmax and log_softmax) are constants.
+ *
+ * Not done: differentiation through shard_map regions (their explicit
+ * collectives) and integer-valued arguments, both reported as errors.
+ */
+#include "graph.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ad {
+    ss_program *p;
+    ss_value *ct;  /* cotangent of each forward value; -1 is a symbolic zero */
+    bool *needed;  /* depends on an argument and reaches the output */
+} ad;
+
+static bool is_float(ss_dtype t) { return t == SS_F32 || t == SS_BF16 || t == SS_F16; }
+
+/* --- Small builders ------------------------------------------------------ */
+
+/* A scalar `value` of dtype `dt` (a constant is f32; other float dtypes go
+ * through a converting negation, as the kernels allow mixed float dtypes). */
+static ss_status scalar(ss_program *p, double value, ss_dtype dt, ss_value *out)
+{
+    if (dt == SS_F32)
+        return ss_constant(p, value, out);
+    ss_value c;
+    ss_status st = ss_constant(p, -value, &c);
+    if (st)
+        return st;
+    ss__node n = p->nodes[c];
+    n.op = SS__OP_UNARY;
+    n.sub = SS_NEG;
+    n.dtype = dt;
+    n.nin = 1;
+    n.in[0] = c;
+    ss__layout_unknown(&n.fixed, 0);
+    return ss__program_add(p, &n, out);
+}
+
+/* An array of `shape` filled with `value`. */
+static ss_status full(ss_program *p, double value, ss_dtype dt, int rank, const int64_t shape[],
+                      ss_value *out)
+{
+    ss_value c;
+    ss_status st = scalar(p, value, dt, &c);
+    if (st || rank == 0) {
+        *out = c;
+        return st;
+    }
+    int none[1] = {0};
+    return ss_broadcast_in_dim(p, c, rank, shape, none, out);
+}
+
+static ss_status bin(ss_program *p, ss_binary_op op, ss_value a, ss_value b, ss_value *out)
+{
+    return ss_binary(p, op, a, b, out);
+}
+
+/* a op constant */
+static ss_status binc(ss_program *p, ss_binary_op op, ss_value a, double c, ss_value *out)
+{
+    ss_value k;
+    ss_status st = ss_constant(p, c, &k);
+    return st ? st : ss_binary(p, op, a, k, out);
+}
+
+/* constant op a */
+static ss_status cbin(ss_program *p, ss_binary_op op, double c, ss_value a, ss_value *out)
+{
+    ss_value k;
+    ss_status st = ss_constant(p, c, &k);
+    return st ? st : ss_binary(p, op, k, a, out);
+}
+
+/* Broadcast `r` (x reduced over `mask`) back to x's shape. */
+static ss_status unreduce(ss_program *p, ss_value r, const ss__node *x, unsigned mask,
+                          ss_value *out)
+{
+    if (!mask) {
+        *out = r;
+        return SS_OK;
+    }
+    int dims[SS_MAX_RANK], k = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (!((mask >> d) & 1u))
+            dims[k++] = d;
+    return ss_broadcast_in_dim(p, r, x->rank, x->shape, dims, out);
+}
+
+static ss_status reduce_mask(ss_program *p, ss_reduce_op op, ss_value x, unsigned mask,
+                             ss_value *out)
+{
+    int axes[SS_MAX_RANK], k = 0;
+    for (int d = 0; d < SS_MAX_RANK; d++)
+        if ((mask >> d) & 1u)
+            axes[k++] = d;
+    return ss_reduce(p, op, x, k, axes, 0, out);
+}
+
+/* --- Cotangent rules ------------------------------------------------------ */
+
+static ss_status vjp_unary(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
+                           ss_value *gx)
+{
+    ss_value x = n->in[0], a, b, c, t;
+    ss_status st = SS_OK;
+    switch ((ss_unary_op)n->sub) {
+    case SS_NEG: return ss_unary(p, SS_NEG, g, gx);
+    case SS_EXP: return bin(p, SS_MUL, g, ans, gx);
+    case SS_LOG: return bin(p, SS_DIV, g, x, gx);
+    case SS_TANH: /* (g + g * ans) * (1 - ans) */
+        if (!(st = bin(p, SS_MUL, g, ans, &a)) && !(st = bin(p, SS_ADD, g, a, &b)) &&
+            !(st = cbin(p, SS_SUB, 1.0, ans, &c)))
+            st = bin(p, SS_MUL, b, c, gx);
+        return st;
+    case SS_RELU: /* g where x > 0 */
+        if (!(st = binc(p, SS_GT, x, 0.0, &a)))
+            st = bin(p, SS_MUL, g, a, gx);
+        return st;
+    case SS_GELU: {
+        /* d/dx [x * cdf], cdf = 0.5 (1 + tanh(c (x + k x^3))):
+         * cdf + x * 0.5 (1 + t)(1 - t) * c (1 + 3k x^2) */
+        const double gc = (double)0.7978845608028654f, k = (double)0.044715f;
+        ss_value x2, x3, in, cdf, dt, din, r;
+        if (!(st = ss_unary(p, SS_SQUARE, x, &x2)) && !(st = bin(p, SS_MUL, x2, x, &x3)) &&
+            !(st = binc(p, SS_MUL, x3, k, &a)) && !(st = bin(p, SS_ADD, x, a, &b)) &&
+            !(st = binc(p, SS_MUL, b, gc, &in)) && !(st = ss_unary(p, SS_TANH, in, &t)) &&
+            !(st = binc(p, SS_ADD, t, 1.0, &a)) && !(st = binc(p, SS_MUL, a, 0.5, &cdf)) &&
+            !(st = cbin(p, SS_SUB, 1.0, t, &b)) && !(st = bin(p, SS_MUL, a, b, &dt)) &&
+            !(st = binc(p, SS_MUL, x2, 3.0 * k, &c)) && !(st = binc(p, SS_ADD, c, 1.0, &c)) &&
+            !(st = binc(p, SS_MUL, c, gc, &din)) && !(st = bin(p, SS_MUL, dt, din, &r)) &&
+            !(st = bin(p, SS_MUL, x, r, &r)) && !(st = binc(p, SS_MUL, r, 0.5, &r)) &&
+            !(st = bin(p, SS_ADD, cdf, r, &r)))
+            st = bin(p, SS_MUL, g, r, gx);
+        return st;
+    }
+    case SS_SQRT: /* g * (0.5 / ans) */
+        if (!(st = cbin(p, SS_DIV, 0.5, ans, &a)))
+            st = bin(p, SS_MUL, g, a, gx);
+        return st;
+    case SS_RSQRT: /* g * (-0.5 * (ans / x)) */
+        if (!(st = bin(p, SS_DIV, ans, x, &a)) && !(st = cbin(p, SS_MUL, -0.5, a, &b)))
+            st = bin(p, SS_MUL, g, b, gx);
+        return st;
+    case SS_SQUARE: /* g * (2 * x) */
+        if (!(st = cbin(p, SS_MUL, 2.0, x, &a)))
+            st = bin(p, SS_MUL, g, a, gx);
+        return st;
+    default: break;
+    }
+    return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for unary op %d", n->sub);
+}
+
+/* JAX's _balanced_eq(x, ans, y): [x == ans] / (1 + [y == ans]). */
+static ss_status balanced(ss_program *p, ss_value x, ss_value ans, ss_value y, ss_value *out)
+{
+    ss_value ex, ey, d;
+    ss_status st;
+    if (!(st = bin(p, SS_EQ, x, ans, &ex)) && !(st = bin(p, SS_EQ, y, ans, &ey)) &&
+        !(st = binc(p, SS_ADD, ey, 1.0, &d)))
+        st = bin(p, SS_DIV, ex, d, out);
+    return st;
+}
+
+static ss_status vjp_binary(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
+                            const bool want[2], ss_value gin[2])
+{
+    ss_value a = n->in[0], b = n->in[1], t, u, e;
+    ss_status st = SS_OK;
+    switch ((ss_binary_op)n->sub) {
+    case SS_ADD:
+        gin[0] = gin[1] = g;
+        return SS_OK;
+    case SS_SUB:
+        gin[0] = g;
+        return want[1] ? ss_unary(p, SS_NEG, g, &gin[1]) : SS_OK;
+    case SS_MUL:
+        if (want[0] && (st = bin(p, SS_MUL, g, b, &gin[0])))
+            return st;
+        return want[1] ? bin(p, SS_MUL, a, g, &gin[1]) : SS_OK;
+    case SS_DIV: /* g / b; (-g * a) / b^2 */
+        if (want[0] && (st = bin(p, SS_DIV, g, b, &gin[0])))
+            return st;
+        if (want[1] && !(st = ss_unary(p, SS_NEG, g, &t)) && !(st = bin(p, SS_MUL, t, a, &t)) &&
+            !(st = ss_unary(p, SS_SQUARE, b, &u)))
+            st = bin(p, SS_DIV, t, u, &gin[1]);
+        return st;
+    case SS_MAX:
+    case SS_MIN:
+        if (want[0] && (!(st = balanced(p, a, ans, b, &t))))
+            st = bin(p, SS_MUL, g, t, &gin[0]);
+        if (!st && want[1] && !(st = balanced(p, b, ans, a, &t)))
+            st = bin(p, SS_MUL, g, t, &gin[1]);
+        return st;
+    case SS_POW:
+        /* d/da: g * (b == 0 ? 0 : b * a^(b-1)), with a set to 1 where b == 0
+         * so that 0^-1 cannot make a NaN; d/db: g * log(a == 0 ? 1 : a) * ans. */
+        if (want[0]) {
+            ss_value a1, bm1;
+            if ((st = binc(p, SS_EQ, b, 0.0, &e)) || (st = cbin(p, SS_SUB, 1.0, e, &t)) ||
+                (st = bin(p, SS_MUL, a, t, &a1)) || (st = bin(p, SS_ADD, a1, e, &a1)) ||
+                (st = binc(p, SS_SUB, b, 1.0, &bm1)) || (st = bin(p, SS_POW, a1, bm1, &u)) ||
+                (st = bin(p, SS_MUL, b, u, &u)) || (st = bin(p, SS_MUL, g, u, &gin[0])))
+                return st;
+        }
+        if (want[1] && !(st = binc(p, SS_EQ, a, 0.0, &e)) && !(st = bin(p, SS_ADD, a, e, &t)) &&
+            !(st = ss_unary(p, SS_LOG, t, &t)) && !(st = bin(p, SS_MUL, t, ans, &t)))
+            st = bin(p, SS_MUL, g, t, &gin[1]);
+        return st;
+    default: break;
+    }
+    return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for binary op %d", n->sub);
+}
+
+/* JAX's _dot_general_transpose_lhs. x is the operand whose cotangent is
+ * wanted, y the other one; xb/xc/yb/yc their batch and contracting dims;
+ * `swap` when x is the rhs (then g's free dims are y's first). */
+static ss_status dot_transpose(ss_program *p, const ss__node *n, ss_value g, int side,
+                               ss_value *out)
+{
+    /* Copies: appending nodes may move the node array. */
+    const ss__node xn = p->nodes[n->in[side]], yn = p->nodes[n->in[1 - side]];
+    const ss__node *x = &xn, *y = &yn;
+    ss_value yv = n->in[1 - side];
+    const int8_t *xb = side ? n->rb : n->lb, *xc = side ? n->rc : n->lc;
+    const int8_t *yb = side ? n->lb : n->rb, *yc = side ? n->lc : n->rc;
+    int nb = n->nb, nc = n->nc;
+    unsigned xs = 0, ys = 0;
+    for (int i = 0; i < nb; i++) {
+        xs |= 1u << xb[i];
+        ys |= 1u << yb[i];
+    }
+    for (int i = 0; i < nc; i++) {
+        xs |= 1u << xc[i];
+        ys |= 1u << yc[i];
+    }
+    int xkept[SS_MAX_RANK], ykept[SS_MAX_RANK], nxk = 0, nyk = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (!((xs >> d) & 1u))
+            xkept[nxk++] = d;
+    for (int d = 0; d < y->rank; d++)
+        if (!((ys >> d) & 1u))
+            ykept[nyk++] = d;
+    /* g's dims: batch, then lhs free, then rhs free. */
+    int gy0 = side ? nb : nb + nxk;
+    int gb[SS_MAX_RANK], ybv[SS_MAX_RANK], gc[SS_MAX_RANK];
+    for (int i = 0; i < nb; i++) {
+        gb[i] = i;
+        ybv[i] = yb[i];
+    }
+    for (int i = 0; i < nyk; i++)
+        gc[i] = gy0 + i;
+    ss_value r;
+    ss_status st = ss_dot_general(p, g, yv, nb, gb, ybv, nyk, gc, ykept, &r);
+    if (st)
+        return st;
+    /* r's dims: batch, x's kept dims, then y's contracting dims in y order,
+     * i.e. x's contracting dims sorted by their y partners. */
+    int order[SS_MAX_RANK], k = 0;
+    for (int i = 0; i < nb; i++)
+        order[k++] = xb[i];
+    for (int i = 0; i < nxk; i++)
+        order[k++] = xkept[i];
+    for (int d = 0; d < y->rank; d++)
+        for (int i = 0; i < nc; i++)
+            if (yc[i] == d)
+                order[k++] = xc[i];
+    int perm[SS_MAX_RANK];
+    bool identity = true;
+    for (int j = 0; j < k; j++)
+        perm[order[j]] = j;
+    for (int d = 0; d < k; d++)
+        identity = identity && perm[d] == d;
+    if (identity) {
+        *out = r;
+        return SS_OK;
+    }
+    return ss_transpose(p, r, perm, out);
+}
+
+static ss_status vjp_reduce(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
+                            ss_value *gx)
+{
+    const ss__node *x = &p->nodes[n->in[0]];
+    ss__node xn = *x;
+    if (n->sub == SS_REDUCE_SUM)
+        return unreduce(p, g, &xn, n->axes_mask, gx);
+    /* max/min: indicator of the chosen elements, cotangent split by count. */
+    ss_value ab, ind, cnt, q, qb;
+    ss_status st;
+    if (!(st = unreduce(p, ans, &xn, n->axes_mask, &ab)) &&
+        !(st = bin(p, SS_EQ, n->in[0], ab, &ind)) &&
+        !(st = reduce_mask(p, SS_REDUCE_SUM, ind, n->axes_mask, &cnt)) &&
+        !(st = bin(p, SS_DIV, g, cnt, &q)) && !(st = unreduce(p, q, &xn, n->axes_mask, &qb)))
+        st = bin(p, SS_MUL, ind, qb, gx);
+    return st;
+}
+
+static ss_status vjp_broadcast(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+{
+    const ss__node *x = &p->nodes[n->in[0]];
+    ss__node xn = *x;
+    unsigned keep = 0, mask = 0;
+    bool unit = false;
+    for (int i = 0; i < xn.rank; i++) {
+        if (xn.shape[i] == 1)
+            unit = true;
+        else
+            keep |= 1u << n->dims[i];
+    }
+    for (int d = 0; d < n->rank; d++)
+        if (!((keep >> d) & 1u))
+            mask |= 1u << d;
+    ss_value r = g;
+    ss_status st = mask ? reduce_mask(p, SS_REDUCE_SUM, g, mask, &r) : SS_OK;
+    if (!st && unit)
+        st = ss_reshape(p, r, xn.rank, xn.shape, &r);
+    if (!st)
+        *gx = r;
+    return st;
+}
+
+/* Zero padding of g back to the slice's operand shape, one dim at a time. */
+static ss_status vjp_slice(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+{
+    ss__node x = p->nodes[n->in[0]];
+    int64_t shape[SS_MAX_RANK];
+    memcpy(shape, n->shape, sizeof shape);
+    ss_value cur = g;
+    for (int d = 0; d < x.rank; d++) {
+        int64_t lo = n->start[d], hi = x.shape[d] - n->limit[d];
+        if (!lo && !hi)
+            continue;
+        ss_value parts[3];
+        int np = 0;
+        int64_t zs[SS_MAX_RANK];
+        memcpy(zs, shape, sizeof zs);
+        ss_status st;
+        if (lo) {
+            zs[d] = lo;
+            if ((st = full(p, 0.0, x.dtype, x.rank, zs, &parts[np++])))
+                return st;
+        }
+        parts[np++] = cur;
+        if (hi) {
+            zs[d] = hi;
+            if ((st = full(p, 0.0, x.dtype, x.rank, zs, &parts[np++])))
+                return st;
+        }
+        if ((st = ss_concatenate(p, np, parts, d, &cur)))
+            return st;
+        shape[d] = x.shape[d];
+    }
+    *gx = cur;
+    return SS_OK;
+}
+
+static ss_status vjp_concat(ss_program *p, const ss__node *n, ss_value g, int k, ss_value *gx)
+{
+    int64_t start[SS_MAX_RANK] = {0}, limit[SS_MAX_RANK];
+    memcpy(limit, n->shape, sizeof limit);
+    for (int i = 0; i < k; i++)
+        start[n->dim] += p->nodes[n->in[i]].shape[n->dim];
+    limit[n->dim] = start[n->dim] + p->nodes[n->in[k]].shape[n->dim];
+    return ss_slice(p, g, start, limit, gx);
+}
+
+static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+{
+    ss__node c = *n;
+    c.in[0] = g;
+    c.is_output = false;
+    c.stop_gradient = false;
+    return ss__program_add(p, &c, gx);
+}
+
+/* --- The sweep ----------------------------------------------------------- */
+
+/* Whether op `n` passes a cotangent to operand k at all. */
+static bool differentiable(const ss__node *n, int k)
+{
+    (void)k;
+    if (n->stop_gradient || !is_float(n->dtype))
+        return false;
+    switch (n->op) {
+    case SS__OP_ONE_HOT:
+    case SS__OP_CONSTANT:
+    case SS__OP_INPUT:
+    case SS__OP_PARAM: return false;
+    case SS__OP_BINARY: return n->sub != SS_EQ && n->sub != SS_GT && n->sub != SS_GE;
+    default: return true;
+    }
+}
+
+static ss_status accumulate(ad *s, ss_value v, ss_value c)
+{
+    if (s->ct[v] < 0) {
+        s->ct[v] = c;
+        return SS_OK;
+    }
+    return ss_binary(s->p, SS_ADD, s->ct[v], c, &s->ct[v]);
+}
+
+static ss_status backward_node(ad *s, ss_value v)
+{
+    ss_program *p = s->p;
+    ss__node n = p->nodes[v];
+    ss_value g = s->ct[v], gin[SS__MAX_INPUTS];
+    bool want[SS__MAX_INPUTS];
+    ss_status st = SS_OK;
+    for (int k = 0; k < n.nin; k++) {
+        want[k] = s->needed[n.in[k]];
+        gin[k] = -1;
+    }
+    if (n.manual || n.op == SS__OP_MANUAL_IN || n.op == SS__OP_MANUAL_OUT ||
+        n.op == SS__OP_COLLECTIVE)
+        return ss__fail(SS_ERR_UNSUPPORTED, "grad: %%%d (%s): differentiating through shard_map "
+                                            "regions is not supported yet",
+                        (int)v, ss__opcode_name(&n));
+    switch (n.op) {
+    case SS__OP_UNARY: st = vjp_unary(p, &n, v, g, &gin[0]); break;
+    case SS__OP_BINARY: st = vjp_binary(p, &n, v, g, want, gin); break;
+    case SS__OP_DOT:
+        for (int k = 0; k < 2 && !st; k++)
+            if (want[k])
+                st = dot_transpose(p, &n, g, k, &gin[k]);
+        break;
+    case SS__OP_REDUCE: st = vjp_reduce(p, &n, v, g, &gin[0]); break;
+    case SS__OP_TRANSPOSE: {
+        int inv[SS_MAX_RANK];
+        for (int d = 0; d < n.rank; d++)
+            inv[n.dims[d]] = d;
+        st = ss_transpose(p, g, inv, &gin[0]);
+        break;
+    }
+    case SS__OP_RESHAPE: {
+        const ss__node *x = &p->nodes[n.in[0]];
+        int64_t shape[SS_MAX_RANK];
+        memcpy(shape, x->shape, sizeof shape);
+        st = ss_reshape(p, g, x->rank, shape, &gin[0]);
+        break;
+    }
+    case SS__OP_BROADCAST: st = vjp_broadcast(p, &n, g, &gin[0]); break;
+    case SS__OP_SLICE: st = vjp_slice(p, &n, g, &gin[0]); break;
+    case SS__OP_CONCAT:
+        for (int k = 0; k < n.nin && !st; k++)
+            if (want[k])
+                st = vjp_concat(p, &n, g, k, &gin[k]);
+        break;
+    case SS__OP_CONSTRAIN: st = vjp_constrain(p, &n, g, &gin[0]); break;
+    default:
+        return ss__fail(SS_ERR_UNSUPPORTED, "grad: %%%d: no cotangent rule for %s", (int)v,
+                        ss__opcode_name(&n));
+    }
+    if (st)
+        return ss__fail(st, "grad: %%%d (%s): %s", (int)v, ss__opcode_name(&n),
+                        ss_error_message());
+    for (int k = 0; k < n.nin && !st; k++)
+        if (want[k] && gin[k] >= 0)
+            st = accumulate(s, n.in[k], gin[k]);
+    return st;
+}
+
+/* The sweep proper; on failure the caller drops what was appended. */
+static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt[],
+                     ss_value grads[])
+{
+    ss_program *p = s->p;
+    if (y < 0 || y >= p->n)
+        return ss__fail(SS_ERR_INVALID, "grad: %%%d is not a value", (int)y);
+    /* depends: reachable from an argument through differentiable ops. */
+    for (ss_value v = 0; v <= y; v++) {
+        bool dep = false;
+        for (int i = 0; i < n && !dep; i++)
+            dep = wrt[i] == v;
+        const ss__node *nd = &p->nodes[v];
+        for (int k = 0; k < nd->nin && !dep; k++)
+            dep = s->needed[nd->in[k]] && differentiable(nd, k);
+        s->needed[v] = dep;
+    }
+    /* ... and reaches y: walk back from y. */
+    bool *reach = calloc((size_t)y + 1, sizeof *reach);
+    if (!reach)
+        return ss__fail(SS_ERR_NOMEM, "grad: out of host memory");
+    reach[y] = true;
+    for (ss_value v = y; v >= 0; v--) {
+        const ss__node *nd = &p->nodes[v];
+        if (!reach[v])
+            continue;
+        for (int k = 0; k < nd->nin; k++)
+            if (differentiable(nd, k))
+                reach[nd->in[k]] = true;
+    }
+    for (ss_value v = 0; v <= y; v++)
+        s->needed[v] = s->needed[v] && reach[v];
+    free(reach);
+
+    ss_status st = SS_OK;
+    s->ct[y] = s->needed[y] ? seed : -1;
+    for (ss_value v = y; v >= 0 && !st; v--) {
+        if (!s->needed[v] || s->ct[v] < 0 || !differentiable(&p->nodes[v], 0))
+            continue;
+        st = backward_node(s, v);
+    }
+    for (int i = 0; i < n && !st; i++) {
+        ss_value w = wrt[i];
+        if (s->ct[w] >= 0) {
+            grads[i] = s->ct[w];
+            continue;
+        }
+        ss__node wn = p->nodes[w];
+        st = full(p, 0.0, wn.dtype, wn.rank, wn.shape, &grads[i]);
+    }
+    return st;
+}
+
+/* Drop the nodes appended since `n0`: a failing call leaves the program as
+ * it was. (Backward passes append no shard_map nodes or ppermute pairs.) */
+static void truncate(ss_program *p, int n0)
+{
+    p->n = n0;
+    free(p->layouts);
+    p->layouts = NULL;
+}
+
+static ss_status check_args(ss_program *p, ss_value y, int n, const ss_value wrt[],
+                            const char *what)
+{
+    const ss__node *yn = ss__program_node(p, y, what);
+    if (!yn)
+        return SS_ERR_INVALID;
+    if (!is_float(yn->dtype))
+        return ss__fail(SS_ERR_INVALID, "%s: %%%d has dtype %s; only float values can be "
+                                        "differentiated", what, (int)y,
+                        ss_dtype_name(yn->dtype));
+    if (n < 0 || (n > 0 && !wrt))
+        return ss__fail(SS_ERR_INVALID, "%s: %d arguments", what, n);
+    for (int i = 0; i < n; i++) {
+        const ss__node *w = ss__program_node(p, wrt[i], what);
+        if (!w)
+            return SS_ERR_INVALID;
+        if (!is_float(w->dtype))
+            return ss__fail(SS_ERR_INVALID, "%s: argument %d (%%%d) has dtype %s; gradients "
+                                            "are taken with respect to float values only",
+                            what, i, (int)wrt[i], ss_dtype_name(w->dtype));
+    }
+    if (p->in_manual)
+        return ss__fail(SS_ERR_UNSUPPORTED, "%s: inside a shard_map region", what);
+    return SS_OK;
+}
+
+ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_value wrt[],
+                 ss_value grads[])
+{
+    ss_status st = check_args(p, y, n, wrt, "vjp");
+    if (st)
+        return st;
+    const ss__node *yn = &p->nodes[y], *cn = ss__program_node(p, cotangent, "vjp");
+    if (!cn)
+        return SS_ERR_INVALID;
+    bool same = cn->rank == yn->rank && is_float(cn->dtype);
+    for (int d = 0; same && d < yn->rank; d++)
+        same = cn->shape[d] == yn->shape[d];
+    if (!same)
+        return ss__fail(SS_ERR_INVALID, "vjp: the cotangent %%%d must be a float array of the "
+                                        "shape of %%%d", (int)cotangent, (int)y);
+    int n0 = p->n;
+    ad s = {p, malloc(sizeof(ss_value) * ((size_t)y + 1)), calloc((size_t)y + 1, sizeof(bool))};
+    if (!s.ct || !s.needed) {
+        st = ss__fail(SS_ERR_NOMEM, "vjp: out of host memory");
+    } else {
+        for (ss_value v = 0; v <= y; v++)
+            s.ct[v] = -1;
+        st = vjp(&s, y, cotangent, n, wrt, grads);
+    }
+    free(s.ct);
+    free(s.needed);
+    if (st)
+        truncate(p, n0);
+    return st;
+}
+
+ss_status ss_value_and_grad(ss_program *p, ss_value loss, int n, const ss_value wrt[],
+                            ss_value *value, ss_value grads[])
+{
+    ss_status st = check_args(p, loss, n, wrt, "grad");
+    if (st)
+        return st;
+    if (p->nodes[loss].rank != 0)
+        return ss__fail(SS_ERR_INVALID, "grad: %%%d has rank %d; grad requires a scalar "
+                                        "(rank 0) value, use ss_vjp otherwise",
+                        (int)loss, p->nodes[loss].rank);
+    int n0 = p->n;
+    ss_value one;
+    if ((st = scalar(p, 1.0, p->nodes[loss].dtype, &one)))
+        return st;
+    st = ss_vjp(p, loss, one, n, wrt, grads);
+    if (st) {
+        truncate(p, n0);
+        return st;
+    }
+    if (value)
+        *value = loss;
+    return SS_OK;
+}
+
+ss_status ss_grad(ss_program *p, ss_value loss, int n, const ss_value wrt[], ss_value grads[])
+{
+    return ss_value_and_grad(p, loss, n, wrt, NULL, grads);
+}
+
+ss_status ss_stop_gradient(ss_program *p, ss_value x, ss_value *out)
+{
+    const ss__node *a = ss__program_node(p, x, "stop_gradient");
+    if (!a)
+        return SS_ERR_INVALID;
+    int64_t shape[SS_MAX_RANK];
+    int rank = a->rank;
+    memcpy(shape, a->shape, sizeof shape);
+    ss_status st = ss_reshape(p, x, rank, shape, out);
+    if (!st)
+        p->nodes[*out].stop_gradient = true;
+    return st;
+}
