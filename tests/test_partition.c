@@ -838,3 +838,44 @@ Test(partition, run_arrays_keeps_data_on_devices_and_donates)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+Test(partition, plans_a_pod_without_allocating_data)
+{
+    /* 16 layers of [8192 x 32768] bf16 weights (8.6B parameters) on a
+     * 64x64 mesh of 4096 devices: compile and plan only. Arguments stay
+     * live for the whole step, so the peak holds every weight block. */
+    ss_mesh *m = mesh_of("data=64,model=64", 4096);
+    ss_program *p;
+    ok(ss_program_create(m, &p));
+    ss_spec sx = spec_of("P('data', None)"), s1 = spec_of("P(None, 'model')");
+    ss_spec s2 = spec_of("P('model', None)"), dm = spec_of("P('data', 'model')");
+    int64_t xs[2] = {4096, 8192}, ws[2] = {8192, 32768}, ws2[2] = {32768, 8192};
+    ss_value x;
+    ok(ss_input(p, "x", SS_BF16, 2, xs, &sx, &x));
+    for (int l = 0; l < 16; l++) {
+        ss_value w1, w2, a, y, yc, z;
+        ok(ss_param(p, "w1", SS_BF16, 2, ws, &s1, &w1));
+        ok(ss_param(p, "w2", SS_BF16, 2, ws2, &s2, &w2));
+        ok(ss_matmul(p, x, w1, &a));
+        ok(ss_unary(p, SS_GELU, a, &y));
+        ok(ss_constrain(p, y, &dm, &yc));
+        ok(ss_matmul(p, yc, w2, &z));
+        ok(ss_constrain(p, z, &sx, &x));
+    }
+    ok(ss_output(p, x, NULL));
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    ss_plan plan;
+    ok(ss_executable_plan(e, &plan));
+    size_t weights = (size_t)32 * 8192 * 512 * 2; /* every device's weight blocks */
+    size_t x_block = (size_t)64 * 8192 * 2;
+    cr_assert(plan.peak_bytes >= weights + x_block && plan.peak_bytes < 2 * weights,
+              "peak %zu for %zu B of weight blocks", plan.peak_bytes, weights);
+    cr_assert_eq(plan.ncollectives, 16, "one all-reduce over 'model' per layer");
+    /* Per layer: 2(n-1)/n of the [64, 8192] bf16 block, n = 64. */
+    cr_assert(fabs(plan.sent_bytes - 16 * 2.0 * 63 / 64 * (double)x_block) < 1.0, "%.0f",
+              plan.sent_bytes);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
