@@ -1198,6 +1198,316 @@ ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
                              const int64_t shape[], ss_dtype dtype, const ss_init *init,
                              const char *name, ss_array **out);
 
+/* ------------------------------------------------------------------------ */
+/* Checkpoints                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Save sharded arrays in Orbax's on-disk layout and restore them into any
+ * other sharding, on any mesh of the context's devices. The layout is
+ * Orbax's non-OCDBT PyTree layout with zarr v2 arrays, readable by
+ * zarr-python and TensorStore:
+ *
+ *   DIR/STEP/                          step name = the decimal step ("12")
+ *     _CHECKPOINT_METADATA             JSON: item handlers, timestamps
+ *     commit_success.txt               "Checkpoint commit was successful to DIR/STEP"
+ *     ITEM/                            "default" unless the options say otherwise
+ *       _METADATA                      JSON: the tree (keys, key types, write shapes)
+ *       _sharding                      JSON: {base64url(name): "<saved sharding JSON>"}
+ *       array_metadatas/process_H      JSON: per array write/chunk shape, and in
+ *                                      ext_metadata the CRC32C of every chunk file
+ *       NAME/.zarray                   zarr v2: shape, chunks = the shard shape,
+ *                                      dtype "<f4" "bfloat16" "<i4" ..., order C,
+ *                                      fill_value null, dimension_separator ".",
+ *                                      compressor {"id":"zstd","level":1} or null
+ *       NAME/0.1                       one chunk file per distinct shard
+ *
+ * NAME is the array's tree path with keys joined by '.' ("params.dense.kernel");
+ * each key is letters, digits, '_' or '-', and a key of digits only is a
+ * sequence index (Orbax key_type 1), any other a dict key (key_type 2).
+ *
+ * Saving: the chunk of every distinct shard is written once, by the device
+ * holding its replica 0, on that device's thread, all devices at once; no
+ * data moves between devices. Memory beyond the shards is one staging buffer
+ * per writing device (zstd output), allocated in the device's arena so that
+ * it shows in ss_device_memory_stats. The step is written into
+ * DIR/STEP.orbax-checkpoint-tmp; every file and directory is fsynced, the
+ * commit marker is written, and one rename(2) publishes DIR/STEP. A process
+ * killed at any moment leaves every earlier step intact and the step it was
+ * writing invisible (a leftover temporary directory is ignored by readers
+ * and replaced by the next save of that step).
+ *
+ * Integrity: every chunk file is covered by CRC32Cs of its consecutive
+ * SS_CKPT_CRC_BLOCK-byte blocks (one CRC for a small chunk), recorded at
+ * save time. Restore checks every block it reads; ss_ckpt_verify checks
+ * every block of every chunk. A corrupted, truncated or missing chunk, a
+ * missing commit marker, a bad .zarray and a shape mismatch each fail with
+ * one line naming the array and the chunk.
+ *
+ * Restoring: the caller gives the abstract target state, one
+ * ss_ckpt_target per array (name, shape, dtype, sharding: what
+ * nnx.eval_shape gives once it propagates shardings). Each distinct target
+ * shard is read by its replica-0 device, which reads only the CRC blocks of
+ * the chunk files that hold bytes of its shard (a target shard cut across
+ * rows of a chunk reads only those rows; one cut across columns reads the
+ * blocks the columns touch; a zstd chunk is read whole), through one
+ * staging buffer in its arena; replicas then copy it. So the peak of every
+ * device is its target shards plus one staging buffer, whatever the saved
+ * sharding was. A target without a sharding gets the saved one if it can be
+ * rebuilt on the context's devices, and otherwise fails with Orbax's
+ * "Topology mismatch detected" message; it is never silently copied whole
+ * to every device. Stored values are cast to the target dtype on read.
+ *
+ * Example: save on a 2x4 mesh, restore on 8 devices sharded by rows.
+ *
+ *     const char *names[] = {"params.w"};
+ *     ss_array *arrays[] = {w};                   // f32[1024,1024], P('a','b')
+ *     ss_ckpt_save(ctx, "/tmp/ck", 1, 1, names, arrays, NULL, NULL);
+ *
+ *     ss_mesh *m8;
+ *     ss_spec rows;
+ *     ss_mesh_make("c=8", 8, NULL, &m8);
+ *     ss_spec_parse("P('c', None)", &rows);
+ *     ss_ckpt_target t = {.name = "params.w", .dtype = SS_BF16, .rank = 2,
+ *                         .shape = {1024, 1024}};
+ *     ss_sharding_init(&t.sharding, m8, &rows);
+ *     ss_ckpt_state *state;
+ *     if (ss_ckpt_restore(ctx, "/tmp/ck", 1, 1, &t, NULL, &state, NULL) != SS_OK)
+ *         fprintf(stderr, "%s\n", ss_error_message());
+ *     ss_array *w2 = ss_ckpt_state_array(state, 0);   // bf16, P('c', None)
+ *     ...
+ *     ss_ckpt_state_destroy(state);                   // frees w2 too
+ *
+ * What is not done: OCDBT and zarr v3 (Orbax's newer defaults), chunks
+ * smaller than a shard, uneven shards, restoring with padding or truncation
+ * (strict=False), compressors other than zstd, non-array leaves. */
+
+#define SS_CKPT_TMP_SUFFIX ".orbax-checkpoint-tmp"
+#define SS_CKPT_DEFAULT_ITEM "default"
+#define SS_CKPT_DEFAULT_STAGING ((size_t)4 << 20) /* bytes per device */
+#define SS_CKPT_CRC_BLOCK 65536                   /* bytes covered by one CRC32C */
+#define SS_CKPT_NAME_MAX 256                      /* array name, including the NUL */
+
+/* CRC32C (Castagnoli) of `n` bytes, continuing from `crc` (0 to start):
+ * ss_crc32c(0, "123456789", 9) == 0xE3069283. Uses the SSE4.2 instruction
+ * when the CPU has it, else tables; both give the same value. */
+uint32_t ss_crc32c(uint32_t crc, const void *data, size_t n);
+
+typedef enum ss_ckpt_compression {
+    SS_CKPT_ZSTD = 0,     /* zstd (level 1 unless zstd_level says otherwise) */
+    SS_CKPT_UNCOMPRESSED  /* compressor null: chunk files are the raw bytes */
+} ss_ckpt_compression;
+
+typedef struct ss_ckpt_save_options {
+    const char *item;                /* NULL: "default" */
+    ss_ckpt_compression compression; /* default SS_CKPT_ZSTD */
+    int zstd_level;                  /* 0: 1 (TensorStore's default); 1..19 */
+    size_t staging_bytes;            /* per writing device; 0: SS_CKPT_DEFAULT_STAGING */
+    int max_to_keep;                 /* > 0: after the commit, delete the oldest
+                                        committed steps beyond this many */
+} ss_ckpt_save_options;
+
+/* What a save or restore did. Restore counts: bytes_needed is the size, in
+ * the stored dtype, of every distinct target shard (replicas once);
+ * bytes_read is what was read from chunk files for them. */
+typedef struct ss_ckpt_stats {
+    uint64_t bytes_written;  /* save: chunk file bytes */
+    uint64_t bytes_logical;  /* save: uncompressed bytes of the distinct shards */
+    uint64_t bytes_needed;   /* restore */
+    uint64_t bytes_read;     /* restore */
+    int64_t chunks;          /* chunk files written, or opened by the restore */
+    size_t staging_bytes;    /* largest staging buffer one device allocated */
+    double seconds;          /* wall time of the call */
+} ss_ckpt_stats;
+
+/* Save `n` arrays (names[i] -> arrays[i], all on `ctx`'s devices) as step
+ * `step` (>= 0) of the checkpoint directory `dir` (created if missing).
+ * `opts` and `stats` may be NULL. Errors: SS_ERR_INVALID for a bad or
+ * repeated name, a partial or manual sharding, a bad option, or a step that
+ * already exists (Orbax's "Destination DIR/STEP already exists."); SS_ERR_IO
+ * with the path and strerror for a file that cannot be written (the
+ * temporary directory stays behind, invisible); SS_ERR_DEVICE_OOM when a
+ * writing device has no room for its staging buffer. Nothing is published
+ * unless everything was written and synced. With max_to_keep, older steps
+ * are removed after the commit (renamed to the temporary name first, so a
+ * half-deleted step is never visible); a failure there is reported but the
+ * new step stays committed. */
+ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
+                       const char *const names[], ss_array *const arrays[],
+                       const ss_ckpt_save_options *opts, ss_ckpt_stats *stats);
+
+typedef enum ss_ckpt_step_state {
+    SS_CKPT_COMMITTED = 0,  /* DIR/STEP with its commit marker: restorable */
+    SS_CKPT_INCOMPLETE,     /* DIR/STEP without commit_success.txt */
+    SS_CKPT_IN_PROGRESS     /* DIR/STEP.orbax-checkpoint-tmp: being written or killed */
+} ss_ckpt_step_state;
+
+typedef struct ss_ckpt_entry {
+    int64_t step;
+    ss_ckpt_step_state state;
+} ss_ckpt_entry;
+
+/* Every step-like entry of `dir` in ascending step order (a step may appear
+ * twice: committed and in progress). *n receives the count; SS_ERR_RANGE
+ * when `cap` is too small (*n then holds the number needed), SS_ERR_IO when
+ * `dir` cannot be read. Other names in `dir` are ignored. */
+ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n);
+/* The committed steps only, ascending (what a CheckpointManager lists).
+ * Errors as ss_ckpt_list. */
+ss_status ss_ckpt_steps(const char *dir, int64_t steps[], int cap, int *n);
+/* The largest committed step. SS_ERR_IO when there is none (the message
+ * says so) or `dir` cannot be read. */
+ss_status ss_ckpt_latest_step(const char *dir, int64_t *step);
+
+/* --- Reading a checkpoint's metadata --- */
+
+/* An opened committed step: its tree, array metadata and saved shardings;
+ * chunk data are not read. */
+typedef struct ss_ckpt ss_ckpt;
+
+/* How an array was sharded when it was saved (from `_sharding`). */
+typedef enum ss_ckpt_sharding_kind {
+    SS_CKPT_SHARDING_NONE = 0,      /* no entry in _sharding */
+    SS_CKPT_SHARDING_SINGLE_DEVICE, /* SingleDeviceSharding: the whole array on one device */
+    SS_CKPT_SHARDING_NAMED,         /* NamedSharding over a mesh */
+    SS_CKPT_SHARDING_OTHER          /* an entry shardsim cannot rebuild */
+} ss_ckpt_sharding_kind;
+
+typedef struct ss_ckpt_array_desc {
+    char name[SS_CKPT_NAME_MAX];
+    ss_dtype dtype;         /* stored dtype */
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    int64_t chunks[SS_MAX_RANK]; /* chunk shape (the saved shard shape) */
+    ss_ckpt_compression compression;
+    int zstd_level;
+    int64_t nchunks;        /* chunks in the grid */
+    uint64_t bytes_logical; /* elements x dtype size */
+    uint64_t bytes_stored;  /* sum of the chunk files present */
+    int64_t chunks_missing; /* chunk files absent */
+    int has_crc;            /* CRC32Cs recorded for its chunks */
+    ss_ckpt_sharding_kind saved;
+    char saved_text[512];   /* "NamedSharding(mesh=Mesh('a': 2, 'b': 4), spec=P('a', 'b'))",
+                               "SingleDeviceSharding(device=cpu:0)", or "" */
+} ss_ckpt_array_desc;
+
+/* Open step `step` (-1: the latest committed) of `dir`, item `item` (NULL:
+ * "default", or the step's only item). Reads _CHECKPOINT_METADATA, _METADATA,
+ * _sharding and array_metadatas; .zarray files are read when asked for.
+ * Errors (SS_ERR_IO unless said): "Requested directory for restore does not
+ * exist at DIR/STEP"; "Found incomplete checkpoint at DIR/STEP: no
+ * commit_success.txt"; a missing item or _METADATA; SS_ERR_PARSE for bad
+ * JSON, with the file named. *out is NULL on failure. */
+ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt **out);
+void ss_ckpt_close(ss_ckpt *ck);
+int64_t ss_ckpt_step(const ss_ckpt *ck);
+const char *ss_ckpt_item(const ss_ckpt *ck);
+/* init_timestamp_nsecs and commit_timestamp_nsecs of _CHECKPOINT_METADATA
+ * (0 when absent). */
+void ss_ckpt_timestamps(const ss_ckpt *ck, int64_t *init_ns, int64_t *commit_ns);
+/* Arrays in _METADATA order (leaves with skip_deserialize excluded). */
+int ss_ckpt_array_count(const ss_ckpt *ck);
+const char *ss_ckpt_array_name(const ss_ckpt *ck, int i);
+/* Index of array `name`, or -1. */
+int ss_ckpt_array_find(const ss_ckpt *ck, const char *name);
+/* Facts about array i: parses its .zarray and stats its chunk files.
+ * Errors: SS_ERR_RANGE for a bad index; a missing .zarray is Orbax's
+ * "File not found: .../.zarray. In many cases, this results from copying
+ * a checkpoint without using the `-a` flag."; a bad one SS_ERR_PARSE or
+ * SS_ERR_UNSUPPORTED naming the array and the field. */
+ss_status ss_ckpt_array_info(const ss_ckpt *ck, int i, ss_ckpt_array_desc *out);
+/* Rebuild array i's saved sharding over the devices 0..ndevices-1: *mesh
+ * (owned by the caller; destroy it after the sharding's last use) and *out.
+ * Errors: SS_ERR_INVALID when nothing was saved (Orbax's "Sharding of
+ * jax.Array cannot be None. Provide `mesh` and `mesh_axes` OR `sharding`");
+ * SS_ERR_MESH with "Topology mismatch detected. ..." when the saved devices
+ * are not all among 0..ndevices-1; SS_ERR_UNSUPPORTED for sharding types
+ * shardsim cannot rebuild. */
+ss_status ss_ckpt_saved_sharding(const ss_ckpt *ck, int i, int ndevices, ss_mesh **mesh,
+                                 ss_sharding *out);
+
+/* Check step `step` of `dir` (-1: every step-like entry, committed or not):
+ * commit marker, metadata, every array's .zarray, every chunk file's
+ * presence, size, CRC32C blocks and (for zstd) that it decompresses to the
+ * chunk's size. One line per problem is written to `log` (may be NULL), and
+ * with `log` one "ok" line per good step; *problems (may be NULL) receives
+ * the count. Returns SS_OK when there is no problem, else the status and
+ * message of the first one. */
+ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *log,
+                         int *problems);
+
+/* --- Restoring --- */
+
+/* One array of the abstract target state (jax.ShapeDtypeStruct). */
+typedef struct ss_ckpt_target {
+    const char *name;            /* tree path as saved, "params.w" */
+    ss_dtype dtype;              /* stored values are cast to it */
+    int rank;
+    int64_t shape[SS_MAX_RANK];  /* must equal the stored shape */
+    ss_sharding sharding;        /* sharding.mesh NULL: none given */
+} ss_ckpt_target;
+
+typedef struct ss_ckpt_restore_options {
+    const char *item;      /* NULL: as ss_ckpt_open */
+    int partial;           /* nonzero: partial_restore=True, restore only the targets */
+    size_t staging_bytes;  /* per reading device; 0: SS_CKPT_DEFAULT_STAGING;
+                              at least SS_CKPT_CRC_BLOCK */
+} ss_ckpt_restore_options;
+
+/* The restored arrays and the meshes of any saved shardings they use. */
+typedef struct ss_ckpt_state ss_ckpt_state;
+
+/* Restore `n` targets from step `step` (-1: latest) of `dir` onto `ctx`'s
+ * devices. Each target's mesh device ids must be < the device count.
+ * `opts` and `stats` may be NULL. Errors, each one line naming the array:
+ *   - without `partial`, target names that differ from the checkpoint's:
+ *     "User-provided restore item and on-disk value metadata tree
+ *     structures do not match: missing in checkpoint: [...]; not in target:
+ *     [...]. If this mismatch is intentional, pass `partial_restore=True`
+ *     ..." (SS_ERR_INVALID); with `partial`, only names absent from the
+ *     checkpoint are an error;
+ *   - a shape differing from the stored one: "Requested shape: (8, 8) is
+ *     not compatible with the stored shape: (16, 16). Truncating/padding is
+ *     disabled. ..." (SS_ERR_INVALID);
+ *   - the sharding's own errors (JAX's wording) for the target shape;
+ *   - no target sharding: ss_ckpt_saved_sharding's errors ("Topology
+ *     mismatch detected. ...");
+ *   - SS_ERR_DEVICE_OOM when a device cannot hold its shards and staging
+ *     buffer; when the sharding was the saved one the message says so;
+ *   - SS_ERR_IO / SS_ERR_PARSE for a missing, truncated or corrupted chunk
+ *     ("array 'w' chunk 1.0: CRC32C mismatch in bytes [0, 65536) of PATH")
+ *     or a bad .zarray.
+ * Nothing is left allocated on failure; *out is NULL. On success the state
+ * owns the arrays (target order). */
+ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
+                          const ss_ckpt_target targets[], const ss_ckpt_restore_options *opts,
+                          ss_ckpt_state **out, ss_ckpt_stats *stats);
+
+/* A restore's cost without reading any chunk data: per device the peak
+ * arena bytes the restore will add (its shards, 64-byte rounded, plus its
+ * staging buffer); a restore into a fresh context measures exactly this
+ * with ss_device_memory_stats. `peak_bytes` has room for `cap` >= the
+ * device count entries (indexed by device id); *needed and *to_read (may be
+ * NULL) receive the restore's bytes_needed and the bytes it will read.
+ * Errors: those of ss_ckpt_restore that do not need chunk data. */
+ss_status ss_ckpt_restore_plan(ss_context *ctx, const char *dir, int64_t step, int n,
+                               const ss_ckpt_target targets[],
+                               const ss_ckpt_restore_options *opts, size_t peak_bytes[],
+                               int cap, uint64_t *needed, uint64_t *to_read);
+
+int ss_ckpt_state_count(const ss_ckpt_state *s);
+const char *ss_ckpt_state_name(const ss_ckpt_state *s, int i);
+/* Array i (borrowed: it lives until ss_ckpt_state_destroy). NULL for a bad
+ * index. */
+ss_array *ss_ckpt_state_array(const ss_ckpt_state *s, int i);
+/* The array restored for `name`, or NULL. */
+ss_array *ss_ckpt_state_find(const ss_ckpt_state *s, const char *name);
+/* 1 when array i got the saved sharding because its target had none (Orbax
+ * then warns "Sharding info not provided when restoring. Populating
+ * sharding info from sharding file. ..."). */
+int ss_ckpt_state_used_saved_sharding(const ss_ckpt_state *s, int i);
+/* Destroy the arrays and the meshes. NULL is a no-op. */
+void ss_ckpt_state_destroy(ss_ckpt_state *s);
+
 #ifdef __cplusplus
 }
 #endif

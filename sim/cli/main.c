@@ -2,6 +2,7 @@
  * main.c — the `shardsim` command: dispatch to subcommands, help, demo.
  */
 #include "cli.h"
+#include "scenario.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,10 @@ static const char main_help[] =
     "sharding questions the way JAX and XLA's GSPMD partitioner do.\n"
     "\n"
     "commands:\n"
+    "  run      run a scenario file on virtual devices: memory, collectives, step\n"
+    "           times, checks against the single-device run (shardsim run --help)\n"
+    "  plan     the same reports without data or compute, plus estimated step\n"
+    "           times on hardware profiles (shardsim plan --help)\n"
     "  show     where each device's shard of an array lives: JAX's picture, the\n"
     "           HLO sharding string and a per-device table (shardsim show --help)\n"
     "  rules    resolve logical axis names with Flax's rules (shardsim rules --help)\n"
@@ -65,6 +70,10 @@ int main(int argc, char **argv)
         return argc < 2 ? SS_EXIT_USAGE : SS_EXIT_OK;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return ss__cli_run(argc, argv);
+    if (strcmp(cmd, "plan") == 0)
+        return ss__cli_plan(argc, argv);
     if (strcmp(cmd, "show") == 0)
         return cli_cmd_show(argc, argv);
     if (strcmp(cmd, "rules") == 0)

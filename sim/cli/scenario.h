@@ -193,6 +193,7 @@ typedef enum scn_init_kind {
     INIT_IOTA,
     INIT_NORMAL,
     INIT_XAVIER,
+    INIT_XAVIER_UNIFORM,
     INIT_UNIFORM,
     INIT_RANDINT
 } scn_init_kind;
@@ -200,7 +201,7 @@ typedef enum scn_init_kind {
 typedef struct scn_init {
     scn_init_kind kind;
     uint64_t seed;
-    double a, b; /* FULL value; NORMAL std, mean; UNIFORM low, high; RANDINT high */
+    double a;    /* FULL value; NORMAL stddev; UNIFORM scale; RANDINT high */
     int dim;     /* IOTA: -1 for the flat index, else the dimension */
 } scn_init;
 
@@ -216,6 +217,7 @@ typedef struct scn_array {
     ss_spec spec; /* mesh axes (logical names already resolved) */
     scn_init init;
     ss_value value; /* its program input, -1 until the run references it */
+    bool hidden;    /* made by an optimizer (its state), not declared */
 } scn_array;
 
 /* Where a program value came from: the scenario name bound to it (may be
@@ -231,6 +233,7 @@ typedef struct scn_output {
     scn_loc loc;
     int feeds;        /* index of the array it updates between steps, or -1 */
     bool extra;       /* added for a `check`, not returned by the function */
+    bool name_is_result; /* returned by the run function (not optimizer state) */
 } scn_output;
 
 typedef struct scn_show {
@@ -380,14 +383,41 @@ ss_status scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
 void scn_profile_axis_link(const scn_profile *p, const ss_mesh *mesh, const char *axes,
                            double *bw, double *alpha);
 
+/* --- Reports (report.c) ---------------------------------------------------- */
+
+typedef struct scn_check_result {
+    double max_abs;  /* largest |run - reference| */
+    double ref_max;  /* largest |reference| */
+    double tol;      /* the tolerance used: pass if max_abs <= tol * max(1, ref_max) */
+    bool pass;
+} scn_check_result;
+
+/* What cmd_run.c measured or planned, for the report. */
+typedef struct scn_report {
+    bool is_plan, json, explain, color;
+    const char *profile;    /* plan: one profile, or NULL for all */
+    ss_executable *exe;     /* NULL when the scenario has no run */
+    ss_context *ctx;        /* run: the devices after the steps */
+    ss_plan plan;
+    int steps;
+    double compile_s, first_s, median_s;
+    scn_check_result checks[64];
+    bool fits;              /* plan: peak <= capacity */
+} scn_report;
+
+/* Print the whole report: text in the order of the issue (mesh, shows,
+ * values (plan), memory, ledger, explain, step times or estimates, checks)
+ * or one JSON object (scenarios/README.md documents its schema). */
+ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f);
+
 /* --- Commands (cmd_run.c) ------------------------------------------------ */
 
 int ss__cli_run(int argc, char **argv);
 int ss__cli_plan(int argc, char **argv);
 
-/* The command on a scenario given as text (for tests and the fuzzer):
- * `argv` as for ss__cli_run with argv[0] = "run" or "plan" and the file
- * argument naming the text in messages. */
+/* `argv` as main's: argv[1] is "run" or "plan", options follow. The command
+ * on a scenario given as text (for tests and the fuzzer): the file argument
+ * only names the text in messages. */
 int ss__cli_scenario_text(int argc, char **argv, const char *text);
 
 #endif

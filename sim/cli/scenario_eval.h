@@ -20,7 +20,8 @@ typedef enum val_kind {
     V_FUNC,      /* a def */
     V_INIT,      /* an initializer */
     V_DECL,      /* a global array not yet used by the program */
-    V_SHARD_MAP  /* shard_map(f, in_specs=..., out_specs=...) */
+    V_SHARD_MAP, /* shard_map(f, in_specs=..., out_specs=...) */
+    V_GRAD       /* grad(f, argnums=...) / value_and_grad(f, ...) */
 } val_kind;
 
 typedef struct type_info {
@@ -39,6 +40,14 @@ typedef struct shard_map_info {
     ss_spec *out_specs;
 } shard_map_info;
 
+typedef struct grad_info {
+    const scn_stmt *def;
+    int nargnums;
+    int argnums[16];
+    bool tuple;      /* argnums was a tuple: the grads come as a tuple */
+    bool with_value; /* value_and_grad */
+} grad_info;
+
 struct val {
     val_kind kind;
     scn_loc loc;
@@ -53,6 +62,8 @@ struct val {
     const scn_stmt *def;   /* V_FUNC */
     scn_init *init;        /* V_INIT */
     shard_map_info *smap;  /* V_SHARD_MAP */
+    grad_info *grad;       /* V_GRAD */
+    int feeds1;            /* V_ARRAY from an optimizer: 1 + the array it updates */
 };
 
 typedef struct env env;
@@ -63,11 +74,15 @@ struct env {
     val **vals;
 };
 
+/* Loop iterations plus calls one scenario may unroll. */
+#define BUDGET 5000000L
+
 typedef struct ev {
     scenario *sc;
     env globals;
     int call_depth;
     long budget; /* loop iterations and calls left */
+    const scn_expr *last_ret; /* the return expression of the last call */
 } ev;
 
 /* Arguments of a call, evaluated. */
@@ -84,6 +99,16 @@ typedef struct callargs {
 } callargs;
 
 /* --- scenario_eval.c ---------------------------------------------------- */
+
+bool ev_env_set(ev *e, env *en, const char *name, val *x, scn_loc loc);
+/* Look `name` up in `en` and its parents; NULL if absent. */
+val *ev_env_get(const env *en, const char *name);
+bool ev_env_has_local(const env *en, const char *name);
+void ev_env_free(env *en);
+val *ev_eval(ev *e, env *en, const scn_expr *x);
+/* A top-level statement (constants, defs, loops); configuration and
+ * actions are left to scenario_load.c. */
+bool ev_exec_global(ev *e, const scn_stmt *s);
 
 val *ev_new(ev *e, val_kind kind, scn_loc loc);
 val *ev_int(ev *e, int64_t i, scn_loc loc);
@@ -107,6 +132,9 @@ const char *ev_kind_name(val_kind k);
 
 /* --- scenario_ops.c ----------------------------------------------------- */
 
+/* `name = input(...)` / `param(...)` at the top level: a global array. */
+bool ev_declare_array(ev *e, const scn_stmt *s);
+
 /* A built-in function by name (NULL if none); `method` for x.f(...) forms. */
 typedef val *(*builtin_fn)(ev *e, const callargs *ca);
 builtin_fn ev_builtin(const char *name, bool method);
@@ -118,6 +146,37 @@ val *ev_index_array(ev *e, val *x, const scn_expr *ix, val **items);
 val *ev_make_spec(ev *e, const callargs *ca);
 /* Call a shard_map value. */
 val *ev_call_shard_map(ev *e, const shard_map_info *sm, const callargs *ca);
+
+#define BEFORE() int before = ss_program_value_count(e->sc->program)
+#define PROG (e->sc->program)
+
+/* An array argument (positional `pos` or keyword `kw`). */
+val *arr_arg(ev *e, const callargs *ca, int pos, const char *kw);
+/* An optional integer argument with a default. */
+bool int_arg(ev *e, const callargs *ca, int pos, const char *kw, int64_t def, int64_t *out);
+/* The value a builder call made, or NULL after reporting its error. */
+val *built(ev *e, ss_status st, int before, scn_loc loc, ss_value out);
+
+/* --- scenario_transforms.c ---------------------------------------------- */
+
+val *ev_op_shard_map(ev *e, const callargs *ca);
+val *ev_op_collective(ev *e, const callargs *ca);
+val *ev_op_not_yet(ev *e, const callargs *ca);
+val *ev_op_grad(ev *e, const callargs *ca);
+val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca);
+val *ev_op_optimizer(ev *e, const callargs *ca);
+val *ev_op_scan(ev *e, const callargs *ca);
+
+/* --- scenario_load.c ----------------------------------------------------- */
+
+/* Mark v a program output; `feeds` is the array it updates between steps
+ * (-1: none). */
+bool ev_add_output(ev *e, ss_value v, const char *name, scn_loc loc, bool extra, int feeds);
+/* A program input made outside the scenario's declarations (optimizer
+ * state): recorded as an array initialized to zeros. Returns its index. */
+int ev_add_hidden_array(ev *e, ss_value v, const char *name, scn_loc loc);
+/* The array whose program input is v, or -1. */
+int ev_array_of_value(const ev *e, ss_value v);
 
 /* Argument helpers: positional `pos` or keyword `kw` (either may be -1 or
  * NULL), NULL if absent. */

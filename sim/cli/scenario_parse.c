@@ -593,6 +593,23 @@ static scn_stmt *parse_stmt(parser *p)
             unexpected(p, n, "a loop variable");
             return NULL;
         }
+        plist names = {.n = 0};
+        scn_loc locs[256];
+        locs[0] = n->loc;
+        if (plist_add(p, &names, (void *)n->text, n->loc))
+            return NULL;
+        while (is_op(peek(p), ",")) {
+            next(p);
+            const scn_token *m = next(p);
+            if (m->kind != TK_NAME) {
+                p->pos--;
+                unexpected(p, m, "a loop variable");
+                return NULL;
+            }
+            locs[names.n] = m->loc;
+            if (plist_add(p, &names, (void *)m->text, m->loc))
+                return NULL;
+        }
         if (!is_name(peek(p), "in")) {
             unexpected(p, peek(p), "'in'");
             return NULL;
@@ -600,13 +617,12 @@ static scn_stmt *parse_stmt(parser *p)
         next(p);
         if (!(s = new_stmt(p, ST_FOR, loc)))
             return NULL;
-        s->ntargets = 1;
-        s->targets = alloc(p, sizeof(char *), loc);
-        s->target_locs = alloc(p, sizeof(scn_loc), loc);
+        s->ntargets = names.n;
+        s->targets = (const char **)plist_copy(p, &names, loc);
+        s->target_locs = alloc(p, sizeof(scn_loc) * (size_t)names.n, loc);
         if (!s->targets || !s->target_locs)
             return NULL;
-        s->targets[0] = n->text;
-        s->target_locs[0] = n->loc;
+        memcpy(s->target_locs, locs, sizeof(scn_loc) * (size_t)names.n);
         if (!(s->value = parse_expr(p)))
             return NULL;
         if ((st = expect_op(p, ":")) || (st = parse_block(p, s)))

@@ -14,7 +14,10 @@
  * including the order of operations where it matters for rounding:
  *   dot_general   _dot_general_transpose_lhs/rhs: a dot_general of the
  *                 cotangent with the other operand, then a transpose back
- *                 to the operand's dim order (omitted when the identity);
+ *                 to the operand's dim order (omitted when the identity;
+ *                 folded into the dot by swapping its operands when that
+ *                 gives the order directly, as XLA's simplifier does: a
+ *                 matmul's weight gradient is dot(x, g), not dot(g, x)^T);
  *   reduce_sum    broadcast_in_dim back over the reduced dims;
  *   reduce_max/min  the cotangent is split equally among all elements equal
  *                 to the result (JAX's _reduce_chooser_jvp_rule: indicator
@@ -290,27 +293,38 @@ static ss_status dot_transpose(ss_program *p, const ss__node *n, ss_value g, int
     }
     for (int i = 0; i < nyk; i++)
         gc[i] = gy0 + i;
-    ss_value r;
-    ss_status st = ss_dot_general(p, g, yv, nb, gb, ybv, nyk, gc, ykept, &r);
-    if (st)
-        return st;
-    /* r's dims: batch, x's kept dims, then y's contracting dims in y order,
-     * i.e. x's contracting dims sorted by their y partners. */
-    int order[SS_MAX_RANK], k = 0;
+    /* dot(g, y)'s dims: batch, x's kept dims, then y's contracting dims in
+     * y order, i.e. x's contracting dims sorted by their y partners.
+     * dot(y, g) has the last two groups swapped. */
+    int order[SS_MAX_RANK], swapped[SS_MAX_RANK], k = 0, ks = 0;
     for (int i = 0; i < nb; i++)
-        order[k++] = xb[i];
+        order[k++] = swapped[ks++] = xb[i];
     for (int i = 0; i < nxk; i++)
         order[k++] = xkept[i];
     for (int d = 0; d < y->rank; d++)
         for (int i = 0; i < nc; i++)
             if (yc[i] == d)
-                order[k++] = xc[i];
+                order[k++] = swapped[ks++] = xc[i];
+    for (int i = 0; i < nxk; i++)
+        swapped[ks++] = xkept[i];
     int perm[SS_MAX_RANK];
-    bool identity = true;
-    for (int j = 0; j < k; j++)
+    bool identity = true, swap_identity = true;
+    for (int j = 0; j < k; j++) {
         perm[order[j]] = j;
+        swap_identity = swap_identity && swapped[j] == j;
+    }
     for (int d = 0; d < k; d++)
         identity = identity && perm[d] == d;
+    ss_value r;
+    ss_status st;
+    if (!identity && swap_identity) {
+        /* JAX writes transpose(dot(g, y)); XLA folds that transpose into
+         * the dot by swapping its operands, and so do we: same products,
+         * same partitioning, no [k, n] transpose of a weight gradient. */
+        return ss_dot_general(p, yv, g, nb, ybv, gb, nyk, ykept, gc, out);
+    }
+    if ((st = ss_dot_general(p, g, yv, nb, gb, ybv, nyk, gc, ykept, &r)))
+        return st;
     if (identity) {
         *out = r;
         return SS_OK;

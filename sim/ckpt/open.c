@@ -1,0 +1,682 @@
+/*
+ * open.c — reading a checkpoint directory without reading chunk data: the
+ * step listing (what a CheckpointManager sees), an opened step with its
+ * tree (_METADATA), saved shardings (_sharding), recorded chunk CRC32Cs
+ * (array_metadatas/process_*), .zarray files on demand, and the rebuilding
+ * of a saved sharding over the current devices.
+ *
+ * A step is visible only when DIR/STEP exists and holds commit_success.txt;
+ * names carrying the temporary suffix are saves in progress (or killed).
+ */
+#include "shardsim.h"
+
+#include "ckpt_internal.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+char *ck_step_path(const char *dir, int64_t step, bool tmp)
+{
+    return ck_pathf("%s/%lld%s", dir, (long long)step, tmp ? SS_CKPT_TMP_SUFFIX : "");
+}
+
+/* --- Listing --------------------------------------------------------------- */
+
+/* "123" -> 123; "123<tmp suffix>" -> 123 with *tmp; else -1. */
+static int64_t parse_step_name(const char *s, bool *tmp)
+{
+    int64_t v = 0;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (*p - '0');
+    }
+    if (*p == '\0') {
+        *tmp = false;
+        return v;
+    }
+    if (strcmp(p, SS_CKPT_TMP_SUFFIX) == 0) {
+        *tmp = true;
+        return v;
+    }
+    return -1;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const ss_ckpt_entry *x = a, *y = b;
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
+    return (int)x->state - (int)y->state;
+}
+
+ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return ss__fail(SS_ERR_IO, "cannot read checkpoint directory %s: %s", dir,
+                        strerror(errno));
+    int count = 0, size = 0;
+    ss_ckpt_entry *all = NULL;
+    ss_status st = SS_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        bool tmp;
+        int64_t step = parse_step_name(e->d_name, &tmp);
+        if (step < 0)
+            continue;
+        char *path = ck_pathf("%s/%s", dir, e->d_name);
+        if (!path) {
+            st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+            break;
+        }
+        ss_ckpt_step_state state = SS_CKPT_IN_PROGRESS;
+        bool is_dir = ck_is_dir(path);
+        if (is_dir && !tmp) {
+            char *marker = ck_pathf("%s/commit_success.txt", path);
+            state = marker && ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE;
+            free(marker);
+        }
+        free(path);
+        if (!is_dir)
+            continue;
+        if (count == size) {
+            size = size ? size * 2 : 16;
+            ss_ckpt_entry *p = realloc(all, (size_t)size * sizeof *p);
+            if (!p) {
+                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+                break;
+            }
+            all = p;
+        }
+        all[count].step = step;
+        all[count].state = state;
+        count++;
+    }
+    closedir(d);
+    if (st == SS_OK) {
+        if (count > 1)
+            qsort(all, (size_t)count, sizeof *all, entry_cmp);
+        *n = count;
+        if (count > cap)
+            st = ss__fail(SS_ERR_RANGE, "room for %d checkpoint entries, %s has %d", cap, dir,
+                          count);
+        else if (count > 0)
+            memcpy(out, all, (size_t)count * sizeof *all);
+    }
+    free(all);
+    return st;
+}
+
+ss_status ss_ckpt_steps(const char *dir, int64_t steps[], int cap, int *n)
+{
+    int total = 0;
+    ss_ckpt_entry probe;
+    ss_status st = ss_ckpt_list(dir, &probe, 0, &total);
+    if (st && st != SS_ERR_RANGE)
+        return st;
+    ss_ckpt_entry *all = malloc((size_t)(total ? total : 1) * sizeof *all);
+    if (!all)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    st = ss_ckpt_list(dir, all, total, &total);
+    int k = 0;
+    if (st == SS_OK)
+        for (int i = 0; i < total; i++)
+            if (all[i].state == SS_CKPT_COMMITTED) {
+                if (k < cap)
+                    steps[k] = all[i].step;
+                k++;
+            }
+    free(all);
+    *n = k;
+    if (st == SS_OK && k > cap)
+        st = ss__fail(SS_ERR_RANGE, "room for %d steps, %s has %d", cap, dir, k);
+    return st;
+}
+
+ss_status ss_ckpt_latest_step(const char *dir, int64_t *step)
+{
+    int n = 0;
+    int64_t one;
+    ss_status st = ss_ckpt_steps(dir, &one, 0, &n);
+    if (st && st != SS_ERR_RANGE)
+        return st;
+    if (n == 0)
+        return ss__fail(SS_ERR_IO, "no committed checkpoint in %s", dir);
+    int64_t *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    st = ss_ckpt_steps(dir, all, n, &n);
+    if (st == SS_OK)
+        *step = all[n - 1];
+    free(all);
+    return st;
+}
+
+/* --- Opening a step -------------------------------------------------------- */
+
+static ss_status read_json(const char *path, cJSON **out)
+{
+    *out = NULL;
+    char *text;
+    ss_status st = ck_read_file(path, &text, NULL);
+    if (st)
+        return st;
+    *out = cJSON_Parse(text);
+    free(text);
+    if (!*out)
+        return ss__fail(SS_ERR_PARSE, "%s is not valid JSON", path);
+    return SS_OK;
+}
+
+static int sums_cmp(const void *a, const void *b)
+{
+    return strcmp(((const ck_sums *)a)->key, ((const ck_sums *)b)->key);
+}
+
+/* Add the chunk sums of one array_metadatas/process_* file. */
+static ss_status load_sums(ss_ckpt *ck, const char *path)
+{
+    cJSON *j;
+    ss_status st = read_json(path, &j);
+    if (st)
+        return st;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(j, "array_metadatas"), *e;
+    cJSON_ArrayForEach(e, list)
+    {
+        const cJSON *am = cJSON_GetObjectItemCaseSensitive(e, "array_metadata");
+        const cJSON *pn = cJSON_GetObjectItemCaseSensitive(am, "param_name");
+        const cJSON *ext = cJSON_GetObjectItemCaseSensitive(am, "ext_metadata");
+        const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(ext, "shardsim_chunks");
+        if (!cJSON_IsString(pn) || !cJSON_IsObject(chunks))
+            continue;
+        int a = ss_ckpt_array_find(ck, pn->valuestring);
+        if (a < 0)
+            continue;
+        ck_array *arr = &ck->arrays[a];
+        const cJSON *c;
+        cJSON_ArrayForEach(c, chunks)
+        {
+            const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(c, "bytes");
+            const cJSON *blk = cJSON_GetObjectItemCaseSensitive(c, "crc32c_block");
+            const cJSON *crc = cJSON_GetObjectItemCaseSensitive(c, "crc32c");
+            if (!cJSON_IsNumber(bytes) || !cJSON_IsNumber(blk) || !cJSON_IsArray(crc) ||
+                blk->valuedouble < 1 || bytes->valuedouble < 0) {
+                st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: bad checksum entry", path,
+                              arr->name, c->string);
+                goto done;
+            }
+            ck_sums *p = realloc(arr->sums, (size_t)(arr->nsums + 1) * sizeof *p);
+            if (!p) {
+                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+                goto done;
+            }
+            arr->sums = p;
+            ck_sums *s = &arr->sums[arr->nsums];
+            memset(s, 0, sizeof *s);
+            s->key = ck_pathf("%s", c->string);
+            s->bytes = (uint64_t)bytes->valuedouble;
+            s->block = (uint32_t)blk->valuedouble;
+            s->n = cJSON_GetArraySize(crc);
+            s->crc = malloc((size_t)(s->n ? s->n : 1) * sizeof *s->crc);
+            if (!s->key || !s->crc) {
+                free(s->key);
+                free(s->crc);
+                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+                goto done;
+            }
+            arr->nsums++;
+            int64_t k = 0;
+            const cJSON *v;
+            cJSON_ArrayForEach(v, crc) s->crc[k++] = (uint32_t)v->valuedouble;
+            if (s->n != (int64_t)((s->bytes + s->block - 1) / s->block)) {
+                st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: %lld checksums for %llu "
+                                            "bytes",
+                              path, arr->name, s->key, (long long)s->n,
+                              (unsigned long long)s->bytes);
+                goto done;
+            }
+        }
+    }
+done:
+    cJSON_Delete(j);
+    return st;
+}
+
+static ss_status load_tree(ss_ckpt *ck)
+{
+    char *path = ck_pathf("%s/_METADATA", ck->item_dir);
+    if (!path)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    if (!ck_is_file(path)) {
+        ss_status st = ss__fail(SS_ERR_IO, "Found empty checkpoint PyTree metadata in "
+                                           "directory=%s (no _METADATA)",
+                                ck->item_dir);
+        free(path);
+        return st;
+    }
+    cJSON *j;
+    ss_status st = read_json(path, &j);
+    free(path);
+    if (st)
+        return st;
+    const cJSON *tree = cJSON_GetObjectItemCaseSensitive(j, "tree_metadata"), *e;
+    int n = cJSON_GetArraySize(tree);
+    ck->arrays = calloc((size_t)(n ? n : 1), sizeof *ck->arrays);
+    if (!ck->arrays) {
+        cJSON_Delete(j);
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    }
+    cJSON_ArrayForEach(e, tree)
+    {
+        const cJSON *vm = cJSON_GetObjectItemCaseSensitive(e, "value_metadata");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(vm, "skip_deserialize")))
+            continue;
+        const cJSON *keys = cJSON_GetObjectItemCaseSensitive(e, "key_metadata"), *k;
+        ss__buf b;
+        ss__buf_init(&b);
+        cJSON_ArrayForEach(k, keys)
+        {
+            const cJSON *key = cJSON_GetObjectItemCaseSensitive(k, "key");
+            if (b.len)
+                ss__buf_putc(&b, '.');
+            if (cJSON_IsString(key))
+                ss__buf_puts(&b, key->valuestring);
+            else if (cJSON_IsNumber(key))
+                ss__buf_printf(&b, "%d", key->valueint);
+        }
+        bool ok = !b.oom && b.len > 0 && b.len < SS_CKPT_NAME_MAX;
+        if (ok)
+            snprintf(ck->arrays[ck->n++].name, SS_CKPT_NAME_MAX, "%s", b.data);
+        ss__buf_free(&b);
+        if (!ok) {
+            cJSON_Delete(j);
+            return ss__fail(SS_ERR_PARSE, "%s/_METADATA: entry %s has no usable key_metadata",
+                            ck->item_dir, e->string ? e->string : "?");
+        }
+    }
+    cJSON_Delete(j);
+    return SS_OK;
+}
+
+static ss_status load_shardings(ss_ckpt *ck)
+{
+    char *path = ck_pathf("%s/_sharding", ck->item_dir);
+    if (!path)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    ss_status st = SS_OK;
+    if (ck_is_file(path)) {
+        cJSON *j = NULL;
+        st = read_json(path, &j);
+        for (int i = 0; st == SS_OK && i < ck->n; i++) {
+            ss__buf key;
+            ss__buf_init(&key);
+            ck_base64url(&key, ck->arrays[i].name);
+            const cJSON *v = key.data ? cJSON_GetObjectItemCaseSensitive(j, key.data) : NULL;
+            if (cJSON_IsString(v) && !(ck->arrays[i].sharding = ck_pathf("%s", v->valuestring)))
+                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+            ss__buf_free(&key);
+        }
+        cJSON_Delete(j);
+    }
+    free(path);
+    return st;
+}
+
+static ss_status choose_item(ss_ckpt *ck, const char *item)
+{
+    if (item) {
+        snprintf(ck->item, sizeof ck->item, "%s", item);
+    } else {
+        char *def = ck_pathf("%s/%s", ck->step_dir, SS_CKPT_DEFAULT_ITEM);
+        bool has_default = def && ck_is_dir(def);
+        free(def);
+        if (has_default) {
+            snprintf(ck->item, sizeof ck->item, "%s", SS_CKPT_DEFAULT_ITEM);
+        } else {
+            DIR *d = opendir(ck->step_dir);
+            int found = 0;
+            struct dirent *e;
+            while (d && (e = readdir(d)) != NULL) {
+                if (e->d_name[0] == '.')
+                    continue;
+                char *meta = ck_pathf("%s/%s/_METADATA", ck->step_dir, e->d_name);
+                if (meta && ck_is_file(meta)) {
+                    if (found++ == 0)
+                        snprintf(ck->item, sizeof ck->item, "%s", e->d_name);
+                }
+                free(meta);
+            }
+            if (d)
+                closedir(d);
+            if (found != 1)
+                return ss__fail(SS_ERR_IO, "%s has %s item with a _METADATA; name the item",
+                                ck->step_dir, found ? "more than one" : "no");
+        }
+    }
+    ck->item_dir = ck_pathf("%s/%s", ck->step_dir, ck->item);
+    if (!ck->item_dir)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    if (!ck_is_dir(ck->item_dir))
+        return ss__fail(SS_ERR_IO, "%s has no item '%s'", ck->step_dir, ck->item);
+    return SS_OK;
+}
+
+static void load_timestamps(ss_ckpt *ck)
+{
+    char *path = ck_pathf("%s/_CHECKPOINT_METADATA", ck->step_dir);
+    cJSON *j = NULL;
+    char *text = NULL;
+    if (path && ck_is_file(path) && ck_read_file(path, &text, NULL) == SS_OK)
+        j = cJSON_Parse(text);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "init_timestamp_nsecs");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "commit_timestamp_nsecs");
+    ck->init_ns = cJSON_IsNumber(a) ? (int64_t)a->valuedouble : 0;
+    ck->commit_ns = cJSON_IsNumber(c) ? (int64_t)c->valuedouble : 0;
+    cJSON_Delete(j);
+    free(text);
+    free(path);
+}
+
+ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt **out)
+{
+    *out = NULL;
+    if (!dir)
+        return ss__fail(SS_ERR_INVALID, "checkpoint: no directory");
+    if (step < 0) {
+        ss_status st = ss_ckpt_latest_step(dir, &step);
+        if (st)
+            return st;
+    }
+    ss_ckpt *ck = calloc(1, sizeof *ck);
+    if (!ck)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    ck->step = step;
+    ck->root = ck_pathf("%s", dir);
+    ck->step_dir = ck_step_path(dir, step, false);
+    char *marker = ck->step_dir ? ck_pathf("%s/commit_success.txt", ck->step_dir) : NULL;
+    ss_status st = SS_OK;
+    if (!ck->root || !marker) {
+        st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    } else if (!ck_is_dir(ck->step_dir)) {
+        char *tmp = ck_step_path(dir, step, true);
+        bool in_progress = tmp && ck_is_dir(tmp);
+        st = ss__fail(SS_ERR_IO, "Requested directory for restore does not exist at %s%s",
+                      ck->step_dir, in_progress ? " (only an unfinished save of it)" : "");
+        free(tmp);
+    } else if (!ck_is_file(marker)) {
+        st = ss__fail(SS_ERR_IO, "Found incomplete checkpoint at %s: no commit_success.txt",
+                      ck->step_dir);
+    }
+    free(marker);
+    if (!st)
+        st = choose_item(ck, item);
+    if (!st)
+        st = load_tree(ck);
+    if (!st)
+        st = load_shardings(ck);
+    if (!st) {
+        char *md = ck_pathf("%s/array_metadatas", ck->item_dir);
+        DIR *d = md ? opendir(md) : NULL;
+        struct dirent *e;
+        while (st == SS_OK && d && (e = readdir(d)) != NULL) {
+            if (strncmp(e->d_name, "process_", 8) != 0)
+                continue;
+            char *p = ck_pathf("%s/%s", md, e->d_name);
+            st = p ? load_sums(ck, p) : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+            free(p);
+        }
+        if (d)
+            closedir(d);
+        free(md);
+        for (int i = 0; i < ck->n; i++)
+            if (ck->arrays[i].nsums > 1)
+                qsort(ck->arrays[i].sums, (size_t)ck->arrays[i].nsums, sizeof(ck_sums),
+                      sums_cmp);
+    }
+    if (st) {
+        ss_ckpt_close(ck);
+        return st;
+    }
+    load_timestamps(ck);
+    *out = ck;
+    return SS_OK;
+}
+
+void ss_ckpt_close(ss_ckpt *ck)
+{
+    if (!ck)
+        return;
+    for (int i = 0; ck->arrays && i < ck->n; i++) {
+        ck_array *a = &ck->arrays[i];
+        free(a->sharding);
+        for (int k = 0; k < a->nsums; k++) {
+            free(a->sums[k].key);
+            free(a->sums[k].crc);
+        }
+        free(a->sums);
+    }
+    free(ck->arrays);
+    free(ck->root);
+    free(ck->step_dir);
+    free(ck->item_dir);
+    free(ck);
+}
+
+int64_t ss_ckpt_step(const ss_ckpt *ck) { return ck->step; }
+const char *ss_ckpt_item(const ss_ckpt *ck) { return ck->item; }
+int ss_ckpt_array_count(const ss_ckpt *ck) { return ck->n; }
+
+void ss_ckpt_timestamps(const ss_ckpt *ck, int64_t *init_ns, int64_t *commit_ns)
+{
+    if (init_ns)
+        *init_ns = ck->init_ns;
+    if (commit_ns)
+        *commit_ns = ck->commit_ns;
+}
+
+const char *ss_ckpt_array_name(const ss_ckpt *ck, int i)
+{
+    return i >= 0 && i < ck->n ? ck->arrays[i].name : NULL;
+}
+
+int ss_ckpt_array_find(const ss_ckpt *ck, const char *name)
+{
+    for (int i = 0; i < ck->n; i++)
+        if (strcmp(ck->arrays[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const ck_sums *ck_sums_find(const ss_ckpt *ck, int i, const char *key)
+{
+    const ck_array *a = &ck->arrays[i];
+    ck_sums probe = {.key = (char *)(uintptr_t)key};
+    return a->nsums ? bsearch(&probe, a->sums, (size_t)a->nsums, sizeof probe, sums_cmp) : NULL;
+}
+
+ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out)
+{
+    ck_array *a = &ck->arrays[i];
+    if (!a->zloaded) {
+        char *path = ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
+        if (!path)
+            return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+        if (!ck_is_file(path)) {
+            ss_status st = ss__fail(SS_ERR_IO,
+                                    "array '%s': File not found: %s. In many cases, this results "
+                                    "from copying a checkpoint without using the `-a` flag.",
+                                    a->name, path);
+            free(path);
+            return st;
+        }
+        char *text;
+        ss_status st = ck_read_file(path, &text, NULL);
+        free(path);
+        if (st)
+            return st;
+        st = ck_zarray_parse(text, a->name, &a->z);
+        free(text);
+        if (st)
+            return st;
+        a->zloaded = true;
+    }
+    *out = &a->z;
+    return SS_OK;
+}
+
+ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *out)
+{
+    ss_ckpt *ck = (ss_ckpt *)(uintptr_t)ck_in; /* the .zarray cache only */
+    memset(out, 0, sizeof *out);
+    if (i < 0 || i >= ck->n)
+        return ss__fail(SS_ERR_RANGE, "array index %d is outside 0..%d", i, ck->n - 1);
+    const ck_zarray *z;
+    ss_status st = ck_zarray_get(ck, i, &z);
+    if (st)
+        return st;
+    snprintf(out->name, sizeof out->name, "%s", ck->arrays[i].name);
+    out->dtype = z->dtype;
+    out->rank = z->rank;
+    out->bytes_logical = ss_dtype_size(z->dtype);
+    for (int d = 0; d < z->rank; d++) {
+        out->shape[d] = z->shape[d];
+        out->chunks[d] = z->chunks[d];
+        out->bytes_logical *= (uint64_t)z->shape[d];
+    }
+    out->compression = z->zstd ? SS_CKPT_ZSTD : SS_CKPT_UNCOMPRESSED;
+    out->zstd_level = z->zstd ? z->level : 0;
+    out->nchunks = ck_grid_total(z);
+    out->has_crc = ck->arrays[i].nsums > 0;
+    int64_t idx[SS_MAX_RANK] = {0};
+    for (int64_t c = 0; c < out->nchunks; c++) {
+        ss__buf key;
+        ss__buf_init(&key);
+        ck_chunk_key(&key, z, idx);
+        char *path = key.data ? ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key.data)
+                              : NULL;
+        struct stat sb;
+        if (path && stat(path, &sb) == 0)
+            out->bytes_stored += (uint64_t)sb.st_size;
+        else
+            out->chunks_missing++;
+        free(path);
+        ss__buf_free(&key);
+        for (int d = z->rank - 1; d >= 0; d--) {
+            if (++idx[d] < ck_grid(z, d))
+                break;
+            idx[d] = 0;
+        }
+    }
+    if (ck->arrays[i].sharding) {
+        ck_saved s;
+        if (ck_saved_parse(ck->arrays[i].sharding, out->name, &s) == SS_OK) {
+            out->saved = s.kind;
+            ck_saved_text(&s, out->saved_text, sizeof out->saved_text);
+            ck_saved_free(&s);
+        } else {
+            out->saved = SS_CKPT_SHARDING_OTHER;
+            snprintf(out->saved_text, sizeof out->saved_text, "(unreadable _sharding entry)");
+        }
+    }
+    return SS_OK;
+}
+
+/* "0-7" style list of ids for messages. */
+static void ids_text(ss__buf *b, const int *ids, int n)
+{
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && ids[j + 1] == ids[j] + 1)
+            j++;
+        ss__buf_printf(b, i ? ",%d" : "%d", ids[i]);
+        if (j > i)
+            ss__buf_printf(b, "-%d", ids[j]);
+        i = j + 1;
+    }
+}
+
+ss_status ss_ckpt_saved_sharding(const ss_ckpt *ck, int i, int ndevices, ss_mesh **mesh,
+                                 ss_sharding *out)
+{
+    *mesh = NULL;
+    if (i < 0 || i >= ck->n)
+        return ss__fail(SS_ERR_RANGE, "array index %d is outside 0..%d", i, ck->n - 1);
+    const char *name = ck->arrays[i].name;
+    if (!ck->arrays[i].sharding)
+        return ss__fail(SS_ERR_INVALID, "array '%s': Sharding of jax.Array cannot be None. "
+                                        "Provide `mesh` and `mesh_axes` OR `sharding` (no target "
+                                        "sharding and none saved)",
+                        name);
+    ck_saved s;
+    ss_status st = ck_saved_parse(ck->arrays[i].sharding, name, &s);
+    if (st)
+        return st;
+    char text[512];
+    ck_saved_text(&s, text, sizeof text);
+    static const char mismatch[] =
+        "Topology mismatch detected. The checkpoint was saved with a different topology than "
+        "the current one. Please provide a target tree with the desired topology to restore.";
+    if (s.kind == SS_CKPT_SHARDING_SINGLE_DEVICE) {
+        if (s.device >= ndevices)
+            st = ss__fail(SS_ERR_MESH, "array '%s': %s (saved %s; devices 0-%d available)", name,
+                          mismatch, text, ndevices - 1);
+        else if (s.device != 0)
+            st = ss__fail(SS_ERR_UNSUPPORTED, "array '%s': saved on device %d alone; shardsim "
+                                              "rebuilds single-device shardings on device 0 "
+                                              "only",
+                          name, s.device);
+        else
+            st = ss_mesh_create(0, NULL, NULL, 1, NULL, mesh);
+    } else if (s.kind == SS_CKPT_SHARDING_NAMED) {
+        int bad = -1;
+        for (int k = 0; s.ids && k < s.ndev; k++)
+            if (s.ids[k] >= ndevices || s.ids[k] >= s.ndev)
+                bad = k;
+        if ((!s.ids && s.ndev != ndevices) || (bad >= 0 && s.ids[bad] >= ndevices)) {
+            ss__buf b;
+            ss__buf_init(&b);
+            if (s.ids)
+                ids_text(&b, s.ids, s.ndev);
+            st = ss__fail(SS_ERR_MESH, "array '%s': %s (saved %s over %s%s; devices 0-%d "
+                                       "available)",
+                          name, mismatch, text, s.ids ? "devices " : "all ",
+                          s.ids ? (b.data ? b.data : "?") : "devices", ndevices - 1);
+            ss__buf_free(&b);
+        } else if (bad >= 0) {
+            st = ss__fail(SS_ERR_UNSUPPORTED, "array '%s': the saved mesh uses device %d of %d "
+                                              "devices; shardsim meshes of N devices use ids "
+                                              "0..N-1",
+                          name, s.ids[bad], s.ndev);
+        } else {
+            const char *names[SS_MAX_AXES];
+            for (int a = 0; a < s.naxes; a++)
+                names[a] = s.names[a];
+            st = ss_mesh_create(s.naxes, names, s.sizes, s.ndev, s.ids, mesh);
+        }
+    } else {
+        st = ss__fail(SS_ERR_UNSUPPORTED, "array '%s': saved sharding %s cannot be rebuilt; "
+                                          "give a target sharding",
+                      name, s.type);
+    }
+    if (st == SS_OK) {
+        ss_sharding_init(out, *mesh, &s.spec);
+        if (s.kind == SS_CKPT_SHARDING_SINGLE_DEVICE)
+            memset(&out->spec, 0, sizeof out->spec);
+        st = ss_sharding_validate(out);
+        if (st) {
+            ss_mesh_destroy(*mesh);
+            *mesh = NULL;
+        }
+    }
+    ck_saved_free(&s);
+    return st;
+}

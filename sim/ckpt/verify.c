@@ -1,0 +1,169 @@
+/*
+ * verify.c — checking a checkpoint without restoring it: commit marker,
+ * metadata, every .zarray, and every byte of every chunk file against its
+ * recorded CRC32Cs (zstd chunks are also decompressed to their size).
+ *
+ * It reads through the same chunk reader as a restore, with a host staging
+ * buffer, one chunk at a time on the calling thread. What it does not do:
+ * compare values with anything, or repair.
+ */
+#include "shardsim.h"
+
+#include "ckpt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vf {
+    FILE *log;
+    int problems;
+    ss_status first;
+    char first_msg[1024];
+} vf;
+
+static void problem(vf *v, int64_t step, ss_status st, const char *msg)
+{
+    if (v->problems++ == 0) {
+        v->first = st;
+        snprintf(v->first_msg, sizeof v->first_msg, "step %lld: %s", (long long)step, msg);
+    }
+    if (v->log)
+        fprintf(v->log, "step %lld: %s\n", (long long)step, msg);
+}
+
+static void verify_array(vf *v, ss_ckpt *ck, int i, ck_reader *r, int64_t *nchunks,
+                         uint64_t *stored)
+{
+    const ck_zarray *z;
+    ss_status st = ck_zarray_get(ck, i, &z);
+    if (st) {
+        problem(v, ck->step, st, ss_error_message());
+        return;
+    }
+    int64_t total = ck_grid_total(z), idx[SS_MAX_RANK] = {0};
+    const ck_array *a = &ck->arrays[i];
+    for (int64_t c = 0; c < total; c++) {
+        ck_dest whole;
+        ck_region g;
+        memset(&whole, 0, sizeof whole);
+        memset(&g, 0, sizeof g);
+        g.ck = ck;
+        g.array = i;
+        g.ndest = 1;
+        g.dest = &whole;
+        whole.dtype = z->dtype;
+        for (int d = 0; d < z->rank; d++) {
+            g.idx[d] = idx[d];
+            whole.ext[d] = whole.dshape[d] = z->chunks[d]; /* the whole file, padding too */
+        }
+        ss__buf key;
+        ss__buf_init(&key);
+        ck_chunk_key(&key, z, idx);
+        if (a->nsums > 0 && key.data && !ck_sums_find(ck, i, key.data)) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "array '%s' chunk %s has no recorded checksum", a->name,
+                     key.data);
+            problem(v, ck->step, SS_ERR_IO, msg);
+        }
+        uint64_t before = r->bytes_read;
+        st = ck_read_region(r, &g);
+        if (st)
+            problem(v, ck->step, st, ss_error_message());
+        *stored += r->bytes_read - before;
+        (*nchunks)++;
+        ss__buf_free(&key);
+        for (int d = z->rank - 1; d >= 0; d--) {
+            if (++idx[d] < ck_grid(z, d))
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static void verify_step(vf *v, const char *dir, int64_t step, const char *item, ck_reader *r)
+{
+    ss_ckpt *ck;
+    ss_status st = ss_ckpt_open(dir, step, item, &ck);
+    if (st) {
+        problem(v, step, st, ss_error_message());
+        return;
+    }
+    int before = v->problems;
+    int64_t chunks = 0;
+    uint64_t stored = 0;
+    for (int i = 0; i < ck->n; i++)
+        verify_array(v, ck, i, r, &chunks, &stored);
+    if (v->log && v->problems == before) {
+        char size[32];
+        double b = (double)stored;
+        const char *unit = "B";
+        if (b >= 1 << 30) {
+            b /= 1 << 30;
+            unit = "GiB";
+        } else if (b >= 1 << 20) {
+            b /= 1 << 20;
+            unit = "MiB";
+        } else if (b >= 1 << 10) {
+            b /= 1 << 10;
+            unit = "KiB";
+        }
+        snprintf(size, sizeof size, unit[0] == 'B' ? "%.0f %s" : "%.1f %s", b, unit);
+        fprintf(v->log, "step %lld: ok (%d arrays, %lld chunks, %s checked)\n", (long long)step,
+                ck->n, (long long)chunks, size);
+    }
+    ss_ckpt_close(ck);
+}
+
+ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *log,
+                         int *problems)
+{
+    if (problems)
+        *problems = 0;
+    if (!dir)
+        return ss__fail(SS_ERR_INVALID, "verify: no directory");
+    vf v = {log, 0, SS_OK, ""};
+    ck_reader r;
+    memset(&r, 0, sizeof r);
+    r.cap = SS_CKPT_DEFAULT_STAGING;
+    r.staging = malloc(r.cap);
+    if (!r.staging)
+        return ss__fail(SS_ERR_NOMEM, "verify: out of host memory");
+    ss_status st = SS_OK;
+    if (step >= 0) {
+        verify_step(&v, dir, step, item, &r);
+    } else {
+        int n = 0;
+        ss_ckpt_entry one;
+        st = ss_ckpt_list(dir, &one, 0, &n);
+        ss_ckpt_entry *all = st == SS_OK || st == SS_ERR_RANGE
+                                 ? malloc((size_t)(n ? n : 1) * sizeof *all)
+                                 : NULL;
+        if (all)
+            st = ss_ckpt_list(dir, all, n, &n);
+        else if (st == SS_OK || st == SS_ERR_RANGE)
+            st = ss__fail(SS_ERR_NOMEM, "verify: out of host memory");
+        for (int i = 0; st == SS_OK && i < n; i++) {
+            if (all[i].state == SS_CKPT_COMMITTED)
+                verify_step(&v, dir, all[i].step, item, &r);
+            else if (all[i].state == SS_CKPT_INCOMPLETE)
+                problem(&v, all[i].step, SS_ERR_IO,
+                        "Found incomplete checkpoint: the step directory has no "
+                        "commit_success.txt");
+            else if (log)
+                fprintf(log, "step %lld: unfinished save in %lld%s (ignored by readers)\n",
+                        (long long)all[i].step, (long long)all[i].step, SS_CKPT_TMP_SUFFIX);
+        }
+        if (st == SS_OK && n == 0 && log)
+            fprintf(log, "%s: no checkpoints\n", dir);
+        free(all);
+    }
+    ck_reader_free(&r);
+    free(r.staging);
+    if (problems)
+        *problems = v.problems;
+    if (st)
+        return st;
+    if (v.problems)
+        return ss__fail(v.first, "%s", v.first_msg);
+    return SS_OK;
+}

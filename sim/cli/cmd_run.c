@@ -1,0 +1,556 @@
+/*
+ * cmd_run.c — `shardsim run FILE` and `shardsim plan FILE`.
+ *
+ * run: load the scenario, compile its run function once, create the
+ * virtual devices, run the steps (results that update arrays feed the next
+ * step), run the same steps on the single-device reference when there are
+ * checks, and print the report. plan: the same without devices, data or
+ * compute. Exit status: 0 ok; 1 a check failed, the run failed on the
+ * devices (out of memory, deadlock) or the plan does not fit; 2 bad input
+ * (`file:line:col: message`, the source line and a caret on stderr, or
+ * {"error": ...} on stdout with --json).
+ */
+#include "scenario.h"
+
+#include "base/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char run_help[] =
+    "usage: shardsim run FILE [options]\n"
+    "\n"
+    "Run a scenario (scenarios/README.md) on virtual devices and report: the mesh, each\n"
+    "`show`, memory per device, the collectives per mesh axis and kind, step times and\n"
+    "the `check` results against the single-device run.\n"
+    "\n"
+    "  --steps N            override the run's steps=N\n"
+    "  --explain            add the one-line reason for every op's partitioning\n"
+    "  --json               one JSON object (schema in scenarios/README.md)\n"
+    "  --trace FILE.json    write a Chrome/Perfetto trace of the devices\n"
+    "  --devices N          virtual devices available (the mesh takes the first ones)\n"
+    "  --device-memory S    capacity of each device, e.g. 16GiB\n"
+    "  --threads N          devices inside a kernel at once (default: the cores)\n"
+    "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
+    "  --set NAME=N         set an integer constant of the scenario (NAME = N in the file)\n"
+    "  --no-color           no colour in pictures\n"
+    "\n"
+    "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
+
+static const char plan_help[] =
+    "usage: shardsim plan FILE [options]\n"
+    "\n"
+    "Plan a scenario without data or compute (jax.eval_shape's analog): the shape,\n"
+    "dtype and sharding of every named value, per-device peak memory, the collectives,\n"
+    "FLOPs per device and an estimated step time on hardware profiles\n"
+    "(cpu-here, tpu-v5e, h100-nvlink).\n"
+    "\n"
+    "  --mesh AXES          replace the file's mesh, e.g. data=64,model=64\n"
+    "  --profile NAME       estimate for one profile only\n"
+    "  --set NAME=N         set an integer constant of the scenario\n"
+    "  --explain, --json, --trace FILE.json (the estimated timeline of one device),\n"
+    "  --devices N, --device-memory S, --threads N (accepted, unused), --no-color\n"
+    "\n"
+    "Exit status: 0 ok, 1 the plan does not fit in device memory, 2 bad input.\n";
+
+typedef struct run_opts {
+    bool plan, json, explain, no_color, help;
+    const char *file, *trace, *profile, *watch;
+    int threads, steps;
+    scn_overrides ov;
+    char set_names[32][64];
+} run_opts;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int fail_usage(const run_opts *o, const char *msg)
+{
+    return cli_fail(o->plan ? "plan" : "run", o->json, msg);
+}
+
+static bool parse_int(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    if (!v || !*v || *end || n < lo || n > hi)
+        return false;
+    *out = n;
+    return true;
+}
+
+static int parse_opts(int argc, char **argv, run_opts *o)
+{
+    char msg[300];
+    for (int i = 2; i < argc; i++)
+        o->json = o->json || strcmp(argv[i], "--json") == 0;
+    cli_args a;
+    cli_args_init(&a, argc, argv, 2);
+    while (cli_args_next(&a)) {
+        const char *v = NULL;
+        long n;
+        if (cli_is(&a, "--help") || cli_is(&a, "-h")) {
+            o->help = true;
+            return SS_EXIT_OK;
+        } else if (cli_is(&a, "--json")) {
+        } else if (cli_is(&a, "--explain")) {
+            o->explain = true;
+        } else if (cli_is(&a, "--no-color")) {
+            o->no_color = true;
+        } else if (a.name[0] != '-' || strcmp(a.name, "-") == 0) {
+            if (o->file)
+                return fail_usage(o, "one scenario file at a time");
+            o->file = a.name;
+        } else if (!(v = cli_value(&a))) {
+            return fail_usage(o, ss_error_message());
+        } else if (cli_is(&a, "--trace")) {
+            o->trace = v;
+        } else if (cli_is(&a, "--profile")) {
+            if (!scn_profile_find(v)) {
+                snprintf(msg, sizeof msg, "--profile: unknown profile '%s' (cpu-here, tpu-v5e, "
+                                          "h100-nvlink)", v);
+                return fail_usage(o, msg);
+            }
+            o->profile = v;
+        } else if (cli_is(&a, "--watch")) {
+            o->watch = v;
+        } else if (cli_is(&a, "--mesh")) {
+            o->ov.mesh = v;
+        } else if (cli_is(&a, "--devices")) {
+            if (!parse_int(v, 1, SS_MAX_DEVICES, &n))
+                return fail_usage(o, "--devices expects an integer in 1..4096");
+            o->ov.devices = (int)n;
+        } else if (cli_is(&a, "--threads")) {
+            if (!parse_int(v, 1, 4096, &n))
+                return fail_usage(o, "--threads expects an integer in 1..4096");
+            o->threads = (int)n;
+        } else if (cli_is(&a, "--steps")) {
+            if (!parse_int(v, 1, 1000000, &n))
+                return fail_usage(o, "--steps expects an integer in 1..1000000");
+            o->steps = (int)n;
+        } else if (cli_is(&a, "--device-memory")) {
+            if (ss_size_parse(v, &o->ov.device_memory) != SS_OK || !o->ov.device_memory) {
+                snprintf(msg, sizeof msg, "--device-memory: %s", ss_error_message());
+                return fail_usage(o, msg);
+            }
+        } else if (cli_is(&a, "--set")) {
+            const char *eq = strchr(v, '=');
+            long long val;
+            char *end;
+            if (!eq || eq == v || o->ov.nsets == 32 || (size_t)(eq - v) >= 64)
+                return fail_usage(o, "--set expects NAME=INTEGER (at most 32)");
+            val = strtoll(eq + 1, &end, 10);
+            if (!eq[1] || *end)
+                return fail_usage(o, "--set expects NAME=INTEGER");
+            memcpy(o->set_names[o->ov.nsets], v, (size_t)(eq - v));
+            o->set_names[o->ov.nsets][eq - v] = '\0';
+            o->ov.set_names[o->ov.nsets] = o->set_names[o->ov.nsets];
+            o->ov.set_values[o->ov.nsets++] = val;
+        } else {
+            snprintf(msg, sizeof msg, "unknown option '%s' (see shardsim %s --help)", a.name,
+                     o->plan ? "plan" : "run");
+            return fail_usage(o, msg);
+        }
+    }
+    if (!o->file)
+        return fail_usage(o, o->plan ? "usage: shardsim plan FILE (see --help)"
+                                     : "usage: shardsim run FILE (see --help)");
+    if (o->watch)
+        return fail_usage(o, "--watch is not supported yet");
+    return -1;
+}
+
+/* file:line:col: message, the source line and a caret (or JSON). */
+static int report_error(const scenario *sc, const run_opts *o, scn_loc loc, const char *msg,
+                        int code)
+{
+    if (o->json) {
+        ss__buf b;
+        ss__buf_init(&b);
+        char full[1400];
+        if (loc.line)
+            snprintf(full, sizeof full, "%s:%d:%d: %s", o->file, loc.line, loc.col, msg);
+        else
+            snprintf(full, sizeof full, "%s: %s", o->file, msg);
+        ss__buf_puts(&b, "{\"error\":");
+        ss__json_str(&b, full);
+        ss__buf_puts(&b, ",\"file\":");
+        ss__json_str(&b, o->file);
+        ss__buf_printf(&b, ",\"line\":%d,\"col\":%d}\n", loc.line, loc.col);
+        fputs(b.data ? b.data : "{\"error\":\"out of memory\"}\n", stdout);
+        ss__buf_free(&b);
+        return code;
+    }
+    if (!loc.line || !sc->src) {
+        fprintf(stderr, "%s: %s\n", o->file, msg);
+        return code;
+    }
+    fprintf(stderr, "%s:%d:%d: %s\n", o->file, loc.line, loc.col, msg);
+    const char *p = sc->src, *end = sc->src + sc->len;
+    for (int l = 1; l < loc.line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t n = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    if (n && p[n - 1] == '\r')
+        n--;
+    if (n > 1000)
+        n = 1000;
+    fprintf(stderr, "    %.*s\n    ", (int)n, p);
+    for (int c = 1; c < loc.col && (size_t)(c - 1) < n; c++)
+        fputc(p[c - 1] == '\t' ? '\t' : ' ', stderr);
+    fputs("^\n", stderr);
+    return code;
+}
+
+static size_t value_bytes(const ss_program *p, ss_value v)
+{
+    ss_dtype dt;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    if (ss_value_shape(p, v, &dt, &rank, shape) != SS_OK)
+        return 0;
+    size_t n = ss_dtype_size(dt);
+    for (int d = 0; d < rank; d++)
+        n *= (size_t)shape[d];
+    return n;
+}
+
+/* Host buffers of one trajectory: program inputs and outputs. */
+typedef struct host {
+    int nin, nout;
+    void **in, **out;
+} host;
+
+static void host_free(host *h)
+{
+    for (int i = 0; h->in && i < h->nin; i++)
+        free(h->in[i]);
+    for (int i = 0; h->out && i < h->nout; i++)
+        free(h->out[i]);
+    free(h->in);
+    free(h->out);
+    memset(h, 0, sizeof *h);
+}
+
+static bool host_alloc(const scenario *sc, host *h, bool fill)
+{
+    h->nin = sc->ninputs;
+    h->nout = sc->noutputs;
+    h->in = calloc((size_t)h->nin + 1, sizeof(void *));
+    h->out = calloc((size_t)h->nout + 1, sizeof(void *));
+    if (!h->in || !h->out)
+        return false;
+    for (int i = 0; i < h->nin; i++) {
+        const scn_array *a = &sc->arrays[sc->input_array[i]];
+        size_t n = value_bytes(sc->program, a->value);
+        if (!(h->in[i] = malloc(n ? n : 1)))
+            return false;
+        if (fill)
+            scn_init_fill(a, h->in[i]);
+    }
+    for (int i = 0; i < h->nout; i++) {
+        size_t n = value_bytes(sc->program, sc->outputs[i].value);
+        if (!(h->out[i] = calloc(n ? n : 1, 1)))
+            return false;
+    }
+    return true;
+}
+
+/* Results that update arrays become those arrays' values for the next step. */
+static void feed(const scenario *sc, host *h)
+{
+    for (int o = 0; o < sc->noutputs; o++) {
+        int a = sc->outputs[o].feeds;
+        if (a < 0)
+            continue;
+        for (int i = 0; i < sc->ninputs; i++)
+            if (sc->input_array[i] == a)
+                memcpy(h->in[i], h->out[o], value_bytes(sc->program, sc->outputs[o].value));
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double default_tol(ss_dtype dt)
+{
+    switch (dt) {
+    case SS_F32: return 1e-4;
+    case SS_F64: return 1e-10;
+    case SS_BF16:
+    case SS_F16: return 2e-2;
+    default: return 0;
+    }
+}
+
+/* Compare each check's output of the run with the reference. */
+static bool compare(const scenario *sc, const host *run, const host *ref, scn_report *r)
+{
+    bool all = true;
+    for (int k = 0; k < sc->nchecks; k++) {
+        const scn_check *c = &sc->checks[k];
+        ss_value v = sc->outputs[c->output].value;
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK], n = 1;
+        ss_value_shape(sc->program, v, &dt, &rank, shape);
+        for (int d = 0; d < rank; d++)
+            n *= shape[d];
+        scn_check_result *res = &r->checks[k];
+        memset(res, 0, sizeof *res);
+        for (int64_t i = 0; i < n; i++) {
+            double a = scn_elem_get(dt, run->out[c->output], (size_t)i);
+            double b = scn_elem_get(dt, ref->out[c->output], (size_t)i);
+            double d = a == b ? 0 : a - b;
+            d = d < 0 ? -d : d;
+            if (d != d)
+                d = 1e300; /* NaN on one side only */
+            if (d > res->max_abs)
+                res->max_abs = d;
+            if ((b < 0 ? -b : b) > res->ref_max)
+                res->ref_max = b < 0 ? -b : b;
+        }
+        res->tol = c->tol >= 0 ? c->tol : default_tol(dt);
+        res->pass = res->max_abs <= res->tol * (res->ref_max > 1 ? res->ref_max : 1);
+        all = all && res->pass;
+    }
+    return all;
+}
+
+static void progress(int done, int total, double elapsed, bool last)
+{
+    fprintf(stderr, "\r  step %d/%d  elapsed %.1f s%s", done, total, elapsed,
+            last ? "          \n" : "   ");
+    fflush(stderr);
+}
+
+static int do_run(scenario *sc, const run_opts *o, scn_report *r)
+{
+    host h = {0, 0, NULL, NULL}, ref = {0, 0, NULL, NULL};
+    size_t need = 0;
+    for (int i = 0; i < sc->ninputs; i++)
+        need += value_bytes(sc->program, sc->arrays[sc->input_array[i]].value);
+    for (int i = 0; i < sc->noutputs; i++)
+        need += value_bytes(sc->program, sc->outputs[i].value);
+    if (sc->nchecks)
+        need *= 2;
+    double limit = (double)ss_mesh_device_count(sc->mesh) * (double)sc->device_memory;
+    if (limit > 8.0 * (1u << 30))
+        limit = 8.0 * (1u << 30);
+    if ((double)need > limit) {
+        char a[32], b[32], msg[256];
+        cli_fmt_bytes(a, sizeof a, (double)need);
+        cli_fmt_bytes(b, sizeof b, limit);
+        snprintf(msg, sizeof msg, "the run needs %s of host memory for its global arrays "
+                                  "(limit %s); plan it instead: shardsim plan", a, b);
+        return report_error(sc, o, sc->run_loc, msg, SS_EXIT_CHECK);
+    }
+    if (!host_alloc(sc, &h, true) || (sc->nchecks && !host_alloc(sc, &ref, true))) {
+        host_free(&h);
+        host_free(&ref);
+        return report_error(sc, o, (scn_loc){0, 0}, "out of host memory", SS_EXIT_CHECK);
+    }
+    ss_context_options co = {.ndevices = ss_mesh_device_count(sc->mesh),
+                             .device_memory = sc->device_memory,
+                             .hosts = sc->hosts,
+                             .threads = o->threads,
+                             .timeout = 60};
+    int rc = SS_EXIT_OK;
+    ss_status st = ss_context_create(&co, &r->ctx);
+    if (st) {
+        rc = report_error(sc, o, (scn_loc){0, 0}, ss_error_message(), SS_EXIT_USAGE);
+        goto out;
+    }
+    if (o->trace)
+        ss_context_trace_enable(r->ctx, 1);
+    double *times = calloc((size_t)r->steps, sizeof *times), start = now_s();
+    bool show_progress = !o->json && r->steps > 1 && isatty(STDERR_FILENO);
+    bool shown = false;
+    for (int s = 0; s < r->steps && times; s++) {
+        double t0 = now_s();
+        st = ss_executable_run(r->exe, r->ctx, (const void *const *)h.in, h.out);
+        times[s] = now_s() - t0;
+        if (st)
+            break;
+        if (s + 1 < r->steps)
+            feed(sc, &h);
+        if (show_progress && (now_s() - start > 0.5 || shown)) {
+            progress(s + 1, r->steps, now_s() - start, s + 1 == r->steps);
+            shown = true;
+        }
+    }
+    if (!times) {
+        rc = report_error(sc, o, (scn_loc){0, 0}, "out of host memory", SS_EXIT_CHECK);
+        goto out;
+    }
+    if (st) {
+        if (shown)
+            fputc('\n', stderr);
+        const char *msg = ss_error_message();
+        rc = report_error(sc, o, scn_loc_from_message(sc, msg), msg,
+                          st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK ||
+                                  st == SS_ERR_MISMATCH
+                              ? SS_EXIT_CHECK
+                              : SS_EXIT_USAGE);
+        free(times);
+        goto out;
+    }
+    r->first_s = r->compile_s + times[0];
+    if (r->steps > 1) {
+        qsort(times + 1, (size_t)(r->steps - 1), sizeof *times, cmp_double);
+        int m = r->steps - 1;
+        r->median_s = m % 2 ? times[1 + m / 2] : (times[m / 2] + times[1 + m / 2]) / 2;
+    }
+    free(times);
+    if (o->trace && ss_context_trace_write(r->ctx, o->trace) != SS_OK) {
+        rc = report_error(sc, o, (scn_loc){0, 0}, ss_error_message(), SS_EXIT_USAGE);
+        goto out;
+    }
+    bool pass = true;
+    if (sc->nchecks) {
+        for (int s = 0; s < r->steps && !st; s++) {
+            st = ss_program_eval(sc->program, (const void *const *)ref.in, ref.out);
+            if (s + 1 < r->steps)
+                feed(sc, &ref);
+        }
+        if (st) {
+            rc = report_error(sc, o, scn_loc_from_message(sc, ss_error_message()),
+                              ss_error_message(), SS_EXIT_USAGE);
+            goto out;
+        }
+        pass = compare(sc, &h, &ref, r);
+    }
+    scn_report_print(sc, r, stdout);
+    rc = pass ? SS_EXIT_OK : SS_EXIT_CHECK;
+out:
+    host_free(&h);
+    host_free(&ref);
+    return rc;
+}
+
+/* plan --trace: the estimated timeline of one device (every device runs the
+ * same instruction list), one slice per kernel or collective. */
+static bool write_plan_trace(const scenario *sc, const scn_report *r, const char *path)
+{
+    const scn_profile *p = scn_profile_find(r->profile ? r->profile : "tpu-v5e");
+    scn_step_cost *c;
+    int n;
+    if (scn_exec_costs(r->exe, &c, &n) != SS_OK)
+        return false;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(c);
+        return false;
+    }
+    fprintf(f, "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
+               "\"args\":{\"name\":\"every device (estimate, %s)\"}}", p->name);
+    double t = 0;
+    for (int k = 0; k < n; k++) {
+        double dur;
+        const char *name = ss_value_op_name(sc->program, c[k].value);
+        ss_coll_record rec;
+        if (c[k].is_coll && ss_executable_ledger_get(r->exe, c[k].ledger_index, &rec) == SS_OK) {
+            double bw, alpha;
+            scn_profile_axis_link(p, sc->mesh, rec.axes, &bw, &alpha);
+            double g = rec.group_size > 1 ? rec.group_size - 1 : 0;
+            dur = (rec.kind == SS_COLL_ALL_REDUCE ? 2 * g : rec.kind == SS_COLL_PERMUTE ? 1 : g) *
+                      alpha + rec.sent / bw;
+            name = ss_coll_kind_name(rec.kind);
+        } else {
+            double peak = c[k].dtype == SS_BF16 || c[k].dtype == SS_F16 ? p->flops_bf16
+                                                                        : p->flops_f32;
+            double tf = c[k].flops / peak, tb = c[k].bytes / p->hbm_bw;
+            dur = tf > tb ? tf : tb;
+        }
+        fprintf(f, ",{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f,"
+                   "\"args\":{\"value\":%d,\"line\":%d}}",
+                name ? name : "?", t * 1e6, dur * 1e6, (int)c[k].value,
+                scn_value_loc(sc, c[k].value).line);
+        t += dur;
+    }
+    fprintf(f, "]}\n");
+    free(c);
+    return fclose(f) == 0;
+}
+
+static int scenario_main(int argc, char **argv, const char *text, bool plan)
+{
+    run_opts o;
+    memset(&o, 0, sizeof o);
+    o.plan = plan;
+    int rc = parse_opts(argc, argv, &o);
+    if (o.help) {
+        fputs(plan ? plan_help : run_help, stdout);
+        return SS_EXIT_OK;
+    }
+    if (rc >= 0)
+        return rc;
+    scenario sc;
+    scn_report r;
+    memset(&r, 0, sizeof r);
+    r.is_plan = plan;
+    r.json = o.json;
+    r.explain = o.explain;
+    r.profile = o.profile;
+    r.color = !o.no_color && !o.json && cli_use_color();
+    if (scn_load(&sc, o.file, text, &o.ov) != SS_OK) {
+        rc = report_error(&sc, &o, sc.err.loc, sc.err.msg, SS_EXIT_USAGE);
+        scn_free(&sc);
+        return rc;
+    }
+    if (!sc.device_memory)
+        sc.device_memory = SS_DEFAULT_DEVICE_MEMORY;
+    r.steps = o.steps ? o.steps : sc.steps ? sc.steps : 1;
+    rc = SS_EXIT_OK;
+    if (sc.run_name) {
+        double t0 = now_s();
+        ss_status st = ss_program_compile(sc.program, &r.exe);
+        r.compile_s = now_s() - t0;
+        if (!st)
+            st = ss_executable_plan(r.exe, &r.plan);
+        if (st) {
+            const char *msg = ss_error_message();
+            scn_loc loc = scn_loc_from_message(&sc, msg);
+            rc = report_error(&sc, &o, loc.line ? loc : sc.run_loc, msg, SS_EXIT_USAGE);
+            goto out;
+        }
+        r.fits = r.plan.peak_bytes <= sc.device_memory;
+    }
+    if (plan || !sc.run_name) {
+        if (plan && o.trace && r.exe && !write_plan_trace(&sc, &r, o.trace)) {
+            rc = report_error(&sc, &o, (scn_loc){0, 0}, "--trace: cannot write the file",
+                              SS_EXIT_USAGE);
+            goto out;
+        }
+        scn_report_print(&sc, &r, stdout);
+        rc = plan && r.exe && !r.fits ? SS_EXIT_CHECK : SS_EXIT_OK;
+        goto out;
+    }
+    rc = do_run(&sc, &o, &r);
+out:
+    ss_context_destroy(r.ctx);
+    ss_executable_destroy(r.exe);
+    scn_free(&sc);
+    return rc;
+}
+
+int ss__cli_run(int argc, char **argv) { return scenario_main(argc, argv, NULL, false); }
+int ss__cli_plan(int argc, char **argv) { return scenario_main(argc, argv, NULL, true); }
+
+int ss__cli_scenario_text(int argc, char **argv, const char *text)
+{
+    bool plan = argc > 1 && strcmp(argv[1], "plan") == 0;
+    return scenario_main(argc, argv, text, plan);
+}

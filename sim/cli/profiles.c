@@ -1,0 +1,132 @@
+/*
+ * profiles.c — hardware profiles as data, and the step-time estimate that
+ * `shardsim plan` prints for each.
+ *
+ * The model (notes/gspmd.md section 5): a kernel takes the longer of its
+ * FLOPs at peak and its operand + result bytes at HBM bandwidth (a
+ * roofline, no fusion); a collective over a group of n devices takes
+ * steps * alpha + (bytes the device sends) / bandwidth with ring step
+ * counts: all-reduce 2(n-1), all-gather, reduce-scatter, all-to-all and
+ * broadcast n-1, permute 1. An axis whose device groups fit inside one node
+ * (row-major device ids, devices_per_node consecutive ids per node) uses the
+ * node's links, otherwise the network. Nothing overlaps: the estimate is a
+ * sum, an upper bound on a well-overlapped step and a lower bound on one
+ * with stragglers. The figures are public peak numbers, not measurements.
+ */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const scn_profile profiles[] = {
+    /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
+     * cores shared by all virtual devices; "links" are memory copies. */
+    {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6},
+    /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
+     * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
+     * axis, 256 chips per ICI domain, DCN beyond. */
+    {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 819 GB/s HBM, ICI 50 GB/s/axis, 256 chips/slice",
+     197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6},
+    /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
+     * precision), 989 TFLOP/s bf16 dense, 3.35 TB/s HBM3, NVLink 4
+     * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
+     * per GPU across nodes. */
+    {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
+                    "in 8-GPU nodes, IB 50 GB/s across",
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6},
+};
+
+int scn_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
+
+const scn_profile *scn_profile_get(int i)
+{
+    return i >= 0 && i < scn_profile_count() ? &profiles[i] : NULL;
+}
+
+const scn_profile *scn_profile_find(const char *name)
+{
+    for (int i = 0; i < scn_profile_count(); i++)
+        if (strcmp(profiles[i].name, name) == 0)
+            return &profiles[i];
+    return NULL;
+}
+
+/* The share of a core each virtual device gets under cpu-here. */
+static double cpu_share(const scn_profile *p, const ss_mesh *mesh)
+{
+    if (strcmp(p->name, "cpu-here") != 0)
+        return 1.0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = ss_mesh_device_count(mesh);
+    if (cores < 1)
+        cores = 1;
+    return n > cores ? (double)cores / n : 1.0;
+}
+
+void scn_profile_axis_link(const scn_profile *p, const ss_mesh *mesh, const char *axes,
+                           double *bw, double *alpha)
+{
+    /* axes looks like "('data', 'model')": every quoted name is an axis. */
+    int64_t span = 1;
+    const char *q = axes;
+    while (q && (q = strchr(q, '\'')) != NULL) {
+        const char *end = strchr(q + 1, '\'');
+        if (!end)
+            break;
+        char name[SS_NAME_MAX];
+        size_t len = (size_t)(end - q - 1);
+        if (len < sizeof name) {
+            memcpy(name, q + 1, len);
+            name[len] = '\0';
+            int a = ss_mesh_axis_index(mesh, name);
+            if (a >= 0) {
+                int64_t stride = 1;
+                for (int b = a + 1; b < ss_mesh_axis_count(mesh); b++)
+                    stride *= ss_mesh_axis_size(mesh, b);
+                int64_t s = stride * ss_mesh_axis_size(mesh, a);
+                if (s > span)
+                    span = s;
+            }
+        }
+        q = end + 1;
+    }
+    bool inside = span <= p->devices_per_node && p->devices_per_node % span == 0;
+    *bw = inside ? p->link_bw : p->net_bw;
+    *alpha = inside ? p->link_alpha : p->net_alpha;
+}
+
+ss_status scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
+                            const scn_profile *p, scn_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    scn_step_cost *c;
+    int n;
+    ss_status st = scn_exec_costs(e, &c, &n);
+    if (st)
+        return st;
+    double share = cpu_share(p, mesh);
+    for (int k = 0; k < n; k++) {
+        if (!c[k].is_coll) {
+            double peak = (c[k].dtype == SS_BF16 || c[k].dtype == SS_F16 ? p->flops_bf16
+                                                                          : p->flops_f32) *
+                          share;
+            double tf = c[k].flops / peak, tb = c[k].bytes / (p->hbm_bw * share);
+            out->compute += tf > tb ? tf : tb;
+            continue;
+        }
+        ss_coll_record r;
+        if ((st = ss_executable_ledger_get(e, c[k].ledger_index, &r)))
+            break;
+        double bw, alpha;
+        scn_profile_axis_link(p, mesh, r.axes, &bw, &alpha);
+        double g = r.group_size > 1 ? r.group_size - 1 : 0;
+        double steps = r.kind == SS_COLL_ALL_REDUCE ? 2 * g : r.kind == SS_COLL_PERMUTE ? 1 : g;
+        out->comm += steps * alpha + r.sent / bw;
+    }
+    free(c);
+    out->total = out->compute + out->comm;
+    return st;
+}

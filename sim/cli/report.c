@@ -1,0 +1,707 @@
+/*
+ * report.c — what `shardsim run` and `shardsim plan` print: the mesh, the
+ * shows, the values (plan), memory per device, the collective ledger summed
+ * per mesh axis and kind, the explain lines, step times or estimated step
+ * times, and the checks; as text for people or as one JSON object (schema
+ * in scenarios/README.md). Every value is named by the scenario name and
+ * line it came from when it has one, else by its program number "%N".
+ */
+#include "scenario.h"
+
+#include "base/json.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PICTURE 65536
+
+/* "name (line 12)" / "%12 dot_general (line 12)" for a program value. */
+static void value_label(const scenario *sc, ss_value v, char *buf, size_t cap)
+{
+    const char *name = scn_value_name(sc, v);
+    scn_loc loc = scn_value_loc(sc, v);
+    const char *op = sc->program ? ss_value_op_name(sc->program, v) : "?";
+    if (name && loc.line)
+        snprintf(buf, cap, "%s (line %d)", name, loc.line);
+    else if (loc.line)
+        snprintf(buf, cap, "%%%d %s (line %d)", (int)v, op ? op : "?", loc.line);
+    else
+        snprintf(buf, cap, "%%%d %s", (int)v, op ? op : "?");
+}
+
+/* A buffer name "%12 dot_general" or "%12 gathered" as a value label. */
+static void buffer_label(const scenario *sc, const char *name, char *buf, size_t cap)
+{
+    if (name[0] == '%' && isdigit((unsigned char)name[1])) {
+        ss_value v = (ss_value)strtol(name + 1, NULL, 10);
+        const char *rest = strchr(name, ' ');
+        char label[120];
+        value_label(sc, v, label, sizeof label);
+        if (cap < 160)
+            return;
+        if (rest && (strstr(rest, "gathered") || strstr(rest, "slice") || strstr(rest, "all_") ||
+                     strstr(rest, "reduce_scatter") || strstr(rest, "permute")))
+            snprintf(buf, cap, "%s%s", label, rest);
+        else
+            snprintf(buf, cap, "%s", label);
+    } else if (cap) {
+        size_t n = strlen(name) < cap - 1 ? strlen(name) : cap - 1;
+        memcpy(buf, name, n);
+        buf[n] = '\0';
+    }
+}
+
+static void sharding_text(const ss_sharding *sh, char *buf, size_t cap)
+{
+    char spec[512];
+    ss_spec_repr(&sh->spec, spec, sizeof spec);
+    size_t n = (size_t)snprintf(buf, cap, "%s", spec);
+    if (sh->partial_mask && n < cap) {
+        n += (size_t)snprintf(buf + n, cap - n, " partial sum over");
+        for (int a = 0; a < ss_mesh_axis_count(sh->mesh) && n < cap; a++)
+            if ((sh->partial_mask >> a) & 1u)
+                n += (size_t)snprintf(buf + n, cap - n, " '%s'", ss_mesh_axis_name(sh->mesh, a));
+    }
+}
+
+static void shape_text(ss_dtype dt, int rank, const int64_t shape[], char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s[", ss_dtype_name(dt));
+    for (int d = 0; d < rank && n < cap; d++)
+        n += (size_t)snprintf(buf + n, cap - n, d ? ",%lld" : "%lld", (long long)shape[d]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "]");
+}
+
+/* The sharding of a shown value: propagated, or the declared spec of an
+ * array the run does not use. */
+static bool show_sharding(const scenario *sc, const scn_show *w, ss_sharding *sh,
+                          ss_dtype *dt, int *rank, int64_t shape[])
+{
+    if (w->value >= 0 && sc->program && ss_value_sharding(sc->program, w->value, sh) == SS_OK) {
+        ss_value_shape(sc->program, w->value, dt, rank, shape);
+        return true;
+    }
+    if (w->array < 0)
+        return false;
+    const scn_array *a = &sc->arrays[w->array];
+    ss_spec none;
+    memset(&none, 0, sizeof none);
+    ss_sharding_init(sh, sc->mesh, a->has_spec ? &a->spec : &none);
+    *dt = a->dtype;
+    *rank = a->rank;
+    memcpy(shape, a->shape, sizeof(int64_t) * SS_MAX_RANK);
+    return true;
+}
+
+static char *show_picture(const scenario *sc, const scn_show *w, const ss_sharding *sh, int rank,
+                          const int64_t shape[], bool color)
+{
+    char *pic = malloc(MAX_PICTURE);
+    if (!pic)
+        return NULL;
+    ss_viz_options o = {.color = color};
+    ss_sharding plain = *sh;
+    plain.partial_mask = 0;
+    ss_status st = rank == 0 ? (snprintf(pic, MAX_PICTURE, "(a scalar: %s)\n",
+                                         ss_sharding_is_replicated(&plain) ? "replicated"
+                                                                           : "sharded"),
+                                SS_OK)
+                             : ss_viz_sharding_nd(&plain, rank, shape, w->row_dim, w->col_dim, &o,
+                                                  pic, MAX_PICTURE, NULL);
+    if (st)
+        snprintf(pic, MAX_PICTURE, "(no picture: %s)\n", ss_error_message());
+    (void)sc;
+    return pic;
+}
+
+/* --- Ledger summaries -------------------------------------------------------- */
+
+typedef struct ledger_row {
+    char axes[96];
+    ss_coll_kind kind;
+    int count;
+    double sent;
+} ledger_row;
+
+static int ledger_rows(const ss_executable *e, ledger_row *rows, int cap, double *total)
+{
+    int n = 0;
+    *total = 0;
+    for (int i = 0; i < ss_executable_ledger_count(e); i++) {
+        ss_coll_record r;
+        if (ss_executable_ledger_get(e, i, &r) != SS_OK)
+            continue;
+        *total += r.sent;
+        int k = 0;
+        while (k < n && !(rows[k].kind == r.kind && strcmp(rows[k].axes, r.axes) == 0))
+            k++;
+        if (k == n) {
+            if (n == cap)
+                continue;
+            memset(&rows[n], 0, sizeof rows[n]);
+            snprintf(rows[n].axes, sizeof rows[n].axes, "%s", r.axes);
+            rows[n].kind = r.kind;
+            n++;
+        }
+        rows[k].count++;
+        rows[k].sent += r.sent;
+    }
+    return n;
+}
+
+/* --- Text ---------------------------------------------------------------------- */
+
+static void text_memory(const scenario *sc, const scn_report *r, FILE *f)
+{
+    char a[32], b[32];
+    size_t cap = sc->device_memory;
+    int n = ss_mesh_device_count(sc->mesh);
+    bool all = (sc->prints & SCN_PRINT_MEMORY) != 0;
+    scn_live_buffer top[8];
+    int ntop = scn_exec_peak_buffers(r->exe, top, all ? 8 : 3);
+    char largest[1024] = "";
+    size_t len = 0;
+    for (int k = 0; k < ntop && len < sizeof largest; k++) {
+        char label[200];
+        buffer_label(sc, top[k].name, label, sizeof label);
+        cli_fmt_bytes(a, sizeof a, (double)top[k].bytes);
+        len += (size_t)snprintf(largest + len, sizeof largest - len, "%s%s %s", k ? ", " : "",
+                                label, a);
+    }
+    cli_fmt_bytes(b, sizeof b, (double)cap);
+    fprintf(f, "Memory per device (%s; capacity %s each)\n",
+            r->is_plan ? "planned peak, the same on every device" : "measured peak of the run",
+            b);
+    fprintf(f, "  %-10s %12s %8s  %s\n", "devices", "peak", "used", "largest buffers at the peak");
+    if (r->is_plan) {
+        cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
+        fprintf(f, "  %-10s %12s %7.2f%%  %s\n", n > 1 ? "all" : "0", a,
+                100.0 * (double)r->plan.peak_bytes / (double)cap, largest);
+    } else {
+        for (int d = 0; d < n;) {
+            ss_memory_stats ms;
+            if (ss_device_memory_stats(r->ctx, d, &ms) != SS_OK)
+                break;
+            int end = d + 1;
+            while (!all && end < n) {
+                ss_memory_stats m2;
+                if (ss_device_memory_stats(r->ctx, end, &m2) != SS_OK ||
+                    m2.peak_bytes != ms.peak_bytes)
+                    break;
+                end++;
+            }
+            char ids[32];
+            if (end - d > 1)
+                snprintf(ids, sizeof ids, "%d-%d", d, end - 1);
+            else
+                snprintf(ids, sizeof ids, "%d", d);
+            cli_fmt_bytes(a, sizeof a, (double)ms.peak_bytes);
+            fprintf(f, "  %-10s %12s %7.2f%%  %s\n", ids, a,
+                    100.0 * (double)ms.peak_bytes / (double)ms.capacity, d == 0 ? largest : "");
+            d = end;
+        }
+        if (r->plan.peak_bytes)
+            fprintf(f, "  (the plan predicted %s per device)\n",
+                    (cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a));
+    }
+    fprintf(f, "\n");
+}
+
+static void text_ledger(const scenario *sc, const scn_report *r, FILE *f)
+{
+    ledger_row rows[64];
+    double total;
+    int n = ledger_rows(r->exe, rows, 64, &total);
+    char a[32];
+    fprintf(f, "Collectives per step (summed per mesh axis and kind; bytes sent per device)\n");
+    if (n == 0) {
+        fprintf(f, "  none: every op is local\n\n");
+        return;
+    }
+    fprintf(f, "  %-22s %-16s %6s %14s %7s\n", "axes", "kind", "count", "bytes/device", "share");
+    for (int k = 0; k < n; k++) {
+        cli_fmt_bytes(a, sizeof a, rows[k].sent);
+        fprintf(f, "  %-22s %-16s %6d %14s %6.1f%%\n", rows[k].axes,
+                ss_coll_kind_name(rows[k].kind), rows[k].count, a,
+                total > 0 ? 100.0 * rows[k].sent / total : 0.0);
+    }
+    cli_fmt_bytes(a, sizeof a, total);
+    fprintf(f, "  total: %d collective%s, %s sent per device\n",
+            ss_executable_ledger_count(r->exe), ss_executable_ledger_count(r->exe) == 1 ? "" : "s",
+            a);
+    if (sc->prints & SCN_PRINT_LEDGER) {
+        fprintf(f, "  in order:\n");
+        for (int i = 0; i < ss_executable_ledger_count(r->exe); i++) {
+            ss_coll_record c;
+            ss_value v;
+            bool user;
+            if (ss_executable_ledger_get(r->exe, i, &c) ||
+                scn_exec_ledger_source(r->exe, i, &v, &user))
+                continue;
+            char label[200], s[32], b[32];
+            value_label(sc, v, label, sizeof label);
+            cli_fmt_bytes(s, sizeof s, c.sent);
+            cli_fmt_bytes(b, sizeof b, (double)c.bytes);
+            fprintf(f, "  %3d %-16s over %s, %d group%s of %d, buffer %s %s, sent %s: %s %s\n",
+                    i + 1, ss_coll_kind_name(c.kind), c.axes, c.ngroups, c.ngroups == 1 ? "" : "s",
+                    c.group_size, ss_dtype_name(c.dtype), b, s,
+                    user ? "written in" : "reshard for", label);
+        }
+    }
+    fprintf(f, "\n");
+}
+
+static void text_explain(const scenario *sc, const scn_report *r, FILE *f)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return;
+    ss_executable_explain(r->exe, m);
+    fclose(m);
+    fprintf(f, "How each op was partitioned (--explain)\n");
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        scn_loc loc = {0, 0};
+        if (line[0] == '%')
+            loc = scn_value_loc(sc, (ss_value)strtol(line + 1, NULL, 10));
+        const char *name = line[0] == '%' ? scn_value_name(sc, (ss_value)strtol(line + 1, NULL, 10))
+                                          : NULL;
+        if (loc.line)
+            fprintf(f, "  line %-4d %-10s %s\n", loc.line, name ? name : "", line);
+        else
+            fprintf(f, "  %-20s %s\n", "", line);
+    }
+    free(text);
+    fprintf(f, "\n");
+}
+
+static void text_values(const scenario *sc, FILE *f, bool all)
+{
+    fprintf(f, "Values (%s)\n", all ? "every program value" : "every named value");
+    fprintf(f, "  %-5s %-14s %-6s %-18s %-22s %-26s %s\n", "id", "name", "line", "op", "global",
+            "sharding", "per device");
+    for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {
+        const char *name = scn_value_name(sc, v);
+        if (!all && !name)
+            continue;
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK], local[SS_MAX_RANK];
+        ss_sharding sh;
+        if (ss_value_shape(sc->program, v, &dt, &rank, shape) ||
+            ss_value_sharding(sc->program, v, &sh))
+            continue;
+        char g[96], l[96], s[256];
+        shape_text(dt, rank, shape, g, sizeof g);
+        sharding_text(&sh, s, sizeof s);
+        ss_sharding plain = sh;
+        plain.partial_mask = 0;
+        if (ss_sharding_shard_shape(&plain, rank, shape, local) == SS_OK)
+            shape_text(dt, rank, local, l, sizeof l);
+        else
+            snprintf(l, sizeof l, "?");
+        fprintf(f, "  %%%-4d %-14s %-6d %-18s %-22s %-26s %s\n", (int)v, name ? name : "",
+                scn_value_loc(sc, v).line, ss_value_op_name(sc->program, v), g, s, l);
+    }
+    fprintf(f, "\n");
+}
+
+static void text_report(const scenario *sc, const scn_report *r, FILE *f)
+{
+    char a[32], b[32];
+    int n = ss_mesh_device_count(sc->mesh);
+    cli_fmt_bytes(b, sizeof b, (double)sc->device_memory);
+    if (sc->run_name)
+        fprintf(f, "%s: %s %s, %d step%s on %d virtual device%s (%d host%s), %s each\n\n",
+                sc->path, r->is_plan ? "plan" : "run", sc->run_name, r->steps,
+                r->steps == 1 ? "" : "s", n, n == 1 ? "" : "s", sc->hosts,
+                sc->hosts == 1 ? "" : "s", b);
+    else
+        fprintf(f, "%s: no run; %d virtual device%s\n\n", sc->path, n, n == 1 ? "" : "s");
+    char *pic = malloc(MAX_PICTURE);
+    if (pic && n <= 64 && ss_viz_mesh(sc->mesh, NULL, pic, MAX_PICTURE, NULL) == SS_OK)
+        fprintf(f, "%s\n", pic);
+    else if (pic && ss_mesh_repr(sc->mesh, 0, pic, MAX_PICTURE) == SS_OK)
+        fprintf(f, "%s (%d devices: too many to draw)\n\n", pic, n);
+    free(pic);
+    for (int k = 0; k < sc->nshows; k++) {
+        const scn_show *w = &sc->shows[k];
+        ss_sharding sh;
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK];
+        if (!show_sharding(sc, w, &sh, &dt, &rank, shape))
+            continue;
+        char s[256], t[96], hlo[512];
+        sharding_text(&sh, s, sizeof s);
+        shape_text(dt, rank, shape, t, sizeof t);
+        ss_sharding plain = sh;
+        plain.partial_mask = 0;
+        if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) != SS_OK)
+            hlo[0] = '\0';
+        fprintf(f, "show %s (line %d): %s %s %s%s\n", w->name, w->loc.line, t, s, hlo,
+                w->value < 0 ? " (declared; the run does not use it)" : "");
+        char *p = show_picture(sc, w, &sh, rank, shape, r->color);
+        if (p)
+            fprintf(f, "%s\n", p);
+        free(p);
+    }
+    if (!r->exe)
+        return;
+    if (r->is_plan || (sc->prints & SCN_PRINT_VALUES))
+        text_values(sc, f, (sc->prints & SCN_PRINT_VALUES) && !r->is_plan);
+    if (sc->prints & SCN_PRINT_PROGRAM) {
+        fprintf(f, "Program\n");
+        ss_program_print(sc->program, f);
+        fprintf(f, "\n");
+    }
+    text_memory(sc, r, f);
+    text_ledger(sc, r, f);
+    if (r->explain || (sc->prints & SCN_PRINT_EXPLAIN))
+        text_explain(sc, r, f);
+    cli_fmt_bytes(a, sizeof a, r->plan.sent_bytes);
+    if (r->is_plan) {
+        fprintf(f, "FLOPs per device per step: %.4g\n\n", r->plan.flops);
+        fprintf(f, "Estimated step time (roofline kernels + alpha-beta ring collectives, no "
+                   "overlap)\n");
+        fprintf(f, "  %-12s %12s %14s %12s\n", "profile", "compute", "communication", "total");
+        for (int k = 0; k < scn_profile_count(); k++) {
+            const scn_profile *p = scn_profile_get(k);
+            scn_estimate est;
+            if ((r->profile && strcmp(r->profile, p->name) != 0) ||
+                scn_estimate_step(r->exe, sc->mesh, p, &est))
+                continue;
+            fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
+                    est.comm * 1e3, est.total * 1e3);
+        }
+        fprintf(f, "\n");
+        if (!r->fits)
+            fprintf(f, "DOES NOT FIT: %s per device needed, %s available\n",
+                    (cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a), b);
+        return;
+    }
+    fprintf(f, "Step time\n");
+    if (r->steps > 1)
+        fprintf(f, "  first step %.3f ms (incl. compile %.3f ms), then median %.3f ms over %d "
+                   "steps\n\n", r->first_s * 1e3, r->compile_s * 1e3, r->median_s * 1e3,
+                r->steps - 1);
+    else
+        fprintf(f, "  first step %.3f ms (incl. compile %.3f ms)\n\n", r->first_s * 1e3,
+                r->compile_s * 1e3);
+    if (sc->nchecks) {
+        fprintf(f, "Checks against the single-device run (%d step%s)\n", r->steps,
+                r->steps == 1 ? "" : "s");
+        for (int k = 0; k < sc->nchecks; k++) {
+            const scn_check_result *c = &r->checks[k];
+            fprintf(f, "  %-14s max abs err %-10.3g rel %-10.3g tol %-8.2g %s\n",
+                    sc->checks[k].name, c->max_abs, c->ref_max > 0 ? c->max_abs / c->ref_max : 0,
+                    c->tol, c->pass ? (c->max_abs == 0 ? "ok (bitwise equal)" : "ok") : "FAILED");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+/* --- JSON ------------------------------------------------------------------------- */
+
+static void json_num(ss__buf *b, double v)
+{
+    if (isfinite(v))
+        ss__buf_printf(b, "%.17g", v);
+    else
+        ss__buf_puts(b, "null");
+}
+
+static void json_axes(ss__buf *b, const char *axes)
+{
+    ss__buf_putc(b, '[');
+    int n = 0;
+    for (const char *q = strchr(axes, '\''); q; q = strchr(q + 1, '\'')) {
+        const char *end = strchr(q + 1, '\'');
+        if (!end)
+            break;
+        char name[SS_NAME_MAX];
+        size_t len = (size_t)(end - q - 1);
+        if (len < sizeof name) {
+            memcpy(name, q + 1, len);
+            name[len] = '\0';
+            if (n++)
+                ss__buf_putc(b, ',');
+            ss__json_str(b, name);
+        }
+        q = end;
+    }
+    ss__buf_putc(b, ']');
+}
+
+static void json_value_ref(ss__buf *b, const scenario *sc, ss_value v)
+{
+    const char *name = scn_value_name(sc, v);
+    scn_loc loc = scn_value_loc(sc, v);
+    ss__buf_printf(b, "\"value\":%d,\"op\":", (int)v);
+    ss__json_str(b, sc->program ? ss_value_op_name(sc->program, v) : "");
+    ss__buf_puts(b, ",\"name\":");
+    if (name)
+        ss__json_str(b, name);
+    else
+        ss__buf_puts(b, "null");
+    ss__buf_printf(b, ",\"line\":%d,\"col\":%d", loc.line, loc.col);
+}
+
+static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
+{
+    ss__buf_puts(b, "\"spec\":");
+    ss__json_spec(b, &sh->spec);
+    ss__buf_puts(b, ",\"partial\":[");
+    int n = 0;
+    for (int a = 0; a < ss_mesh_axis_count(sh->mesh); a++)
+        if ((sh->partial_mask >> a) & 1u) {
+            if (n++)
+                ss__buf_putc(b, ',');
+            ss__json_str(b, ss_mesh_axis_name(sh->mesh, a));
+        }
+    ss_sharding plain = *sh;
+    plain.partial_mask = 0;
+    char hlo[1024];
+    ss__buf_puts(b, "],\"hlo\":");
+    if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) == SS_OK)
+        ss__json_str(b, hlo);
+    else
+        ss__buf_puts(b, "null");
+}
+
+static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r)
+{
+    int n = ss_mesh_device_count(sc->mesh);
+    int *ids = malloc(sizeof *ids * (size_t)n), *off = malloc(sizeof *off * (size_t)(n + 1));
+    ss__buf_puts(b, ",\"ledger\":{\"entries\":[");
+    for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids && off; i++) {
+        ss_coll_record c;
+        ss_value v;
+        bool user;
+        int ng = 0;
+        if (ss_executable_ledger_get(r->exe, i, &c) || scn_exec_ledger_source(r->exe, i, &v, &user))
+            continue;
+        if (i)
+            ss__buf_putc(b, ',');
+        ss__buf_printf(b, "{\"seq\":%d,\"kind\":", i + 1);
+        ss__json_str(b, ss_coll_kind_name(c.kind));
+        static const char *const ops[] = {"sum", "max", "min", "mean"};
+        ss__buf_puts(b, ",\"reduce_op\":");
+        if (c.kind == SS_COLL_ALL_REDUCE || c.kind == SS_COLL_REDUCE_SCATTER)
+            ss__json_str(b, ops[(unsigned)c.op < 4 ? c.op : 0]);
+        else
+            ss__buf_puts(b, "null");
+        ss__buf_puts(b, ",\"axes\":");
+        json_axes(b, c.axes);
+        ss__buf_printf(b, ",\"group_size\":%d,\"ngroups\":%d,\"replica_groups\":", c.group_size,
+                       c.ngroups);
+        if (scn_exec_ledger_groups(r->exe, i, &ng, ids, off) == SS_OK && n <= 256) {
+            ss__buf_putc(b, '[');
+            for (int g = 0; g < ng; g++) {
+                ss__buf_puts(b, g ? ",[" : "[");
+                for (int k = off[g]; k < off[g + 1]; k++)
+                    ss__buf_printf(b, k > off[g] ? ",%d" : "%d", ids[k]);
+                ss__buf_putc(b, ']');
+            }
+            ss__buf_putc(b, ']');
+        } else {
+            ss__buf_puts(b, "null");
+        }
+        ss__buf_puts(b, ",\"dtype\":");
+        ss__json_str(b, ss_dtype_name(c.dtype));
+        ss__buf_printf(b, ",\"bytes\":%zu,\"sent\":", c.bytes);
+        json_num(b, c.sent);
+        ss__buf_puts(b, ",\"received\":");
+        json_num(b, c.received);
+        ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", user ? "user" : "reshard");
+        json_value_ref(b, sc, v);
+        ss__buf_puts(b, "}}");
+    }
+    ledger_row rows[64];
+    double total;
+    int nr = ledger_rows(r->exe, rows, 64, &total);
+    ss__buf_puts(b, "],\"summary\":[");
+    for (int k = 0; k < nr; k++) {
+        ss__buf_puts(b, k ? ",{\"axes\":" : "{\"axes\":");
+        json_axes(b, rows[k].axes);
+        ss__buf_puts(b, ",\"kind\":");
+        ss__json_str(b, ss_coll_kind_name(rows[k].kind));
+        ss__buf_printf(b, ",\"count\":%d,\"bytes_per_device\":", rows[k].count);
+        json_num(b, rows[k].sent);
+        ss__buf_puts(b, ",\"share\":");
+        json_num(b, total > 0 ? rows[k].sent / total : 0);
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_puts(b, "],\"sent_bytes_per_device\":");
+    json_num(b, total);
+    ss__buf_putc(b, '}');
+    free(ids);
+    free(off);
+}
+
+static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r)
+{
+    ss__buf_printf(b, ",\"memory\":{\"capacity\":%zu,\"plan_peak_bytes\":%zu,\"devices\":[",
+                   sc->device_memory, r->plan.peak_bytes);
+    int n = ss_mesh_device_count(sc->mesh);
+    for (int d = 0; d < n; d++) {
+        size_t peak = r->plan.peak_bytes;
+        ss_memory_stats ms;
+        if (r->ctx && ss_device_memory_stats(r->ctx, d, &ms) == SS_OK)
+            peak = ms.peak_bytes;
+        ss__buf_printf(b, "%s{\"device\":%d,\"peak_bytes\":%zu,\"used_fraction\":", d ? "," : "",
+                       d, peak);
+        json_num(b, (double)peak / (double)sc->device_memory);
+        ss__buf_putc(b, '}');
+    }
+    scn_live_buffer top[8];
+    int ntop = scn_exec_peak_buffers(r->exe, top, 8);
+    ss__buf_puts(b, "],\"largest_at_peak\":[");
+    for (int k = 0; k < ntop; k++) {
+        ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
+        ss__json_str(b, top[k].name);
+        ss__buf_printf(b, ",\"bytes\":%zu", top[k].bytes);
+        if (top[k].name[0] == '%') {
+            ss__buf_putc(b, ',');
+            json_value_ref(b, sc, (ss_value)strtol(top[k].name + 1, NULL, 10));
+        }
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_puts(b, "]}");
+}
+
+static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
+{
+    ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
+    ss__json_str(b, sc->path);
+    ss__buf_puts(b, ",\"mesh\":{\"axes\":[");
+    for (int a = 0; a < ss_mesh_axis_count(sc->mesh); a++) {
+        ss__buf_puts(b, a ? ",{\"name\":" : "{\"name\":");
+        ss__json_str(b, ss_mesh_axis_name(sc->mesh, a));
+        ss__buf_printf(b, ",\"size\":%lld}", (long long)ss_mesh_axis_size(sc->mesh, a));
+    }
+    int n = ss_mesh_device_count(sc->mesh);
+    ss__buf_puts(b, "],\"device_ids\":[");
+    for (int p = 0; p < n; p++)
+        ss__buf_printf(b, p ? ",%d" : "%d", ss_mesh_device_id(sc->mesh, p));
+    ss__buf_printf(b, "],\"devices\":%d,\"hosts\":%d},\"device_memory\":%zu,\"run\":", n,
+                   sc->hosts, sc->device_memory);
+    if (sc->run_name) {
+        ss__buf_puts(b, "{\"function\":");
+        ss__json_str(b, sc->run_name);
+        ss__buf_printf(b, ",\"steps\":%d}", r->steps);
+    } else {
+        ss__buf_puts(b, "null");
+    }
+    ss__buf_puts(b, ",\"shows\":[");
+    for (int k = 0; k < sc->nshows; k++) {
+        ss_sharding sh;
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK];
+        if (!show_sharding(sc, &sc->shows[k], &sh, &dt, &rank, shape))
+            continue;
+        ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
+        ss__json_str(b, sc->shows[k].name);
+        ss__buf_printf(b, ",\"line\":%d,", sc->shows[k].loc.line);
+        json_sharding(b, &sh, rank);
+        char *pic = show_picture(sc, &sc->shows[k], &sh, rank, shape, false);
+        ss__buf_puts(b, ",\"picture\":");
+        ss__json_str(b, pic ? pic : "");
+        free(pic);
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_putc(b, ']');
+    if (r->exe) {
+        ss__buf_puts(b, ",\"values\":[");
+        for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {
+            ss_dtype dt;
+            int rank;
+            int64_t shape[SS_MAX_RANK];
+            ss_sharding sh;
+            if (ss_value_shape(sc->program, v, &dt, &rank, shape) ||
+                ss_value_sharding(sc->program, v, &sh))
+                continue;
+            ss__buf_puts(b, v ? ",{" : "{");
+            json_value_ref(b, sc, v);
+            ss__buf_puts(b, ",\"dtype\":");
+            ss__json_str(b, ss_dtype_name(dt));
+            ss__buf_puts(b, ",\"shape\":");
+            ss__json_int_array(b, rank, shape);
+            ss__buf_putc(b, ',');
+            json_sharding(b, &sh, rank);
+            ss__buf_putc(b, '}');
+        }
+        ss__buf_putc(b, ']');
+        json_memory(b, sc, r);
+        json_ledger(b, sc, r);
+        ss__buf_puts(b, ",\"flops_per_device\":");
+        json_num(b, r->plan.flops);
+        if (r->is_plan) {
+            ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
+            int m = 0;
+            for (int k = 0; k < scn_profile_count(); k++) {
+                const scn_profile *p = scn_profile_get(k);
+                scn_estimate est;
+                if ((r->profile && strcmp(r->profile, p->name) != 0) ||
+                    scn_estimate_step(r->exe, sc->mesh, p, &est))
+                    continue;
+                ss__buf_puts(b, m++ ? ",{\"profile\":" : "{\"profile\":");
+                ss__json_str(b, p->name);
+                ss__buf_puts(b, ",\"compute_seconds\":");
+                json_num(b, est.compute);
+                ss__buf_puts(b, ",\"comm_seconds\":");
+                json_num(b, est.comm);
+                ss__buf_puts(b, ",\"total_seconds\":");
+                json_num(b, est.total);
+                ss__buf_putc(b, '}');
+            }
+            ss__buf_putc(b, ']');
+        } else {
+            ss__buf_printf(b, ",\"steps\":{\"count\":%d,\"compile_seconds\":", r->steps);
+            json_num(b, r->compile_s);
+            ss__buf_puts(b, ",\"first_seconds\":");
+            json_num(b, r->first_s);
+            ss__buf_puts(b, ",\"median_seconds\":");
+            json_num(b, r->steps > 1 ? r->median_s : r->first_s);
+            ss__buf_puts(b, "},\"checks\":[");
+            for (int k = 0; k < sc->nchecks; k++) {
+                const scn_check_result *c = &r->checks[k];
+                ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
+                ss__json_str(b, sc->checks[k].name);
+                ss__buf_printf(b, ",\"line\":%d,\"max_abs_error\":", sc->checks[k].loc.line);
+                json_num(b, c->max_abs);
+                ss__buf_puts(b, ",\"max_rel_error\":");
+                json_num(b, c->ref_max > 0 ? c->max_abs / c->ref_max : 0);
+                ss__buf_puts(b, ",\"tolerance\":");
+                json_num(b, c->tol);
+                ss__buf_printf(b, ",\"passed\":%s}", c->pass ? "true" : "false");
+            }
+            ss__buf_putc(b, ']');
+        }
+    }
+    ss__buf_puts(b, "}\n");
+}
+
+ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f)
+{
+    if (!r->json) {
+        text_report(sc, r, f);
+        return SS_OK;
+    }
+    ss__buf b;
+    ss__buf_init(&b);
+    json_report(sc, r, &b);
+    ss_status st = b.oom ? ss__fail(SS_ERR_NOMEM, "out of host memory") : SS_OK;
+    if (!st)
+        fputs(b.data, f);
+    ss__buf_free(&b);
+    return st;
+}
