@@ -95,9 +95,9 @@ static void describe(char *out, size_t cap, const char *name, ss_dtype dt, int r
     ss__buf_free(&b);
 }
 
-/* Allocate an array and its (uninitialised) shards. */
-static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
-                        ss_dtype dtype, const char *name, ss_array **out)
+/* An array's descriptor and shard table, with no shard memory yet. */
+static ss_status new_array(ss_context *ctx, const ss_sharding *sh, int rank,
+                           const int64_t shape[], ss_dtype dtype, ss_array **out)
 {
     *out = NULL;
     if (!ctx || !sh || !sh->mesh || (rank > 0 && !shape))
@@ -124,7 +124,19 @@ static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const 
         return st;
     }
     a->n = n;
-    for (int p = 0; p < n; p++) {
+    *out = a;
+    return SS_OK;
+}
+
+/* Allocate an array and its (uninitialised) shards. */
+static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
+                        ss_dtype dtype, const char *name, ss_array **out)
+{
+    ss_array *a;
+    ss_status st = new_array(ctx, sh, rank, shape, dtype, &a);
+    if (st)
+        return st;
+    for (int p = 0; p < a->n; p++) {
         const ss_shard *s = &a->shards[p];
         if (s->device >= ctx->ndevices) {
             int bad = s->device;
@@ -364,32 +376,11 @@ ss_status ss__array_adopt(ss_context *ctx, const ss_sharding *sh, int rank,
                           const int64_t shape[], ss_dtype dtype, void *const data[],
                           ss_array **out)
 {
-    *out = NULL;
-    int n = ss_mesh_device_count(sh->mesh);
-    ss_array *a = calloc(1, sizeof *a);
-    if (!a)
-        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
-    a->shards = calloc((size_t)n, sizeof *a->shards);
-    a->data = calloc((size_t)n, sizeof *a->data);
-    if (!a->shards || !a->data) {
-        ss_array_destroy(a);
-        return ss__fail(SS_ERR_NOMEM, "array: out of host memory");
-    }
-    a->ctx = ctx;
-    a->sh = *sh;
-    a->rank = rank;
-    a->dtype = dtype;
-    for (int d = 0; d < rank; d++)
-        a->shape[d] = shape[d];
-    ss_status st = ss_sharding_shards(sh, rank, shape, dtype, a->shards, n);
-    if (st) {
-        ss_array_destroy(a);
+    ss_status st = new_array(ctx, sh, rank, shape, dtype, out);
+    if (st)
         return st;
-    }
-    a->n = n;
-    for (int p = 0; p < n; p++)
-        a->data[p] = data[p];
-    *out = a;
+    for (int p = 0; p < (*out)->n; p++)
+        (*out)->data[p] = data[p];
     return SS_OK;
 }
 
