@@ -133,6 +133,7 @@ static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const 
                         ss_dtype dtype, const char *name, ss_array **out)
 {
     ss_array *a;
+    *out = NULL;
     ss_status st = new_array(ctx, sh, rank, shape, dtype, &a);
     if (st)
         return st;
