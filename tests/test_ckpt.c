@@ -1022,8 +1022,8 @@ Test(ckpt, killed_saves_never_lose_or_expose_a_step, .timeout = 240)
     cr_assert_gt(committed, 3, "only %lld steps committed in %d runs", (long long)committed,
                  kills);
     cr_assert_gt(outcomes[2], 0, "no kill landed inside a save");
-    cr_log_info("killed saves: %d kills (%d inside a save), %lld steps committed, %d runs "
-                "committed nothing new",
+    fprintf(stderr, "killed saves: %d kills (%d inside a save), %lld steps committed, %d runs "
+                    "committed nothing new\n",
                 kills, outcomes[2], (long long)committed, outcomes[0]);
     rm_tmp();
 }
@@ -1119,7 +1119,7 @@ Test(ckpt, zarr_python_reads_every_array_shardsim_saves, .timeout = 120)
                  interop_script(), tmp_root, step, tmp_root);
         int rc = run_capture(cmd, &out);
         cr_assert_eq(rc, 0, "step %d: zarr-python disagrees:\n%s", step, out);
-        cr_log_info("step %d:\n%s", step, out);
+        fprintf(stderr, "zarr-python, step %d:\n%s", step, out);
         free(out);
     }
     ss_mesh_destroy(m);

@@ -251,6 +251,10 @@ val *ev_array(ev *e, val *x, scn_loc loc, const char *what)
 bool ev_resolve_spec(ev *e, ss_spec *spec, scn_loc loc)
 {
     scenario *sc = e->sc;
+    if (!sc->mesh || !sc->program) {
+        scn_fail(&sc->err, loc, "a PartitionSpec here is read before the mesh exists");
+        return false;
+    }
     bool logical = false;
     if (sc->have_rules)
         for (int d = 0; d < spec->ndims && !logical; d++)

@@ -104,6 +104,7 @@ typedef struct lexer {
     size_t len, pos;
     int line, col;
     int depth; /* open brackets */
+    scn_loc open[64]; /* where the innermost open brackets are */
     int indents[128];
     int nindents;
     bool at_line_start;
@@ -260,7 +261,7 @@ ss_status scn_lex(const char *src, size_t len, scn_arena *arena, scn_tokens *out
                   scn_error *err)
 {
     memset(out, 0, sizeof *out);
-    lexer lx = {src, len, 0, 1, 1, 0, {0}, 1, true, arena, out, err};
+    lexer lx = {src, len, 0, 1, 1, 0, {{0, 0}}, {0}, 1, true, arena, out, err};
     /* A UTF-8 byte order mark is not part of the text. */
     if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
         lx.pos = 3;
@@ -330,8 +331,11 @@ ss_status scn_lex(const char *src, size_t len, scn_arena *arena, scn_tokens *out
                     st = scn_fail(err, loc, "unexpected byte 0x%02x", (unsigned)c);
                 break;
             }
-            if (c == '(' || c == '[' || c == '{')
+            if (c == '(' || c == '[' || c == '{') {
+                if (lx.depth < 64)
+                    lx.open[lx.depth] = loc;
                 lx.depth++;
+            }
             if ((c == ')' || c == ']' || c == '}') && lx.depth > 0)
                 lx.depth--;
             st = push(&lx, TK_OP, loc, lx.pos, src + lx.pos, n);
@@ -341,7 +345,8 @@ ss_status scn_lex(const char *src, size_t len, scn_arena *arena, scn_tokens *out
         }
     }
     if (!st && lx.depth > 0)
-        st = scn_fail(err, here(&lx), "unexpected end of file: a bracket is not closed");
+        st = scn_fail(err, lx.open[lx.depth <= 64 ? lx.depth - 1 : 63],
+                      "this bracket is never closed");
     scn_loc end = here(&lx);
     if (!st && out->n && out->v[out->n - 1].kind != TK_NEWLINE)
         st = push(&lx, TK_NEWLINE, end, lx.pos, "", 0);

@@ -258,7 +258,7 @@ bool ev_add_output(ev *e, ss_value v, const char *name, scn_loc loc, bool extra,
     int before = ss_program_value_count(sc->program);
     if (!ev_built(e, ss_output(sc->program, v, NULL), before, loc))
         return false;
-    sc->outputs[sc->noutputs++] = (scn_output){v, name, loc, feeds, extra};
+    sc->outputs[sc->noutputs++] = (scn_output){v, name, loc, feeds, extra, false};
     return true;
 }
 
@@ -538,17 +538,13 @@ static bool do_check(ev *e, const scn_stmt *s, env *run_env, const scn_stmt *run
             scn_check *ck = &sc->checks[sc->nchecks++];
             *ck = *c;
             ck->output = o;
-            if (nres++) {
-                char buf[96];
-                snprintf(buf, sizeof buf, "%s[%d]", s->name, nres - 1);
-                ck->name = scn_strndup(&sc->arena, buf, strlen(buf));
-            }
-        }
-        if (nres > 1) {
             char buf[96];
-            snprintf(buf, sizeof buf, "%s[0]", s->name);
-            sc->checks[first].name = scn_strndup(&sc->arena, buf, strlen(buf));
+            snprintf(buf, sizeof buf, "%s[%d]", s->name, nres++);
+            ck->name = sc->outputs[o].name ? sc->outputs[o].name
+                                           : scn_strndup(&sc->arena, buf, strlen(buf));
         }
+        if (nres == 1 && !sc->outputs[sc->checks[first].output].name)
+            sc->checks[first].name = s->name;
         if (nres == 0) {
             ev_fail(e, s->name_loc, "check %s: the run function returns nothing", s->name);
             return false;

@@ -1,0 +1,513 @@
+/* test_scenario.c — the scenario language and `shardsim run` / `plan`:
+ * every file in scenarios/ runs with its checks passing and its collectives
+ * equal to notes/gspmd.md section 7; plan and run agree on memory and the
+ * ledger; errors point at the exact line:col; and thousands of random
+ * mutations of the scenarios end in exit status 0, 1 or 2, never a crash
+ * (the ASan build turns any memory error into a failure). */
+#include "support.h"
+
+#include "cli/scenario.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert(s);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static char *scenario_path(const char *name)
+{
+    const char *dir = getenv("SS_SCENARIOS");
+    cr_assert(dir, "SS_SCENARIOS is not set");
+    char *p = malloc(strlen(dir) + strlen(name) + 2);
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+/* Run the command in process with stdout and stderr captured. */
+typedef struct result {
+    int rc;
+    char *out, *err;
+} result;
+
+static char *slurp_fd(int fd)
+{
+    lseek(fd, 0, SEEK_SET);
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    ssize_t n;
+    while ((n = read(fd, s + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (len + 1 == cap)
+            s = realloc(s, cap *= 2);
+    }
+    s[len] = '\0';
+    return s;
+}
+
+static result run_cli(const char *text, int argc, const char *const args[])
+{
+    char *argv[32];
+    cr_assert(argc < 30);
+    argv[0] = (char *)"shardsim";
+    for (int k = 0; k < argc; k++)
+        argv[k + 1] = (char *)args[k];
+    argv[argc + 1] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    int so = dup(1), se = dup(2);
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    result r;
+    r.rc = ss__cli_scenario_text(argc + 1, argv, text);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    r.out = slurp_fd(fileno(fo));
+    r.err = slurp_fd(fileno(fe));
+    fclose(fo);
+    fclose(fe);
+    return r;
+}
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static cJSON *run_json(const char *file, const char *cmd, const char *extra)
+{
+    char *path = scenario_path(file);
+    char *text = read_all(path);
+    const char *args[6] = {cmd, path, "--json"};
+    int n = 3;
+    char set[64];
+    if (extra) {
+        snprintf(set, sizeof set, "%s", extra);
+        args[n++] = "--set";
+        args[n++] = set;
+    }
+    result r = run_cli(text, n, args);
+    cr_assert_eq(r.rc, 0, "%s %s: exit %d\n%s%s", cmd, file, r.rc, r.out, r.err);
+    cJSON *j = cJSON_Parse(r.out);
+    cr_assert(j, "%s %s: bad JSON: %.300s", cmd, file, r.out);
+    result_free(&r);
+    free(text);
+    free(path);
+    return j;
+}
+
+typedef struct want {
+    const char *kind;
+    double sent;
+} want;
+
+/* The run's ledger entries are `w` (kind and bytes sent per device), the
+ * checks pass, and plan == run for the ledger and per-device peak memory. */
+static void check_scenario(const char *file, const char *extra, const want *w, int nw)
+{
+    cJSON *run = run_json(file, "run", extra), *plan = run_json(file, "plan", extra);
+    cJSON *entries = cJSON_GetObjectItem(cJSON_GetObjectItem(run, "ledger"), "entries");
+    cJSON *pentries = cJSON_GetObjectItem(cJSON_GetObjectItem(plan, "ledger"), "entries");
+    int n = cJSON_GetArraySize(entries);
+    if (w) {
+        cr_assert_eq(n, nw, "%s: %d collectives, notes/gspmd.md says %d", file, n, nw);
+        for (int k = 0; k < n; k++) {
+            cJSON *e = cJSON_GetArrayItem(entries, k);
+            const char *kind = cJSON_GetObjectItem(e, "kind")->valuestring;
+            double sent = cJSON_GetObjectItem(e, "sent")->valuedouble;
+            cr_assert(strcmp(kind, w[k].kind) == 0 && fabs(sent - w[k].sent) < 0.5,
+                      "%s: collective %d is %s %.1f B/device, expected %s %.1f", file, k, kind,
+                      sent, w[k].kind, w[k].sent);
+        }
+    }
+    cr_assert_eq(cJSON_GetArraySize(pentries), n, "%s: plan and run ledgers differ", file);
+    for (int k = 0; k < n; k++) {
+        cJSON *a = cJSON_GetArrayItem(entries, k), *b = cJSON_GetArrayItem(pentries, k);
+        cr_assert(strcmp(cJSON_GetObjectItem(a, "kind")->valuestring,
+                         cJSON_GetObjectItem(b, "kind")->valuestring) == 0 &&
+                      cJSON_GetObjectItem(a, "sent")->valuedouble ==
+                          cJSON_GetObjectItem(b, "sent")->valuedouble,
+                  "%s: ledger entry %d differs between plan and run", file, k);
+        cr_assert(cJSON_GetObjectItem(a, "provenance"), "%s: entry %d has no provenance", file,
+                  k);
+    }
+    cJSON *mem = cJSON_GetObjectItem(run, "memory");
+    double plan_peak = cJSON_GetObjectItem(cJSON_GetObjectItem(plan, "memory"),
+                                           "plan_peak_bytes")->valuedouble;
+    cJSON *devs = cJSON_GetObjectItem(mem, "devices");
+    cr_assert(cJSON_GetArraySize(devs) > 0);
+    for (int d = 0; d < cJSON_GetArraySize(devs); d++) {
+        double peak = cJSON_GetObjectItem(cJSON_GetArrayItem(devs, d), "peak_bytes")->valuedouble;
+        cr_assert_eq(peak, plan_peak, "%s: device %d peak %.0f, plan %.0f", file, d, peak,
+                     plan_peak);
+    }
+    cJSON *checks = cJSON_GetObjectItem(run, "checks");
+    cr_assert(cJSON_GetArraySize(checks) > 0, "%s has no check", file);
+    for (int k = 0; k < cJSON_GetArraySize(checks); k++) {
+        cJSON *c = cJSON_GetArrayItem(checks, k);
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(c, "passed")), "%s: check %s failed (%g)",
+                  file, cJSON_GetObjectItem(c, "name")->valuestring,
+                  cJSON_GetObjectItem(c, "max_abs_error")->valuedouble);
+    }
+    cr_assert(cJSON_GetArraySize(cJSON_GetObjectItem(plan, "estimates")) == 3);
+    cJSON_Delete(run);
+    cJSON_Delete(plan);
+}
+
+#define AR "all_reduce"
+#define AG "all_gather"
+#define RS "reduce_scatter"
+#define A2A "all_to_all"
+#define CP "collective_permute"
+
+Test(scenario, flax_mlp_is_s5, .timeout = 120)
+{
+    /* Depth 1024 as the guide: forward AR(model) 24576 B per layer, backward
+     * AR(data) 1 MiB per weight and AR(model) 24576 for layers 2-4, and the
+     * loss's AR. Check the totals per kind and axis from the summary. */
+    cJSON *run = run_json("flax_mlp.shard", "run", "DEPTH=1024");
+    cJSON *sum = cJSON_GetObjectItem(cJSON_GetObjectItem(run, "ledger"), "summary");
+    int seen = 0;
+    for (int k = 0; k < cJSON_GetArraySize(sum); k++) {
+        cJSON *row = cJSON_GetArrayItem(sum, k);
+        const char *axis = cJSON_GetArrayItem(cJSON_GetObjectItem(row, "axes"), 0)->valuestring;
+        int count = cJSON_GetObjectItem(row, "count")->valueint;
+        double bytes = cJSON_GetObjectItem(row, "bytes_per_device")->valuedouble;
+        if (strcmp(axis, "model") == 0) {
+            cr_assert_eq(count, 7);
+            cr_assert_eq(bytes, 7 * 24576.0);
+            seen++;
+        } else {
+            cr_assert_eq(count, 9);
+            cr_assert_eq(bytes, 8 * 1048576.0 + 4, "data bytes %.0f", bytes);
+            seen++;
+        }
+    }
+    cr_assert_eq(seen, 2);
+    cJSON *checks = cJSON_GetObjectItem(run, "checks");
+    for (int k = 0; k < cJSON_GetArraySize(checks); k++)
+        cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(checks, k), "passed")));
+    cJSON_Delete(run);
+}
+
+Test(scenario, flax_mlp_small_plan_equals_run) { check_scenario("flax_mlp.shard", "DEPTH=64", NULL, 0); }
+
+Test(scenario, flax_mlp_logical_matches_the_mesh_names)
+{
+    check_scenario("flax_mlp_logical.shard", "DEPTH=64", NULL, 0);
+    cJSON *j = run_json("flax_mlp_logical.shard", "plan", "DEPTH=64");
+    cJSON *shows = cJSON_GetObjectItem(j, "shows");
+    cJSON *spec = cJSON_GetObjectItem(cJSON_GetArrayItem(shows, 0), "spec");
+    char *s = cJSON_PrintUnformatted(spec);
+    cr_assert_str_eq(s, "[null,\"model\"]");
+    free(s);
+    cJSON_Delete(j);
+}
+
+Test(scenario, data_parallel_is_s2)
+{
+    want w[] = {{AR, 6}, {AR, 49152}, {AR, 49152}};
+    check_scenario("data_parallel.shard", NULL, w, 3);
+}
+
+Test(scenario, megatron_is_s3)
+{
+    want w[] = {{AR, 12288}, {AR, 12288}};
+    check_scenario("megatron.shard", NULL, w, 2);
+}
+
+Test(scenario, sequence_parallel_is_s4)
+{
+    want w[] = {{AG, 6144}, {RS, 6144}};
+    check_scenario("sequence_parallel.shard", NULL, w, 2);
+}
+
+Test(scenario, fsdp_is_s6)
+{
+    want w[] = {{AG, 24576}, {AG, 24576}};
+    check_scenario("fsdp.shard", NULL, w, 2);
+}
+
+Test(scenario, attention_heads_is_s7)
+{
+    want w[] = {{AR, 12288}};
+    check_scenario("attention_heads.shard", NULL, w, 1);
+}
+
+Test(scenario, attention_sequence_is_s8)
+{
+    want w[] = {{AG, 6144}, {AG, 6144}};
+    check_scenario("attention_sequence.shard", NULL, w, 2);
+}
+
+Test(scenario, moe_is_s9)
+{
+    want w[] = {{A2A, 3072}, {A2A, 3072}};
+    check_scenario("moe.shard", NULL, w, 2);
+}
+
+Test(scenario, pipeline_is_s10)
+{
+    want w[7];
+    for (int k = 0; k < 7; k++)
+        w[k] = (want){CP, 2048};
+    check_scenario("pipeline.shard", NULL, w, 7);
+}
+
+Test(scenario, reshard_gauntlet_is_s12)
+{
+    want w[] = {{A2A, 48}, {CP, 64}, {AG, 64}, {AG, 192}, {A2A, 32}};
+    check_scenario("reshard_gauntlet.shard", NULL, w, 5);
+}
+
+/* --- Errors ------------------------------------------------------------------ */
+
+static void expect_error(const char *text, const char *where, const char *msg)
+{
+    const char *args[] = {"run", "t.shard"};
+    result r = run_cli(text, 2, args);
+    cr_assert_eq(r.rc, 2, "exit %d for:\n%s\nstderr: %s", r.rc, text, r.err);
+    char head[256];
+    snprintf(head, sizeof head, "t.shard:%s: %s", where, msg);
+    cr_assert(strncmp(r.err, head, strlen(head)) == 0, "got:\n%s\nwanted a line starting\n%s",
+              r.err, head);
+    cr_assert(strchr(r.err, '^'), "no caret:\n%s", r.err);
+    result_free(&r);
+}
+
+Test(scenario, parse_errors_point_at_line_and_column)
+{
+    expect_error("mesh x=4\nb = 'abc\n", "2:5", "unterminated string");
+    expect_error("mesh x=4\ndef f(a):\n        b = a\n    return b\n", "4:5",
+                 "unindent does not match any outer indentation level");
+    expect_error("mesh x=4\ndef f(a):\n    return (a +\nrun f\n", "3:12",
+                 "this bracket is never closed");
+    expect_error("mesh x=4\nx = 3 $ 4\n", "2:7", "unexpected character '$'");
+    expect_error("mesh x=4\ndef f(a)\n    return a\n", "2:9", "expected ':'");
+}
+
+Test(scenario, name_shape_and_sharding_errors_point_at_the_expression)
+{
+    expect_error("mesh x=4\ndef f():\n    return foo\nrun f\n", "3:12",
+                 "name 'foo' is not defined");
+    expect_error("mesh x=4\na = input(f32[8,4], P('x'), ones)\nb = input(f32[5,3], P(), ones)\n"
+                 "def f(a, b):\n    return a @ b\nrun f\n",
+                 "5:14", "dot_general: contracting dims differ in size");
+    expect_error("mesh x=4\na = input(f32[8], P('z'), ones)\n", "2:19",
+                 "Resource axis: z of P('z',) is not found in mesh: ('x',).");
+    expect_error("mesh x=4\na = input(f32[6], P('x'), ones)\n", "2:19",
+                 "NamedSharding(mesh=Mesh('x': 4, axis_types=(Auto,)), spec=P('x',)");
+    expect_error("mesh x=4\na = input(f32[8], P('x'), ones)\ndef f(a):\n"
+                 "    return sum(a, axis=3)\nrun f\n",
+                 "4:19", "axis 3 is out of bounds for array of dimension 1");
+    expect_error("mesh x=4\na = input(f32[8], P('x'), ones)\ndef f(a):\n"
+                 "    return psum(a, 'x')\nrun f\n",
+                 "4:12", "Found an unbound axis name: x.");
+}
+
+Test(scenario, oom_names_the_scenario_line)
+{
+    const char *text = "mesh x=2\n"
+                       "a = input(f32[512,512], P('x'), ones)\n"
+                       "def f(a):\n"
+                       "    b = a @ transpose(a)\n"
+                       "    return b\n"
+                       "run f\n";
+    const char *args[] = {"run", "t.shard", "--device-memory", "1MiB"};
+    result r = run_cli(text, 4, args);
+    cr_assert_eq(r.rc, 1, "exit %d: %s", r.rc, r.err);
+    cr_assert(strstr(r.err, "t.shard:4:") && strstr(r.err, "out of memory"), "%s", r.err);
+    result_free(&r);
+}
+
+Test(scenario, no_run_only_shows)
+{
+    const char *text = "mesh data=2 model=4\nx = input(f32[8,16], P('data', None), ones)\n"
+                       "show x\n";
+    const char *args[] = {"plan", "t.shard"};
+    result r = run_cli(text, 2, args);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "CPU 0,1,2,3"), "%s", r.out);
+    result_free(&r);
+}
+
+Test(scenario, plan_mesh_override_scales_to_a_pod)
+{
+    char *path = scenario_path("flax_mlp.shard");
+    char *text = read_all(path);
+    const char *args[] = {"plan", path, "--mesh", "data=8,model=512", "--json"};
+    result r = run_cli(text, 5, args);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cJSON *j = cJSON_Parse(r.out);
+    cr_assert(j);
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "mesh"), "devices")->valueint, 4096);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "estimates")), 3);
+    cJSON_Delete(j);
+    result_free(&r);
+    free(text);
+    free(path);
+}
+
+/* --- Fuzzing ------------------------------------------------------------------ */
+
+static const char *const scenario_files[] = {
+    "flax_mlp.shard",     "flax_mlp_logical.shard", "data_parallel.shard",
+    "megatron.shard",     "sequence_parallel.shard", "fsdp.shard",
+    "attention_heads.shard", "attention_sequence.shard", "moe.shard",
+    "pipeline.shard",     "reshard_gauntlet.shard"};
+
+static const char *const snippets[] = {
+    "(", ")", "[", "]", ",", ":", "=", "@", "*", "**", "-", "\n", "    ", "\t", "#", "'",
+    "None", "P(", "P()", "def ", "return ", "for i in range(3):\n", "run ", "check ",
+    "show ", "mesh x=-1 ", "grad(", "scan(", "shard_map(", "ppermute(", "adam(", "0", "-1",
+    "99999999999", "1e400", "f32[", "i32[2,2]", "ones", "iota(dim=7)", "constrain(", "x",
+    "'data'", "('data', 'model')", ".T", "[0]", "[:, 1:]", "P.UNCONSTRAINED", "rules a=b\n"};
+
+static unsigned rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (*s >> 8) & 0xffffff;
+}
+
+static char *mutate(const char *src, unsigned *seed)
+{
+    size_t n = strlen(src);
+    char *out = malloc(n * 2 + 4096);
+    memcpy(out, src, n + 1);
+    int edits = 1 + (int)(rnd(seed) % 4);
+    for (int k = 0; k < edits; k++) {
+        size_t len = strlen(out);
+        size_t at = len ? rnd(seed) % len : 0;
+        switch (rnd(seed) % 6) {
+        case 0: /* delete a span */ {
+            size_t span = 1 + rnd(seed) % 12;
+            if (at + span > len)
+                span = len - at;
+            memmove(out + at, out + at + span, len - at - span + 1);
+            break;
+        }
+        case 1: /* insert a snippet */ {
+            const char *s = snippets[rnd(seed) % (sizeof snippets / sizeof snippets[0])];
+            size_t m = strlen(s);
+            if (len + m < n * 2 + 4000) {
+                memmove(out + at + m, out + at, len - at + 1);
+                memcpy(out + at, s, m);
+            }
+            break;
+        }
+        case 2: /* replace a byte */
+            if (len)
+                out[at] = (char)(rnd(seed) % 96 + 32);
+            break;
+        case 3: /* change a digit */
+            for (size_t i = at; i < len; i++)
+                if (out[i] >= '0' && out[i] <= '9') {
+                    out[i] = (char)('0' + rnd(seed) % 10);
+                    break;
+                }
+            break;
+        case 4: /* duplicate a line */ {
+            char *nl = strchr(out + at, '\n');
+            char *start = out + at;
+            while (start > out && start[-1] != '\n')
+                start--;
+            if (nl && (size_t)(nl - start + 1) + len < n * 2 + 4000) {
+                size_t m = (size_t)(nl - start + 1);
+                memmove(start + m, start, strlen(start) + 1);
+            }
+            break;
+        }
+        default: /* a random byte, maybe not ASCII */
+            if (len)
+                out[at] = (char)(rnd(seed) % 255 + 1);
+            break;
+        }
+    }
+    return out;
+}
+
+Test(scenario, fuzz_mutations_never_crash, .timeout = 120)
+{
+    size_t nfiles = sizeof scenario_files / sizeof scenario_files[0];
+    char *texts[16];
+    for (size_t k = 0; k < nfiles; k++) {
+        char *p = scenario_path(scenario_files[k]);
+        texts[k] = read_all(p);
+        free(p);
+    }
+    unsigned seed = 20261122;
+    const char *env = getenv("SS_FUZZ_SECONDS");
+    double budget = env ? atof(env) : 4.0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int iters = 0, counts[3] = {0, 0, 0};
+    int devnull = open("/dev/null", O_WRONLY);
+    int so = dup(1), se = dup(2);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double el = (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec);
+        if (el > budget && iters >= 200)
+            break;
+        char *m = mutate(texts[rnd(&seed) % nfiles], &seed);
+        bool run = rnd(&seed) % 8 == 0;
+        char *argv[] = {"shardsim", run ? "run" : "plan", "fuzz.shard", "--set", "DEPTH=32",
+                        "--device-memory", "2MiB", NULL};
+        /* Half the time without --set (the file may have no DEPTH). */
+        int argc = rnd(&seed) % 2 ? 7 : 3;
+        if (argc == 3 && run) {
+            argv[3] = "--device-memory";
+            argv[4] = "2MiB";
+            argc = 5;
+        }
+        const char *save = getenv("SS_FUZZ_SAVE");
+        if (save) {
+            FILE *sf = fopen(save, "w");
+            if (sf) {
+                fprintf(sf, "%s", m);
+                fclose(sf);
+            }
+        }
+        fflush(stdout);
+        dup2(devnull, 1);
+        dup2(devnull, 2);
+        int rc = ss__cli_scenario_text(argc, argv, m);
+        fflush(stdout);
+        dup2(so, 1);
+        dup2(se, 2);
+        cr_assert(rc == 0 || rc == 1 || rc == 2, "exit status %d for:\n%s", rc, m);
+        counts[rc]++;
+        free(m);
+        iters++;
+    }
+    close(devnull);
+    close(so);
+    close(se);
+    cr_log_info("%d mutations: %d ok, %d failed checks or did not fit, %d rejected", iters,
+                counts[0], counts[1], counts[2]);
+    cr_assert(counts[2] > 0 && counts[0] > 0, "%d ok, %d rejected", counts[0], counts[2]);
+    for (size_t k = 0; k < nfiles; k++)
+        free(texts[k]);
+}
