@@ -496,18 +496,6 @@ static ss_value sum_all(ss_program *p, ss_value y)
                   "(ledger and explain on stderr)", name);                                   \
     } while (0)
 
-/* A scenario where the partitioner (propagation or lowering, not autodiff)
- * emits something other than GSPMD's figure: the gradients are still
- * checked against the reference above; the ledger mismatch is printed and
- * the test reports itself skipped with the reason, until the partitioner
- * matches (then it passes as LEDGER does). */
-#define LEDGER_GAP(e, name, reason, ...)                                                     \
-    do {                                                                                     \
-        tc_coll want_[] = {__VA_ARGS__};                                                     \
-        if (!tc_ledger_is(e, name, want_, (int)(sizeof want_ / sizeof want_[0])))            \
-            cr_skip_test("%s: partitioner gap, reported: %s", name, reason);                  \
-    } while (0)
-
 #define AR SS_COLL_ALL_REDUCE
 #define AG SS_COLL_ALL_GATHER
 #define RS SS_COLL_REDUCE_SCATTER
@@ -623,7 +611,8 @@ Test(autodiff_ledger, s6_fsdp_gathers_weights_and_reduce_scatters_grads)
     ss_program *p;
     OK(ss_program_create(m, &p));
     ss_value x = tc_in(p, "x", "P('d')", 2, 512, 64);
-    ss_value w1 = tc_in(p, "W1", "P('d')", 2, 64, 128), w2 = tc_in(p, "W2", "P('d')", 2, 128, 64);
+    ss_value w1 = tc_param(p, "W1", "P('d')", 2, 64, 128);
+    ss_value w2 = tc_param(p, "W2", "P('d')", 2, 128, 64);
     ss_value a, h, y;
     OK(ss_matmul(p, x, w1, &a));
     OK(ss_unary(p, SS_RELU, a, &h));
@@ -633,12 +622,7 @@ Test(autodiff_ledger, s6_fsdp_gathers_weights_and_reduce_scatters_grads)
     ss_executable *e = scenario(p, sum_all(p, y), 2, wrt, specs, 4, false);
     /* forward AG W1, AG W2, the loss's AR; backward AG W2 again (ZeRO-3
      * frees gathered params), RS dW2, RS dW1 */
-    LEDGER_GAP(e, "S6",
-               "propagation lays dh = dy.W2^T out as P(None, 'd') (W2's row axis) instead of "
-               "dy's batch P('d', None), so the backward gathers dy (98304 B) instead of W2, "
-               "then an all-to-all (49152 B) to meet the relu mask, a gather for dW1's operand "
-               "(98304 B) and an all-to-all (6144 B) into dW1's P('d') in place of RS 24576",
-               {AG, 24576}, {AG, 24576}, {AR, 6}, {AG, 24576}, {RS, 24576}, {RS, 24576});
+    LEDGER(e, "S6", {AG, 24576}, {AG, 24576}, {AR, 6}, {AG, 24576}, {RS, 24576}, {RS, 24576});
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
@@ -667,11 +651,9 @@ Test(autodiff_ledger, s7_heads_sharded_attention_one_dx_all_reduce)
     ss_value wrt[5] = {x, wq, wk, wv, wo};
     const char *specs[5] = {"P()", "P(None, 'm')", "P(None, 'm')", "P(None, 'm')", "P('m')"};
     ss_executable *e = scenario(p, sum_all(p, y), 5, wrt, specs, 4, false);
-    LEDGER_GAP(e, "S7",
-               "the three partial dx terms (through q, k, v) are each all-reduced (3 x 12288 B) "
-               "before they are added; GSPMD's figure adds the partials first and reduces once "
-               "(XLA's all-reduce reassociation)",
-               {AR, 12288}, {AR, 12288});
+    /* forward AR of y; backward one AR of dx: its three partial terms
+     * (through q, k and v) are added before the single reduction. */
+    LEDGER(e, "S7", {AR, 12288}, {AR, 12288});
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);

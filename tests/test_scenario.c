@@ -458,7 +458,7 @@ Test(scenario, fuzz_mutations_never_crash, .timeout = 120)
         texts[k] = read_all(p);
         free(p);
     }
-    unsigned seed = 20261122;
+    unsigned seed = getenv("SS_FUZZ_SEED") ? (unsigned)atol(getenv("SS_FUZZ_SEED")) : 20261122u;
     const char *env = getenv("SS_FUZZ_SECONDS");
     double budget = env ? atof(env) : 4.0;
     struct timespec t0, t;

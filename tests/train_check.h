@@ -33,20 +33,41 @@ static inline ss_mesh *tc_mesh(const char *text, int n)
     return m;
 }
 
-/* An f32 input with spec text (NULL: unspecified) and dims as ints. */
-static inline ss_value tc_in(ss_program *p, const char *name, const char *spec, int rank, ...)
+static inline ss_value tc_leaf(ss_program *p, bool param, const char *name, const char *spec,
+                               int rank, va_list ap)
 {
     int64_t shape[SS_MAX_RANK];
-    va_list ap;
-    va_start(ap, rank);
     for (int d = 0; d < rank; d++)
         shape[d] = va_arg(ap, int);
-    va_end(ap);
     ss_spec s;
     if (spec)
         s = tc_spec(spec);
     ss_value v;
-    OK(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
+    if (param)
+        OK(ss_param(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
+    else
+        OK(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
+    return v;
+}
+
+/* An f32 input with spec text (NULL: unspecified) and dims as ints. */
+static inline ss_value tc_in(ss_program *p, const char *name, const char *spec, int rank, ...)
+{
+    va_list ap;
+    va_start(ap, rank);
+    ss_value v = tc_leaf(p, false, name, spec, rank, ap);
+    va_end(ap);
+    return v;
+}
+
+/* The same as a param (ss_param): FSDP gathers params afresh for each use. */
+static inline ss_value tc_param(ss_program *p, const char *name, const char *spec, int rank,
+                                ...)
+{
+    va_list ap;
+    va_start(ap, rank);
+    ss_value v = tc_leaf(p, true, name, spec, rank, ap);
+    va_end(ap);
     return v;
 }
 

@@ -89,11 +89,13 @@ static int64_t f_to_i(double f, double lo, double hi)
 static void store(ss_dtype t, unsigned char *p, val v)
 {
     double f = v.isf ? v.f : (double)v.i;
+    float f32 = v.isf ? (float)v.f : (float)v.i; /* one rounding from an integer */
+    uint16_t h;
     switch (t) {
-    case SS_F32: { float x = v.isf ? (float)v.f : (float)v.i; memcpy(p, &x, 4); break; }
+    case SS_F32: memcpy(p, &f32, 4); break;
     case SS_F64: memcpy(p, &f, 8); break;
-    case SS_BF16: { uint16_t h = ss__k_f32_to_bf16(v.isf ? (float)v.f : (float)v.i); memcpy(p, &h, 2); break; }
-    case SS_F16: { uint16_t h = ss__k_f32_to_f16(v.isf ? (float)v.f : (float)v.i); memcpy(p, &h, 2); break; }
+    case SS_BF16: h = ss__k_f32_to_bf16(f32); memcpy(p, &h, 2); break;
+    case SS_F16: h = ss__k_f32_to_f16(f32); memcpy(p, &h, 2); break;
     case SS_I32: {
         /* Integers wrap as numpy's astype does; floats saturate. */
         int64_t i = v.isf ? f_to_i(f, -2147483648.0, 2147483647.0) : v.i;

@@ -81,8 +81,9 @@ static ss_status int_list(const cJSON *j, const char *name, const char *field, i
                             name, field, SS_MAX_RANK);
         double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
         if (v < (double)min || v > 9.0e15 || v != (double)(int64_t)v)
-            return ss__fail(SS_ERR_PARSE, "array '%s': .zarray '%s' entry %d is not an integer >= %lld",
-                            name, field, k, (long long)min);
+            return ss__fail(SS_ERR_PARSE,
+                            "array '%s': .zarray '%s' entry %d is not an integer >= %lld", name,
+                            field, k, (long long)min);
         out[k++] = (int64_t)v;
     }
     *n = k;

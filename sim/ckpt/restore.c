@@ -212,7 +212,8 @@ static ss_status resolve(rs_job *job, rs_array *a)
     a->shards = calloc((size_t)a->npos, sizeof *a->shards);
     a->leader = calloc((size_t)a->npos, sizeof *a->leader);
     a->data = calloc((size_t)a->npos, sizeof *a->data);
-    int *ids = malloc((size_t)a->npos * sizeof *ids), *off = malloc(((size_t)a->npos + 1) * sizeof *off);
+    int *ids = malloc((size_t)a->npos * sizeof *ids);
+    int *off = malloc(((size_t)a->npos + 1) * sizeof *off);
     if (!a->shards || !a->leader || !a->data || !ids || !off) {
         free(ids);
         free(off);

@@ -231,6 +231,8 @@ val *ev_array(ev *e, val *x, scn_loc loc, const char *what)
 {
     if (!x)
         return NULL;
+    if (!e->sc->program)
+        return ev_fail(e, loc, "%s: arrays are not allowed before the mesh exists", what);
     switch (x->kind) {
     case V_ARRAY: return x;
     case V_DECL: return materialize(e, (int)x->i, loc);

@@ -424,6 +424,7 @@ static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_
     ss__node c = *n;
     c.in[0] = g;
     c.is_output = false;
+    c.primal_plus1 = 0;
     c.stop_gradient = false;
     return ss__program_add(p, &c, gx);
 }
@@ -446,13 +447,31 @@ static bool differentiable(const ss__node *n, int k)
     }
 }
 
+/* Remember that cotangent c belongs to primal v (a layout hint). */
+static void tag(ad *s, ss_value v, ss_value c)
+{
+    ss__node *cn = &s->p->nodes[c];
+    const ss__node *vn = &s->p->nodes[v];
+    bool same = cn->rank == vn->rank;
+    for (int d = 0; same && d < cn->rank; d++)
+        same = cn->shape[d] == vn->shape[d];
+    if (same && !cn->primal_plus1 && !cn->manual)
+        cn->primal_plus1 = v + 1;
+}
+
 static ss_status accumulate(ad *s, ss_value v, ss_value c)
 {
     if (s->ct[v] < 0) {
         s->ct[v] = c;
+        tag(s, v, c);
         return SS_OK;
     }
-    return ss_binary(s->p, SS_ADD, s->ct[v], c, &s->ct[v]);
+    ss_status st = ss_binary(s->p, SS_ADD, s->ct[v], c, &s->ct[v]);
+    if (!st) {
+        tag(s, v, c);
+        tag(s, v, s->ct[v]);
+    }
+    return st;
 }
 
 static ss_status backward_node(ad *s, ss_value v)

@@ -67,6 +67,10 @@ typedef struct ss__node {
     bool stop_gradient;
     /* Inside a shard_map region: shape is per device, no partitioning. */
     bool manual;
+    /* A cotangent's primal plus one (0: none): propagation lends the
+     * primal's layout to a cotangent that has none (gradients are laid
+     * out like their primals, notes/gspmd.md 6.2). */
+    ss_value primal_plus1;
     /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
     ss_coll coll;
     int pairs_at; /* offset in the program's pair pool, -1 if none */

@@ -13,7 +13,8 @@
  * only is all-gathered, or the other side is sliced for free and the result
  * all-reduced when the sharded operand is larger than the result (XLA's
  * rule). Reductions over sharded dims leave a partial sum (or an all-reduce
- * max/min). Reshards of the same value to the same layout are shared.
+ * max/min). Reshards of the same value to the same layout are shared,
+ * except for params, which are resharded for each use (FSDP).
  *
  * Deliberately not done yet: uneven shards (a clear error at compile time),
  * windowed einsums, manual (shard_map) regions.
@@ -39,6 +40,9 @@ typedef struct lower {
     ss_program *p;
     const ss_mesh *mesh;
     lowered *vals;
+    /* linear_users[v]: every user of v adds or subtracts it (and v is no
+     * output), so a pending sum may stay pending through them. */
+    bool *linear_users;
     ss__buf line; /* explain text of the op being lowered */
     int ncoll_in_line;
 } lower;
@@ -348,7 +352,13 @@ static ss_status need(lower *s, ss_value v, const ss__layout *want, int *out)
             return SS_OK;
         }
     ss_status st = reshard(s, v, lv->buf[0], &lv->layout[0], want, out);
-    if (!st && *out != lv->buf[0])
+    /* Params are resharded afresh for each use, as ZeRO-3/FSDP gathers a
+     * parameter again in the backward pass instead of keeping the gathered
+     * copy alive (XLA rematerialises such all-gathers); other values,
+     * activations included, share one reshard per layout, as XLA's reshard
+     * cache does (Megatron-SP keeps its gathered input for dW). */
+    bool param = s->p->nodes[v].op == SS__OP_PARAM;
+    if (!st && *out != lv->buf[0] && !param)
         add_version(s, v, *out, want);
     return st;
 }
@@ -382,12 +392,35 @@ static ss_status emit_kernel(lower *s, ss_value v, int nin, const int in[], cons
     return emit(s, i);
 }
 
+/* a + b or a - b of two pending sums laid out alike stays a pending sum:
+ * sum(a_i) + sum(b_i) = sum(a_i + b_i), so one reduction serves both (XLA's
+ * all-reduce reassociation; notes/gspmd.md S7). */
+static bool add_of_pending(lower *s, ss_value v)
+{
+    const ss__node *n = &s->p->nodes[v];
+    if (n->op != SS__OP_BINARY || (n->sub != SS_ADD && n->sub != SS_SUB))
+        return false;
+    const ss__layout *a = &s->vals[n->in[0]].layout[0], *b = &s->vals[n->in[1]].layout[0];
+    return a->partial && ss__layout_equal(a, b);
+}
+
 /* The layout an operand of an elementwise-shaped op must have: the result's. */
 static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
 {
     const ss__node *n = &s->p->nodes[v];
     int in[SS__MAX_INPUTS];
     ss_status st;
+    if (add_of_pending(s, v)) {
+        ss__layout l = s->vals[n->in[0]].layout[0];
+        int out, ins[2] = {s->vals[n->in[0]].buf[0], s->vals[n->in[1]].buf[0]};
+        ss__inst i;
+        inst_init(&i, SS__INST_KERNEL, v);
+        if ((st = emit_kernel(s, v, 2, ins, &l, &i, &out)))
+            return st;
+        ss__buf_puts(&s->line, "; adds pending sums, reduced once later");
+        add_version(s, v, out, &l);
+        return SS_OK;
+    }
     for (int k = 0; k < n->nin; k++) {
         ss__layout l = *want;
         if (n->op == SS__OP_CONCAT)
@@ -821,8 +854,18 @@ static ss_status lower_node(lower *s, ss_value v, int *input_no)
     }
     if (st)
         return st;
-    /* Bring the result to its propagated layout; that is its own version. */
+    /* Bring the result to its propagated layout; that is its own version.
+     * A pending sum whose users only add it stays pending (see above). */
     lowered *lv = &s->vals[v];
+    if (lv->layout[0].partial && s->linear_users[v]) {
+        ss__layout tiles = lv->layout[0];
+        tiles.partial = 0;
+        if (ss__layout_equal(&tiles, want)) {
+            lv->nversions = 1;
+            ss__buf_puts(&s->line, "; stays a pending sum for the additions that use it");
+            return SS_OK;
+        }
+    }
     int buf;
     ss__layout have = lv->layout[0];
     if ((st = reshard(s, v, lv->buf[0], &have, want, &buf)))
@@ -965,7 +1008,7 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
     if (st)
         return st;
     ss_executable *e = calloc(1, sizeof *e);
-    lower s = {e, p, p->mesh, calloc((size_t)(p->n ? p->n : 1), sizeof(lowered)), {0}, 0};
+    lower s = {e, p, p->mesh, calloc((size_t)(p->n ? p->n : 1), sizeof(lowered)), NULL, {0}, 0};
     if (!e || !s.vals) {
         free(e);
         free(s.vals);
@@ -975,6 +1018,27 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
     e->mesh = p->mesh;
     ss__buf_init(&e->explain);
     ss__buf_init(&s.line);
+    s.linear_users = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
+    if (!s.linear_users)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (ss_value v = 0; v < p->n && !st; v++)
+        s.linear_users[v] = !p->nodes[v].is_output;
+    bool *has_user = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
+    if (!has_user && !st)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (ss_value v = 0; v < p->n && !st; v++) {
+        const ss__node *n = &p->nodes[v];
+        bool linear = n->op == SS__OP_BINARY && (n->sub == SS_ADD || n->sub == SS_SUB);
+        for (int k = 0; k < n->nin; k++) {
+            has_user[n->in[k]] = true;
+            if (!linear)
+                s.linear_users[n->in[k]] = false;
+        }
+    }
+    for (ss_value v = 0; v < p->n && !st; v++)
+        if (!has_user[v])
+            s.linear_users[v] = false;
+    free(has_user);
     for (ss_value v = 0; v < p->n; v++) {
         if (p->nodes[v].op == SS__OP_INPUT || p->nodes[v].op == SS__OP_PARAM)
             e->ninputs++;
@@ -1014,6 +1078,7 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
         st = add_frees(e);
     ss__buf_free(&s.line);
     free(s.vals);
+    free(s.linear_users);
     if (!st && e->explain.oom)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     if (st) {

@@ -385,6 +385,20 @@ static bool backward(const prop *s, ss_value v, int i, int level, ss__layout *c)
     }
 }
 
+/* A cotangent without a layout borrows its primal's, weakly (a lent
+ * layout): gradients are laid out like their primals (notes/gspmd.md 6.2),
+ * so that e.g. the ones that seed a loss's gradient start batch-sharded. */
+static bool lend_primal(prop *s, ss_value v)
+{
+    ss_value prim = s->p->nodes[v].primal_plus1 - 1;
+    if (prim < 0 || s->fixed[v] || s->L[v].known || !s->L[prim].known)
+        return false;
+    s->L[v] = s->L[prim];
+    s->L[v].partial = 0;
+    s->lent[v] = true;
+    return true;
+}
+
 ss_status ss_program_propagate(ss_program *p)
 {
     if (p->layouts)
@@ -421,9 +435,11 @@ ss_status ss_program_propagate(ss_program *p)
         while (changed) {
             changed = false;
             ss__layout c;
-            for (ss_value v = 0; v < p->n; v++)
+            for (ss_value v = 0; v < p->n; v++) {
+                changed |= lend_primal(&s, v);
                 if (forward(&s, v, level, &c))
                     changed |= improve(&s, v, &c, level, true);
+            }
             for (ss_value v = p->n - 1; v >= 0; v--) {
                 const ss__node *n = &p->nodes[v];
                 if (level == 0 && s.lent[v])
