@@ -1233,8 +1233,9 @@ ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
  * DIR/STEP.orbax-checkpoint-tmp; every file and directory is fsynced, the
  * commit marker is written, and one rename(2) publishes DIR/STEP. A process
  * killed at any moment leaves every earlier step intact and the step it was
- * writing invisible (a leftover temporary directory is ignored by readers
- * and replaced by the next save of that step).
+ * writing invisible: a leftover temporary directory is ignored by readers
+ * and removed by the next save into DIR (one writer per directory, as
+ * Orbax's primary host).
  *
  * Integrity: every chunk file is covered by CRC32Cs of its consecutive
  * SS_CKPT_CRC_BLOCK-byte blocks (one CRC for a small chunk), recorded at
@@ -1245,17 +1246,22 @@ ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
  *
  * Restoring: the caller gives the abstract target state, one
  * ss_ckpt_target per array (name, shape, dtype, sharding: what
- * nnx.eval_shape gives once it propagates shardings). Each distinct target
- * shard is read by its replica-0 device, which reads only the CRC blocks of
- * the chunk files that hold bytes of its shard (a target shard cut across
- * rows of a chunk reads only those rows; one cut across columns reads the
- * blocks the columns touch; a zstd chunk is read whole), through one
- * staging buffer in its arena; replicas then copy it. So the peak of every
- * device is its target shards plus one staging buffer, whatever the saved
- * sharding was. A target without a sharding gets the saved one if it can be
- * rebuilt on the context's devices, and otherwise fails with Orbax's
- * "Topology mismatch detected" message; it is never silently copied whole
- * to every device. Stored values are cast to the target dtype on read.
+ * nnx.eval_shape gives once it propagates shardings). Every chunk file that
+ * some distinct target block (replica 0) overlaps is read once, by the
+ * device of the block needing most of it (ties go to the device with the
+ * least to read), all devices at once, through one staging buffer in that
+ * device's arena; the reader copies each overlapping block's part into that
+ * block, wherever it lives (a host-side copy, as Orbax's device_put of one
+ * read buffer), and replicas then copy their block from replica 0. Of an
+ * uncompressed chunk only the CRC blocks some target block needs are read
+ * (a restore cut by rows reads only those rows); a zstd chunk is read
+ * whole. So every device's peak is its target shards plus, if it reads,
+ * one staging buffer, whatever the saved sharding was, and a restore reads
+ * each stored byte at most once. A target without a sharding gets the
+ * saved one if it can be rebuilt on the context's devices, and otherwise
+ * fails with Orbax's "Topology mismatch detected" message; it is never
+ * silently copied whole to every device. Stored values are cast to the
+ * target dtype on read.
  *
  * Example: save on a 2x4 mesh, restore on 8 devices sharded by rows.
  *
@@ -1361,7 +1367,8 @@ ss_status ss_ckpt_latest_step(const char *dir, int64_t *step);
 /* --- Reading a checkpoint's metadata --- */
 
 /* An opened committed step: its tree, array metadata and saved shardings;
- * chunk data are not read. */
+ * chunk data are not read. One thread at a time per handle (.zarray files
+ * are parsed and cached on first use). */
 typedef struct ss_ckpt ss_ckpt;
 
 /* How an array was sharded when it was saved (from `_sharding`). */
@@ -1477,7 +1484,9 @@ typedef struct ss_ckpt_state ss_ckpt_state;
  *     ("array 'w' chunk 1.0: CRC32C mismatch in bytes [0, 65536) of PATH")
  *     or a bad .zarray.
  * Nothing is left allocated on failure; *out is NULL. On success the state
- * owns the arrays (target order). */
+ * owns the arrays (target order) and the meshes of saved shardings; arrays
+ * restored into a target sharding borrow its mesh, which must outlive the
+ * state. */
 ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
                           const ss_ckpt_target targets[], const ss_ckpt_restore_options *opts,
                           ss_ckpt_state **out, ss_ckpt_stats *stats);

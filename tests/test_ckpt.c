@@ -213,6 +213,36 @@ Test(ckpt, restore_casts_to_the_target_dtype)
     rm_tmp();
 }
 
+Test(ckpt, empty_arrays_and_scalars_round_trip)
+{
+    make_tmp();
+    ss_context *ctx = make_ctx(4, 0);
+    ss_mesh *m = mesh("x=4", 4);
+    ss_sharding sh = sharding(m, "P('x')"), rep = sharding(m, "P()");
+    ss_array *e = put(ctx, &sh, SS_F32, 2, (int64_t[]){0, 3}, 1);
+    ss_array *sc = put(ctx, &rep, SS_I32, 0, NULL, 2);
+    const char *names[] = {"empty", "count"};
+    ss_array *arrays[] = {e, sc};
+    save(ctx, 5, 2, names, arrays, SS_CKPT_ZSTD);
+    ss_array_destroy(e);
+    ss_array_destroy(sc);
+    char *z = slurp(path_of("5/default/empty/.zarray", ""));
+    cr_assert(strstr(z, "\"chunks\":[1,3]") && strstr(z, "\"shape\":[0,3]"), "%s", z);
+    free(z);
+    ss_ckpt_target t[2] = {target("empty", SS_F32, 2, (int64_t[]){0, 3}, &sh),
+                           target("count", SS_F64, 0, NULL, &rep)};
+    ss_ckpt_state *s;
+    cr_assert_eq(ss_ckpt_restore(ctx, tmp_root, 5, 2, t, NULL, &s, NULL), SS_OK, "%s",
+                 ss_error_message());
+    expect_pattern(ss_ckpt_state_array(s, 1), 2);
+    cr_assert_eq(ss_array_shape(ss_ckpt_state_array(s, 0))[0], 0);
+    ss_ckpt_state_destroy(s);
+    cr_assert_eq(ss_ckpt_verify(tmp_root, 5, NULL, NULL, NULL), SS_OK, "%s", ss_error_message());
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
+
 /* --- Memory and bytes read ---------------------------------------------------- */
 
 Test(ckpt, restore_peak_is_target_shard_plus_staging_whatever_was_saved)

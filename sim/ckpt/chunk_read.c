@@ -1,13 +1,15 @@
 /*
- * chunk_read.c — reading one box out of one chunk file through a bounded
- * staging buffer, checking what is read, and casting to the target dtype.
+ * chunk_read.c — reading one chunk file into the boxes that need it (the
+ * pieces of several target blocks) through a bounded staging buffer,
+ * checking what is read, and casting to the target dtype.
  *
  * An uncompressed chunk is read in windows: a window starts at the CRC block
- * holding the next needed byte and runs over the following needed bytes
- * until a whole unneeded block, the end of the staging buffer or the end of
- * the file; every block read is checked against its recorded CRC32C. So a
- * box of whole rows reads only those rows (rounded out to blocks), and
- * a box of some columns reads the blocks those columns touch. A zstd chunk
+ * holding the next needed byte (of any box, in file order) and runs over the
+ * following needed bytes until a whole unneeded block, the end of the
+ * staging buffer or the end of the file; every block read is checked against
+ * its recorded CRC32C. So boxes of whole rows read only those rows (rounded
+ * out to blocks), and boxes of some columns read the blocks those columns
+ * touch, once for all boxes. A zstd chunk
  * is streamed whole (compressed input and decompressed output each in part
  * of the staging buffer), its blocks checked as they arrive, and only the
  * needed bytes are kept. The same code runs in `dry` mode for the restore

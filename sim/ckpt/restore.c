@@ -5,14 +5,19 @@
  * "Topology mismatch"), sizing every device's staging buffer, allocating the
  * target shards, and reading on the device threads.
  *
- * Who reads what (Orbax's _read_and_create_array): each distinct target
- * block is read once, by the device holding its replica 0, from the chunks
- * overlapping it (chunk_read.c reads only the blocks it needs); in a
- * second run every other replica copies its block from that device, as
- * device_put of one host buffer to every device sharing the index. The
- * plan (ss_ckpt_restore_plan) walks the same code in dry mode, so its peak
- * and byte counts are the run's. What this file does not do: pad or
- * truncate (strict=False), or read chunk data on the calling thread.
+ * Who reads what: the distinct target blocks (replica 0, as Orbax's
+ * _read_and_create_array reads each index once) are cut into pieces, one
+ * per overlapping chunk; each chunk is read once, by the device of the piece
+ * needing most of it (ties to the device with the least to read), which
+ * writes every piece of that chunk into its block (chunk_read.c reads only
+ * the CRC blocks the pieces need). In a second run every other replica
+ * copies its block from replica 0, as device_put of one host buffer to
+ * every device sharing the index. TensorStore instead reads a chunk once
+ * per block that needs it, which is read amplification when the grids
+ * differ (Orbax's b/381111280). The plan (ss_ckpt_restore_plan) runs the
+ * same code in dry mode, so its peak and byte counts are the run's. What
+ * this file does not do: pad or truncate (strict=False), or read chunk data
+ * on the calling thread.
  */
 #include "shardsim.h"
 

@@ -459,8 +459,8 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
     return st;
 }
 
-static ss_status finish(ss_context *ctx, const char *dir, const char *tmp, const char *final,
-                        const char *item, int64_t t_init)
+static ss_status finish(const char *dir, const char *tmp, const char *final, const char *item,
+                        int64_t t_init)
 {
     char *item_dir = ck_pathf("%s/%s", tmp, item);
     if (!item_dir)
@@ -489,7 +489,6 @@ static ss_status finish(ss_context *ctx, const char *dir, const char *tmp, const
         st = ss__fail(SS_ERR_IO, "cannot commit %s to %s: %s", tmp, final, strerror(errno));
     if (st == SS_OK)
         st = ck_fsync_dir(dir);
-    (void)ctx;
     return st;
 }
 
@@ -545,7 +544,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
     if (st == SS_OK)
         st = write_array_metadatas(ctx, item_dir, n, names, z, &job);
     if (st == SS_OK)
-        st = finish(ctx, dir, tmp, final, item, t_init);
+        st = finish(dir, tmp, final, item, t_init);
     ss_ckpt_stats s = {0};
     for (int i = 0; i < job.nitems; i++) {
         s.bytes_written += job.items[i].stored;

@@ -181,7 +181,7 @@ static int restore_line(bench *b, int64_t step, const char *mesh_text, const cha
     return 0;
 }
 
-static int run(bench *b, ss_ckpt_compression comp, int64_t step, double plain_bytes)
+static int run(bench *b, ss_ckpt_compression comp, int64_t step)
 {
     ss_ckpt_save_options so = {.compression = comp};
     ss_ckpt_stats st;
@@ -194,7 +194,6 @@ static int run(bench *b, ss_ckpt_compression comp, int64_t step, double plain_by
              (double)st.bytes_written / (1 << 20));
     printf("%s:\n", comp == SS_CKPT_ZSTD ? "zstd level 1" : "uncompressed");
     line("save (8 device threads, fsync, commit)", (double)st.bytes_logical, st.seconds, extra);
-    (void)plain_bytes;
     if (step == 1) {
         /* Untimed: the first restore touches fresh arena pages (page faults,
          * not I/O); later ones reuse them, as a device's HBM is reused. */
@@ -295,9 +294,9 @@ int ss__bench_ckpt(int argc, char **argv)
         line("plain sequential read", bytes, rsec, NULL);
     }
     if (rc == SS_EXIT_OK && strcmp(comp, "zstd") != 0)
-        rc = run(&b, SS_CKPT_UNCOMPRESSED, 1, bytes);
+        rc = run(&b, SS_CKPT_UNCOMPRESSED, 1);
     if (rc == SS_EXIT_OK && strcmp(comp, "none") != 0)
-        rc = run(&b, SS_CKPT_ZSTD, 2, bytes);
+        rc = run(&b, SS_CKPT_ZSTD, 2);
     if (rc == SS_EXIT_OK && baseline(&b, &wsec, &rsec, &bytes) == 0) {
         printf("baseline again, after the checkpoints:\n");
         line("plain sequential write + fsync", bytes, wsec, NULL);

@@ -52,5 +52,7 @@ int cli_cmd_rules(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 /* `shardsim bench collectives ...` with argv after "collectives". */
 int ss__bench_collectives(int argc, char **argv);
+/* `shardsim bench mlp ...` with argv after "mlp". */
+int ss__bench_mlp(int argc, char **argv);
 
 #endif

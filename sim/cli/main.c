@@ -22,7 +22,8 @@ static const char main_help[] =
     "           HLO sharding string and a per-device table (shardsim show --help)\n"
     "  rules    resolve logical axis names with Flax's rules (shardsim rules --help)\n"
     "  demo     a short tour on the 2x4 ('data', 'model') mesh of the Flax guide\n"
-    "  bench    benchmarks: `shardsim bench collectives [--json] [--threads N]\n"
+    "  bench    benchmarks: `shardsim bench mlp [--json]` (the Flax guide's train\n"
+    "           step on 2x4 devices), `shardsim bench collectives [--json] [--threads N]\n"
     "           [--iters N]` times the collectives on 8 and 64 virtual devices\n"
     "  version  print the version\n"
     "\n"
@@ -83,7 +84,9 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "bench") == 0) {
         if (argc >= 3 && strcmp(argv[2], "collectives") == 0)
             return ss__bench_collectives(argc - 3, argv + 3);
-        fprintf(stderr, "shardsim bench: expected 'collectives' (see shardsim --help)\n");
+        if (argc >= 3 && strcmp(argv[2], "mlp") == 0)
+            return ss__bench_mlp(argc - 3, argv + 3);
+        fprintf(stderr, "shardsim bench: expected 'mlp' or 'collectives' (see shardsim --help)\n");
         return SS_EXIT_USAGE;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

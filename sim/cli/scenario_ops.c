@@ -250,6 +250,7 @@ static val *op_init(ev *e, const callargs *ca)
     static const char *const kws[] = {"seed", "stddev", "std", "scale", "dim", "value", "high",
                                       NULL};
     scn_init in;
+    memset(&in, 0, sizeof in);
     ev_init_name(ca->fname, &in);
     bool needs = in.kind == INIT_FULL || in.kind == INIT_RANDINT;
     if (!ca_check(e, ca, 0, 1, kws))

@@ -102,7 +102,8 @@ float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
 }
 
 /* y[i] = op(x[i]); x may equal y. One loop per op so each is a tight loop. */
-static void unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
+SS__K_VECTOR_CLONES
+void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
 {
 #define LOOP(expr)                        \
     for (int64_t i = 0; i < n; i++) {     \
@@ -126,7 +127,8 @@ static void unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
 }
 
 /* y[i] = op(a[i], b[i]); y may equal a or b. */
-static void binary_block(ss__k_binary_op op, const float *a, const float *b, float *y, int64_t n)
+SS__K_VECTOR_CLONES
+void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, float *y, int64_t n)
 {
 #define LOOP(expr)                        \
     for (int64_t i = 0; i < n; i++) {     \
@@ -170,14 +172,14 @@ ss_status ss__k_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out)
         return st;
     int64_t n = ss__k_numel(x);
     if (x->dtype == SS_F32 && out->dtype == SS_F32) {
-        unary_block(op, x->data, out->data, n);
+        ss__k_unary_block(op, x->data, out->data, n);
         return SS_OK;
     }
     float buf[SS__K_BLOCK];
     for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
         int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
         ss__k_load_f32(x->dtype, x->data, i, c, buf);
-        unary_block(op, buf, buf, c);
+        ss__k_unary_block(op, buf, buf, c);
         ss__k_store_f32(out->dtype, out->data, i, c, buf);
     }
     return SS_OK;
@@ -273,7 +275,7 @@ ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor
     float ba[SS__K_BLOCK], bb[SS__K_BLOCK], by[SS__K_BLOCK];
     do {
         if (direct) {
-            binary_block(op, (const float *)a->data + off[1], (const float *)b->data + off[2],
+            ss__k_binary_block(op, (const float *)a->data + off[1], (const float *)b->data + off[2],
                          (float *)out->data + off[0], inner);
             continue;
         }
@@ -281,7 +283,7 @@ ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor
             int64_t c = inner - i < SS__K_BLOCK ? inner - i : SS__K_BLOCK;
             gather_f32(a, off[1] + i * s1, s1, c, ba);
             gather_f32(b, off[2] + i * s2, s2, c, bb);
-            binary_block(op, ba, bb, by, c);
+            ss__k_binary_block(op, ba, bb, by, c);
             ss__k_store_f32(out->dtype, out->data, off[0] + i, c, by);
         }
     } while (ss__k_step(r - 1, shape, idx, 3, strides, off));

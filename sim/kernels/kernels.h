@@ -110,6 +110,11 @@ const char *ss__k_binary_name(ss__k_binary_op op);
 
 /* The scalar definitions the kernels apply (f32 in, f32 out). */
 float ss__k_unary_f32(ss__k_unary_op op, float x);
+/* y[i] = op(x[i]) over n f32 values (y may equal x); the tight loop behind
+ * ss__k_unary, for callers that manage their own blocks (fused.c). */
+void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n);
+/* y[i] = op(a[i], b[i]) over n f32 values (y may equal a or b). */
+void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, float *y, int64_t n);
 float ss__k_binary_f32(ss__k_binary_op op, float a, float b);
 
 /* out = op(x). x and out: same shape, float dtypes (may differ).
@@ -222,6 +227,38 @@ ss_status ss__k_cross_entropy(const ss__tensor *logits, const ss__tensor *labels
  * i32; out[..., c] = (indices == c). Out-of-range and negative indices give
  * a row of zeros. */
 ss_status ss__k_one_hot(const ss__tensor *indices, ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Fused elementwise expressions (fused.c)                                   */
+/* ------------------------------------------------------------------------ */
+
+#define SS__K_FUSED_MAX_OPS 48
+#define SS__K_FUSED_MAX_LEAVES 16
+
+/* One step of a fused expression. Step i's value is register i. */
+typedef struct ss__k_fused_op {
+    uint8_t kind; /* SS__K_FUSED_LEAF, _UNARY, _BINARY */
+    uint8_t sub;  /* leaf index, or the unary/binary op */
+    uint8_t a, b; /* operand registers (earlier steps) */
+} ss__k_fused_op;
+
+enum { SS__K_FUSED_LEAF = 0, SS__K_FUSED_UNARY, SS__K_FUSED_BINARY };
+
+/* A chain of elementwise ops evaluated in one pass over the data (XLA's
+ * loop fusion): the last step is the result. */
+typedef struct ss__k_fused {
+    int nops;
+    ss__k_fused_op ops[SS__K_FUSED_MAX_OPS];
+} ss__k_fused;
+
+/* out = the expression over `leaves`: each leaf has out's shape or is a
+ * scalar (rank 0); float dtypes, computed in f32 in blocks, each value read
+ * and written once. Errors: SS_ERR_INVALID for a malformed expression or a
+ * leaf of another shape. */
+ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
+                          ss__tensor *out);
+/* FLOPs of the expression over n elements (one per unary/binary step). */
+int64_t ss__k_flops_fused(const ss__k_fused *f, int64_t n);
 
 /* ------------------------------------------------------------------------ */
 /* dot_general (dot.c)                                                       */

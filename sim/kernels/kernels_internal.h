@@ -14,6 +14,16 @@
 /* Kernels work on f32 blocks of this many elements (on the stack). */
 #define SS__K_BLOCK 256
 
+/* The hot elementwise loops are compiled for AVX-512, AVX2 and baseline
+ * x86-64, picked at load time (GCC/clang function multiversioning), so a
+ * portable build still uses the machine's vector width. Elsewhere: one
+ * baseline version. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+#define SS__K_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SS__K_VECTOR_CLONES
+#endif
+
 /* A shape as Python prints it, "(4, 2)", for messages:
  * ss__k_shape_text(t->rank, t->shape).s */
 typedef struct ss__k_text {

@@ -222,6 +222,18 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return SS_OK;
     }
     case SS__INST_KERNEL: return run_kernel(r, dev, i, ptr);
+    case SS__INST_FUSED: {
+        ss__tensor leaves[SS__MAX_INPUTS], t = tensor_of(ob, out);
+        for (int k = 0; k < i->nin; k++)
+            leaves[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
+        ss_device_kernel_begin(dev, "fused");
+        st = ss__k_fused_run(&i->fused, i->nin, leaves, &t);
+        ss_device_kernel_end(dev);
+        if (st)
+            return ss__fail(st, "device %d, %%%d (fused): %s", id, (int)i->node,
+                            ss_error_message());
+        return SS_OK;
+    }
     case SS__INST_COLL: {
         ss_coll coll = i->coll;
         if (i->pairs_at >= 0)

@@ -1074,6 +1074,8 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
         i.layout = s.vals[v].layout[0];
         st = emit(&s, &i);
     }
+    if (!st && !getenv("SHARDSIM_NO_FUSION"))
+        st = ss__fuse(e);
     if (!st)
         st = add_frees(e);
     ss__buf_free(&s.line);

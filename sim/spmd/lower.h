@@ -25,6 +25,7 @@ typedef enum ss__inst_kind {
     SS__INST_SLICE,    /* out = the sub-block of in[0] that dims' gained axes select */
     SS__INST_UNSTACK,  /* out = in[0] ([G, local...] from an untiled all_gather) placed */
     SS__INST_STORE,    /* copy in[0] (replica 0 of each block) to program output `index` */
+    SS__INST_FUSED,    /* out = `fused` over the leaves in[] (fuse.c) */
     SS__INST_FREE      /* return buffer in[0] to the arena */
 } ss__inst_kind;
 
@@ -60,6 +61,8 @@ typedef struct ss__inst {
     int red[SS_MAX_RANK];
     size_t work_bytes;
     double flops;
+    /* FUSED: the expression; its leaves are in[0..nin) */
+    ss__k_fused fused;
 } ss__inst;
 
 struct ss_executable {
@@ -80,6 +83,10 @@ struct ss_executable {
 /* Scratch bytes a KERNEL instruction needs from the arena while it runs
  * (dot_general's operand permutations); 0 for the others. */
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes);
+
+/* Merge chains of single-use elementwise kernels (and broadcast scalars)
+ * into FUSED instructions; runs before buffer lifetimes are set. */
+ss_status ss__fuse(ss_executable *e);
 
 /* Bytes a buffer takes in an arena (the allocator's 64-byte rounding). */
 size_t ss__arena_bytes(size_t bytes);

@@ -57,6 +57,12 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
         }
         live += ss__arena_bytes(e->bufs[i->out].bytes);
         size_t peak = live;
+        if (i->kind == SS__INST_FUSED) {
+            int64_t n = 1;
+            for (int d = 0; d < e->bufs[i->out].rank; d++)
+                n *= e->bufs[i->out].shape[d];
+            out->flops += (double)ss__k_flops_fused(&i->fused, n);
+        }
         if (i->kind == SS__INST_KERNEL) {
             size_t work;
             ss_status st = ss__inst_work_bytes(e, i, &work);

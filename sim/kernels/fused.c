@@ -1,0 +1,95 @@
+/*
+ * fused.c — fused elementwise expressions: a chain of unary and binary ops
+ * evaluated block by block, so that intermediate values never touch memory
+ * (what XLA's loop fusion does). The partitioner builds these from chains of
+ * single-use elementwise ops (sim/spmd/fuse.c).
+ *
+ * Each block of SS__K_BLOCK elements is loaded (widening bf16/f16 to f32),
+ * every step runs as a tight loop over the block, and the last step is
+ * stored (rounding back to the output's dtype). Results equal the unfused
+ * kernels bit for bit: the same f32 operations in the same order.
+ */
+#include "kernels_internal.h"
+
+#include <string.h>
+
+static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
+                       const ss__tensor *out)
+{
+    if (f->nops < 1 || f->nops > SS__K_FUSED_MAX_OPS || nleaves > SS__K_FUSED_MAX_LEAVES)
+        return ss__fail(SS_ERR_INVALID, "fused: %d steps and %d leaves", f->nops, nleaves);
+    for (int i = 0; i < f->nops; i++) {
+        const ss__k_fused_op *o = &f->ops[i];
+        bool ok = o->kind == SS__K_FUSED_LEAF     ? o->sub < nleaves
+                  : o->kind == SS__K_FUSED_UNARY  ? o->a < i && o->sub < SS__K_UNARY_COUNT
+                  : o->kind == SS__K_FUSED_BINARY ? o->a < i && o->b < i &&
+                                                        o->sub < SS__K_BINARY_COUNT
+                                                  : false;
+        if (!ok)
+            return ss__fail(SS_ERR_INVALID, "fused: step %d is malformed", i);
+    }
+    int64_t n = ss__k_numel(out);
+    for (int k = 0; k < nleaves; k++)
+        if (leaves[k].rank != 0 && ss__k_numel(&leaves[k]) != n)
+            return ss__fail(SS_ERR_INVALID, "fused: leaf %d has %lld elements, the output %lld",
+                            k, (long long)ss__k_numel(&leaves[k]), (long long)n);
+    return SS_OK;
+}
+
+ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
+                          ss__tensor *out)
+{
+    ss_status st = check(f, nleaves, leaves, out);
+    if (st)
+        return st;
+    int64_t n = ss__k_numel(out);
+    static _Thread_local float regs[SS__K_FUSED_MAX_OPS][SS__K_BLOCK];
+    float scalar[SS__K_FUSED_MAX_LEAVES];
+    for (int k = 0; k < nleaves; k++)
+        if (leaves[k].rank == 0)
+            ss__k_load_f32(leaves[k].dtype, leaves[k].data, 0, 1, &scalar[k]);
+    const float *rp[SS__K_FUSED_MAX_OPS];
+    bool out_f32 = out->dtype == SS_F32;
+    for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
+        int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
+        for (int s = 0; s < f->nops; s++) {
+            const ss__k_fused_op *o = &f->ops[s];
+            /* f32 leaves are read in place; the last step writes an f32
+             * output in place; everything else lives in L1 registers. */
+            float *r = (s == f->nops - 1 && out_f32) ? (float *)out->data + i : regs[s];
+            switch (o->kind) {
+            case SS__K_FUSED_LEAF: {
+                const ss__tensor *t = &leaves[o->sub];
+                if (t->rank == 0) {
+                    for (int64_t j = 0; j < c; j++)
+                        r[j] = scalar[o->sub];
+                } else if (t->dtype == SS_F32 && r != (float *)out->data + i) {
+                    rp[s] = (const float *)t->data + i;
+                    continue;
+                } else {
+                    ss__k_load_f32(t->dtype, t->data, i, c, r);
+                }
+                break;
+            }
+            case SS__K_FUSED_UNARY:
+                ss__k_unary_block((ss__k_unary_op)o->sub, rp[o->a], r, c);
+                break;
+            default:
+                ss__k_binary_block((ss__k_binary_op)o->sub, rp[o->a], rp[o->b], r, c);
+                break;
+            }
+            rp[s] = r;
+        }
+        if (!out_f32)
+            ss__k_store_f32(out->dtype, out->data, i, c, rp[f->nops - 1]);
+    }
+    return SS_OK;
+}
+
+int64_t ss__k_flops_fused(const ss__k_fused *f, int64_t n)
+{
+    int64_t steps = 0;
+    for (int i = 0; i < f->nops; i++)
+        steps += f->ops[i].kind != SS__K_FUSED_LEAF;
+    return steps * n;
+}
