@@ -987,6 +987,22 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[],
  * SS_ERR_UNSUPPORTED (e.g. uneven shards inside a program) with the op named. */
 typedef struct ss_executable ss_executable;
 ss_status ss_program_compile(ss_program *p, ss_executable **out);
+
+/* Compile options (zero-initialise for the defaults). */
+typedef struct ss_compile_options {
+    /* Windowed einsum (collective matmul, notes/gspmd.md 3.3 and S11): a
+     * dot whose operand would be all-gathered along a free dim is computed
+     * in n steps instead, passing that operand's blocks around the ring
+     * with n-1 collective-permutes and writing each step's slice of the
+     * result: the same bytes as the all-gather, but no device ever holds
+     * the gathered operand. Applies when the gathered operand is at least
+     * this many MiB; 0 means off (XLA's default: off). */
+    double windowed_einsum_threshold_mib;
+    /* Nonzero: turn loop fusion off (for comparisons). */
+    int no_fusion;
+} ss_compile_options;
+ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
+                                  ss_executable **out);
 void ss_executable_destroy(ss_executable *e);
 int ss_executable_input_count(const ss_executable *e);
 int ss_executable_output_count(const ss_executable *e);
@@ -1331,9 +1347,11 @@ typedef struct ss_ckpt_stats {
  * repeated name, a partial or manual sharding, a bad option, or a step that
  * already exists (Orbax's "Destination DIR/STEP already exists."); SS_ERR_IO
  * with the path and strerror for a file that cannot be written (the
- * temporary directory stays behind, invisible); SS_ERR_DEVICE_OOM when a
- * writing device has no room for its staging buffer. Nothing is published
- * unless everything was written and synced. With max_to_keep, older steps
+ * temporary directory stays behind, invisible); SS_ERR_RANGE for an array
+ * on a device outside the context; SS_ERR_DEVICE_OOM when a writing device
+ * has no room for its staging buffer. Leftover temporary directories of
+ * killed saves in `dir` are removed first. Nothing is published unless
+ * everything was written and synced. With max_to_keep, older steps
  * are removed after the commit (renamed to the temporary name first, so a
  * half-deleted step is never visible); a failure there is reported but the
  * new step stays committed. */

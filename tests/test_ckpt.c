@@ -11,6 +11,9 @@
 
 uint32_t ck_crc32c_table(uint32_t crc, const void *data, size_t n); /* internal */
 
+/* A failing test still removes its directory. */
+TestSuite(ckpt, .fini = rm_tmp);
+
 /* --- CRC32C ------------------------------------------------------------------- */
 
 Test(ckpt, crc32c_known_value_and_both_implementations_agree)

@@ -54,10 +54,13 @@ static size_t value_elems(const ss_program *p, ss_value v)
 
 /* Compile and run `p` on its mesh's devices; compare with the reference;
  * compare plan and run; check the ledger against `want` (NULL: skip). */
+/* Compile options for the next run_and_check (NULL: defaults). */
+static const ss_compile_options *g_opts;
+
 static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, int nwant)
 {
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    ok(g_opts ? ss_program_compile_with(p, g_opts, &e) : ss_program_compile(p, &e));
     int ni = ss_executable_input_count(e), no = ss_executable_output_count(e);
     void **ins = calloc((size_t)ni + 1, sizeof(void *));
     void **outs = calloc((size_t)no + 1, sizeof(void *)), **refs = calloc((size_t)no + 1,
@@ -876,6 +879,55 @@ Test(partition, plans_a_pod_without_allocating_data)
     cr_assert(fabs(plan.sent_bytes - 16 * 2.0 * 63 / 64 * (double)x_block) < 1.0, "%.0f",
               plan.sent_bytes);
     ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+/* --- Collective matmul ---------------------------------------------------- */
+
+static ss_program *s11a(ss_mesh **m)
+{
+    *m = mesh_of("m=4", 4);
+    ss_program *p;
+    ok(ss_program_create(*m, &p));
+    ss_value x = in(p, "x", "P('m')", 2, 64, 128), w = in(p, "W", "P(None, 'm')", 2, 128, 256);
+    ss_value y;
+    ok(ss_matmul(p, x, w, &y));
+    ss_spec s1 = spec_of("P(None, 'm')");
+    ok(ss_output(p, y, &s1));
+    return p;
+}
+
+Test(partition, s11_collective_matmul_moves_the_bytes_of_the_gather)
+{
+    /* notes/gspmd.md S11(a): plain lowering all-gathers x (24576 B);
+     * windowed, 3 collective-permutes of an 8 KiB block move the same. */
+    ss_mesh *m;
+    ss_program *p = s11a(&m);
+    expect_coll plain[] = {{SS_COLL_ALL_GATHER, 24576}};
+    run_and_check(p, 4, plain, 1);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+
+    p = s11a(&m);
+    ss_compile_options o = {.windowed_einsum_threshold_mib = 1e-3};
+    g_opts = &o;
+    expect_coll windowed[] = {{SS_COLL_PERMUTE, 8192}, {SS_COLL_PERMUTE, 8192},
+                              {SS_COLL_PERMUTE, 8192}};
+    run_and_check(p, 4, windowed, 3);
+    /* No device ever holds all of x: the peak is below the plain one's. */
+    ss_executable *a, *b;
+    ok(ss_program_compile(p, &a));
+    ok(ss_program_compile_with(p, &o, &b));
+    ss_plan pa, pb;
+    ok(ss_executable_plan(a, &pa));
+    ok(ss_executable_plan(b, &pb));
+    cr_assert_lt(pb.peak_bytes, pa.peak_bytes, "windowed peak %zu, gathered %zu", pb.peak_bytes,
+                 pa.peak_bytes);
+    cr_assert_eq(pa.sent_bytes, pb.sent_bytes);
+    g_opts = NULL;
+    ss_executable_destroy(a);
+    ss_executable_destroy(b);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }

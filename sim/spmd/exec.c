@@ -197,6 +197,16 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
                    r->outputs[i->index], false);
         return SS_OK;
     }
+    if (i->kind == SS__INST_PLACE) {
+        /* Block ((coord + step) mod n) along place_dim of the result. */
+        const ss__bufdesc *pb = &e->bufs[i->in[0]];
+        int64_t start[SS_MAX_RANK] = {0};
+        start[i->place_dim] = ((c[i->place_axis] + i->place_step) % i->place_n) *
+                              pb->shape[i->place_dim];
+        copy_block(ob->rank, ob->shape, pb->shape, start, ss_dtype_size(ob->dtype),
+                   ptr[i->in[0]], ptr[i->out], false);
+        return SS_OK;
+    }
     if (i->kind == SS__INST_LOAD && r->in_arrays) {
         ptr[i->out] = ss__array_shard_data(r->in_arrays[i->index], ss_mesh_position_of(m, id));
         return SS_OK;
@@ -222,6 +232,9 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return SS_OK;
     }
     case SS__INST_KERNEL: return run_kernel(r, dev, i, ptr);
+    case SS__INST_ALLOC:
+        memset(out, 0, ob->bytes);
+        return SS_OK;
     case SS__INST_FUSED: {
         ss__tensor leaves[SS__MAX_INPUTS], t = tensor_of(ob, out);
         for (int k = 0; k < i->nin; k++)

@@ -594,6 +594,140 @@ static ss_status lower_reduce(lower *s, ss_value v)
     return SS_OK;
 }
 
+static void dot_dims_of(const ss__node *n, ss__k_dot_dims *dd)
+{
+    memset(dd, 0, sizeof *dd);
+    dd->nbatch = n->nb;
+    dd->ncontract = n->nc;
+    for (int k = 0; k < n->nb; k++) {
+        dd->lhs_batch[k] = n->lb[k];
+        dd->rhs_batch[k] = n->rb[k];
+    }
+    for (int k = 0; k < n->nc; k++) {
+        dd->lhs_contract[k] = n->lc[k];
+        dd->rhs_contract[k] = n->rc[k];
+    }
+}
+
+/* Windowed einsum for operand `side` (0 lhs, 1 rhs): when that operand
+ * would be all-gathered over one mesh axis along one free dim and nothing
+ * else moves, compute the dot in n steps, passing the operand's blocks to
+ * the previous device each step. Returns true if it emitted the loop
+ * (*st then says how it went). */
+static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
+                     const ss__layout *want_y, const ss__layout *out_l, ss_status *st)
+{
+    const ss__node *n = &s->p->nodes[v];
+    double mib = s->e->opts.windowed_einsum_threshold_mib;
+    if (mib <= 0)
+        return false;
+    ss_value xv = n->in[side], yv = n->in[1 - side];
+    const ss__node *x = &s->p->nodes[xv];
+    const ss__layout *lx = &s->vals[xv].layout[0], *ly = &s->vals[yv].layout[0];
+    if (!ss__layout_equal(ly, want_y) || lx->partial)
+        return false;
+    /* Exactly one free dim d differs: one axis now, none wanted. */
+    const int8_t *batch = side ? n->rb : n->lb, *contract = side ? n->rc : n->lc;
+    unsigned special = 0;
+    for (int k = 0; k < n->nb; k++)
+        special |= 1u << batch[k];
+    for (int k = 0; k < n->nc; k++)
+        special |= 1u << contract[k];
+    int d = -1, od = n->nb;
+    if (side == 1)
+        od += s->p->nodes[n->in[0]].rank - n->nb - n->nc;
+    int pos = od;
+    for (int k = 0; k < x->rank; k++) {
+        bool same = lx->n[k] == want_x->n[k] &&
+                    memcmp(lx->ax[k], want_x->ax[k], (size_t)lx->n[k]) == 0;
+        if (!((special >> k) & 1u)) {
+            if (!same) {
+                if (d >= 0 || (special >> k) & 1u || lx->n[k] != 1 || want_x->n[k] != 0)
+                    return false;
+                d = k;
+                od = pos;
+            }
+            pos++;
+        } else if (!same) {
+            return false;
+        }
+    }
+    if (d < 0)
+        return false;
+    double bytes = (double)ss_dtype_size(x->dtype);
+    for (int k = 0; k < x->rank; k++)
+        bytes *= (double)x->shape[k];
+    if (bytes < mib * 1048576.0)
+        return false;
+    int axis = lx->ax[d][0];
+    int nsteps = (int)s->mesh->sizes[axis];
+    /* The result: allocated once, each step writes its slice. */
+    int out, cur = s->vals[xv].buf[0], ybuf = s->vals[yv].buf[0];
+    ss__inst a;
+    inst_init(&a, SS__INST_ALLOC, v);
+    if ((*st = check_even(s, v, out_l)) || (*st = kernel_out(s, v, out_l, &out)))
+        return true;
+    a.out = out;
+    if ((*st = emit(s, &a)))
+        return true;
+    ss__buf_printf(&s->line, "; windowed einsum over ('%s',): %d steps", s->mesh->names[axis],
+                   nsteps);
+    int pairs[2 * SS_MAX_DEVICES];
+    for (int r = 0; r < nsteps; r++) {
+        pairs[2 * r] = r;                          /* rank r sends its block */
+        pairs[2 * r + 1] = (r + nsteps - 1) % nsteps; /* to rank r-1 */
+    }
+    for (int step = 0; step < nsteps; step++) {
+        /* Local dot of the block held now: the result's dim od has the
+         * block's size. */
+        int64_t shape[SS_MAX_RANK];
+        memcpy(shape, s->e->bufs[out].shape, sizeof shape);
+        shape[od] = s->e->bufs[cur].shape[d];
+        char name[48];
+        snprintf(name, sizeof name, "%%%d step %d", (int)v, step);
+        int part;
+        if ((*st = new_buf(s, n->dtype, n->rank, shape, name, &part)))
+            return true;
+        ss__inst k;
+        inst_init(&k, SS__INST_KERNEL, v);
+        dot_dims_of(n, &k.dot);
+        k.nin = 2;
+        k.in[side] = cur;
+        k.in[1 - side] = ybuf;
+        k.out = part;
+        if ((*st = emit(s, &k)))
+            return true;
+        ss__inst pl;
+        inst_init(&pl, SS__INST_PLACE, v);
+        pl.nin = 2;
+        pl.in[0] = part;
+        pl.in[1] = out;
+        pl.out = out;
+        pl.place_axis = axis;
+        pl.place_dim = od;
+        pl.place_step = step;
+        pl.place_n = nsteps;
+        if ((*st = emit(s, &pl)))
+            return true;
+        if (step == nsteps - 1)
+            break;
+        ss_coll c;
+        memset(&c, 0, sizeof c);
+        c.kind = SS_COLL_PERMUTE;
+        c.mesh = s->mesh;
+        c.dtype = x->dtype;
+        c.rank = x->rank;
+        memcpy(c.shape, s->e->bufs[cur].shape, sizeof c.shape);
+        snprintf(c.axes[0], SS_NAME_MAX, "%s", s->mesh->names[axis]);
+        c.naxes = 1;
+        if ((*st = emit_coll(s, v, &c, cur, &cur, nsteps, pairs)))
+            return true;
+    }
+    add_version(s, v, out, out_l);
+    *st = SS_OK;
+    return true;
+}
+
 /* The dot: operand layouts derived from the output's, per GSPMD's cases. */
 static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
 {
@@ -700,6 +834,11 @@ static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
     }
     out_l = local_out;
     int in[2], out;
+    if (!partial) {
+        ss_status wst;
+        if (windowed(s, v, 0, &A, &B, &out_l, &wst) || windowed(s, v, 1, &B, &A, &out_l, &wst))
+            return wst;
+    }
     ss_status st = need(s, n->in[0], &A, &in[0]);
     if (!st)
         st = need(s, n->in[1], &B, &in[1]);
@@ -1003,6 +1142,14 @@ static void explain_head(lower *s, ss_value v)
 
 ss_status ss_program_compile(ss_program *p, ss_executable **out)
 {
+    ss_compile_options defaults;
+    memset(&defaults, 0, sizeof defaults);
+    return ss_program_compile_with(p, &defaults, out);
+}
+
+ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
+                                  ss_executable **out)
+{
     *out = NULL;
     ss_status st = ss_program_propagate(p);
     if (st)
@@ -1016,6 +1163,8 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
     }
     e->program = p;
     e->mesh = p->mesh;
+    if (opts)
+        e->opts = *opts;
     ss__buf_init(&e->explain);
     ss__buf_init(&s.line);
     s.linear_users = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
@@ -1074,7 +1223,7 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
         i.layout = s.vals[v].layout[0];
         st = emit(&s, &i);
     }
-    if (!st && !getenv("SHARDSIM_NO_FUSION"))
+    if (!st && !e->opts.no_fusion)
         st = ss__fuse(e);
     if (!st)
         st = add_frees(e);

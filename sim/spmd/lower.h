@@ -26,6 +26,10 @@ typedef enum ss__inst_kind {
     SS__INST_UNSTACK,  /* out = in[0] ([G, local...] from an untiled all_gather) placed */
     SS__INST_STORE,    /* copy in[0] (replica 0 of each block) to program output `index` */
     SS__INST_FUSED,    /* out = `fused` over the leaves in[] (fuse.c) */
+    SS__INST_ALLOC,    /* out = a zeroed buffer, filled later by PLACE */
+    SS__INST_PLACE,    /* write in[0] into in[1] (= out, no allocation) at block
+                          ((coord of mesh axis `place_axis`) + place_step) mod
+                          place_n along dim place_dim */
     SS__INST_FREE      /* return buffer in[0] to the arena */
 } ss__inst_kind;
 
@@ -63,6 +67,8 @@ typedef struct ss__inst {
     double flops;
     /* FUSED: the expression; its leaves are in[0..nin) */
     ss__k_fused fused;
+    /* PLACE */
+    int place_axis, place_dim, place_step, place_n;
 } ss__inst;
 
 struct ss_executable {
@@ -78,6 +84,7 @@ struct ss_executable {
     ss_value *inputs;  /* program input values in order */
     ss_value *outputs; /* program output values in order */
     ss__buf explain;   /* one line per op */
+    ss_compile_options opts;
 };
 
 /* Scratch bytes a KERNEL instruction needs from the arena while it runs

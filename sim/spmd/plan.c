@@ -51,6 +51,7 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
             live -= ss__arena_bytes(e->bufs[i->in[0]].bytes);
             continue;
         case SS__INST_STORE:
+        case SS__INST_PLACE:
             continue;
         default:
             break;
