@@ -54,5 +54,9 @@ int cli_cmd_demo(int argc, char **argv);
 int ss__bench_collectives(int argc, char **argv);
 /* `shardsim bench mlp ...` with argv after "mlp". */
 int ss__bench_mlp(int argc, char **argv);
+/* `shardsim bench ckpt ...` with argv after "ckpt". */
+int ss__bench_ckpt(int argc, char **argv);
+/* `shardsim ckpt SUBCOMMAND ...` with argv from the subcommand on. */
+int ss__cli_ckpt(int argc, char **argv);
 
 #endif

@@ -22,9 +22,12 @@ static const char main_help[] =
     "           HLO sharding string and a per-device table (shardsim show --help)\n"
     "  rules    resolve logical axis names with Flax's rules (shardsim rules --help)\n"
     "  demo     a short tour on the 2x4 ('data', 'model') mesh of the Flax guide\n"
+    "  ckpt     checkpoints in Orbax's layout: `shardsim ckpt ls DIR`, `ckpt show DIR\n"
+    "           [STEP]`, `ckpt verify DIR` (shardsim ckpt --help)\n"
     "  bench    benchmarks: `shardsim bench mlp [--json]` (the Flax guide's train\n"
     "           step on 2x4 devices), `shardsim bench collectives [--json] [--threads N]\n"
-    "           [--iters N]` times the collectives on 8 and 64 virtual devices\n"
+    "           [--iters N]` times the collectives on 8 and 64 virtual devices,\n"
+    "           `shardsim bench ckpt` saves and restores 1 GiB on 8 devices\n"
     "  version  print the version\n"
     "\n"
     "Every command takes --help. Exit status: 0 ok, 1 a check failed, 2 bad input.\n";
@@ -81,12 +84,17 @@ int main(int argc, char **argv)
         return cli_cmd_rules(argc, argv);
     if (strcmp(cmd, "demo") == 0)
         return cli_cmd_demo(argc, argv);
+    if (strcmp(cmd, "ckpt") == 0)
+        return ss__cli_ckpt(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
         if (argc >= 3 && strcmp(argv[2], "collectives") == 0)
             return ss__bench_collectives(argc - 3, argv + 3);
         if (argc >= 3 && strcmp(argv[2], "mlp") == 0)
             return ss__bench_mlp(argc - 3, argv + 3);
-        fprintf(stderr, "shardsim bench: expected 'mlp' or 'collectives' (see shardsim --help)\n");
+        if (argc >= 3 && strcmp(argv[2], "ckpt") == 0)
+            return ss__bench_ckpt(argc - 3, argv + 3);
+        fprintf(stderr, "shardsim bench: expected 'mlp', 'collectives' or 'ckpt' (see shardsim "
+                        "--help)\n");
         return SS_EXIT_USAGE;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
