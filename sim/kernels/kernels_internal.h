@@ -15,10 +15,12 @@
 #define SS__K_BLOCK 256
 
 /* The hot elementwise loops are compiled for AVX-512, AVX2 and baseline
- * x86-64, picked at load time (GCC/clang function multiversioning), so a
+ * x86-64, picked at load time (GCC function multiversioning), so a
  * portable build still uses the machine's vector width. Elsewhere: one
- * baseline version. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+ * baseline version (clang 14 does not export cloned functions across
+ * files, so its builds use the baseline). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__SANITIZE_ADDRESS__)
 #define SS__K_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SS__K_VECTOR_CLONES
