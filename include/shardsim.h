@@ -972,9 +972,35 @@ ss_status ss_program_print(const ss_program *p, FILE *f);
 /* The single-device reference: evaluate the program on the host with naive
  * kernels, whole arrays. `inputs[i]` is the row-major host array of the
  * i-th input or param (creation order), `outputs[j]` receives the j-th
- * output (ss_output order). */
+ * output (ss_output order). Each intermediate is freed after its last use,
+ * so host memory is about the live set, not the whole program. Slow on
+ * purpose (a loop per output element, arithmetic in double): this is what
+ * the kernel and partitioner tests compare against. Errors: SS_ERR_INVALID
+ * for a NULL input or output, SS_ERR_NOMEM when the host is out of memory,
+ * a kernel's error naming the op ("eval: %7 (dot_general): ..."). */
 ss_status ss_program_eval(const ss_program *p, const void *const inputs[],
                           void *const outputs[]);
+
+/* Evaluation options (zero-initialise for ss_program_eval's behaviour). */
+typedef struct ss_eval_options {
+    /* Nonzero: the single-device run, the analog of jax.jit of the same
+     * function with no shardings on one device. Whole arrays on the calling
+     * thread, with the fast kernels every virtual device runs (dot_general
+     * through single-threaded OpenBLAS sgemm, f32 elementwise blocks)
+     * instead of the naive references: about 50x faster on matmul-heavy
+     * programs (the Flax guide's MLP at depth 1024), and its results differ
+     * from the reference's by f32 rounding only (sgemm sums in f32). No
+     * fusion, no partitioning, no device arenas: it shares the kernels with
+     * the sharded run but not the partitioner, so comparing the two still
+     * checks the partitioner and the runtime. `shardsim run`'s `check` uses
+     * it. Zero: the naive reference kernels. */
+    int fast_kernels;
+} ss_eval_options;
+
+/* ss_program_eval with options (NULL means all zero). Same inputs, outputs
+ * and errors. */
+ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
+                               const void *const inputs[], void *const outputs[]);
 
 /* ------------------------------------------------------------------------ */
 /* Executables: the partitioned program                                      */

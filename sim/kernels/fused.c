@@ -49,10 +49,33 @@ ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor le
         if (leaves[k].rank == 0)
             ss__k_load_f32(leaves[k].dtype, leaves[k].data, 0, 1, &scalar[k]);
     const float *rp[SS__K_FUSED_MAX_OPS];
+    bool constant[SS__K_FUSED_MAX_OPS];
     bool out_f32 = out->dtype == SS_F32;
+    /* Steps that depend on scalars only are the same in every block:
+     * compute them once, into full-width registers, before the loop. */
+    for (int s = 0; s < f->nops; s++) {
+        const ss__k_fused_op *o = &f->ops[s];
+        constant[s] = o->kind == SS__K_FUSED_LEAF  ? leaves[o->sub].rank == 0
+                      : o->kind == SS__K_FUSED_UNARY ? constant[o->a]
+                                                     : constant[o->a] && constant[o->b];
+        if (!constant[s] || s == f->nops - 1)
+            continue;
+        float *r = regs[s];
+        if (o->kind == SS__K_FUSED_LEAF)
+            for (int j = 0; j < SS__K_BLOCK; j++)
+                r[j] = scalar[o->sub];
+        else if (o->kind == SS__K_FUSED_UNARY)
+            ss__k_unary_block((ss__k_unary_op)o->sub, regs[o->a], r, SS__K_BLOCK);
+        else
+            ss__k_binary_block((ss__k_binary_op)o->sub, regs[o->a], regs[o->b], r, SS__K_BLOCK);
+        rp[s] = r;
+    }
+    constant[f->nops - 1] = false; /* the result is always written */
     for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
         int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
         for (int s = 0; s < f->nops; s++) {
+            if (constant[s])
+                continue;
             const ss__k_fused_op *o = &f->ops[s];
             /* f32 leaves are read in place; the last step writes an f32
              * output in place; everything else lives in L1 registers. */

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Side by side, in one run: the Flax guide's MLP train step (BATCH 8,
+# DEPTH 1024, 4 DotReluDot layers, loss = sum, Adam 1e-3) on shardsim's 2x4
+# virtual devices, and the peer program (shared/bench/torch_mlp_tp.py, built
+# here, not copied): the same step hand-sharded over 8 PyTorch gloo
+# processes, and unsharded PyTorch on one process.
+#   sh bench/compare_mlp.sh [path/to/shared/bench]
+set -eu
+cd "$(dirname "$0")/.."
+peer_dir=${1:-../shared/bench}
+[ -x build/shardsim ] || sh tools/setup.sh --no-demo >/dev/null
+if ! python3 -c "import torch" 2>/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-torch >/dev/null
+fi
+echo "== shardsim (2x4 virtual devices)"
+./build/shardsim bench mlp
+echo "== PyTorch, 8 gloo processes"
+/usr/bin/python3 "$peer_dir/torch_mlp_tp.py" 12 8 2>/dev/null
+echo "== PyTorch, unsharded"
+/usr/bin/python3 "$peer_dir/torch_mlp_tp.py" 12 1 2>/dev/null
