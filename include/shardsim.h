@@ -1561,6 +1561,229 @@ int ss_ckpt_state_used_saved_sharding(const ss_ckpt_state *s, int i);
 /* Destroy the arrays and the meshes. NULL is a no-op. */
 void ss_ckpt_state_destroy(ss_ckpt_state *s);
 
+/* ------------------------------------------------------------------------ */
+/* Strategies                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Shard a whole model by rules over parameter paths instead of one spec per
+ * parameter, as big_vision-style sharding utilities (infer_sharding,
+ * update_model_sharding) and MaxText's logical rules do.
+ *
+ * A strategy is an ordered list of rules. A rule is a POSIX extended regular
+ * expression over a parameter's path (levels joined by '/':
+ * "Encoder/Layer_0/kernel") and the tactics to apply, left to right, to the
+ * parameter's spec, which starts with every dimension None. A pattern
+ * matches when it matches anywhere in the path (Python's re.search); the
+ * first rule whose pattern matches decides a parameter and later rules skip
+ * it. A parameter no rule matches stays replicated and is reported as such.
+ *
+ * Tactics:
+ *   replicate       leaves the spec as it is; an error when an earlier tactic
+ *                   of the rule already sharded a dimension, in the seed's
+ *                   words: "Conflict: NAME already has a sharding spec
+ *                   ('data', None), cannot replicate."
+ *   fsdp(AXES, min_size_mb=4)
+ *                   a parameter of at most min_size_mb MiB (elements x dtype
+ *                   size <= min_size_mb x 2^20) is left as it is; otherwise
+ *                   its dimensions are tried from the largest to the
+ *                   smallest, equal sizes from the last dimension to the
+ *                   first (the order of numpy's argsort(shape)[::-1] with its
+ *                   reference sort, which keeps ties in index order), and the
+ *                   first that is still None and divisible by the product of
+ *                   the AXES' sizes gets AXES (one mesh axis, or a tuple); if
+ *                   none qualifies the spec is left as it is. An axis missing
+ *                   from the mesh is an error even for a small parameter.
+ *   P(...)          an explicit spec over mesh axes: its non-None entries are
+ *                   set; an entry already sharded otherwise is a conflict.
+ *   logical(...)    logical names, resolved with the strategy's logical axis
+ *                   rules (ss_rules_resolve with the mesh: Flax's algorithm,
+ *                   then MaxText's removal of size-1 and absent mesh axes),
+ *                   then set as P(...) is.
+ * When a parameter's tactics are done its spec must be a valid sharding of
+ * it (ss_sharding_check: JAX's messages for an unknown axis, an axis used
+ * twice, a spec longer than the rank, an uneven split).
+ *
+ * Example: FSDP for the big kernels, everything else replicated.
+ *
+ *     ss_strategy *s;
+ *     ss_strategy_parse("'/kernel$' fsdp(data)\n'.*' replicate\n", 1, &s, NULL, NULL);
+ *     ss_param_info p[2] = {{"dense/kernel", SS_F32, 2, {1024, 4096}},
+ *                           {"dense/bias", SS_F32, 1, {4096}}};
+ *     ss_param_sharding out[2];
+ *     if (ss_strategy_apply(s, mesh, 2, p, out) != SS_OK)   // mesh data=8
+ *         fprintf(stderr, "%s\n", ss_error_message());
+ *     // out[0].spec = P(None, 'data'), rule 0, 2 MiB per device
+ *     // out[1].spec = P(None), rule 1, 16 KiB per device
+ *     ss_strategy_destroy(s);
+ */
+
+#define SS_FSDP_MIN_SIZE_MB 4.0 /* fsdp's default threshold, as the seed's */
+
+typedef enum ss_tactic_kind {
+    SS_TACTIC_REPLICATE = 0,
+    SS_TACTIC_FSDP,
+    SS_TACTIC_SPEC,   /* P(...) over mesh axes */
+    SS_TACTIC_LOGICAL /* P(...) of logical names */
+} ss_tactic_kind;
+
+/* One tactic, a plain struct tests may write literally. */
+typedef struct ss_tactic {
+    ss_tactic_kind kind;
+    ss_spec_dim axes;   /* FSDP: one axis (naxes 1) or a tuple (naxes >= 2) */
+    double min_size_mb; /* FSDP: the threshold, taken as written (0 shards anything) */
+    ss_spec spec;       /* SPEC: mesh axes; LOGICAL: one logical name or None per dim */
+} ss_tactic;
+
+/* An ordered list of rules with their compiled regular expressions, and
+ * the logical axis rules LOGICAL tactics use. Opaque. */
+typedef struct ss_strategy ss_strategy;
+
+ss_status ss_strategy_create(ss_strategy **out);
+/* NULL is a no-op. */
+void ss_strategy_destroy(ss_strategy *s);
+/* Append a rule: `pattern` (compiled now; regcomp's message on a bad one,
+ * and a Python-only escape such as \d is refused rather than read as a
+ * literal letter) and 1..16 tactics (copied). Errors: SS_ERR_PARSE for the
+ * pattern, SS_ERR_INVALID for a bad tactic (no FSDP axes, a negative
+ * threshold). */
+ss_status ss_strategy_add(ss_strategy *s, const char *pattern, int ntactics,
+                          const ss_tactic tactics[]);
+/* Append a rule whose tactics are text, as in a strategy file:
+ * "fsdp(data, min_size_mb=4)", "replicate", "P(None, 'model') fsdp(data)". */
+ss_status ss_strategy_add_text(ss_strategy *s, const char *pattern, const char *tactics);
+/* The logical axis rules of LOGICAL tactics (copied; replaces earlier ones). */
+ss_status ss_strategy_set_rules(ss_strategy *s, const ss_rules *rules);
+/* 1 when the strategy has logical axis rules (from the file or set). */
+int ss_strategy_has_rules(const ss_strategy *s);
+
+/* Parse a strategy file's text (scenarios/README.md, "Strategies"): one
+ * rule per line, a quoted pattern then its tactics ("'/kernel$'
+ * fsdp(data, min_size_mb=4)"), or the seed's tuple form ("('.*', 'fsdp(axis=
+ * \"data\")'),"); `rules NAME=AXIS ...` lines give logical axis rules (as
+ * ss_rules_parse); '#' starts a comment. Patterns are raw strings (no
+ * escapes). `first_line` numbers the text's first line in messages and in
+ * ss_strategy_rule_line. On failure the message is "line L, column C: what"
+ * and *err_line, *err_col (may be NULL) receive L and C; *out is NULL. */
+ss_status ss_strategy_parse(const char *text, int first_line, ss_strategy **out, int *err_line,
+                            int *err_col);
+/* Read and parse a file; messages are "PATH:L:C: what" (SS_ERR_IO when it
+ * cannot be read). */
+ss_status ss_strategy_load(const char *path, ss_strategy **out);
+
+int ss_strategy_rule_count(const ss_strategy *s);
+/* Rule i as a strategy line: "'/kernel$' fsdp('data', min_size_mb=4)". */
+ss_status ss_strategy_rule_repr(const ss_strategy *s, int i, char *buf, size_t cap);
+/* The source line of rule i (0 when it was added in code); -1 for a bad i. */
+int ss_strategy_rule_line(const ss_strategy *s, int i);
+/* 1 if rule i's pattern matches `path` anywhere, else 0. */
+int ss_strategy_rule_matches(const ss_strategy *s, int i, const char *path);
+
+/* One parameter: its path and abstract value (jax.ShapeDtypeStruct). */
+typedef struct ss_param_info {
+    const char *path;
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+} ss_param_info;
+
+/* Why a parameter ended up fully replicated (SS_REASON_SHARDED if not). */
+typedef enum ss_strategy_reason {
+    SS_REASON_SHARDED = 0,
+    SS_REASON_NO_RULE,     /* no rule matched */
+    SS_REASON_REPLICATED,  /* its rule replicated it (replicate, or no sharded entry) */
+    SS_REASON_SMALL,       /* fsdp left it: at most min_size_mb */
+    SS_REASON_INDIVISIBLE  /* fsdp left it: no free dimension divisible by the axes' size */
+} ss_strategy_reason;
+
+typedef struct ss_param_sharding {
+    ss_spec spec;            /* over mesh axes, one entry per dimension */
+    int rule;                /* index of the deciding rule, -1 when none matched */
+    ss_strategy_reason reason;
+    size_t bytes_per_device; /* shard elements x dtype size (every device holds one) */
+} ss_param_sharding;
+
+/* infer_sharding: the spec of every parameter under the strategy, over
+ * `mesh` (borrowed). Rules are applied in order, each to the parameters no
+ * earlier rule decided, so the first failing (rule, parameter) pair in that
+ * order is the one reported: "strategy rule 2 ('.*bias' replicate, line 3),
+ * param 'Encoder/bias': <what>". Errors: SS_ERR_INVALID (a bad parameter, a
+ * conflict, LOGICAL without rules), SS_ERR_AXIS (fsdp over an axis the mesh
+ * lacks), and the sharding's own errors with JAX's wording. `out` has room
+ * for n entries; on failure its contents are unspecified. */
+ss_status ss_strategy_apply(const ss_strategy *s, const ss_mesh *mesh, int n,
+                            const ss_param_info params[], ss_param_sharding out[]);
+/* update_model_sharding's other trees: `state` (room for
+ * ss_optim_state_count(o, n)) receives the optimizer state's shardings in
+ * ss_optim_state_inputs's order, each slot its parameter's (Adam's moments
+ * follow their parameter, whatever their path), the f32 step count
+ * replicated (rule -1, SS_REASON_NO_RULE); `ema` (may be NULL; n entries)
+ * receives an EMA copy's, the parameters' own. SS_ERR_INVALID for a bad
+ * optimizer. */
+ss_status ss_strategy_state_shardings(const ss_optim *o, int n, const ss_param_sharding params[],
+                                      ss_param_sharding state[], ss_param_sharding ema[]);
+
+/* --- Resharding arrays that already live on the devices --- */
+
+#define SS_RESHARD_DEFAULT_STAGING ((size_t)64 << 20) /* bytes per device */
+
+typedef struct ss_reshard_options {
+    /* Per device, the most bytes of new layouts and reshard scratch alive at
+     * once beyond the arrays themselves; 0: SS_RESHARD_DEFAULT_STAGING. An
+     * array that alone needs more is moved alone. */
+    size_t staging_bytes;
+} ss_reshard_options;
+
+typedef struct ss_reshard_stats {
+    int moved;          /* arrays whose layout changed */
+    int kept;           /* arrays already laid out as asked: adopted, no copy */
+    int batches;        /* programs run */
+    size_t peak_bytes;  /* planned peak of live arena bytes on the fullest device */
+    int ncollectives;   /* ledger entries the operation added */
+    double sent_bytes;  /* bytes each device sent, summed over those entries */
+} ss_reshard_stats;
+
+/* Reshard `n` arrays living in `ctx` to targets[i] (a sharding over a mesh
+ * of the same devices; the mesh is borrowed by the results) as one
+ * operation, as update_model_sharding's with_sharding_constraint over a
+ * loaded state. out[i] receives the array in its new layout (the caller
+ * destroys it). Every input is donated: afterwards it holds no data and must
+ * only be destroyed by its owner (an ss_ckpt_state may own it).
+ *
+ * What moves: an array already laid out as its target (the same block on
+ * every device, even over a differently named mesh) is not copied; its
+ * shards are adopted by out[i]. The others go, a batch at a time, through a
+ * compiled program of sharding constraints run with donation
+ * (ss_executable_run_arrays), so the partitioner picks the collectives
+ * (a slice, all-to-all, all-gather ...) and the context's ledger records
+ * them. Batches are formed greedily, arrays that shrink first, so that each
+ * batch's new layouts plus its reshard scratch (from the batch program's
+ * plan) stay within staging_bytes per device; a batch's inputs are freed
+ * when it ends. So a device never holds more than its arrays plus one
+ * batch's staging. The whole schedule is planned before anything moves:
+ * when some device would exceed its capacity, the call fails with
+ * SS_ERR_DEVICE_OOM naming the device and the batch and nothing has moved.
+ *
+ * `opts` and `stats` may be NULL. Errors before anything moves (inputs
+ * untouched, out[] NULL): SS_ERR_INVALID (NULL array, an array in another
+ * context, a partial sharding, a target over other devices), the target's
+ * own errors (JAX's wording), SS_ERR_DEVICE_OOM as above. A failure while a
+ * batch runs (an injected fault) leaves out[i] set for arrays moved by
+ * earlier batches (the caller destroys them; their inputs are empty) and
+ * NULL for the others, whose inputs still hold their data, except the
+ * failed batch's: those were donated and hold nothing. */
+ss_status ss_arrays_reshard(ss_context *ctx, int n, ss_array *const arrays[],
+                            const ss_sharding targets[], const ss_reshard_options *opts,
+                            ss_array *out[], ss_reshard_stats *stats);
+/* update_model_sharding: apply the strategy to the arrays' paths, shapes
+ * and dtypes over `mesh` (ss_strategy_apply, so optimizer state and EMA
+ * arrays named by their tree paths match as in the seed) and reshard them
+ * with ss_arrays_reshard. `shardings` (may be NULL; n entries) receives
+ * what the strategy decided. Errors: those of both calls. */
+ss_status ss_strategy_reshard(ss_context *ctx, const ss_strategy *s, const ss_mesh *mesh, int n,
+                              const char *const paths[], ss_array *const arrays[],
+                              const ss_reshard_options *opts, ss_array *out[],
+                              ss_param_sharding shardings[], ss_reshard_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

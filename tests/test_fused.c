@@ -69,6 +69,18 @@ Test(fused, adam_like_expression_equals_the_unfused_kernels)
     float *got = malloc(sizeof(float) * (size_t)n);
     ss__tensor out = vec(SS_F32, n, got);
     cr_assert_eq(ss__k_fused_run(&f, 7, leaves, &out), SS_OK, "%s", ss_error_message());
+    /* The same expression also writing an intermediate (multi-output). */
+    float *mid = malloc(sizeof(float) * (size_t)n);
+    ss__tensor two[2] = {out, vec(SS_F32, n, mid)};
+    f.nextra = 1;
+    f.extra[0] = 8; /* r8 = sqrt(v) + s2 */
+    cr_assert_eq(ss__k_fused_run(&f, 7, leaves, two), SS_OK, "%s", ss_error_message());
+    for (int64_t i = 0; i < n; i++) {
+        float w8 = sqrtf(v[i]) + s2;
+        cr_assert(memcmp(&mid[i], &w8, sizeof w8) == 0, "extra element %lld", (long long)i);
+    }
+    free(mid);
+    f.nextra = 0;
     for (int64_t i = 0; i < n; i++) {
         float mm = ss__k_bf16_to_f32(m[i]);
         float want = p[i] + s3 * ((mm / (s0 - s1)) / (sqrtf(v[i]) + s2));

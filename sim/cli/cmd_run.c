@@ -362,6 +362,14 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         host_free(&ref);
         return report_error(sc, o, (scn_loc){0, 0}, "out of host memory", SS_EXIT_CHECK);
     }
+    /* save/restore statements above `run`; restored values feed both runs. */
+    scn_error cerr = {.set = false};
+    int crc = scn_ckpt_run_before(sc, h.in, sc->nchecks ? ref.in : NULL, &r->ckpt, &cerr);
+    if (crc) {
+        host_free(&h);
+        host_free(&ref);
+        return report_error(sc, o, cerr.loc, cerr.msg, crc);
+    }
     ss_context_options co = {.ndevices = ss_mesh_device_count(sc->mesh),
                              .device_memory = sc->device_memory,
                              .hosts = sc->hosts,
@@ -418,10 +426,18 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         rc = report_error(sc, o, (scn_loc){0, 0}, ss_error_message(), SS_EXIT_USAGE);
         goto out;
     }
+    if ((crc = scn_ckpt_run_after(sc, r->ckpt, h.in, h.out, &cerr))) {
+        rc = report_error(sc, o, cerr.loc, cerr.msg, crc);
+        goto out;
+    }
     bool pass = true;
     if (sc->nchecks) {
+        /* `check` compares with the single-device run (jit without
+         * shardings on one device): the fast kernels, whole arrays. */
+        const ss_eval_options single_device = {.fast_kernels = 1};
         for (int s = 0; s < r->steps && !st; s++) {
-            st = ss_program_eval(sc->program, (const void *const *)ref.in, ref.out);
+            st = ss_program_eval_with(sc->program, &single_device, (const void *const *)ref.in,
+                                      ref.out);
             if (s + 1 < r->steps)
                 feed(sc, &ref);
         }
@@ -529,6 +545,13 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
         r.fits = r.plan.peak_bytes <= sc.device_memory;
     }
     if (plan || !sc.run_name) {
+        scn_error cerr = {.set = false};
+        int crc = plan ? scn_ckpt_plan(&sc, &r.ckpt, &cerr)
+                       : scn_ckpt_run_before(&sc, NULL, NULL, &r.ckpt, &cerr);
+        if (crc) {
+            rc = report_error(&sc, &o, cerr.loc, cerr.msg, crc);
+            goto out;
+        }
         if (plan && o.trace && r.exe && !write_plan_trace(&sc, &r, o.trace)) {
             rc = report_error(&sc, &o, (scn_loc){0, 0}, "--trace: cannot write the file",
                               SS_EXIT_USAGE);
@@ -540,6 +563,7 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     }
     rc = do_run(&sc, &o, &r);
 out:
+    scn_ckpt_destroy(r.ckpt);
     ss_context_destroy(r.ctx);
     ss_executable_destroy(r.exe);
     scn_free(&sc);

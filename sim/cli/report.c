@@ -75,11 +75,24 @@ static void shape_text(ss_dtype dt, int rank, const int64_t shape[], char *buf, 
         snprintf(buf + n, cap - n, "]");
 }
 
-/* The sharding of a shown value: propagated, or the declared spec of an
+/* The sharding of a shown value: the layout a restore gave the array
+ * (scenario_ckpt.c; `note` says so), propagated, or the declared spec of an
  * array the run does not use. */
-static bool show_sharding(const scenario *sc, const scn_show *w, ss_sharding *sh,
-                          ss_dtype *dt, int *rank, int64_t shape[])
+static bool show_sharding(const scenario *sc, const scn_report *r, const scn_show *w,
+                          ss_sharding *sh, ss_dtype *dt, int *rank, int64_t shape[],
+                          char *note, size_t cap)
 {
+    int arr = w->array;
+    for (int k = 0; arr < 0 && w->value >= 0 && k < sc->narrays; k++)
+        if (sc->arrays[k].value == w->value)
+            arr = k;
+    note[0] = '\0';
+    if (arr >= 0 && scn_ckpt_show(r->ckpt, arr, sh, note, cap)) {
+        *dt = sc->arrays[arr].dtype;
+        *rank = sc->arrays[arr].rank;
+        memcpy(shape, sc->arrays[arr].shape, sizeof(int64_t) * SS_MAX_RANK);
+        return true;
+    }
     if (w->value >= 0 && sc->program && ss_value_sharding(sc->program, w->value, sh) == SS_OK) {
         ss_value_shape(sc->program, w->value, dt, rank, shape);
         return true;
@@ -337,9 +350,9 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
         ss_dtype dt;
         int rank;
         int64_t shape[SS_MAX_RANK];
-        if (!show_sharding(sc, w, &sh, &dt, &rank, shape))
+        char s[256], t[96], hlo[512], note[160];
+        if (!show_sharding(sc, r, w, &sh, &dt, &rank, shape, note, sizeof note))
             continue;
-        char s[256], t[96], hlo[512];
         sharding_text(&sh, s, sizeof s);
         shape_text(dt, rank, shape, t, sizeof t);
         ss_sharding plain = sh;
@@ -347,12 +360,13 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
         if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) != SS_OK)
             hlo[0] = '\0';
         fprintf(f, "show %s (line %d): %s %s %s%s\n", w->name, w->loc.line, t, s, hlo,
-                w->value < 0 ? " (declared; the run does not use it)" : "");
+                note[0] ? note : w->value < 0 ? " (declared; the run does not use it)" : "");
         char *p = show_picture(sc, w, &sh, rank, shape, r->color);
         if (p)
             fprintf(f, "%s\n", p);
         free(p);
     }
+    scn_ckpt_report_text(sc, r->ckpt, f);
     if (!r->exe)
         return;
     if (r->is_plan || (sc->prints & SCN_PRINT_VALUES))
@@ -606,7 +620,8 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
         ss_dtype dt;
         int rank;
         int64_t shape[SS_MAX_RANK];
-        if (!show_sharding(sc, &sc->shows[k], &sh, &dt, &rank, shape))
+        char note[160];
+        if (!show_sharding(sc, r, &sc->shows[k], &sh, &dt, &rank, shape, note, sizeof note))
             continue;
         ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
         ss__json_str(b, sc->shows[k].name);
@@ -619,6 +634,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
         ss__buf_putc(b, '}');
     }
     ss__buf_putc(b, ']');
+    scn_ckpt_report_json(sc, r->ckpt, b);
     if (r->exe) {
         ss__buf_puts(b, ",\"values\":[");
         for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {

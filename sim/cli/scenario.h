@@ -139,7 +139,9 @@ typedef enum scn_stmt_kind {
     ST_RUN,           /* name, optional call args (items, has_call), kw (steps=) */
     ST_SHOW,          /* name, kw */
     ST_CHECK,         /* name, kw (tol=) */
-    ST_PRINT          /* name: memory, ledger, values, program, explain */
+    ST_PRINT,         /* name: memory, ledger, values, program, explain */
+    ST_SAVE,          /* value: DIR, kw (step=), name: a flag (force) */
+    ST_RESTORE        /* value: DIR, kw (step=), name: a flag (partial) */
 } scn_stmt_kind;
 
 typedef struct scn_stmt scn_stmt;
@@ -302,6 +304,7 @@ typedef struct scenario {
     int nchecks;
     scn_check checks[64];
     unsigned prints;
+    struct scn_ckpt_script *ckpt; /* save/restore statements (scenario_ckpt.c) */
 } scenario;
 
 /* Read `path` (or take `text` when non-NULL, naming it `path` in
@@ -403,12 +406,39 @@ typedef struct scn_report {
     double compile_s, first_s, median_s;
     scn_check_result checks[64];
     bool fits;              /* plan: peak <= capacity */
+    struct scn_ckpt_rt *ckpt; /* what the save/restore statements did or will do */
 } scn_report;
 
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)
  * or one JSON object (scenarios/README.md documents its schema). */
 ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f);
+
+/* --- save / restore statements (scenario_ckpt.c) -------------------------- */
+
+/* Each returns an exit status (0, 1 for out of memory or a topology
+ * mismatch, 2 for bad input) with *err set to the statement's line:col.
+ * Without save/restore statements they do nothing and *out stays NULL. */
+typedef struct scn_ckpt_rt scn_ckpt_rt;
+/* plan: every restore against its checkpoint's metadata (per-device peak,
+ * layouts, fit); saves are listed, not written. */
+int scn_ckpt_plan(const scenario *sc, scn_ckpt_rt **out, scn_error *err);
+/* run: the statements above `run` (all of them without a run), on the
+ * initial values; restored values are copied into the run's input buffers
+ * `in` and the reference's `ref_in` (either may be NULL). */
+int scn_ckpt_run_before(const scenario *sc, void *const in[], void *const ref_in[],
+                        scn_ckpt_rt **out, scn_error *err);
+/* run: the statements below `run`, on the values after the last step
+ * (`in`, `out`: the last step's host buffers). */
+int scn_ckpt_run_after(const scenario *sc, scn_ckpt_rt *rt, void *const in[],
+                       void *const out[], scn_error *err);
+void scn_ckpt_destroy(scn_ckpt_rt *rt);
+/* The layout a restore gave array `array` (its mesh lives as long as rt) and
+ * a note for the show line; false if no restore touched it. */
+bool scn_ckpt_show(const scn_ckpt_rt *rt, int array, ss_sharding *sh, char *note, size_t cap);
+/* The "Checkpoints" report section; JSON: ,"checkpoints":[...]. */
+void scn_ckpt_report_text(const scenario *sc, const scn_ckpt_rt *rt, FILE *f);
+void scn_ckpt_report_json(const scenario *sc, const scn_ckpt_rt *rt, ss__buf *b);
 
 /* --- Commands (cmd_run.c) ------------------------------------------------ */
 

@@ -167,6 +167,12 @@ val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca);
 val *ev_op_optimizer(ev *e, const callargs *ca);
 val *ev_op_scan(ev *e, const callargs *ca);
 
+/* --- scenario_ckpt.c ----------------------------------------------------- */
+
+/* A top-level `save` / `restore`: check DIR (a string), step=N and the flag,
+ * and record it; `after_run` when it stands below the `run` statement. */
+bool ev_ckpt_stmt(ev *e, const scn_stmt *s, bool after_run);
+
 /* --- scenario_load.c ----------------------------------------------------- */
 
 /* Mark v a program output; `feeds` is the array it updates between steps

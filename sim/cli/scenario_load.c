@@ -756,6 +756,10 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
         }
         if (s->kind == ST_SHOW || s->kind == ST_CHECK)
             continue;
+        if (s->kind == ST_SAVE || s->kind == ST_RESTORE) {
+            ok = ev_ckpt_stmt(&e, s, run != NULL); /* scenario_ckpt.c */
+            continue;
+        }
         bool overridden = false;
         for (int j = 0; ov && s->kind == ST_ASSIGN && s->ntargets == 1 && j < ov->nsets; j++)
             if (strcmp(ov->set_names[j], s->targets[0]) == 0) {

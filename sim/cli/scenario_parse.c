@@ -3,8 +3,9 @@
  *
  * Recursive descent over a Python-shaped grammar (scenarios/README.md has
  * it in full). Statement words (mesh, devices, hosts, device_memory, rules,
- * run, show, check, print) are statements only where a statement starts
- * and are not followed by `=`, so they stay usable as variable names.
+ * run, show, check, print, save, restore) are statements only where a
+ * statement starts and are not followed by `=`, so they stay usable as
+ * variable names.
  * Nesting is bounded so that no input can exhaust the stack. The parser
  * checks syntax only; names, types and shapes are the evaluator's.
  */
@@ -474,6 +475,12 @@ static ss_status parse_options(parser *p, scn_stmt *s)
     scn_loc locs[256];
     while (peek(p)->kind == TK_NAME) {
         const scn_token *n = next(p);
+        if ((s->kind == ST_SAVE || s->kind == ST_RESTORE) && !s->name &&
+            !is_op(peek(p), "=")) {
+            s->name = n->text; /* one bare flag: force / partial */
+            s->name_loc = n->loc;
+            continue;
+        }
         ss_status st = expect_op(p, "=");
         if (st)
             return st;
@@ -679,6 +686,13 @@ static scn_stmt *parse_stmt(parser *p)
                 s->args = call.items;
             }
         }
+        return parse_options(p, s) ? NULL : s;
+    }
+    if (word && (is_name(t, "save") || is_name(t, "restore"))) {
+        next(p); /* save DIR step=N [force] / restore DIR step=N [partial] */
+        if (!(s = new_stmt(p, is_name(t, "save") ? ST_SAVE : ST_RESTORE, loc)) ||
+            !(s->value = parse_expr(p)))
+            return NULL;
         return parse_options(p, s) ? NULL : s;
     }
     if (word && (is_name(t, "devices") || is_name(t, "hosts"))) {

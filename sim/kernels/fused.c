@@ -14,10 +14,16 @@
 #include <string.h>
 
 static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
-                       const ss__tensor *out)
+                       const ss__tensor outs[])
 {
-    if (f->nops < 1 || f->nops > SS__K_FUSED_MAX_OPS || nleaves > SS__K_FUSED_MAX_LEAVES)
-        return ss__fail(SS_ERR_INVALID, "fused: %d steps and %d leaves", f->nops, nleaves);
+    const ss__tensor *out = &outs[0];
+    if (f->nops < 1 || f->nops > SS__K_FUSED_MAX_OPS || nleaves > SS__K_FUSED_MAX_LEAVES ||
+        f->nextra < 0 || f->nextra > SS__K_FUSED_MAX_EXTRA)
+        return ss__fail(SS_ERR_INVALID, "fused: %d steps, %d leaves, %d extra results", f->nops,
+                        nleaves, f->nextra);
+    for (int k = 0; k < f->nextra; k++)
+        if (f->extra[k] >= f->nops || ss__k_numel(&outs[1 + k]) != ss__k_numel(out))
+            return ss__fail(SS_ERR_INVALID, "fused: extra result %d is malformed", k);
     for (int i = 0; i < f->nops; i++) {
         const ss__k_fused_op *o = &f->ops[i];
         bool ok = o->kind == SS__K_FUSED_LEAF     ? o->sub < nleaves
@@ -37,9 +43,10 @@ static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leave
 }
 
 ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
-                          ss__tensor *out)
+                          ss__tensor outs[])
 {
-    ss_status st = check(f, nleaves, leaves, out);
+    ss__tensor *out = &outs[0];
+    ss_status st = check(f, nleaves, leaves, outs);
     if (st)
         return st;
     int64_t n = ss__k_numel(out);
@@ -105,6 +112,8 @@ ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor le
         }
         if (!out_f32)
             ss__k_store_f32(out->dtype, out->data, i, c, rp[f->nops - 1]);
+        for (int k = 0; k < f->nextra; k++)
+            ss__k_store_f32(outs[1 + k].dtype, outs[1 + k].data, i, c, rp[f->extra[k]]);
     }
     return SS_OK;
 }

@@ -234,6 +234,7 @@ ss_status ss__k_one_hot(const ss__tensor *indices, ss__tensor *out);
 
 #define SS__K_FUSED_MAX_OPS 48
 #define SS__K_FUSED_MAX_LEAVES 16
+#define SS__K_FUSED_MAX_EXTRA 4
 
 /* One step of a fused expression. Step i's value is register i. */
 typedef struct ss__k_fused_op {
@@ -249,14 +250,18 @@ enum { SS__K_FUSED_LEAF = 0, SS__K_FUSED_UNARY, SS__K_FUSED_BINARY };
 typedef struct ss__k_fused {
     int nops;
     ss__k_fused_op ops[SS__K_FUSED_MAX_OPS];
+    /* Extra results (multi-output fusion): registers also written out. */
+    int nextra;
+    uint8_t extra[SS__K_FUSED_MAX_EXTRA];
 } ss__k_fused;
 
-/* out = the expression over `leaves`: each leaf has out's shape or is a
+/* outs[0] = the expression over `leaves` (its last step), outs[1 + k] =
+ * register extra[k]: each leaf has the outputs' element count or is a
  * scalar (rank 0); float dtypes, computed in f32 in blocks, each value read
  * and written once. Errors: SS_ERR_INVALID for a malformed expression or a
- * leaf of another shape. */
+ * leaf or output of another size. */
 ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
-                          ss__tensor *out);
+                          ss__tensor outs[]);
 /* FLOPs of the expression over n elements (one per unary/binary step). */
 int64_t ss__k_flops_fused(const ss__k_fused *f, int64_t n);
 

@@ -1,8 +1,19 @@
 /*
- * eval.c — the single-device reference: evaluate a program on the host,
- * whole arrays, with the naive reference kernels (kernels/reference.c). It
- * shares nothing with the partitioned path but the IR, so comparing the two
- * checks the partitioner, the runtime and the fast kernels at once.
+ * eval.c — single-device evaluation of a program on the host, whole arrays,
+ * one op at a time in program order.
+ *
+ * Two kernel sets. The default is the naive reference (kernels/reference.c):
+ * it shares nothing with the partitioned path but the IR, so comparing the
+ * two checks the partitioner, the runtime and the fast kernels at once; the
+ * tests use it. With ss_eval_options.fast_kernels it is the "single-device
+ * run" (jax.jit of the unsharded function on one device): the fast kernels
+ * of kernels.h, which every virtual device also runs, so that comparing
+ * checks the partitioner and the runtime at the cost of the program, not of
+ * a naive matmul. `shardsim run`'s `check` uses that.
+ *
+ * What it deliberately does not do: fuse, partition, use device arenas or
+ * threads. Intermediates are freed after their last use, so host memory is
+ * the live set (the Flax guide's MLP: about 1.6 GB if everything were kept).
  */
 #include "spmd_internal.h"
 
@@ -31,7 +42,10 @@ static size_t bytes_of(const ss__node *n)
     return b;
 }
 
-static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], void *outp)
+/* Evaluate node v into outp from its operands' whole arrays `ins`, with the
+ * naive reference kernels or (fast) the kernels the devices run. */
+static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], void *outp,
+                         bool fast)
 {
     const ss__node *n = &p->nodes[v];
     ss__tensor in[SS__MAX_INPUTS], out = whole(n, outp);
@@ -43,8 +57,12 @@ static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], voi
         memcpy(outp, &f, sizeof f);
         return SS_OK;
     }
-    case SS__OP_UNARY: return ss__k_ref_unary((ss__k_unary_op)n->sub, &in[0], &out);
-    case SS__OP_BINARY: return ss__k_ref_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out);
+    case SS__OP_UNARY:
+        return fast ? ss__k_unary((ss__k_unary_op)n->sub, &in[0], &out)
+                    : ss__k_ref_unary((ss__k_unary_op)n->sub, &in[0], &out);
+    case SS__OP_BINARY:
+        return fast ? ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out)
+                    : ss__k_ref_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out);
     case SS__OP_DOT: {
         ss__k_dot_dims dd;
         memset(&dd, 0, sizeof dd);
@@ -58,7 +76,8 @@ static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], voi
             dd.lhs_contract[k] = n->lc[k];
             dd.rhs_contract[k] = n->rc[k];
         }
-        return ss__k_ref_dot_general(&in[0], &in[1], &dd, &out);
+        return fast ? ss__k_dot_general(&in[0], &in[1], &dd, &out, NULL, 0)
+                    : ss__k_ref_dot_general(&in[0], &in[1], &dd, &out);
     }
     case SS__OP_REDUCE: {
         int axes[SS_MAX_RANK], na = 0;
@@ -68,16 +87,26 @@ static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], voi
         ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
                              : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
                                                        : SS__K_REDUCE_SUM;
-        return ss__k_ref_reduce(op, &in[0], na, axes, false, &out);
+        return fast ? ss__k_reduce(op, &in[0], na, axes, false, &out)
+                    : ss__k_ref_reduce(op, &in[0], na, axes, false, &out);
     }
-    case SS__OP_TRANSPOSE: return ss__k_ref_transpose(&in[0], n->dims, &out);
+    case SS__OP_TRANSPOSE:
+        return fast ? ss__k_transpose(&in[0], n->dims, &out)
+                    : ss__k_ref_transpose(&in[0], n->dims, &out);
     case SS__OP_RESHAPE:
         memcpy(outp, ins[0], bytes_of(n));
         return SS_OK;
-    case SS__OP_BROADCAST: return ss__k_ref_broadcast_in_dim(&in[0], n->dims, &out);
-    case SS__OP_SLICE: return ss__k_ref_slice(&in[0], n->start, n->limit, NULL, &out);
-    case SS__OP_CONCAT: return ss__k_ref_concatenate(n->nin, in, n->dim, &out);
-    case SS__OP_ONE_HOT: return ss__k_ref_one_hot(&in[0], &out);
+    case SS__OP_BROADCAST:
+        return fast ? ss__k_broadcast_in_dim(&in[0], n->dims, &out)
+                    : ss__k_ref_broadcast_in_dim(&in[0], n->dims, &out);
+    case SS__OP_SLICE:
+        return fast ? ss__k_slice(&in[0], n->start, n->limit, NULL, &out)
+                    : ss__k_ref_slice(&in[0], n->start, n->limit, NULL, &out);
+    case SS__OP_CONCAT:
+        return fast ? ss__k_concatenate(n->nin, in, n->dim, &out)
+                    : ss__k_ref_concatenate(n->nin, in, n->dim, &out);
+    case SS__OP_ONE_HOT:
+        return fast ? ss__k_one_hot(&in[0], &out) : ss__k_ref_one_hot(&in[0], &out);
     case SS__OP_CONSTRAIN:
         memcpy(outp, ins[0], bytes_of(n));
         return SS_OK;
@@ -120,7 +149,7 @@ static ss_status shards_of(const ss_program *p, const ss__node *g, const ss__lay
 
 /* Evaluate a node of a shard_map region (or its boundary) device by device. */
 static ss_status eval_manual(const ss_program *p, ss_value v, void **vals, void ***dvals,
-                             int ndev, ss_shard *shards)
+                             int ndev, ss_shard *shards, bool fast)
 {
     const ss__node *n = &p->nodes[v];
     ss_status st = SS_OK;
@@ -156,52 +185,88 @@ static ss_status eval_manual(const ss_program *p, ss_value v, void **vals, void 
         void *ins[SS__MAX_INPUTS];
         for (int k = 0; k < n->nin; k++)
             ins[k] = dvals[n->in[k]][d];
-        st = eval_op(p, v, ins, dvals[v][d]);
+        st = eval_op(p, v, ins, dvals[v][d], fast);
     }
     return st;
 }
 
+/* Free value u's whole array or per-device blocks (either may be NULL). */
+static void release(ss_value u, void **vals, void ***dvals, int ndev)
+{
+    free(vals[u]);
+    vals[u] = NULL;
+    if (dvals[u]) {
+        for (int d = 0; d < ndev; d++)
+            free(dvals[u][d]);
+        free(dvals[u]);
+        dvals[u] = NULL;
+    }
+}
+
+/* last[u] = the last node that reads u; p->n for outputs and unread values
+ * kept to the end (an unread value is released where it is made). */
+static void last_uses(const ss_program *p, ss_value *last)
+{
+    for (ss_value v = 0; v < p->n; v++) {
+        last[v] = v;
+        for (int k = 0; k < p->nodes[v].nin; k++)
+            last[p->nodes[v].in[k]] = v;
+    }
+    for (int o = 0; o < p->nouts; o++)
+        last[p->outs[o]] = p->n;
+}
+
 ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void *const outputs[])
 {
+    return ss_program_eval_with(p, NULL, inputs, outputs);
+}
+
+ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
+                               const void *const inputs[], void *const outputs[])
+{
+    if (!p)
+        return ss__fail(SS_ERR_INVALID, "eval: program is NULL");
+    bool fast = opts && opts->fast_kernels;
     int ndev = ss_mesh_device_count(p->mesh);
     void **vals = calloc((size_t)(p->n ? p->n : 1), sizeof(void *));
     void ***dvals = calloc((size_t)(p->n ? p->n : 1), sizeof(void **));
+    ss_value *last = calloc((size_t)(p->n ? p->n : 1), sizeof(ss_value));
     ss_shard *shards = calloc((size_t)ndev, sizeof(ss_shard));
     ss_status st = SS_OK;
-    if (!vals || !dvals || !shards)
+    if (!vals || !dvals || !last || !shards)
         st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
+    else
+        last_uses(p, last);
     int input_no = 0;
     for (ss_value v = 0; v < p->n && !st; v++) {
         const ss__node *n = &p->nodes[v];
         if (n->manual) {
-            if ((st = eval_manual(p, v, vals, dvals, ndev, shards)))
+            if ((st = eval_manual(p, v, vals, dvals, ndev, shards, fast)))
                 st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
                               ss_error_message());
-            continue;
-        }
-        if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
+        } else if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
             st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
-            break;
-        }
-        if (n->op == SS__OP_INPUT || n->op == SS__OP_PARAM) {
-            if (!inputs || !inputs[input_no]) {
-                st = ss__fail(SS_ERR_INVALID, "eval: input %d ('%s') is NULL", input_no, n->name);
-                break;
-            }
-            memcpy(vals[v], inputs[input_no++], bytes_of(n));
+        } else if (n->op == SS__OP_INPUT || n->op == SS__OP_PARAM) {
+            if (!inputs || !inputs[input_no])
+                st = ss__fail(SS_ERR_INVALID, "eval: input %d ('%s') is NULL", input_no,
+                              n->name);
+            else
+                memcpy(vals[v], inputs[input_no++], bytes_of(n));
         } else if (n->op == SS__OP_MANUAL_OUT) {
-            if ((st = eval_manual(p, v, vals, dvals, ndev, shards)))
-                break;
+            st = eval_manual(p, v, vals, dvals, ndev, shards, fast);
         } else {
             void *ins[SS__MAX_INPUTS];
             for (int k = 0; k < n->nin; k++)
                 ins[k] = vals[n->in[k]];
-            if ((st = eval_op(p, v, ins, vals[v]))) {
+            if ((st = eval_op(p, v, ins, vals[v], fast)))
                 st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
                               ss_error_message());
-                break;
-            }
         }
+        for (int k = 0; k < n->nin && !st; k++)
+            if (last[n->in[k]] == v)
+                release(n->in[k], vals, dvals, ndev);
+        if (!st && last[v] == v)
+            release(v, vals, dvals, ndev);
     }
     for (int o = 0; o < p->nouts && !st; o++) {
         if (!outputs || !outputs[o]) {
@@ -210,17 +275,11 @@ ss_status ss_program_eval(const ss_program *p, const void *const inputs[], void 
         }
         memcpy(outputs[o], vals[p->outs[o]], bytes_of(&p->nodes[p->outs[o]]));
     }
-    for (ss_value v = 0; p && v < p->n; v++) {
-        if (vals)
-            free(vals[v]);
-        if (dvals && dvals[v]) {
-            for (int d = 0; d < ndev; d++)
-                free(dvals[v][d]);
-            free(dvals[v]);
-        }
-    }
+    for (ss_value v = 0; vals && dvals && v < p->n; v++)
+        release(v, vals, dvals, ndev);
     free(vals);
     free(dvals);
+    free(last);
     free(shards);
     return st;
 }

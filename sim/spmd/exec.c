@@ -236,11 +236,19 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         memset(out, 0, ob->bytes);
         return SS_OK;
     case SS__INST_FUSED: {
-        ss__tensor leaves[SS__MAX_INPUTS], t = tensor_of(ob, out);
+        ss__tensor leaves[SS__MAX_INPUTS], outs[1 + SS__K_FUSED_MAX_EXTRA];
+        outs[0] = tensor_of(ob, out);
         for (int k = 0; k < i->nin; k++)
             leaves[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
+        for (int k = 0; k < i->fused.nextra; k++) {
+            const ss__bufdesc *xb = &e->bufs[i->extra_out[k]];
+            if ((st = ss__device_alloc_named(r->ctx, id, xb->bytes, xb->name,
+                                             &ptr[i->extra_out[k]])))
+                return st;
+            outs[1 + k] = tensor_of(xb, ptr[i->extra_out[k]]);
+        }
         ss_device_kernel_begin(dev, "fused");
-        st = ss__k_fused_run(&i->fused, i->nin, leaves, &t);
+        st = ss__k_fused_run(&i->fused, i->nin, leaves, outs);
         ss_device_kernel_end(dev);
         if (st)
             return ss__fail(st, "device %d, %%%d (fused): %s", id, (int)i->node,

@@ -150,6 +150,152 @@ static void fuse_root(fuser *s, int k)
     memcpy(i->in, s->leaves, sizeof(int) * (size_t)s->nleaves);
 }
 
+/* Does any instruction strictly between j and k read buffer b? */
+static bool read_between(const ss_executable *e, int j, int k, int b)
+{
+    for (int q = j + 1; q < k; q++)
+        for (int x = 0; x < e->insts[q].nin; x++)
+            if (e->insts[q].in[x] == b)
+                return true;
+    return false;
+}
+
+/* Merge FUSED instruction j into the later FUSED k that reads j's result
+ * `b`: j's steps first, k's leaf for b becomes j's last register, j's
+ * results become extra results of k. False (nothing changed) if the
+ * merged expression would not fit. */
+static bool merge_into(ss_executable *e, int j, int k, int b)
+{
+    const ss__inst *ij = &e->insts[j];
+    ss__inst m = e->insts[k];
+    const ss__inst *ik = &e->insts[k];
+    ss__k_fused f = ij->fused;
+    int leaves[SS__K_FUSED_MAX_LEAVES], nleaves = ij->nin;
+    memcpy(leaves, ij->in, sizeof(int) * (size_t)ij->nin);
+    int map[SS__K_FUSED_MAX_OPS];
+    int root_j = ij->fused.nops - 1;
+    /* j's steps go first, so j must not read anything k produces. */
+    for (int x = 0; x < ij->nin; x++) {
+        bool produced = ij->in[x] == ik->out;
+        for (int y = 0; y < ik->fused.nextra; y++)
+            produced = produced || ij->in[x] == ik->extra_out[y];
+        if (produced)
+            return false;
+    }
+    (void)b;
+    for (int r = 0; r < ik->fused.nops; r++) {
+        ss__k_fused_op o = ik->fused.ops[r];
+        if (o.kind == SS__K_FUSED_LEAF) {
+            int buf = ik->in[o.sub];
+            /* Any of j's results that k reads comes from j's registers. */
+            int jreg = buf == ij->out ? root_j : -1;
+            for (int y = 0; jreg < 0 && y < ij->fused.nextra; y++)
+                if (buf == ij->extra_out[y])
+                    jreg = ij->fused.extra[y];
+            if (jreg >= 0) {
+                map[r] = jreg;
+                continue;
+            }
+            int l = 0;
+            while (l < nleaves && leaves[l] != buf)
+                l++;
+            if (l == nleaves) {
+                if (nleaves == SS__K_FUSED_MAX_LEAVES)
+                    return false;
+                leaves[nleaves++] = buf;
+            }
+            o.sub = (uint8_t)l;
+        } else {
+            o.a = (uint8_t)map[o.a];
+            if (o.kind == SS__K_FUSED_BINARY)
+                o.b = (uint8_t)map[o.b];
+        }
+        if (f.nops == SS__K_FUSED_MAX_OPS)
+            return false;
+        map[r] = f.nops;
+        f.ops[f.nops++] = o;
+    }
+    /* k's result must stay the last step: if it was a mapped leaf (k only
+     * forwards b), there is nothing to merge. */
+    if (map[ik->fused.nops - 1] != f.nops - 1)
+        return false;
+    int nextra = 0;
+    uint8_t extra[SS__K_FUSED_MAX_EXTRA * 3];
+    int extra_out[SS__K_FUSED_MAX_EXTRA * 3];
+    for (int x = 0; x < ik->fused.nextra; x++) {
+        extra[nextra] = (uint8_t)map[ik->fused.extra[x]];
+        extra_out[nextra++] = ik->extra_out[x];
+    }
+    extra[nextra] = (uint8_t)root_j;
+    extra_out[nextra++] = ij->out;
+    for (int x = 0; x < ij->fused.nextra; x++) {
+        extra[nextra] = ij->fused.extra[x];
+        extra_out[nextra++] = ij->extra_out[x];
+    }
+    if (nextra > SS__K_FUSED_MAX_EXTRA)
+        return false;
+    f.nextra = nextra;
+    memcpy(f.extra, extra, (size_t)nextra);
+    m.fused = f;
+    m.nin = nleaves;
+    memcpy(m.in, leaves, sizeof(int) * (size_t)nleaves);
+    memcpy(m.extra_out, extra_out, sizeof(int) * (size_t)nextra);
+    e->insts[k] = m;
+    return true;
+}
+
+/* Sibling (multi-output) fusion, as XLA's: a FUSED instruction that reads
+ * the result of an earlier FUSED one of the same size, when nothing in
+ * between reads that result, computes it itself — Adam's moment updates
+ * then feed the parameter update from registers, not memory. */
+static void merge_siblings(ss_executable *e)
+{
+    unsigned char *gone = calloc((size_t)(e->ninsts ? e->ninsts : 1), 1);
+    int *producer = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
+    if (!gone || !producer) {
+        free(gone);
+        free(producer);
+        return; /* an optimisation: skipping it is always correct */
+    }
+    for (int b = 0; b < e->nbufs; b++)
+        producer[b] = -1;
+    for (int k = 0; k < e->ninsts; k++) {
+        ss__inst *ik = &e->insts[k];
+        if (ik->kind == SS__INST_FUSED) {
+            bool merged = true;
+            while (merged) {
+                merged = false;
+                for (int x = 0; x < ik->nin && !merged; x++) {
+                    int b = ik->in[x], j = producer[b];
+                    if (j < 0 || gone[j] || e->insts[j].kind != SS__INST_FUSED ||
+                        elems(&e->bufs[e->insts[j].out]) != elems(&e->bufs[ik->out]))
+                        continue;
+                    const ss__inst *ij = &e->insts[j];
+                    bool clear = !read_between(e, j, k, ij->out);
+                    for (int y = 0; clear && y < ij->fused.nextra; y++)
+                        clear = !read_between(e, j, k, ij->extra_out[y]);
+                    if (clear && merge_into(e, j, k, b)) {
+                        gone[j] = 1;
+                        merged = true;
+                    }
+                }
+            }
+            producer[ik->out] = k;
+            for (int y = 0; y < ik->fused.nextra; y++)
+                producer[ik->extra_out[y]] = k;
+        } else if (ik->kind != SS__INST_STORE && ik->kind != SS__INST_FREE) {
+            producer[ik->out] = k;
+        }
+    }
+    int m = 0;
+    for (int k = 0; k < e->ninsts; k++)
+        if (!gone[k])
+            e->insts[m++] = e->insts[k];
+    e->ninsts = m;
+    free(gone);
+    free(producer);
+}
+
 ss_status ss__fuse(ss_executable *e)
 {
     fuser s;
@@ -194,5 +340,6 @@ ss_status ss__fuse(ss_executable *e)
     free(s.uses);
     free(s.folded);
     free(s.gone);
+    merge_siblings(e);
     return SS_OK;
 }

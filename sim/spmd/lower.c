@@ -1054,6 +1054,10 @@ static ss_status add_frees(ss_executable *e)
         }
         if (k > last[ik->out])
             last[ik->out] = k;
+        if (ik->kind == SS__INST_FUSED)
+            for (int j = 0; j < ik->fused.nextra; j++)
+                if (k > last[ik->extra_out[j]])
+                    last[ik->extra_out[j]] = k;
         for (int j = 0; j < ik->nin; j++)
             if (k > last[ik->in[j]])
                 last[ik->in[j]] = k;
@@ -1068,14 +1072,18 @@ static ss_status add_frees(ss_executable *e)
     for (int k = 0; k < e->ninsts; k++) {
         all[m++] = e->insts[k];
         const ss__inst *ik = &e->insts[k];
-        int bufs[SS__MAX_INPUTS + 1], nb = 0;
+        enum { MAXB = SS__MAX_INPUTS + 1 + SS__K_FUSED_MAX_EXTRA };
+        int bufs[MAXB], nb = 0;
         for (int j = 0; j < ik->nin; j++)
             bufs[nb++] = ik->in[j];
         if (ik->kind != SS__INST_STORE && ik->kind != SS__INST_FREE)
             bufs[nb++] = ik->out;
+        if (ik->kind == SS__INST_FUSED)
+            for (int j = 0; j < ik->fused.nextra; j++)
+                bufs[nb++] = ik->extra_out[j];
         if (k == e->ninsts - 1) /* the end: everything still live */
             for (int b = 0; b < e->nbufs; b++)
-                if (last[b] == k && nb < SS__MAX_INPUTS + 1)
+                if (last[b] == k && nb < MAXB)
                     bufs[nb++] = b;
         for (int j = 0; j < nb; j++) {
             int b = bufs[j];

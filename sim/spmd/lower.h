@@ -65,8 +65,10 @@ typedef struct ss__inst {
     int red[SS_MAX_RANK];
     size_t work_bytes;
     double flops;
-    /* FUSED: the expression; its leaves are in[0..nin) */
+    /* FUSED: the expression; its leaves are in[0..nin); results `out`
+     * (its last step) and extra_out[k] (register fused.extra[k]) */
     ss__k_fused fused;
+    int extra_out[SS__K_FUSED_MAX_EXTRA];
     /* PLACE */
     int place_axis, place_dim, place_step, place_n;
 } ss__inst;

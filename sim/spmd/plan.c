@@ -57,6 +57,9 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
             break;
         }
         live += ss__arena_bytes(e->bufs[i->out].bytes);
+        if (i->kind == SS__INST_FUSED)
+            for (int x = 0; x < i->fused.nextra; x++)
+                live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
         size_t peak = live;
         if (i->kind == SS__INST_FUSED) {
             int64_t n = 1;
