@@ -1026,6 +1026,11 @@ typedef struct ss_compile_options {
     double windowed_einsum_threshold_mib;
     /* Nonzero: turn loop fusion off (for comparisons). */
     int no_fusion;
+    /* Nonzero: where GSPMD's choice moves more bytes than another valid
+     * lowering (reducing a large partial dot result where gathering its
+     * small operands would move less, notes/gspmd.md S2, S5), take the
+     * cheaper one. The explanation names the alternative either way. */
+    int cheapest;
 } ss_compile_options;
 ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
                                   ss_executable **out);

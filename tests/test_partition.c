@@ -931,3 +931,48 @@ Test(partition, s11_collective_matmul_moves_the_bytes_of_the_gather)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* --- GSPMD's choice and the cheapest one --------------------------------- */
+
+static ss_program *dp_weight_grad(ss_mesh **m)
+{
+    /* S2's dW2 = h^T . dy: the batch (contracting) is sharded on both. */
+    *m = mesh_of("d=4", 4);
+    ss_program *p;
+    ok(ss_program_create(*m, &p));
+    ss_value h = in(p, "h", "P('d')", 2, 32, 128), dy = in(p, "dy", "P('d')", 2, 32, 64), dw;
+    ok(ss_einsum(p, "bi,bo->io", h, dy, &dw));
+    ss_spec rep = spec_of("P()");
+    ok(ss_output(p, dw, &rep));
+    return p;
+}
+
+Test(partition, explain_names_the_cheaper_alternative_and_cheapest_takes_it)
+{
+    ss_mesh *m;
+    ss_program *p = dp_weight_grad(&m);
+    /* GSPMD: all-reduce of the 32 KiB gradient, 2*3/4*32768 = 49152 B;
+     * gathering h (4 KiB local) and dy (2 KiB local): 3*(4096+2048) = 18432. */
+    expect_coll gspmd[] = {{SS_COLL_ALL_REDUCE, 49152}};
+    run_and_check(p, 4, gspmd, 1);
+    ss_executable *e;
+    ok(ss_program_compile(p, &e));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ss_executable_explain(e, f);
+    fclose(f);
+    cr_assert(strstr(text, "GSPMD reduces the partial result (all_reduce, 49152 B/device), "
+                           "gathering both operands over the contracting axes would send 18432 "
+                           "B/device"),
+              "%s", text);
+    free(text);
+    ss_executable_destroy(e);
+    ss_compile_options o = {.cheapest = 1};
+    g_opts = &o;
+    expect_coll cheap[] = {{SS_COLL_ALL_GATHER, 12288}, {SS_COLL_ALL_GATHER, 6144}};
+    run_and_check(p, 4, cheap, 2);
+    g_opts = NULL;
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

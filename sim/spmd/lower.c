@@ -728,6 +728,63 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
     return true;
 }
 
+static double local_bytes(const lower *s, const ss__node *n, const ss__layout *l)
+{
+    double b = (double)ss_dtype_size(n->dtype);
+    for (int d = 0; d < n->rank; d++)
+        b *= (double)(n->shape[d] / ss__layout_dim_tiles(l, s->mesh, d));
+    return b;
+}
+
+/* GSPMD keeps contracting dims sharded alike on both sides and reduces the
+ * result; for a small operand and a large result (a weight gradient of a
+ * data-parallel step, notes/gspmd.md S2 and S5), gathering both operands
+ * over those axes moves fewer bytes. Say so in the explanation, and take
+ * that route when the compile options ask for the cheapest lowering. */
+static void cheaper_alternative(lower *s, const ss__node *n, const ss__layout *la,
+                                const ss__layout *lb, const ss__layout *want, unsigned partial,
+                                uint8_t cn[], unsigned *partial_out)
+{
+    /* Only case (ii): both operands sharded alike on the contracting dims
+     * (the one-sided case gathers or slices one operand already). */
+    for (int k = 0; k < n->nc; k++) {
+        int dl = n->lc[k], dr = n->rc[k];
+        if (cn[k] && (la->n[dl] != lb->n[dr] ||
+                      memcmp(la->ax[dl], lb->ax[dr], (size_t)la->n[dl]) != 0))
+            return;
+    }
+    double groups = 1;
+    for (int a = 0; a < s->mesh->naxes; a++)
+        if ((partial >> a) & 1u)
+            groups *= (double)s->mesh->sizes[a];
+    if (groups <= 1)
+        return;
+    ss__layout out_local = *want;
+    for (int d = 0; d < n->rank; d++) {
+        int keep = 0;
+        while (keep < want->n[d] && !((partial >> want->ax[d][keep]) & 1u))
+            keep++;
+        out_local.n[d] = (uint8_t)keep;
+    }
+    double c = local_bytes(s, n, &out_local);
+    bool scatter = (ss__layout_used(want) & partial) != 0;
+    double reduce = scatter ? (groups - 1) / groups * c : 2 * (groups - 1) / groups * c;
+    double gather = (groups - 1) * (local_bytes(s, &s->p->nodes[n->in[0]], la) +
+                                    local_bytes(s, &s->p->nodes[n->in[1]], lb));
+    if (gather >= reduce)
+        return;
+    ss__buf_printf(&s->line,
+                   "; GSPMD reduces the partial result (%s, %.0f B/device), gathering both "
+                   "operands over the contracting axes would send %.0f B/device%s",
+                   scatter ? "reduce_scatter" : "all_reduce", reduce, gather,
+                   s->e->opts.cheapest ? " (taken: cheapest)" : "");
+    if (!s->e->opts.cheapest)
+        return;
+    for (int k = 0; k < n->nc; k++)
+        cn[k] = 0;
+    *partial_out = 0;
+}
+
 /* The dot: operand layouts derived from the output's, per GSPMD's cases. */
 static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
 {
@@ -790,6 +847,8 @@ static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
         memcpy(cax[k], src->ax[sd], SS_MAX_AXES);
         partial |= m;
     }
+    if (partial)
+        cheaper_alternative(s, n, la, lb, want, partial, cn, &partial);
     /* Batch and free dims keep the output's axes minus the partial ones. */
     ss__layout local_out = *want;
     for (int d = 0; d < n->rank; d++) {
