@@ -280,6 +280,29 @@ static void gather_perm(const ss__tensor *t, const int perm[], float *dst)
     } while (ss__k_step(r - 1, shape, idx, 2, st, off));
 }
 
+/* A few rows times a matrix (a batch of 8 tokens on one device, the
+ * Flax guide's shapes): sgemm would pack the whole right-hand matrix on
+ * every call, which costs as much as the product; this streams it once.
+ * C[m x n] = A[m x k] . B[k x n], row-major, accumulating in f32 in a
+ * fixed order (k ascending), so results are deterministic. */
+enum { SMALL_M = 8 };
+
+SS__K_VECTOR_CLONES
+static void small_m_gemm(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                         float *c)
+{
+    memset(c, 0, sizeof(float) * (size_t)(m * n));
+    for (int64_t kk = 0; kk < k; kk++) {
+        const float *brow = b + kk * n;
+        for (int64_t i = 0; i < m; i++) {
+            float s = a[i * k + kk];
+            float *crow = c + i * n;
+            for (int64_t j = 0; j < n; j++)
+                crow[j] += s * brow[j];
+        }
+    }
+}
+
 ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
                             const ss__k_dot_dims *dims, ss__tensor *out, void *work,
                             size_t work_bytes)
@@ -327,6 +350,11 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
     if (!p.out_direct)
         c = (float *)(mem + p.lhs_bytes + p.rhs_bytes);
 
+    if (!p.lhs_trans && !p.rhs_trans && p.m <= SMALL_M) {
+        for (int64_t i = 0; i < p.b; i++)
+            small_m_gemm(p.m, p.n, p.k, a + i * p.m * p.k, b + i * p.k * p.n, c + i * p.m * p.n);
+        goto done;
+    }
     ss__k_blas_init();
     blasint m = (blasint)p.m, n = (blasint)p.n, k = (blasint)p.k;
     for (int64_t i = 0; i < p.b; i++) {
@@ -335,6 +363,7 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
                     p.lhs_trans ? m : k, b + i * p.k * p.n, p.rhs_trans ? k : n, 0.0f,
                     c + i * p.m * p.n, n);
     }
+done:
     if (!p.out_direct)
         ss__k_store_f32(out->dtype, out->data, 0, nout, c);
     free(owned);
