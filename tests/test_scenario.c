@@ -281,6 +281,49 @@ Test(scenario, reshard_gauntlet_is_s12)
     check_scenario("reshard_gauntlet.shard", NULL, w, 5);
 }
 
+Test(scenario, gpt2_block_with_maxtext_rules, .timeout = 120)
+{
+    /* At embed 96 (12 heads of 8, mlp 384), batch 8, length 32, vocab 512:
+     * checks pass and plan == run; then the ledger per axis and kind, as
+     * the file's header explains it (bytes sent per device per step). */
+    check_scenario("gpt2_block.shard", "EMBED=96", NULL, 0);
+    static const struct {
+        const char *axes, *kind;
+        int count;
+        double bytes;
+    } rows[] = {
+        {"fsdp", AG, 15, 368640},          /* weights before each use, 8 + 7 */
+        {"fsdp", RS, 8, 208896},           /* weight gradients back to shards */
+        {"data", AR, 8, 208896},           /* the same, over the batch halves */
+        {"tensor", AG, 6, 73728},          /* residual stream into a matmul */
+        {"tensor", RS, 8, 98304},          /* partial sums out of a matmul */
+        {"tensor", AR, 16, 4096},          /* LayerNorm, softmax row sums */
+        {"data,fsdp", AR, 14, 13542},      /* loss, bias and norm gradients */
+        {"data,fsdp,tensor", CP, 2, 12288} /* wpe to the activations' split */
+    };
+    int nrows = (int)(sizeof rows / sizeof rows[0]);
+    cJSON *j = run_json("gpt2_block.shard", "plan", "EMBED=96"); /* == run, above */
+    cJSON *sum = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "ledger"), "summary");
+    cr_assert_eq(cJSON_GetArraySize(sum), nrows, "%d rows", cJSON_GetArraySize(sum));
+    for (int k = 0; k < cJSON_GetArraySize(sum); k++) {
+        cJSON *row = cJSON_GetArrayItem(sum, k), *axes = cJSON_GetObjectItem(row, "axes");
+        char name[64] = "";
+        for (int a = 0; a < cJSON_GetArraySize(axes); a++)
+            snprintf(name + strlen(name), sizeof name - strlen(name), "%s%s", a ? "," : "",
+                     cJSON_GetArrayItem(axes, a)->valuestring);
+        const char *kind = cJSON_GetObjectItem(row, "kind")->valuestring;
+        int count = cJSON_GetObjectItem(row, "count")->valueint, r = 0;
+        double bytes = cJSON_GetObjectItem(row, "bytes_per_device")->valuedouble;
+        while (r < nrows && !(strcmp(rows[r].axes, name) == 0 && strcmp(rows[r].kind, kind) == 0))
+            r++;
+        cr_assert(r < nrows, "unexpected %s over (%s)", kind, name);
+        cr_assert(count == rows[r].count && bytes == rows[r].bytes,
+                  "%s over (%s): %d, %.0f B; expected %d, %.0f B", kind, name, count, bytes,
+                  rows[r].count, rows[r].bytes);
+    }
+    cJSON_Delete(j);
+}
+
 /* --- Errors ------------------------------------------------------------------ */
 
 static void expect_error(const char *text, const char *where, const char *msg)
