@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install what shardsim needs (Debian/Ubuntu), configure and build it in build/,
-# then run the default demo. Safe to run again: it only installs what is missing.
+# then run the default demo: the Flax guide's DotReluDot MLP trained on a 2x4
+# mesh of virtual devices (scenarios/flax_mlp.shard). Safe to run again: it only
+# installs what is missing.
 #   sh tools/setup.sh            build and run the demo
 #   sh tools/setup.sh --no-demo  build only
 set -eu
@@ -24,5 +26,5 @@ fi
 ninja -C build >/dev/null
 echo "setup: built build/shardsim and the tests"
 if [ "${1:-}" != "--no-demo" ]; then
-    ./build/shardsim demo
+    ./build/shardsim run scenarios/flax_mlp.shard
 fi
