@@ -1619,7 +1619,7 @@ void ss_ckpt_state_destroy(ss_ckpt_state *s);
  *     if (ss_strategy_apply(s, mesh, 2, p, out) != SS_OK)   // mesh data=8
  *         fprintf(stderr, "%s\n", ss_error_message());
  *     // out[0].spec = P(None, 'data'), rule 0, 2 MiB per device
- *     // out[1].spec = P(None), rule 1, 16 KiB per device
+ *     // out[1].spec = P(None,), rule 1, 16 KiB per device
  *     ss_strategy_destroy(s);
  */
 

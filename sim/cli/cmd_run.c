@@ -11,6 +11,7 @@
  * {"error": ...} on stdout with --json).
  */
 #include "scenario.h"
+#include "scenario_strategy.h"
 
 #include "base/json.h"
 
@@ -36,6 +37,7 @@ static const char run_help[] =
     "  --threads N          devices inside a kernel at once (default: the cores)\n"
     "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
     "  --set NAME=N         set an integer constant of the scenario (NAME = N in the file)\n"
+    "  --strategy FILE      shard the params by this strategy (replaces the file's)\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -51,6 +53,8 @@ static const char plan_help[] =
     "  --mesh AXES          replace the file's mesh, e.g. data=64,model=64\n"
     "  --profile NAME       estimate for one profile only\n"
     "  --set NAME=N         set an integer constant of the scenario\n"
+    "  --strategy FILE      shard the params by this strategy; repeat it to compare\n"
+    "                       several side by side (per-device memory, fit, traffic)\n"
     "  --explain, --json, --trace FILE.json (the estimated timeline of one device),\n"
     "  --devices N, --device-memory S, --threads N (accepted, unused), --no-color\n"
     "\n"
@@ -62,6 +66,8 @@ typedef struct run_opts {
     int threads, steps;
     scn_overrides ov;
     char set_names[32][64];
+    int nstrategies; /* --strategy FILE, repeatable for plan (cmd_strategy.c) */
+    const char *strategies[16];
 } run_opts;
 
 static double now_s(void)
@@ -119,6 +125,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return fail_usage(o, msg);
             }
             o->profile = v;
+        } else if (cli_is(&a, "--strategy")) {
+            if (o->nstrategies == 16 || (!o->plan && o->nstrategies == 1))
+                return fail_usage(o, o->plan ? "--strategy: at most 16"
+                                             : "run takes one --strategy (plan compares several)");
+            o->strategies[o->nstrategies++] = o->ov.strategy = v;
         } else if (cli_is(&a, "--watch")) {
             o->watch = v;
         } else if (cli_is(&a, "--mesh")) {
@@ -513,6 +524,8 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     }
     if (rc >= 0)
         return rc;
+    if (o.nstrategies > 1) /* side by side (cmd_strategy.c) */
+        return scn_strategy_compare(o.file, text, &o.ov, o.nstrategies, o.strategies, o.json);
     scenario sc;
     scn_report r;
     memset(&r, 0, sizeof r);

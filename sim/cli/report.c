@@ -7,6 +7,7 @@
  * line it came from when it has one, else by its program number "%N".
  */
 #include "scenario.h"
+#include "scenario_strategy.h"
 
 #include "base/json.h"
 
@@ -377,6 +378,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
         fprintf(f, "\n");
     }
     text_memory(sc, r, f);
+    scn_strategy_report_text(sc, r, f);
     text_ledger(sc, r, f);
     if (r->explain || (sc->prints & SCN_PRINT_EXPLAIN))
         text_explain(sc, r, f);
@@ -657,6 +659,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
         }
         ss__buf_putc(b, ']');
         json_memory(b, sc, r);
+        scn_strategy_report_json(sc, r, b);
         json_ledger(b, sc, r);
         ss__buf_puts(b, ",\"flops_per_device\":");
         json_num(b, r->plan.flops);

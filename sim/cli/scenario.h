@@ -10,8 +10,9 @@
  * it and drives the program builder of shardsim.h (functions are expanded
  * inline at their call sites: the IR has no calls); scenario_init.c fills
  * host arrays from initializers; cmd_run.c compiles, runs or plans;
- * report.c prints the reports; exec_info.c reads the few facts about a
- * compiled executable that the public API does not give yet.
+ * scenario_ckpt.c does the save and restore statements; report.c prints
+ * the reports; exec_info.c reads the few facts about a compiled executable
+ * that the public API does not give yet.
  *
  * Every error is a scn_error: a message and the line:column it is about;
  * cmd_run.c prints it as `file:line:col: message`, the source line and a
@@ -141,7 +142,8 @@ typedef enum scn_stmt_kind {
     ST_CHECK,         /* name, kw (tol=) */
     ST_PRINT,         /* name: memory, ledger, values, program, explain */
     ST_SAVE,          /* value: DIR, kw (step=), name: a flag (force) */
-    ST_RESTORE        /* value: DIR, kw (step=), name: a flag (partial) */
+    ST_RESTORE,       /* value: DIR, kw (step=), name: a flag (partial) */
+    ST_STRATEGY       /* value: FILE, or text (a block) at text_loc (cmd_strategy.c) */
 } scn_stmt_kind;
 
 typedef struct scn_stmt scn_stmt;
@@ -220,6 +222,7 @@ typedef struct scn_array {
     scn_init init;
     ss_value value; /* its program input, -1 until the run references it */
     bool hidden;    /* made by an optimizer (its state), not declared */
+    const char *path; /* param(..., path='a/b/kernel') for strategies; NULL: name */
 } scn_array;
 
 /* Where a program value came from: the scenario name bound to it (may be
@@ -264,6 +267,7 @@ typedef struct scn_overrides {
     int nsets;            /* --set NAME=VALUE: integer constants */
     const char *set_names[32];
     int64_t set_values[32];
+    const char *strategy; /* --strategy FILE: replaces the file's `strategy` */
 } scn_overrides;
 
 typedef struct scenario {
@@ -305,6 +309,7 @@ typedef struct scenario {
     scn_check checks[64];
     unsigned prints;
     struct scn_ckpt_script *ckpt; /* save/restore statements (scenario_ckpt.c) */
+    struct scn_strategy *strategy; /* the params' strategy (cmd_strategy.c) */
 } scenario;
 
 /* Read `path` (or take `text` when non-NULL, naming it `path` in

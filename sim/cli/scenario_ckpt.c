@@ -21,11 +21,12 @@
  * report stays the run's. Between statements the values are host copies,
  * which is also how they feed the run.
  *
- * Layouts. A restore gives each array its declared sharding; a param
- * declared without a spec (and optimizer state, unless its param has a
- * spec) gets the sharding it was saved with, or the checkpoint layer's
- * "Topology mismatch" / out-of-memory report when that does not fit: never
- * a silent full copy (the seed's case, notes/flax-orbax.md 2.5 and 4.1).
+ * Layouts. A restore gives each param its declared sharding, and
+ * optimizer state its param's (else the partitioner's layout for it); a
+ * param declared without a spec gets the sharding it was saved with, or
+ * the checkpoint layer's "Topology mismatch" / out-of-memory report when
+ * that does not fit: never a silent full copy (the seed's case,
+ * notes/flax-orbax.md 2.5 and 4.1).
  * A save writes each array in its current layout: the restored one while
  * no step has changed it, else the declared spec, else the layout the
  * partitioner gave it, else device 0 alone (an uncommitted jnp array: JAX's
@@ -139,13 +140,13 @@ bool ev_ckpt_stmt(ev *e, const scn_stmt *s, bool after_run)
 typedef struct ck_item {
     int array;
     char name[SS_CKPT_NAME_MAX];
-    char layout[320];   /* "NamedSharding(...)" or "SingleDeviceSharding(device=cpu:0)" */
-    const char *source; /* "target", "saved", "restored", "declared", "partitioner", "device 0" */
+    char layout[400];   /* "NamedSharding(...)" or "SingleDeviceSharding(device=cpu:0)" */
+    const char *source; /* restore: "target", "saved"; save: "restored", "declared",
+                           "partitioner", "uncommitted" (device 0 alone) */
 } ck_item;
 
 /* What one statement did (run) or will do (plan). */
 typedef struct ck_event {
-    int stmt;
     bool done;          /* run: it ran */
     bool planned;       /* plan_peak holds the restore's plan */
     int nitems;
@@ -205,7 +206,7 @@ static void layout_text(const ss_sharding *sh, char *buf, size_t cap)
         snprintf(mesh, sizeof mesh, "Mesh(?)");
     if (ss_spec_repr(&sh->spec, spec, sizeof spec) != SS_OK)
         snprintf(spec, sizeof spec, "P(?)");
-    snprintf(buf, cap, "NamedSharding(mesh=%s, spec=%s)", mesh, spec);
+    snprintf(buf, cap, "NamedSharding(mesh=%.150s, spec=%.150s)", mesh, spec);
 }
 
 /* A copy of `m` the runtime owns (restored arrays' meshes die with their state). */
@@ -315,8 +316,6 @@ static scn_ckpt_rt *rt_create(const scenario *sc, bool plan, scn_error *err, int
         *code = fail(err, SS_EXIT_CHECK, (scn_loc){0, 0}, "out of host memory");
         return NULL;
     }
-    for (int k = 0; k < n; k++)
-        rt->events[k].stmt = k;
     if (plan)
         return rt;
     /* Host copies of every param and state array, from their initializers. */
@@ -355,12 +354,12 @@ static ss_status fresh_context(const scenario *sc, int nd, size_t memory, ss_con
     return ss_context_create(&co, out);
 }
 
-static bool event_alloc(ck_event *ev, int nitems, int nd, bool peak, bool plan_peak)
+static bool event_alloc(ck_event *evt, int nitems, int nd, bool peak, bool plan_peak)
 {
-    ev->items = calloc((size_t)nitems + 1, sizeof *ev->items);
-    ev->peak = peak ? calloc((size_t)nd, sizeof *ev->peak) : NULL;
-    ev->plan_peak = plan_peak ? calloc((size_t)nd, sizeof *ev->plan_peak) : NULL;
-    return ev->items && (!peak || ev->peak) && (!plan_peak || ev->plan_peak);
+    evt->items = calloc((size_t)nitems + 1, sizeof *evt->items);
+    evt->peak = peak ? calloc((size_t)nd, sizeof *evt->peak) : NULL;
+    evt->plan_peak = plan_peak ? calloc((size_t)nd, sizeof *evt->plan_peak) : NULL;
+    return evt->items && (!peak || evt->peak) && (!plan_peak || evt->plan_peak);
 }
 
 /* --- Restore ------------------------------------------------------------------- */
@@ -435,22 +434,22 @@ static int restore_targets(const scn_ckpt_rt *rt, const ck_stmt *c, ss_ckpt_targ
 
 /* "restore: device 3 would need ..." for a plan that does not fit, in the
  * checkpoint layer's words. */
-static int plan_oom(const scn_ckpt_rt *rt, const ck_stmt *c, const ck_event *ev, int d,
+static int plan_oom(const scn_ckpt_rt *rt, const ck_stmt *c, const ck_event *evt, int d,
                     scn_error *err)
 {
     const scenario *sc = rt->sc;
-    char need[32], cap[32], names[600] = "", saved[320] = "";
+    char need[32], cap[32], names[600] = "", saved[400] = "";
     size_t len = 0;
     int k = 0;
-    cli_fmt_bytes(need, sizeof need, (double)ev->plan_peak[d]);
+    cli_fmt_bytes(need, sizeof need, (double)evt->plan_peak[d]);
     cli_fmt_bytes(cap, sizeof cap, (double)sc->device_memory);
-    for (int i = 0; i < ev->nitems; i++) {
-        const ck_layout *l = &rt->layout[ev->items[i].array];
+    for (int i = 0; i < evt->nitems; i++) {
+        const ck_layout *l = &rt->layout[evt->items[i].array];
         if (!l->saved || ss_mesh_position_of(l->sh.mesh, d) < 0 || len >= sizeof names)
             continue;
         len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", k++ ? ", " : "",
-                                ev->items[i].name);
-        snprintf(saved, sizeof saved, "%s", ev->items[i].layout);
+                                evt->items[i].name);
+        snprintf(saved, sizeof saved, "%s", evt->items[i].layout);
     }
     if (k)
         return fail(err, SS_EXIT_CHECK, c->loc,
@@ -458,12 +457,12 @@ static int plan_oom(const scn_ckpt_rt *rt, const ck_stmt *c, const ck_event *ev,
                     "and staging buffer) but has %zu (%s); %s %s no target sharding, so %s saved "
                     "%s would be used (Orbax: \"Sharding info not provided when restoring\"); "
                     "give target shardings",
-                    d, ev->plan_peak[d], need, sc->device_memory, cap, names,
+                    d, evt->plan_peak[d], need, sc->device_memory, cap, names,
                     k > 1 ? "have" : "has", k > 1 ? "their" : "its", saved);
     return fail(err, SS_EXIT_CHECK, c->loc,
                 "restore: device %d out of memory: it needs %zu bytes (%s: its target shards and "
                 "staging buffer) but has %zu (%s)",
-                d, ev->plan_peak[d], need, sc->device_memory, cap);
+                d, evt->plan_peak[d], need, sc->device_memory, cap);
 }
 
 /* Was (dir, step) written by a save above statement k? Its index, or -1. */
@@ -482,7 +481,7 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
 {
     const scenario *sc = rt->sc;
     const ck_stmt *c = stmt_of(sc, k);
-    ck_event *ev = &rt->events[k];
+    ck_event *evt = &rt->events[k];
     int na = sc->narrays, n = 0;
     ss_ckpt_target *targets = calloc((size_t)na + 1, sizeof *targets);
     int *arrays = calloc((size_t)na + 1, sizeof *arrays);
@@ -490,7 +489,7 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
     ss_context *ctx = NULL;
     ss_ckpt_state *state = NULL;
     int code = SS_EXIT_OK;
-    if (!targets || !arrays || !names || !event_alloc(ev, na, rt->nd, !rt->plan, true)) {
+    if (!targets || !arrays || !names || !event_alloc(evt, na, rt->nd, !rt->plan, true)) {
         code = fail(err, SS_EXIT_CHECK, c->loc, "out of host memory");
         goto out;
     }
@@ -501,16 +500,16 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
         if (stat(path, &sb) != 0) {
             /* plan writes nothing: the layouts of declared specs are known,
              * the rest and the peak are not. */
-            snprintf(ev->note, sizeof ev->note,
+            snprintf(evt->note, sizeof evt->note,
                      "not planned: the save on line %d writes this checkpoint when the "
                      "scenario runs (plan writes nothing)",
                      stmt_of(sc, earlier_save(sc, k))->loc.line);
-            ev->planned = false;
+            evt->planned = false;
             for (int a = 0; a < na; a++) {
                 ss_sharding sh;
                 if (!saves_state(&sc->arrays[a]) || !target_sharding(sc, &sc->arrays[a], &sh))
                     continue;
-                ck_item *it = &ev->items[ev->nitems++];
+                ck_item *it = &evt->items[evt->nitems++];
                 it->array = a;
                 ckpt_name(&sc->arrays[a], it->name, sizeof it->name);
                 layout_text(&sh, it->layout, sizeof it->layout);
@@ -538,25 +537,25 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
         code = fail_status(err, c, st);
         goto out;
     }
-    st = ss_ckpt_restore_plan(ctx, c->dir, c->step, n, targets, &opts, ev->plan_peak, rt->nd,
-                              &ev->bytes_needed, &ev->bytes_read);
+    st = ss_ckpt_restore_plan(ctx, c->dir, c->step, n, targets, &opts, evt->plan_peak, rt->nd,
+                              &evt->bytes_needed, &evt->bytes_read);
     if (st) {
         code = fail_status(err, c, st);
         goto out;
     }
-    ev->planned = true;
+    evt->planned = true;
     if (!rt->plan) {
         ss_ckpt_stats stats;
         if ((st = ss_ckpt_restore(ctx, c->dir, c->step, n, targets, &opts, &state, &stats))) {
             code = fail_status(err, c, st);
             goto out;
         }
-        ev->bytes_needed = stats.bytes_needed;
-        ev->bytes_read = stats.bytes_read;
+        evt->bytes_needed = stats.bytes_needed;
+        evt->bytes_read = stats.bytes_read;
         for (int d = 0; d < rt->nd; d++) {
             ss_memory_stats ms;
             if (ss_device_memory_stats(ctx, d, &ms) == SS_OK)
-                ev->peak[d] = ms.peak_bytes;
+                evt->peak[d] = ms.peak_bytes;
         }
     }
     /* The layouts (and, when running, the values). */
@@ -588,7 +587,7 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
             code = fail_status(err, c, st);
             goto out;
         }
-        ck_item *it = &ev->items[ev->nitems++];
+        ck_item *it = &evt->items[evt->nitems++];
         it->array = a;
         snprintf(it->name, sizeof it->name, "%s", targets[i].name);
         layout_text(&rt->layout[a].sh, it->layout, sizeof it->layout);
@@ -597,11 +596,11 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
     ss_ckpt_close(ck);
     /* A plan that does not fit fails as the restore would. */
     for (int d = 0; rt->plan && d < rt->nd; d++)
-        if (ev->plan_peak[d] > sc->device_memory) {
-            code = plan_oom(rt, c, ev, d, err);
+        if (evt->plan_peak[d] > sc->device_memory) {
+            code = plan_oom(rt, c, evt, d, err);
             goto out;
         }
-    ev->done = !rt->plan;
+    evt->done = !rt->plan;
 out:
     ss_ckpt_state_destroy(state);
     if (ctx != rt->plan_ctx)
@@ -643,7 +642,7 @@ static const char *save_layout(const scn_ckpt_rt *rt, int a, bool ran, ss_shardi
     ss_spec none;
     memset(&none, 0, sizeof none);
     ss_sharding_init(sh, rt->single, &none);
-    return "device 0";
+    return "uncommitted";
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -672,44 +671,44 @@ static int do_save(scn_ckpt_rt *rt, int k, bool ran, scn_error *err)
 {
     const scenario *sc = rt->sc;
     const ck_stmt *c = stmt_of(sc, k);
-    ck_event *ev = &rt->events[k];
+    ck_event *evt = &rt->events[k];
     int na = sc->narrays, n = 0;
     ss_array **arrs = calloc((size_t)na + 1, sizeof *arrs);
     const char **names = calloc((size_t)na + 1, sizeof *names);
     ss_context *ctx = NULL;
     int code = SS_EXIT_OK;
     ss_status st;
-    if (!arrs || !names || !event_alloc(ev, na, rt->nd, !rt->plan, false)) {
+    if (!arrs || !names || !event_alloc(evt, na, rt->nd, !rt->plan, false)) {
         code = fail(err, SS_EXIT_CHECK, c->loc, "out of host memory");
         goto out;
     }
     for (int a = 0; a < na; a++) {
         if (!saves_state(&sc->arrays[a]))
             continue;
-        ck_item *it = &ev->items[ev->nitems++];
+        ck_item *it = &evt->items[evt->nitems++];
         ss_sharding sh;
         it->array = a;
         ckpt_name(&sc->arrays[a], it->name, sizeof it->name);
         it->source = save_layout(rt, a, ran, &sh);
         layout_text(&sh, it->layout, sizeof it->layout);
-        ev->bytes_logical += array_bytes(&sc->arrays[a]);
+        evt->bytes_logical += array_bytes(&sc->arrays[a]);
     }
-    if (ev->nitems == 0) {
+    if (evt->nitems == 0) {
         code = fail(err, SS_EXIT_USAGE, c->loc,
                     "save: the scenario declares no param to save (declare them with "
                     "param(...))");
         goto out;
     }
     if (rt->plan) {
-        snprintf(ev->note, sizeof ev->note, "not planned: plan writes nothing");
+        snprintf(evt->note, sizeof evt->note, "not planned: plan writes nothing");
         goto out;
     }
     if ((st = fresh_context(sc, rt->nd, sc->device_memory, &ctx))) {
         code = fail_status(err, c, st);
         goto out;
     }
-    for (int i = 0; i < ev->nitems; i++) {
-        const ck_item *it = &ev->items[i];
+    for (int i = 0; i < evt->nitems; i++) {
+        const ck_item *it = &evt->items[i];
         const scn_array *x = &sc->arrays[it->array];
         ss_sharding sh;
         save_layout(rt, it->array, ran, &sh);
@@ -730,13 +729,13 @@ static int do_save(scn_ckpt_rt *rt, int k, bool ran, scn_error *err)
         code = fail_status(err, c, st);
         goto out;
     }
-    ev->bytes_written = stats.bytes_written;
+    evt->bytes_written = stats.bytes_written;
     for (int d = 0; d < rt->nd; d++) {
         ss_memory_stats ms;
         if (ss_device_memory_stats(ctx, d, &ms) == SS_OK)
-            ev->peak[d] = ms.peak_bytes;
+            evt->peak[d] = ms.peak_bytes;
     }
-    ev->done = true;
+    evt->done = true;
 out:
     for (int i = 0; arrs && i < n; i++)
         ss_array_destroy(arrs[i]);
@@ -807,7 +806,10 @@ int scn_ckpt_run_before(const scenario *sc, void *const in[], void *const ref_in
 int scn_ckpt_run_after(const scenario *sc, scn_ckpt_rt *rt, void *const in[],
                        void *const out[], scn_error *err)
 {
-    if (!rt)
+    bool any = false;
+    for (int k = 0; rt && k < sc->ckpt->n; k++)
+        any = any || stmt_of(sc, k)->after_run;
+    if (!any)
         return SS_EXIT_OK;
     /* The values after the last step: what the results that feed arrays
      * computed; every other array kept its input. */
@@ -864,24 +866,22 @@ void scn_ckpt_report_text(const scenario *sc, const scn_ckpt_rt *rt, FILE *f)
 {
     if (!rt)
         return;
-    char a[32], b[32], cap[32];
+    char a[32], b[32], cap[32], peaks[1024];
     cli_fmt_bytes(cap, sizeof cap, (double)sc->device_memory);
-    fprintf(f, "Checkpoints (%s)\n", rt->plan ? "planned from their metadata; nothing is read "
+    fprintf(f, "Checkpoints (%s)\n", rt->plan ? "planned from their metadata: nothing is read "
                                                 "or written"
-                                              : "each on fresh devices, in file order");
+                                              : "each statement on fresh devices, in file order");
     for (int k = 0; k < sc->ckpt->n; k++) {
         const ck_stmt *c = stmt_of(sc, k);
-        const ck_event *ev = &rt->events[k];
-        if (!ev->items)
+        const ck_event *evt = &rt->events[k];
+        if (!evt->items)
             continue;
-        fprintf(f, "  line %d: %s %s step %lld%s%s%s\n", c->loc.line,
+        fprintf(f, "  line %d: %s %s step %lld%s%s\n", c->loc.line,
                 c->restore ? "restore" : "save", c->dir, (long long)c->step,
                 c->flag ? (c->restore ? " partial" : " force") : "",
-                c->after_run ? " (after the run)" : "", ev->note[0] ? "" : ":");
-        if (ev->note[0])
-            fprintf(f, "    %s\n", ev->note);
-        for (int i = 0; i < ev->nitems; i++) {
-            const ck_item *it = &ev->items[i];
+                c->after_run ? " (after the run)" : "");
+        for (int i = 0; i < evt->nitems; i++) {
+            const ck_item *it = &evt->items[i];
             const scn_array *x = &sc->arrays[it->array];
             char t[96];
             size_t len = (size_t)snprintf(t, sizeof t, "%s[", ss_dtype_name(x->dtype));
@@ -892,26 +892,28 @@ void scn_ckpt_report_text(const scenario *sc, const scn_ckpt_rt *rt, FILE *f)
                 snprintf(t + len, sizeof t - len, "]");
             fprintf(f, "    %-20s %-14s %s (%s)\n", it->name, t, it->layout, it->source);
         }
-        if (c->restore && ev->planned) {
-            cli_fmt_bytes(a, sizeof a, (double)ev->bytes_needed);
-            cli_fmt_bytes(b, sizeof b, (double)ev->bytes_read);
-            fprintf(f, "    %s %s, %s %s\n", "bytes needed", a,
-                    ev->done ? "read" : "to read", b);
-        } else if (!c->restore && ev->done) {
-            cli_fmt_bytes(a, sizeof a, (double)ev->bytes_logical);
-            cli_fmt_bytes(b, sizeof b, (double)ev->bytes_written);
-            fprintf(f, "    %s of arrays, %s written\n", a, b);
+        if (evt->note[0])
+            fprintf(f, "    %s\n", evt->note);
+        if (c->restore && evt->planned) {
+            cli_fmt_bytes(a, sizeof a, (double)evt->bytes_needed);
+            cli_fmt_bytes(b, sizeof b, (double)evt->bytes_read);
+            fprintf(f, "    %s needed, %s %s from chunk files\n", a, b,
+                    evt->done ? "read" : "to read");
+        } else if (!c->restore && evt->done) {
+            cli_fmt_bytes(a, sizeof a, (double)evt->bytes_logical);
+            cli_fmt_bytes(b, sizeof b, (double)evt->bytes_written);
+            fprintf(f, "    %s of arrays, %s written to chunk files\n", a, b);
         }
-        char peaks[1024];
-        if (ev->done) {
-            peaks_text(ev->peak, rt->nd, peaks, sizeof peaks);
-            fprintf(f, "    peak per device (measured): %s; capacity %s\n", peaks, cap);
+        if (evt->done) {
+            peaks_text(evt->peak, rt->nd, peaks, sizeof peaks);
+            fprintf(f, "    peak per device, measured: %s (capacity %s)\n", peaks, cap);
         }
-        if (ev->planned) {
-            peaks_text(ev->plan_peak, rt->nd, peaks, sizeof peaks);
-            fprintf(f, "    peak per device (planned%s): %s%s%s\n",
-                    ev->done ? ", ss_ckpt_restore_plan" : "", peaks, ev->done ? "" : "; capacity ",
-                    ev->done ? "" : cap);
+        if (evt->planned) {
+            peaks_text(evt->plan_peak, rt->nd, peaks, sizeof peaks);
+            if (evt->done)
+                fprintf(f, "    peak per device, planned:  %s\n", peaks);
+            else
+                fprintf(f, "    peak per device, planned: %s (capacity %s)\n", peaks, cap);
         }
     }
     fprintf(f, "\n");
@@ -937,8 +939,8 @@ void scn_ckpt_report_json(const scenario *sc, const scn_ckpt_rt *rt, ss__buf *b)
     int m = 0;
     for (int k = 0; k < sc->ckpt->n; k++) {
         const ck_stmt *c = stmt_of(sc, k);
-        const ck_event *ev = &rt->events[k];
-        if (!ev->items)
+        const ck_event *evt = &rt->events[k];
+        if (!evt->items)
             continue;
         ss__buf_printf(b, "%s{\"statement\":\"%s\",\"line\":%d,\"col\":%d,\"dir\":", m++ ? "," : "",
                        c->restore ? "restore" : "save", c->loc.line, c->loc.col);
@@ -946,14 +948,14 @@ void scn_ckpt_report_json(const scenario *sc, const scn_ckpt_rt *rt, ss__buf *b)
         ss__buf_printf(b, ",\"step\":%lld,\"%s\":%s,\"after_run\":%s,\"done\":%s,\"note\":",
                        (long long)c->step, c->restore ? "partial" : "force",
                        c->flag ? "true" : "false", c->after_run ? "true" : "false",
-                       ev->done ? "true" : "false");
-        if (ev->note[0])
-            ss__json_str(b, ev->note);
+                       evt->done ? "true" : "false");
+        if (evt->note[0])
+            ss__json_str(b, evt->note);
         else
             ss__buf_puts(b, "null");
         ss__buf_puts(b, ",\"arrays\":[");
-        for (int i = 0; i < ev->nitems; i++) {
-            const ck_item *it = &ev->items[i];
+        for (int i = 0; i < evt->nitems; i++) {
+            const ck_item *it = &evt->items[i];
             const scn_array *x = &sc->arrays[it->array];
             ss__buf_puts(b, i ? ",{\"name\":" : "{\"name\":");
             ss__json_str(b, it->name);
@@ -969,11 +971,11 @@ void scn_ckpt_report_json(const scenario *sc, const scn_ckpt_rt *rt, ss__buf *b)
         }
         ss__buf_printf(b, "],\"bytes_needed\":%llu,\"bytes_read\":%llu,\"bytes_written\":%llu,"
                           "\"peak_bytes\":",
-                       (unsigned long long)ev->bytes_needed, (unsigned long long)ev->bytes_read,
-                       (unsigned long long)ev->bytes_written);
-        json_peaks(b, ev->done ? ev->peak : NULL, rt->nd);
+                       (unsigned long long)evt->bytes_needed, (unsigned long long)evt->bytes_read,
+                       (unsigned long long)evt->bytes_written);
+        json_peaks(b, evt->done ? evt->peak : NULL, rt->nd);
         ss__buf_puts(b, ",\"planned_peak_bytes\":");
-        json_peaks(b, ev->planned ? ev->plan_peak : NULL, rt->nd);
+        json_peaks(b, evt->planned ? evt->plan_peak : NULL, rt->nd);
         ss__buf_putc(b, '}');
     }
     ss__buf_putc(b, ']');

@@ -11,6 +11,7 @@
  * that array's value at the next step.
  */
 #include "scenario_eval.h"
+#include "scenario_strategy.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -776,6 +777,8 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
                     ov->set_names[j], ov->set_names[j]);
             ok = false;
         }
+    if (ok)
+        ok = scn_strategy_apply(&e, ov); /* the params' specs (cmd_strategy.c) */
     if (ok && run)
         ok = do_run(&e, run, &run_env, &run_def, &run_args);
     for (int k = 0; ok && k < sc->file.nstmts; k++) {
@@ -799,6 +802,7 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
 void scn_free(scenario *sc)
 {
     ss_program_destroy(sc->program);
+    scn_strategy_free(sc->strategy);
     ss_mesh_destroy(sc->mesh);
     ss_rules_free(&sc->rules);
     free(sc->arrays);

@@ -305,9 +305,21 @@ bool ev_declare_array(ev *e, const scn_stmt *s)
             return false;
         locs[k] = c->items[k]->loc;
     }
+    const char *path = NULL; /* path='a/b/kernel': the param's tree path, for strategies */
     for (int k = 0; k < c->nkw; k++) {
         static const char *const kw[] = {"type", "spec", "init"};
         int at = -1;
+        if (strcmp(c->kwnames[k], "path") == 0) {
+            val *pv = ev_eval(e, &e->globals, c->kwvals[k]);
+            if (!pv || pv->kind != V_STR || !pv->s[0]) {
+                if (pv)
+                    ev_fail(e, c->kwlocs[k], "%s(): path= is a string such as "
+                                             "'decoder/mlp/wi/kernel'", ca.fname);
+                return false;
+            }
+            path = pv->s;
+            continue;
+        }
         for (int j = 0; j < 3; j++)
             if (strcmp(c->kwnames[k], kw[j]) == 0)
                 at = j;
@@ -355,6 +367,7 @@ bool ev_declare_array(ev *e, const scn_stmt *s)
     a->rank = args[0]->type->rank;
     memcpy(a->shape, args[0]->type->shape, sizeof a->shape);
     a->value = -1;
+    a->path = path;
     if (args[1] && args[1]->kind == V_SPEC) {
         a->has_spec = true;
         a->spec = *args[1]->spec;

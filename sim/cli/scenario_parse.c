@@ -3,9 +3,9 @@
  *
  * Recursive descent over a Python-shaped grammar (scenarios/README.md has
  * it in full). Statement words (mesh, devices, hosts, device_memory, rules,
- * run, show, check, print, save, restore) are statements only where a
- * statement starts and are not followed by `=`, so they stay usable as
- * variable names.
+ * run, show, check, print, save, restore, strategy) are statements only
+ * where a statement starts and are not followed by `=`, so they stay usable
+ * as variable names.
  * Nesting is bounded so that no input can exhaust the stack. The parser
  * checks syntax only; names, types and shapes are the evaluator's.
  */
@@ -475,9 +475,11 @@ static ss_status parse_options(parser *p, scn_stmt *s)
     scn_loc locs[256];
     while (peek(p)->kind == TK_NAME) {
         const scn_token *n = next(p);
-        if ((s->kind == ST_SAVE || s->kind == ST_RESTORE) && !s->name &&
-            !is_op(peek(p), "=")) {
-            s->name = n->text; /* one bare flag: force / partial */
+        if ((s->kind == ST_SAVE || s->kind == ST_RESTORE) && !is_op(peek(p), "=")) {
+            if (s->name) /* one bare flag: force / partial */
+                return scn_fail(p->err, n->loc, "one flag at most (the first is '%s')",
+                                s->name);
+            s->name = n->text;
             s->name_loc = n->loc;
             continue;
         }
@@ -522,6 +524,47 @@ static ss_status rest_of_line(parser *p, scn_stmt *s)
     if (!s->text)
         return scn_fail(p->err, s->loc, "out of host memory");
     return end_of_statement(p);
+}
+
+/* `strategy FILE` (an expression), or `strategy:` and its rules, on the
+ * same line or as an indented block, kept as raw text from the first rule's
+ * column (text_loc) on; cmd_strategy.c parses it. */
+static ss_status parse_strategy(parser *p, scn_stmt *s)
+{
+    if (!is_op(peek(p), ":")) {
+        if (!(s->value = parse_expr(p)))
+            return SS_ERR_PARSE;
+        return end_of_statement(p);
+    }
+    next(p);
+    bool block = peek(p)->kind == TK_NEWLINE;
+    if (block) {
+        next(p);
+        if (peek(p)->kind != TK_INDENT)
+            return unexpected(p, peek(p), "an indented block of strategy rules");
+        next(p);
+    }
+    const scn_token *first = peek(p);
+    if (first->kind == TK_NEWLINE || first->kind == TK_EOF || first->kind == TK_DEDENT)
+        return unexpected(p, first, "a strategy rule ('PATTERN' TACTIC)");
+    size_t start = first->offset, end = start;
+    for (int depth = 0;;) {
+        const scn_token *t = peek(p);
+        if (t->kind == TK_EOF || (!block && t->kind == TK_NEWLINE) ||
+            (t->kind == TK_DEDENT && depth-- == 0))
+            break;
+        depth += t->kind == TK_INDENT;
+        next(p);
+        if (t->kind != TK_NEWLINE && t->kind != TK_INDENT && t->kind != TK_DEDENT &&
+            t->offset + strlen(t->text) + (t->kind == TK_STRING ? 2 : 0) > end)
+            end = t->offset + strlen(t->text) + (t->kind == TK_STRING ? 2 : 0);
+    }
+    if (block && peek(p)->kind == TK_DEDENT)
+        next(p);
+    s->text_loc = first->loc;
+    if (!(s->text = scn_strndup(p->arena, p->src + start, end - start)))
+        return scn_fail(p->err, s->loc, "out of host memory");
+    return block ? SS_OK : end_of_statement(p);
 }
 
 static ss_status parse_block(parser *p, scn_stmt *owner);
@@ -688,12 +731,20 @@ static scn_stmt *parse_stmt(parser *p)
         }
         return parse_options(p, s) ? NULL : s;
     }
-    if (word && (is_name(t, "save") || is_name(t, "restore"))) {
+    if ((word || peek_at(p, 1)->kind == TK_NEWLINE) &&
+        (is_name(t, "save") || is_name(t, "restore"))) {
         next(p); /* save DIR step=N [force] / restore DIR step=N [partial] */
         if (!(s = new_stmt(p, is_name(t, "save") ? ST_SAVE : ST_RESTORE, loc)) ||
             !(s->value = parse_expr(p)))
             return NULL;
         return parse_options(p, s) ? NULL : s;
+    }
+    if (is_name(t, "strategy") && (is_op(peek_at(p, 1), ":") ||
+                                   (word && peek_at(p, 1)->kind != TK_OP))) {
+        next(p); /* strategy FILE / strategy: RULES (cmd_strategy.c) */
+        if (!(s = new_stmt(p, ST_STRATEGY, loc)))
+            return NULL;
+        return parse_strategy(p, s) ? NULL : s;
     }
     if (word && (is_name(t, "devices") || is_name(t, "hosts"))) {
         next(p);

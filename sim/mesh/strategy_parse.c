@@ -321,9 +321,11 @@ ss_status ss__tactics_parse(const char *text, ss_tactic tactics[], int *ntactics
             return ss__fail(SS_ERR_PARSE, "expected a space between tactics, found '%c'", *t.p);
         }
     }
-    if (*ntactics == 0)
+    if (*ntactics == 0) {
+        *err_col = tcol(&t);
         return ss__fail(SS_ERR_PARSE, "a rule needs a tactic after its pattern (replicate, "
                                       "fsdp(AXES), P(...), logical(...))");
+    }
     return SS_OK;
 }
 
