@@ -537,6 +537,32 @@ Test(strategy, transformer_specs_under_fsdp_tp)
     cJSON_Delete(j);
 }
 
+Test(strategy, transformer_logical_rules_match_fsdp_tp)
+{
+    /* strategies/logical_fsdp_tp.txt names dimensions (vocab, embed, heads,
+     * mlp, layers) and maps them with rules; every param must get the spec
+     * fsdp_tp.txt writes out explicitly. */
+    cJSON *a = cli_json(0, "plan %s/transformer.shard --strategy %s/strategies/fsdp_tp.txt "
+                           "--json", scenarios(), scenarios());
+    cJSON *b = cli_json(0, "plan %s/transformer.shard --strategy "
+                           "%s/strategies/logical_fsdp_tp.txt --json", scenarios(), scenarios());
+    const cJSON *pa = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "strategy"), "params");
+    const cJSON *pb = cJSON_GetObjectItem(cJSON_GetObjectItem(b, "strategy"), "params");
+    cr_assert_eq(cJSON_GetArraySize(pa), 13);
+    cr_assert_eq(cJSON_GetArraySize(pb), 13);
+    for (int k = 0; k < 13; k++) {
+        char *x = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(pa, k), "spec"));
+        char *y = cJSON_PrintUnformatted(cJSON_GetObjectItem(cJSON_GetArrayItem(pb, k), "spec"));
+        cr_assert_str_eq(y, x, "%s",
+                         cJSON_GetObjectItem(cJSON_GetArrayItem(pa, k), "path")->valuestring);
+        free(x);
+        free(y);
+    }
+    cr_assert_eq(num(b, "strategy.totals.params_bytes_per_device"), 20499456);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
 Test(strategy, report_totals_add_up_to_the_plan)
 {
     for (size_t k = 0; k < sizeof four / sizeof four[0]; k++) {
@@ -645,6 +671,7 @@ Test(strategy, scenario_block_and_its_errors)
     cr_assert_eq(num(cJSON_GetArrayItem(unused, 0), "line"), 5);
     cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(unused, 1), "why")->valuestring,
                      "shadowed");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(st, "unmatched_params")), 0);
     cJSON_Delete(j);
     unlink(path);
     free(path);
@@ -671,6 +698,20 @@ Test(strategy, scenario_block_and_its_errors)
     cr_assert(strstr(err, want), "%s", err);
     free(out);
     free(err);
+    unlink(path);
+    free(path);
+    /* Params no rule matches stay replicated and are listed. */
+    path = write_tmp("mesh d=2\nstrategy: 'kernel' fsdp(d, min_size_mb=0)\n"
+                     "w = param(f32[4, 6], None, ones, path='dense/kernel')\n"
+                     "b = param(f32[4], None, ones, path='dense/bias')\n"
+                     "c = param(f32[2], None, ones)\n"
+                     "def f(w, b, c):\n    return sum(w) + sum(b) + sum(c)\nrun f\n");
+    j = cli_json(0, "plan %s --json", path);
+    char *u = cJSON_PrintUnformatted(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "strategy"), "unmatched_params"));
+    cr_assert_str_eq(u, "[\"dense/bias\",\"c\"]");
+    free(u);
+    cJSON_Delete(j);
     unlink(path);
     free(path);
     /* --strategy naming no file. */

@@ -349,6 +349,13 @@ void scn_strategy_report_text(const scenario *sc, const scn_report *r, FILE *f)
         fprintf(f, "              + activations, gradients, new state and temporaries %s at the "
                    "peak: planned peak %s\n", d, e);
     }
+    int nomatch = 0;
+    for (int i = 0; i < st->n; i++)
+        if (st->sh[i].rule < 0)
+            fprintf(f, "%s %s", nomatch++ ? "," : "  Params no rule matched (replicated):",
+                    st->info[i].path);
+    if (nomatch)
+        fprintf(f, "\n");
     int top[5];
     int ntop = largest_replicated(st, top, 5);
     if (ntop)
@@ -459,6 +466,14 @@ void scn_strategy_report_json(const scenario *sc, const scn_report *r, ss__buf *
         ss__buf_printf(b, ",\"bytes_per_device\":%zu,\"reason\":\"%s\"}",
                        st->sh[top[k]].bytes_per_device, reason_name(st->sh[top[k]].reason));
     }
+    ss__buf_puts(b, "],\"unmatched_params\":[");
+    int u = 0;
+    for (int i = 0; i < st->n; i++)
+        if (st->sh[i].rule < 0) {
+            if (u++)
+                ss__buf_putc(b, ',');
+            ss__json_str(b, st->info[i].path);
+        }
     ss__buf_puts(b, "],\"unused_rules\":[");
     int m = 0;
     for (int k = 0; k < ss_strategy_rule_count(st->s); k++) {

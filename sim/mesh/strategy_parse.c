@@ -392,7 +392,7 @@ static const char *content_end(const char *p)
 static ss_status rules_line(ss_strategy *s, const line_ctx *l, const char *p, const char *end,
                             ss_rules *acc)
 {
-    size_t n = (size_t)(end - p);
+    size_t n = end > p ? (size_t)(end - p) : 0; /* "rules" alone: no rules */
     char *text = malloc(n + 1);
     if (!text)
         return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");

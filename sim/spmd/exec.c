@@ -446,7 +446,7 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
     if (!st)
         st = ss_context_run(ctx, device_main, &r);
     /* Donated inputs are consumed whether or not the run succeeded. */
-    for (int k = 0; k < e->ninputs && !st; k++)
+    for (int k = 0; k < e->ninputs; k++)
         if (donate && donate[k])
             ss__array_disown(inputs[k]);
     for (int o = 0; o < e->noutputs && !st; o++) {

@@ -121,7 +121,7 @@ static ss_status layout_over(const ss_array *a, int index, const ss_mesh *mesh, 
         ss_sharding_init(out, mesh, &sh->spec);
         return SS_OK;
     }
-    char text[1024];
+    char text[1024] = "";
     ss_hlo hlo;
     ss_status st = ss_sharding_to_hlo(sh, rank, text, sizeof text);
     if (!st && !(st = ss_hlo_parse(text, &hlo))) {
