@@ -380,30 +380,6 @@ void scn_strategy_report_text(const scenario *sc, const scn_report *r, FILE *f)
     fprintf(f, "\n");
 }
 
-static void json_spec(ss__buf *b, const ss_spec *s)
-{
-    ss__buf_putc(b, '[');
-    for (int d = 0; d < s->ndims; d++) {
-        if (d)
-            ss__buf_putc(b, ',');
-        const ss_spec_dim *e = &s->dims[d];
-        if (e->naxes == 0) {
-            ss__buf_puts(b, "null");
-        } else if (e->naxes == 1) {
-            ss__json_str(b, e->axes[0]);
-        } else {
-            ss__buf_putc(b, '[');
-            for (int k = 0; k < e->naxes; k++) {
-                if (k)
-                    ss__buf_putc(b, ',');
-                ss__json_str(b, e->axes[k]);
-            }
-            ss__buf_putc(b, ']');
-        }
-    }
-    ss__buf_putc(b, ']');
-}
-
 static void json_totals(ss__buf *b, const totals *t, bool have_plan)
 {
     ss__buf_printf(b, "{\"params_bytes_per_device\":%.0f,\"optimizer_state_bytes_per_device\":"
@@ -445,7 +421,7 @@ void scn_strategy_report_json(const scenario *sc, const scn_report *r, ss__buf *
         ss__buf_puts(b, ",\"shape\":");
         ss__json_int_array(b, st->info[i].rank, st->info[i].shape);
         ss__buf_puts(b, ",\"spec\":");
-        json_spec(b, &st->sh[i].spec);
+        ss__json_spec(b, &st->sh[i].spec);
         if (st->sh[i].rule >= 0)
             ss__buf_printf(b, ",\"rule\":%d", st->sh[i].rule);
         else
