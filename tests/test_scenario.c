@@ -50,7 +50,9 @@ static cJSON *run_json(const char *file, const char *cmd, const char *extra)
     const char *args[6] = {cmd, path, "--json"};
     int n = 3;
     char set[64];
-    if (extra) {
+    if (extra && strncmp(extra, "--", 2) == 0) { /* an option, e.g. --cheapest */
+        args[n++] = extra;
+    } else if (extra) {
         snprintf(set, sizeof set, "%s", extra);
         args[n++] = "--set";
         args[n++] = set;
@@ -181,6 +183,15 @@ Test(scenario, megatron_is_s3)
 {
     want w[] = {{AR, 12288}, {AR, 12288}};
     check_scenario("megatron.shard", NULL, w, 2);
+}
+
+Test(scenario, collective_matmul_is_s11)
+{
+    /* Plain: all-gather x; windowed: 3 permutes of its 8 KiB blocks. */
+    want plain[] = {{AG, 24576}};
+    check_scenario("collective_matmul.shard", NULL, plain, 1);
+    want windowed[] = {{CP, 8192}, {CP, 8192}, {CP, 8192}};
+    check_scenario("collective_matmul.shard", "--windowed-einsum=0.01", windowed, 3);
 }
 
 Test(scenario, sequence_parallel_is_s4)
@@ -364,7 +375,7 @@ static const char *const scenario_files[] = {
     "flax_mlp.shard",     "flax_mlp_logical.shard", "data_parallel.shard",
     "megatron.shard",     "sequence_parallel.shard", "fsdp.shard",
     "attention_heads.shard", "attention_sequence.shard", "moe.shard",
-    "pipeline.shard",     "reshard_gauntlet.shard"};
+    "pipeline.shard",     "reshard_gauntlet.shard", "collective_matmul.shard"};
 
 static const char *const snippets[] = {
     "(", ")", "[", "]", ",", ":", "=", "@", "*", "**", "-", "\n", "    ", "\t", "#", "'",

@@ -38,6 +38,10 @@ static const char run_help[] =
     "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
     "  --set NAME=N         set an integer constant of the scenario (NAME = N in the file)\n"
     "  --strategy FILE      shard the params by this strategy (replaces the file's)\n"
+    "  --windowed-einsum M  collective matmul: dots that would all-gather an operand of\n"
+    "                       at least M MiB pass its blocks around instead (XLA's\n"
+    "                       windowed einsum; same bytes, no gathered copy)\n"
+    "  --cheapest           take the cheaper lowering where GSPMD's moves more bytes\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -55,6 +59,7 @@ static const char plan_help[] =
     "  --set NAME=N         set an integer constant of the scenario\n"
     "  --strategy FILE      shard the params by this strategy; repeat it to compare\n"
     "                       several side by side (per-device memory, fit, traffic)\n"
+    "  --windowed-einsum M, --cheapest   lowering options, as for run\n"
     "  --explain, --json, --trace FILE.json (the estimated timeline of one device),\n"
     "  --devices N, --device-memory S, --threads N (accepted, unused), --no-color\n"
     "\n"
@@ -68,6 +73,7 @@ typedef struct run_opts {
     char set_names[32][64];
     int nstrategies; /* --strategy FILE, repeatable for plan (cmd_strategy.c) */
     const char *strategies[16];
+    ss_compile_options compile; /* --windowed-einsum, --cheapest */
 } run_opts;
 
 static double now_s(void)
@@ -110,6 +116,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->explain = true;
         } else if (cli_is(&a, "--no-color")) {
             o->no_color = true;
+        } else if (cli_is(&a, "--cheapest")) {
+            o->compile.cheapest = 1;
         } else if (a.name[0] != '-' || strcmp(a.name, "-") == 0) {
             if (o->file)
                 return fail_usage(o, "one scenario file at a time");
@@ -130,6 +138,12 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return fail_usage(o, o->plan ? "--strategy: at most 16"
                                              : "run takes one --strategy (plan compares several)");
             o->strategies[o->nstrategies++] = o->ov.strategy = v;
+        } else if (cli_is(&a, "--windowed-einsum")) {
+            char *end;
+            double mib = strtod(v, &end);
+            if (end == v || *end || !(mib > 0))
+                return fail_usage(o, "--windowed-einsum expects a size in MiB above 0");
+            o->compile.windowed_einsum_threshold_mib = mib;
         } else if (cli_is(&a, "--watch")) {
             o->watch = v;
         } else if (cli_is(&a, "--mesh")) {
@@ -545,7 +559,7 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     rc = SS_EXIT_OK;
     if (sc.run_name) {
         double t0 = now_s();
-        ss_status st = ss_program_compile(sc.program, &r.exe);
+        ss_status st = ss_program_compile_with(sc.program, &o.compile, &r.exe);
         r.compile_s = now_s() - t0;
         if (!st)
             st = ss_executable_plan(r.exe, &r.plan);
