@@ -91,7 +91,7 @@ static ss_status emit(lower *s, const ss__inst *inst)
     return SS_OK;
 }
 
-static void inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
+void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
 {
     memset(i, 0, sizeof *i);
     i->kind = kind;
@@ -170,7 +170,7 @@ static ss_status emit_coll(lower *s, ss_value v, ss_coll *c, int in, int *out, i
     if ((st = new_buf(s, dt, rank, shape, name, out)))
         return st;
     ss__inst i;
-    inst_init(&i, SS__INST_COLL, v);
+    ss__inst_init(&i, SS__INST_COLL, v);
     i.coll = *c;
     i.in[i.nin++] = in;
     i.out = *out;
@@ -260,7 +260,7 @@ static ss_status emit_step(lower *s, ss_value v, const ss__reshard_step *st, int
         if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
-        inst_init(&i, SS__INST_UNSTACK, v);
+        ss__inst_init(&i, SS__INST_UNSTACK, v);
         i.in[i.nin++] = stacked;
         i.out = out;
         i.unaxes = st->naxes;
@@ -282,7 +282,7 @@ static ss_status emit_step(lower *s, ss_value v, const ss__reshard_step *st, int
         if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
-        inst_init(&i, SS__INST_SLICE, v);
+        ss__inst_init(&i, SS__INST_SLICE, v);
         i.in[i.nin++] = *buf;
         i.out = out;
         ss_sharding after = st->after;
@@ -414,7 +414,7 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
         ss__layout l = s->vals[n->in[0]].layout[0];
         int out, ins[2] = {s->vals[n->in[0]].buf[0], s->vals[n->in[1]].buf[0]};
         ss__inst i;
-        inst_init(&i, SS__INST_KERNEL, v);
+        ss__inst_init(&i, SS__INST_KERNEL, v);
         if ((st = emit_kernel(s, v, 2, ins, &l, &i, &out)))
             return st;
         ss__buf_puts(&s->line, "; adds pending sums, reduced once later");
@@ -429,7 +429,7 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
             return st;
     }
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     int out;
     ss__layout l = *want;
     if (n->op == SS__OP_CONCAT)
@@ -454,7 +454,7 @@ static ss_status lower_transpose(lower *s, ss_value v, const ss__layout *want)
     if (st)
         return st;
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     if ((st = emit_kernel(s, v, 1, &in, want, &i, &out)))
         return st;
     add_version(s, v, out, want);
@@ -475,7 +475,7 @@ static ss_status lower_broadcast(lower *s, ss_value v, const ss__layout *want)
     int in, out;
     ss_status st = need(s, n->in[0], &l, &in);
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     if (!st)
         st = emit_kernel(s, v, 1, &in, want, &i, &out);
     if (!st)
@@ -495,7 +495,7 @@ static ss_status lower_reshape(lower *s, ss_value v, const ss__layout *want)
     bool ok = ss__reshape_layout(s->mesh, n->rank, n->shape, want, x->rank, x->shape, &src) &&
               ss__reshape_layout(s->mesh, x->rank, x->shape, &src, n->rank, n->shape, &check) &&
               ss__layout_equal(&check, want);
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     if (ok) {
         st = need(s, n->in[0], &src, &in);
         if (!st)
@@ -532,7 +532,7 @@ static ss_status lower_one_hot(lower *s, ss_value v, const ss__layout *want)
     int in, out;
     ss_status st = need(s, n->in[0], &l, &in);
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     if (!st)
         st = emit_kernel(s, v, 1, &in, &w, &i, &out);
     if (!st)
@@ -560,7 +560,7 @@ static ss_status lower_reduce(lower *s, ss_value v)
         k++;
     }
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     for (int d = 0; d < x->rank; d++)
         if ((n->axes_mask >> d) & 1u)
             i.red[i.nred++] = d;
@@ -664,7 +664,7 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
     /* The result: allocated once, each step writes its slice. */
     int out, cur = s->vals[xv].buf[0], ybuf = s->vals[yv].buf[0];
     ss__inst a;
-    inst_init(&a, SS__INST_ALLOC, v);
+    ss__inst_init(&a, SS__INST_ALLOC, v);
     if ((*st = check_even(s, v, out_l)) || (*st = kernel_out(s, v, out_l, &out)))
         return true;
     a.out = out;
@@ -689,7 +689,7 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
         if ((*st = new_buf(s, n->dtype, n->rank, shape, name, &part)))
             return true;
         ss__inst k;
-        inst_init(&k, SS__INST_KERNEL, v);
+        ss__inst_init(&k, SS__INST_KERNEL, v);
         dot_dims_of(n, &k.dot);
         k.nin = 2;
         k.in[side] = cur;
@@ -698,7 +698,7 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
         if ((*st = emit(s, &k)))
             return true;
         ss__inst pl;
-        inst_init(&pl, SS__INST_PLACE, v);
+        ss__inst_init(&pl, SS__INST_PLACE, v);
         pl.nin = 2;
         pl.in[0] = part;
         pl.in[1] = out;
@@ -905,7 +905,7 @@ static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
         return st;
     out_l.partial = partial;
     ss__inst i;
-    inst_init(&i, SS__INST_KERNEL, v);
+    ss__inst_init(&i, SS__INST_KERNEL, v);
     i.dot.nbatch = n->nb;
     i.dot.ncontract = n->nc;
     for (int k = 0; k < n->nb; k++) {
@@ -930,7 +930,7 @@ static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
     int out;
     ss_status st;
     if (n->op == SS__OP_CONSTANT) {
-        inst_init(&i, SS__INST_CONST, v);
+        ss__inst_init(&i, SS__INST_CONST, v);
         ss__layout r;
         ss__layout_replicated(&r, 0);
         if ((st = emit_kernel(s, v, 0, NULL, &r, &i, &out)))
@@ -941,7 +941,7 @@ static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
     }
     if ((st = check_even(s, v, l)))
         return st;
-    inst_init(&i, SS__INST_LOAD, v);
+    ss__inst_init(&i, SS__INST_LOAD, v);
     i.index = (*input_no)++;
     i.layout = *l;
     if ((st = kernel_out(s, v, l, &out)))
@@ -1074,109 +1074,6 @@ static ss_status lower_node(lower *s, ss_value v, int *input_no)
     return SS_OK;
 }
 
-/* --- Liveness ----------------------------------------------------------- */
-
-/* Arguments first: every LOAD moves to the start (they read nothing), as a
- * jitted function's arguments are on the devices before it runs. */
-static void hoist_loads(ss_executable *e)
-{
-    int m = 0;
-    ss__inst *tmp = malloc(sizeof *tmp * (size_t)(e->ninsts ? e->ninsts : 1));
-    if (!tmp)
-        return; /* order stays valid, only less faithful; never fails */
-    for (int k = 0; k < e->ninsts; k++)
-        if (e->insts[k].kind == SS__INST_LOAD)
-            tmp[m++] = e->insts[k];
-    for (int k = 0; k < e->ninsts; k++)
-        if (e->insts[k].kind != SS__INST_LOAD)
-            tmp[m++] = e->insts[k];
-    memcpy(e->insts, tmp, sizeof *tmp * (size_t)e->ninsts);
-    free(tmp);
-}
-
-/* Insert FREE after each buffer's last use. Arguments (LOAD buffers) stay
- * live to the end, as undonated jit arguments do; outputs are freed after
- * their STORE at the end. */
-static ss_status add_frees(ss_executable *e)
-{
-    hoist_loads(e);
-    int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
-    if (!last)
-        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    for (int b = 0; b < e->nbufs; b++)
-        last[b] = -1;
-    for (int k = 0; k < e->ninsts; k++) {
-        const ss__inst *ik = &e->insts[k];
-        if (ik->kind == SS__INST_LOAD) {
-            last[ik->out] = e->ninsts - 1; /* live to the end */
-            continue;
-        }
-        if (k > last[ik->out])
-            last[ik->out] = k;
-        if (ik->kind == SS__INST_FUSED)
-            for (int j = 0; j < ik->fused.nextra; j++)
-                if (k > last[ik->extra_out[j]])
-                    last[ik->extra_out[j]] = k;
-        for (int j = 0; j < ik->nin; j++)
-            if (k > last[ik->in[j]])
-                last[ik->in[j]] = k;
-    }
-    int total = e->ninsts + e->nbufs;
-    ss__inst *all = malloc(sizeof *all * (size_t)total);
-    if (!all) {
-        free(last);
-        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    }
-    int m = 0;
-    for (int k = 0; k < e->ninsts; k++) {
-        all[m++] = e->insts[k];
-        const ss__inst *ik = &e->insts[k];
-        enum { MAXB = SS__MAX_INPUTS + 1 + SS__K_FUSED_MAX_EXTRA };
-        int bufs[MAXB], nb = 0;
-        for (int j = 0; j < ik->nin; j++)
-            bufs[nb++] = ik->in[j];
-        if (ik->kind != SS__INST_STORE && ik->kind != SS__INST_FREE)
-            bufs[nb++] = ik->out;
-        if (ik->kind == SS__INST_FUSED)
-            for (int j = 0; j < ik->fused.nextra; j++)
-                bufs[nb++] = ik->extra_out[j];
-        if (k == e->ninsts - 1) /* the end: everything still live */
-            for (int b = 0; b < e->nbufs; b++)
-                if (last[b] == k && nb < MAXB)
-                    bufs[nb++] = b;
-        for (int j = 0; j < nb; j++) {
-            int b = bufs[j];
-            bool dup = false;
-            for (int q = 0; q < j; q++)
-                dup = dup || bufs[q] == b;
-            if (dup || last[b] != k)
-                continue;
-            ss__inst f;
-            inst_init(&f, SS__INST_FREE, ik->node);
-            f.in[f.nin++] = b;
-            f.out = b;
-            all[m++] = f;
-            last[b] = -2; /* freed */
-        }
-    }
-    /* Buffers whose last use is the final instruction but did not fit the
-     * batch above. */
-    for (int b = 0; b < e->nbufs; b++)
-        if (last[b] == e->ninsts - 1) {
-            ss__inst f;
-            inst_init(&f, SS__INST_FREE, e->insts[e->ninsts - 1].node);
-            f.in[f.nin++] = b;
-            f.out = b;
-            all[m++] = f;
-        }
-    free(last);
-    free(e->insts);
-    e->insts = all;
-    e->ninsts = m;
-    e->insts_cap = total;
-    return SS_OK;
-}
-
 /* --- Compile --------------------------------------------------------------- */
 
 void ss_executable_destroy(ss_executable *e)
@@ -1282,7 +1179,7 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
     for (int o = 0; o < p->nouts && !st; o++) {
         ss_value v = p->outs[o];
         ss__inst i;
-        inst_init(&i, SS__INST_STORE, v);
+        ss__inst_init(&i, SS__INST_STORE, v);
         i.index = o;
         e->outputs[o] = v;
         i.in[i.nin++] = s.vals[v].buf[0];
@@ -1293,7 +1190,7 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
     if (!st && !e->opts.no_fusion)
         st = ss__fuse(e);
     if (!st)
-        st = add_frees(e);
+        st = ss__add_frees(e);
     ss__buf_free(&s.line);
     free(s.vals);
     free(s.linear_users);

@@ -93,6 +93,13 @@ struct ss_executable {
  * (dot_general's operand permutations); 0 for the others. */
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes);
 
+/* A zeroed instruction of `kind` for value `node` (no pair pool). */
+void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node);
+
+/* Arguments first and live to the end, FREE after every other buffer's
+ * last use (liveness.c). */
+ss_status ss__add_frees(ss_executable *e);
+
 /* Merge chains of single-use elementwise kernels (and broadcast scalars)
  * into FUSED instructions; runs before buffer lifetimes are set. */
 ss_status ss__fuse(ss_executable *e);
