@@ -371,9 +371,15 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         need += value_bytes(sc->program, sc->outputs[i].value);
     if (sc->nchecks)
         need *= 2;
-    double limit = (double)ss_mesh_device_count(sc->mesh) * (double)sc->device_memory;
-    if (limit > 8.0 * (1u << 30))
-        limit = 8.0 * (1u << 30);
+    /* The global arrays live on the host (inputs, outputs, the reference
+     * run): refuse runs that would not fit in half of this machine's RAM (at
+     * most 8 GiB) and point to plan. The devices' own capacity is not the
+     * limit here: a run that overflows a device must reach the device and
+     * end in its out-of-memory report. */
+    double limit = 8.0 * (1u << 30);
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psize > 0 && (double)pages * (double)psize / 2 < limit)
+        limit = (double)pages * (double)psize / 2;
     if ((double)need > limit) {
         char a[32], b[32], msg[256];
         cli_fmt_bytes(a, sizeof a, (double)need);

@@ -371,6 +371,7 @@ static ss_status kernel_out(lower *s, ss_value v, const ss__layout *l, int *out)
     int64_t shape[SS_MAX_RANK];
     local_shape(s, n, l, shape);
     char name[48];
+    /* "%N op": reports turn the value number into its name and line. */
     snprintf(name, sizeof name, "%%%d %s", (int)v, ss__opcode_name(n));
     return new_buf(s, n->dtype, n->rank, shape, name, out);
 }
