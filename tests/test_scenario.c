@@ -509,3 +509,22 @@ Test(scenario, fuzz_mutations_never_crash, .timeout = 120)
     for (size_t k = 0; k < nfiles; k++)
         free(texts[k]);
 }
+
+Test(scenario, a_device_that_overflows_reports_it_at_the_scenario_line)
+{
+    /* The Flax MLP needs 49 MiB per device; with 20 MiB the run reaches the
+     * devices and ends in the out-of-memory report, at the line whose op
+     * allocated the buffer. */
+    char *path = scenario_path("flax_mlp.shard");
+    char *text = read_all(path);
+    const char *args[4] = {"run", path, "--device-memory", "20MiB"};
+    result r = run_cli(text, 4, args);
+    cr_assert_eq(r.rc, 1, "exit %d\n%s", r.rc, r.err);
+    cr_assert(strstr(r.err, "out of memory allocating"), "%s", r.err);
+    cr_assert(strstr(r.err, "of 20 MiB capacity; largest live buffers:"), "%s", r.err);
+    cr_assert(strstr(r.err, "flax_mlp.shard:") && strchr(r.err, '^'), "no line and caret: %s",
+              r.err);
+    result_free(&r);
+    free(text);
+    free(path);
+}
