@@ -17,6 +17,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -361,6 +362,36 @@ static void progress(int done, int total, double elapsed, bool last)
     fflush(stderr);
 }
 
+/* The runtime names buffers "%N op"; in a message for the user, a value
+ * the scenario names reads better as "name (line L)". */
+static void name_values(const scenario *sc, const char *msg, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (const char *p = msg; *p && n + 1 < cap;) {
+        char *end;
+        long v = p[0] == '%' && isdigit((unsigned char)p[1]) ? strtol(p + 1, &end, 10) : -1;
+        const char *name = v >= 0 ? scn_value_name(sc, (ss_value)v) : NULL;
+        if (name) {
+            /* Skip the op word after the number ("%3 param"). */
+            if (*end == ' ' && isalpha((unsigned char)end[1])) {
+                end++;
+                while (isalnum((unsigned char)*end) || *end == '_')
+                    end++;
+            }
+            scn_loc loc = scn_value_loc(sc, (ss_value)v);
+            int w = loc.line ? snprintf(out + n, cap - n, "%s (line %d)", name, loc.line)
+                             : snprintf(out + n, cap - n, "%s", name);
+            n += w > 0 ? (size_t)w : 0;
+            if (n >= cap)
+                n = cap - 1;
+            p = end;
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n < cap ? n : cap - 1] = '\0';
+}
+
 static int do_run(scenario *sc, const run_opts *o, scn_report *r)
 {
     host h = {0, 0, NULL, NULL}, ref = {0, 0, NULL, NULL};
@@ -437,8 +468,9 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
     if (st) {
         if (shown)
             fputc('\n', stderr);
-        const char *msg = ss_error_message();
-        rc = report_error(sc, o, scn_loc_from_message(sc, msg), msg,
+        char msg[2048];
+        name_values(sc, ss_error_message(), msg, sizeof msg);
+        rc = report_error(sc, o, scn_loc_from_message(sc, ss_error_message()), msg,
                           st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK ||
                                   st == SS_ERR_MISMATCH
                               ? SS_EXIT_CHECK
