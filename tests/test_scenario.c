@@ -521,7 +521,8 @@ Test(scenario, a_device_that_overflows_reports_it_at_the_scenario_line)
     result r = run_cli(text, 4, args);
     cr_assert_eq(r.rc, 1, "exit %d\n%s", r.rc, r.err);
     cr_assert(strstr(r.err, "out of memory allocating"), "%s", r.err);
-    cr_assert(strstr(r.err, "of 20 MiB capacity; largest live buffers:"), "%s", r.err);
+    cr_assert(strstr(r.err, "of 20 MiB capacity; largest live buffers: w1_0 (line 20)"), "%s",
+              r.err);
     cr_assert(strstr(r.err, "flax_mlp.shard:") && strchr(r.err, '^'), "no line and caret: %s",
               r.err);
     result_free(&r);
