@@ -51,6 +51,11 @@ void ss__buf_int_tuple(ss__buf *b, int n, const int64_t v[]);
 long ss__floordiv(long a, long b);
 long ss__floormod(long a, long b);
 
+/* Room for `need` elements of `size` bytes in the growable array `data` of
+ * capacity *cap (doubling, at least `first`): the array to use from now on,
+ * or NULL (with `data` and *cap unchanged) when memory runs out. */
+void *ss__grow(void *data, int *cap, int need, size_t size, int first);
+
 /* Checked product of n sizes; false on overflow past INT64_MAX. */
 bool ss__product(int n, const int64_t v[], int64_t *out);
 

@@ -144,3 +144,16 @@ bool ss__product(int n, const int64_t v[], int64_t *out)
     *out = p;
     return true;
 }
+
+void *ss__grow(void *data, int *cap, int need, size_t size, int first)
+{
+    if (need <= *cap && data)
+        return data;
+    int c = *cap ? *cap : first;
+    while (c < need)
+        c *= 2;
+    void *p = realloc(data, size * (size_t)c);
+    if (p)
+        *cap = c;
+    return p;
+}

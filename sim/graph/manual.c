@@ -119,16 +119,10 @@ static ss_status add_collective(ss_program *p, ss_value x, ss_coll *c, int npair
     n.in[n.nin++] = x;
     n.pairs_at = -1;
     if (npairs) {
-        if (p->npairs + npairs > p->pairs_cap) {
-            int cap = p->pairs_cap ? p->pairs_cap : 64;
-            while (cap < p->npairs + npairs)
-                cap *= 2;
-            int (*np)[2] = realloc(p->pairs, sizeof *np * (size_t)cap);
-            if (!np)
-                return ss__fail(SS_ERR_NOMEM, "ppermute: out of host memory");
-            p->pairs = np;
-            p->pairs_cap = cap;
-        }
+        void *grown = ss__grow(p->pairs, &p->pairs_cap, p->npairs + npairs, sizeof *p->pairs, 64);
+        if (!grown)
+            return ss__fail(SS_ERR_NOMEM, "ppermute: out of host memory");
+        p->pairs = grown;
         n.pairs_at = p->npairs;
         memcpy(p->pairs[p->npairs], pairs, sizeof(int[2]) * (size_t)npairs);
         p->npairs += npairs;

@@ -48,14 +48,10 @@ ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
                             ss__opcode_name(node), (int)node->in[k],
                             want ? "outside" : "inside");
     }
-    if (p->n == p->cap) {
-        int cap = p->cap ? p->cap * 2 : 64;
-        ss__node *nodes = realloc(p->nodes, sizeof *nodes * (size_t)cap);
-        if (!nodes)
-            return ss__fail(SS_ERR_NOMEM, "program: out of host memory at value %d", p->n);
-        p->nodes = nodes;
-        p->cap = cap;
-    }
+    void *grown = ss__grow(p->nodes, &p->cap, p->n + 1, sizeof *p->nodes, 64);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "program: out of host memory at value %d", p->n);
+    p->nodes = grown;
     p->nodes[p->n] = *node;
     p->nodes[p->n].manual = manual;
     if (node->op != SS__OP_COLLECTIVE)
@@ -170,14 +166,10 @@ ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec)
         if (st)
             return st;
     }
-    if (p->nouts == p->outs_cap) {
-        int cap = p->outs_cap ? p->outs_cap * 2 : 16;
-        ss_value *o = realloc(p->outs, sizeof *o * (size_t)cap);
-        if (!o)
-            return ss__fail(SS_ERR_NOMEM, "output: out of host memory");
-        p->outs = o;
-        p->outs_cap = cap;
-    }
+    void *grown = ss__grow(p->outs, &p->outs_cap, p->nouts + 1, sizeof *p->outs, 16);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "output: out of host memory");
+    p->outs = grown;
     p->outs[p->nouts++] = v;
     p->nodes[v].is_output = true;
     return SS_OK;

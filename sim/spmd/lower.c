@@ -53,14 +53,10 @@ static ss_status new_buf(lower *s, ss_dtype dtype, int rank, const int64_t shape
                          const char *name, int *out)
 {
     ss_executable *e = s->e;
-    if (e->nbufs == e->bufs_cap) {
-        int cap = e->bufs_cap ? e->bufs_cap * 2 : 64;
-        ss__bufdesc *b = realloc(e->bufs, sizeof *b * (size_t)cap);
-        if (!b)
-            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-        e->bufs = b;
-        e->bufs_cap = cap;
-    }
+    void *grown = ss__grow(e->bufs, &e->bufs_cap, e->nbufs + 1, sizeof *e->bufs, 64);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    e->bufs = grown;
     ss__bufdesc *b = &e->bufs[e->nbufs];
     memset(b, 0, sizeof *b);
     b->dtype = dtype;
@@ -79,14 +75,10 @@ static ss_status new_buf(lower *s, ss_dtype dtype, int rank, const int64_t shape
 static ss_status emit(lower *s, const ss__inst *inst)
 {
     ss_executable *e = s->e;
-    if (e->ninsts == e->insts_cap) {
-        int cap = e->insts_cap ? e->insts_cap * 2 : 128;
-        ss__inst *i = realloc(e->insts, sizeof *i * (size_t)cap);
-        if (!i)
-            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-        e->insts = i;
-        e->insts_cap = cap;
-    }
+    void *grown = ss__grow(e->insts, &e->insts_cap, e->ninsts + 1, sizeof *e->insts, 128);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    e->insts = grown;
     e->insts[e->ninsts++] = *inst;
     return SS_OK;
 }
@@ -176,16 +168,11 @@ static ss_status emit_coll(lower *s, ss_value v, ss_coll *c, int in, int *out, i
     i.out = *out;
     if (pairs_n) {
         ss_executable *e = s->e;
-        if (e->npairs + pairs_n > e->pairs_cap) {
-            int cap = e->pairs_cap ? e->pairs_cap : 64;
-            while (cap < e->npairs + pairs_n)
-                cap *= 2;
-            int (*np)[2] = realloc(e->pairs, sizeof *np * (size_t)cap);
-            if (!np)
-                return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-            e->pairs = np;
-            e->pairs_cap = cap;
-        }
+        void *grown = ss__grow(e->pairs, &e->pairs_cap, e->npairs + (int)pairs_n,
+                               sizeof *e->pairs, 64);
+        if (!grown)
+            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+        e->pairs = grown;
         i.pairs_at = e->npairs;
         for (int64_t k = 0; k < pairs_n; k++) {
             e->pairs[e->npairs][0] = pairs[2 * k];
