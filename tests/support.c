@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,4 +152,48 @@ int ts_run_cli(const char *args, char **out, char **err)
     else
         free(e);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+ss_spec ts_spec(const char *text)
+{
+    ss_spec s;
+    TS_OK(ss_spec_parse(text, &s));
+    return s;
+}
+
+ss_mesh *ts_make_mesh(const char *text, int devices)
+{
+    ss_mesh *m;
+    TS_OK(ss_mesh_make(text, devices, NULL, &m));
+    return m;
+}
+
+ss_value ts_input(ss_program *p, const char *name, const char *spec, int rank, ...)
+{
+    int64_t shape[SS_MAX_RANK];
+    va_list ap;
+    va_start(ap, rank);
+    for (int d = 0; d < rank; d++)
+        shape[d] = va_arg(ap, int);
+    va_end(ap);
+    ss_spec s;
+    if (spec)
+        s = ts_spec(spec);
+    ss_value v;
+    TS_OK(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
+    return v;
+}
+
+void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5])
+{
+    ss_value k, v, sc, c;
+    TS_OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[0], &out[0]));
+    TS_OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[1], &k));
+    TS_OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[2], &v));
+    TS_OK(ss_einsum(p, "bqhd,bkhd->bhqk", out[0], k, &out[1]));
+    TS_OK(ss_constant(p, 1.0 / 2.8284271247461903, &c)); /* 1/sqrt(8) */
+    TS_OK(ss_binary(p, SS_MUL, out[1], c, &sc));
+    TS_OK(ss_softmax(p, sc, -1, &out[2]));
+    TS_OK(ss_einsum(p, "bhqk,bkhd->bqhd", out[2], v, &out[3]));
+    TS_OK(ss_einsum(p, "bqhd,hdD->bqD", out[3], w[3], &out[4]));
 }

@@ -9,6 +9,7 @@
 #include "shardsim.h"
 
 #include <cjson/cJSON.h>
+#include <criterion/criterion.h>
 
 /* Parse tests/data/<rel> (via $SS_TEST_DATA); aborts the test on failure. */
 cJSON *ts_load_json(const char *rel);
@@ -23,6 +24,21 @@ void ts_spec_from_json(const cJSON *arr, ss_spec *out);
 int ts_ints(const cJSON *arr, int64_t out[], int cap);
 /* The case named `name` in an array of cases, or NULL. */
 const cJSON *ts_find_case(const cJSON *cases, const char *name);
+
+/* Assert that a call succeeded, printing the library's message (a macro, so
+ * a failure reports the caller's file and line). */
+#define TS_OK(expr) cr_assert_eq((expr), SS_OK, "%s", ss_error_message())
+
+/* A spec from its text (asserts it parses). */
+ss_spec ts_spec(const char *text);
+/* jax.make_mesh-style mesh over `devices` devices (asserts it is valid). */
+ss_mesh *ts_make_mesh(const char *text, int devices);
+/* An f32 input named `name` with spec text (NULL: unspecified) and `rank`
+ * int dims given after it. */
+ss_value ts_input(ss_program *p, const char *name, const char *spec, int rank, ...);
+/* Scenario S7's attention (notes/gspmd.md section 7) on x with
+ * w = {Wq, Wk, Wv, Wo}: out = {q, scores, softmax, o, y}. */
+void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5]);
 
 /* Run `$SS_SHARDSIM args` with /bin/sh, capture stdout (malloc'd) and return
  * the exit status (or -1). stderr goes to *err if err is non-NULL. */

@@ -456,17 +456,9 @@ Test(train, s7_attention_heads_sharded_adam)
     for (int i = 0; i < 3; i++)
         w[i] = tc_in(p, names[i], "P(None, 'm')", 3, 64, 8, 8);
     w[3] = tc_in(p, "Wo", "P('m')", 3, 8, 8, 64);
-    ss_value q, k, v, s, sc, c, pr, o, y;
-    OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[0], &q));
-    OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[1], &k));
-    OK(ss_einsum(p, "bsD,Dhd->bshd", x, w[2], &v));
-    OK(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
-    OK(ss_constant(p, 1.0 / 2.8284271247461903, &c));
-    OK(ss_binary(p, SS_MUL, s, c, &sc));
-    OK(ss_softmax(p, sc, -1, &pr));
-    OK(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
-    OK(ss_einsum(p, "bqhd,hdD->bqD", o, w[3], &y));
-    md.loss = sum_all(p, y);
+    ss_value a[5];
+    ts_attention(p, x, w, a);
+    md.loss = sum_all(p, a[4]);
     for (int i = 0; i < 4; i++) {
         md.params[md.n] = w[i];
         md.specs[md.n++] = i < 3 ? "P(None, 'm')" : "P('m')";

@@ -16,31 +16,6 @@ typedef struct expect_coll {
     double sent; /* bytes per device */
 } expect_coll;
 
-static ss_spec spec_of(const char *text)
-{
-    ss_spec s;
-    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
-    return s;
-}
-
-static void ok(ss_status st) { cr_assert_eq(st, SS_OK, "%s", ss_error_message()); }
-
-static ss_value in(ss_program *p, const char *name, const char *spec, int rank, ...)
-{
-    int64_t shape[SS_MAX_RANK];
-    va_list ap;
-    va_start(ap, rank);
-    for (int d = 0; d < rank; d++)
-        shape[d] = va_arg(ap, int);
-    va_end(ap);
-    ss_spec s;
-    if (spec)
-        s = spec_of(spec);
-    ss_value v;
-    ok(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v));
-    return v;
-}
-
 static size_t value_elems(const ss_program *p, ss_value v)
 {
     int rank;
@@ -60,7 +35,7 @@ static const ss_compile_options *g_opts;
 static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, int nwant)
 {
     ss_executable *e;
-    ok(g_opts ? ss_program_compile_with(p, g_opts, &e) : ss_program_compile(p, &e));
+    TS_OK(g_opts ? ss_program_compile_with(p, g_opts, &e) : ss_program_compile(p, &e));
     int ni = ss_executable_input_count(e), no = ss_executable_output_count(e);
     void **ins = calloc((size_t)ni + 1, sizeof(void *));
     void **outs = calloc((size_t)no + 1, sizeof(void *)), **refs = calloc((size_t)no + 1,
@@ -84,13 +59,13 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
         outs[o] = calloc(n, sizeof(float));
         refs[o] = calloc(n, sizeof(float));
     }
-    ok(ss_program_eval(p, (const void *const *)ins, refs));
+    TS_OK(ss_program_eval(p, (const void *const *)ins, refs));
 
     ss_context_options co = {.ndevices = ndevices, .device_memory = (size_t)256 << 20,
                              .timeout = 30};
     ss_context *ctx;
-    ok(ss_context_create(&co, &ctx));
-    ok(ss_executable_run(e, ctx, (const void *const *)ins, outs));
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(e, ctx, (const void *const *)ins, outs));
 
     for (int o = 0; o < no; o++) {
         ss_value v;
@@ -112,10 +87,10 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
 
     /* plan == run: peak bytes on every device, and the ledger. */
     ss_plan plan;
-    ok(ss_executable_plan(e, &plan));
+    TS_OK(ss_executable_plan(e, &plan));
     for (int d = 0; d < ndevices; d++) {
         ss_memory_stats ms;
-        ok(ss_device_memory_stats(ctx, d, &ms));
+        TS_OK(ss_device_memory_stats(ctx, d, &ms));
         cr_assert_eq(ms.peak_bytes, plan.peak_bytes, "device %d peak %zu, plan %zu", d,
                      ms.peak_bytes, plan.peak_bytes);
         cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
@@ -130,8 +105,8 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
                  ss_executable_ledger_count(e));
     for (int k = 0; k < nl; k++) {
         ss_coll_record a, b;
-        ok(ss_context_ledger_get(ctx, k, &a));
-        ok(ss_executable_ledger_get(e, k, &b));
+        TS_OK(ss_context_ledger_get(ctx, k, &a));
+        TS_OK(ss_executable_ledger_get(e, k, &b));
         cr_assert(a.kind == b.kind && a.sent == b.sent && a.bytes == b.bytes &&
                       strcmp(a.axes, b.axes) == 0 && a.group_size == b.group_size,
                   "collective %d: run %s %s %.0f B, plan %s %s %.0f B", k,
@@ -165,31 +140,24 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
     ss_executable_destroy(e);
 }
 
-static ss_mesh *mesh_of(const char *text, int n)
-{
-    ss_mesh *m;
-    ok(ss_mesh_make(text, n, NULL, &m));
-    return m;
-}
-
 Test(partition, s1_reduce_of_a_sharded_dim_all_reduces)
 {
-    ss_mesh *m = mesh_of("x=4", 4);
+    ss_mesh *m = ts_make_mesh("x=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('x')", 2, 16, 32), b = in(p, "b", "P()", 1, 32);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('x')", 2, 16, 32), b = ts_input(p, "b", "P()", 1, 32);
     ss_value e, c2, y, c1, y1, y2, r0, r1;
     int ax0 = 0, ax1 = 1;
-    ok(ss_unary(p, SS_EXP, x, &e));
-    ok(ss_constant(p, 2.0, &c2));
-    ok(ss_binary(p, SS_MUL, e, c2, &y));
-    ok(ss_constant(p, 1.0, &c1));
-    ok(ss_binary(p, SS_ADD, y, c1, &y1));
-    ok(ss_binary(p, SS_ADD, y1, b, &y2));
-    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax0, 0, &r0));
-    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax1, 0, &r1));
-    ok(ss_output(p, r0, NULL));
-    ok(ss_output(p, r1, NULL));
+    TS_OK(ss_unary(p, SS_EXP, x, &e));
+    TS_OK(ss_constant(p, 2.0, &c2));
+    TS_OK(ss_binary(p, SS_MUL, e, c2, &y));
+    TS_OK(ss_constant(p, 1.0, &c1));
+    TS_OK(ss_binary(p, SS_ADD, y, c1, &y1));
+    TS_OK(ss_binary(p, SS_ADD, y1, b, &y2));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax0, 0, &r0));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax1, 0, &r1));
+    TS_OK(ss_output(p, r0, NULL));
+    TS_OK(ss_output(p, r1, NULL));
     expect_coll want[] = {{SS_COLL_ALL_REDUCE, 192}};
     run_and_check(p, 4, want, 1);
     ss_program_destroy(p);
@@ -198,14 +166,14 @@ Test(partition, s1_reduce_of_a_sharded_dim_all_reduces)
 
 Test(partition, s1_constrained_sharded_result_reduce_scatters)
 {
-    ss_mesh *m = mesh_of("x=4", 4);
+    ss_mesh *m = ts_make_mesh("x=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('x')", 2, 16, 32), r0;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('x')", 2, 16, 32), r0;
     int ax0 = 0;
-    ok(ss_reduce(p, SS_REDUCE_SUM, x, 1, &ax0, 0, &r0));
-    ss_spec s0 = spec_of("P('x')");
-    ok(ss_output(p, r0, &s0));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, x, 1, &ax0, 0, &r0));
+    ss_spec s0 = ts_spec("P('x')");
+    TS_OK(ss_output(p, r0, &s0));
     expect_coll want[] = {{SS_COLL_REDUCE_SCATTER, 96}};
     run_and_check(p, 4, want, 1);
     ss_program_destroy(p);
@@ -214,19 +182,19 @@ Test(partition, s1_constrained_sharded_result_reduce_scatters)
 
 Test(partition, s2_data_parallel_forward_and_loss)
 {
-    ss_mesh *m = mesh_of("d=4", 4);
+    ss_mesh *m = ts_make_mesh("d=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('d')", 2, 32, 64);
-    ss_value w1 = in(p, "W1", "P()", 2, 64, 128), w2 = in(p, "W2", "P()", 2, 128, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('d')", 2, 32, 64);
+    ss_value w1 = ts_input(p, "W1", "P()", 2, 64, 128), w2 = ts_input(p, "W2", "P()", 2, 128, 64);
     ss_value a, h, y, loss;
     int both[2] = {0, 1};
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_RELU, a, &h));
-    ok(ss_matmul(p, h, w2, &y));
-    ok(ss_reduce(p, SS_REDUCE_SUM, y, 2, both, 0, &loss));
-    ok(ss_output(p, loss, NULL));
-    ok(ss_output(p, y, NULL));
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_RELU, a, &h));
+    TS_OK(ss_matmul(p, h, w2, &y));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y, 2, both, 0, &loss));
+    TS_OK(ss_output(p, loss, NULL));
+    TS_OK(ss_output(p, y, NULL));
     expect_coll want[] = {{SS_COLL_ALL_REDUCE, 6}};
     run_and_check(p, 4, want, 1);
     ss_program_destroy(p);
@@ -235,17 +203,17 @@ Test(partition, s2_data_parallel_forward_and_loss)
 
 Test(partition, s3_megatron_row_parallel_all_reduces)
 {
-    ss_mesh *m = mesh_of("m=4", 4);
+    ss_mesh *m = ts_make_mesh("m=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P()", 2, 32, 64);
-    ss_value w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
-    ss_value w2 = in(p, "W2", "P('m', None)", 2, 256, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P()", 2, 32, 64);
+    ss_value w1 = ts_input(p, "W1", "P(None, 'm')", 2, 64, 256);
+    ss_value w2 = ts_input(p, "W2", "P('m', None)", 2, 256, 64);
     ss_value a, h, y;
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_GELU, a, &h));
-    ok(ss_matmul(p, h, w2, &y));
-    ok(ss_output(p, y, NULL));
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_GELU, a, &h));
+    TS_OK(ss_matmul(p, h, w2, &y));
+    TS_OK(ss_output(p, y, NULL));
     expect_coll want[] = {{SS_COLL_ALL_REDUCE, 12288}};
     run_and_check(p, 4, want, 1);
     ss_program_destroy(p);
@@ -254,20 +222,20 @@ Test(partition, s3_megatron_row_parallel_all_reduces)
 
 Test(partition, s4_sequence_parallel_gathers_then_reduce_scatters)
 {
-    ss_mesh *m = mesh_of("m=4", 4);
+    ss_mesh *m = ts_make_mesh("m=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('m')", 2, 32, 64);
-    ss_value w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
-    ss_value w2 = in(p, "W2", "P('m', None)", 2, 256, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('m')", 2, 32, 64);
+    ss_value w1 = ts_input(p, "W1", "P(None, 'm')", 2, 64, 256);
+    ss_value w2 = ts_input(p, "W2", "P('m', None)", 2, 256, 64);
     ss_value a, h, hc, y, yc;
-    ss_spec s1 = spec_of("P(None, 'm')"), s0 = spec_of("P('m')");
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_GELU, a, &h));
-    ok(ss_constrain(p, h, &s1, &hc));
-    ok(ss_matmul(p, hc, w2, &y));
-    ok(ss_constrain(p, y, &s0, &yc));
-    ok(ss_output(p, yc, NULL));
+    ss_spec s1 = ts_spec("P(None, 'm')"), s0 = ts_spec("P('m')");
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_GELU, a, &h));
+    TS_OK(ss_constrain(p, h, &s1, &hc));
+    TS_OK(ss_matmul(p, hc, w2, &y));
+    TS_OK(ss_constrain(p, y, &s0, &yc));
+    TS_OK(ss_output(p, yc, NULL));
     expect_coll want[] = {{SS_COLL_ALL_GATHER, 6144}, {SS_COLL_REDUCE_SCATTER, 6144}};
     run_and_check(p, 4, want, 2);
     ss_program_destroy(p);
@@ -276,27 +244,27 @@ Test(partition, s4_sequence_parallel_gathers_then_reduce_scatters)
 
 Test(partition, s5_flax_dot_relu_dot_four_layers)
 {
-    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('data', None)", 2, 8, 1024);
-    ss_spec dm = spec_of("P('data', 'model')"), dn = spec_of("P('data', None)");
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 8, 1024);
+    ss_spec dm = ts_spec("P('data', 'model')"), dn = ts_spec("P('data', None)");
     expect_coll want[4];
     for (int layer = 0; layer < 4; layer++) {
         char n1[16], n2[16];
         snprintf(n1, sizeof n1, "W1_%d", layer);
         snprintf(n2, sizeof n2, "W2_%d", layer);
-        ss_value w1 = in(p, n1, "P(None, 'model')", 2, 1024, 1024);
-        ss_value w2 = in(p, n2, "P('model', None)", 2, 1024, 1024);
+        ss_value w1 = ts_input(p, n1, "P(None, 'model')", 2, 1024, 1024);
+        ss_value w2 = ts_input(p, n2, "P('model', None)", 2, 1024, 1024);
         ss_value a, y, yc, z;
-        ok(ss_matmul(p, x, w1, &a));
-        ok(ss_unary(p, SS_RELU, a, &y));
-        ok(ss_constrain(p, y, &dm, &yc));
-        ok(ss_matmul(p, yc, w2, &z));
-        ok(ss_constrain(p, z, &dn, &x));
+        TS_OK(ss_matmul(p, x, w1, &a));
+        TS_OK(ss_unary(p, SS_RELU, a, &y));
+        TS_OK(ss_constrain(p, y, &dm, &yc));
+        TS_OK(ss_matmul(p, yc, w2, &z));
+        TS_OK(ss_constrain(p, z, &dn, &x));
         want[layer] = (expect_coll){SS_COLL_ALL_REDUCE, 24576};
     }
-    ok(ss_output(p, x, NULL));
+    TS_OK(ss_output(p, x, NULL));
     run_and_check(p, 8, want, 4);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
@@ -304,16 +272,16 @@ Test(partition, s5_flax_dot_relu_dot_four_layers)
 
 Test(partition, s6_fsdp_gathers_the_weights)
 {
-    ss_mesh *m = mesh_of("d=4", 4);
+    ss_mesh *m = ts_make_mesh("d=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('d')", 2, 512, 64);
-    ss_value w1 = in(p, "W1", "P('d')", 2, 64, 128), w2 = in(p, "W2", "P('d')", 2, 128, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('d')", 2, 512, 64);
+    ss_value w1 = ts_input(p, "W1", "P('d')", 2, 64, 128), w2 = ts_input(p, "W2", "P('d')", 2, 128, 64);
     ss_value a, h, y;
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_RELU, a, &h));
-    ok(ss_matmul(p, h, w2, &y));
-    ok(ss_output(p, y, NULL));
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_RELU, a, &h));
+    TS_OK(ss_matmul(p, h, w2, &y));
+    TS_OK(ss_output(p, y, NULL));
     expect_coll want[] = {{SS_COLL_ALL_GATHER, 24576}, {SS_COLL_ALL_GATHER, 24576}};
     run_and_check(p, 4, want, 2);
     ss_program_destroy(p);
@@ -322,25 +290,17 @@ Test(partition, s6_fsdp_gathers_the_weights)
 
 Test(partition, s7_heads_sharded_attention)
 {
-    ss_mesh *m = mesh_of("m=4", 4);
+    ss_mesh *m = ts_make_mesh("m=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P()", 3, 2, 16, 64);
-    ss_value wq = in(p, "Wq", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wk = in(p, "Wk", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wv = in(p, "Wv", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wo = in(p, "Wo", "P('m')", 3, 8, 8, 64);
-    ss_value q, k, v, s, sc, c, pr, o, y;
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wq, &q));
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wk, &k));
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wv, &v));
-    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
-    ok(ss_constant(p, 1.0 / 2.8284271247461903, &c));
-    ok(ss_binary(p, SS_MUL, s, c, &sc));
-    ok(ss_softmax(p, sc, -1, &pr));
-    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
-    ok(ss_einsum(p, "bqhd,hdD->bqD", o, wo, &y));
-    ok(ss_output(p, y, NULL));
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P()", 3, 2, 16, 64);
+    ss_value wq = ts_input(p, "Wq", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wk = ts_input(p, "Wk", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wv = ts_input(p, "Wv", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wo = ts_input(p, "Wo", "P('m')", 3, 8, 8, 64);
+    ss_value w[4] = {wq, wk, wv, wo}, a[5];
+    ts_attention(p, x, w, a);
+    TS_OK(ss_output(p, a[4], NULL));
     expect_coll want[] = {{SS_COLL_ALL_REDUCE, 12288}};
     run_and_check(p, 4, want, 1);
     ss_program_destroy(p);
@@ -349,18 +309,18 @@ Test(partition, s7_heads_sharded_attention)
 
 Test(partition, s8_sequence_parallel_attention_gathers_k_and_v)
 {
-    ss_mesh *m = mesh_of("sp=4", 4);
+    ss_mesh *m = ts_make_mesh("sp=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value q = in(p, "q", "P(None, 'sp')", 4, 1, 64, 2, 16);
-    ss_value k = in(p, "k", "P(None, 'sp')", 4, 1, 64, 2, 16);
-    ss_value v = in(p, "v", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    TS_OK(ss_program_create(m, &p));
+    ss_value q = ts_input(p, "q", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value k = ts_input(p, "k", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value v = ts_input(p, "v", "P(None, 'sp')", 4, 1, 64, 2, 16);
     ss_value s, pr, o;
-    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
-    ok(ss_softmax(p, s, -1, &pr));
-    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
-    ss_spec s1 = spec_of("P(None, 'sp')");
-    ok(ss_output(p, o, &s1));
+    TS_OK(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
+    TS_OK(ss_softmax(p, s, -1, &pr));
+    TS_OK(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
+    ss_spec s1 = ts_spec("P(None, 'sp')");
+    TS_OK(ss_output(p, o, &s1));
     expect_coll want[] = {{SS_COLL_ALL_GATHER, 6144}, {SS_COLL_ALL_GATHER, 6144}};
     run_and_check(p, 4, want, 2);
     ss_program_destroy(p);
@@ -369,23 +329,23 @@ Test(partition, s8_sequence_parallel_attention_gathers_k_and_v)
 
 Test(partition, s9_expert_parallel_all_to_alls)
 {
-    ss_mesh *m = mesh_of("e=4", 4);
+    ss_mesh *m = ts_make_mesh("e=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('e')", 3, 4, 16, 32);
-    ss_value mask = in(p, "m", "P('e')", 4, 4, 16, 4, 8);
-    ss_value win = in(p, "Win", "P('e')", 3, 4, 32, 64);
-    ss_value wout = in(p, "Wout", "P('e')", 3, 4, 64, 32);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('e')", 3, 4, 16, 32);
+    ss_value mask = ts_input(p, "m", "P('e')", 4, 4, 16, 4, 8);
+    ss_value win = ts_input(p, "Win", "P('e')", 3, 4, 32, 64);
+    ss_value wout = ts_input(p, "Wout", "P('e')", 3, 4, 64, 32);
     ss_value d, dc, h, hr, o, oc, y;
-    ss_spec e0 = spec_of("P('e')"), e1 = spec_of("P(None, 'e')");
-    ok(ss_einsum(p, "gsec,gsd->egcd", mask, x, &d));
-    ok(ss_constrain(p, d, &e0, &dc));
-    ok(ss_einsum(p, "egcd,edh->egch", dc, win, &h));
-    ok(ss_unary(p, SS_RELU, h, &hr));
-    ok(ss_einsum(p, "egch,ehd->egcd", hr, wout, &o));
-    ok(ss_constrain(p, o, &e1, &oc));
-    ok(ss_einsum(p, "gsec,egcd->gsd", mask, oc, &y));
-    ok(ss_output(p, y, NULL));
+    ss_spec e0 = ts_spec("P('e')"), e1 = ts_spec("P(None, 'e')");
+    TS_OK(ss_einsum(p, "gsec,gsd->egcd", mask, x, &d));
+    TS_OK(ss_constrain(p, d, &e0, &dc));
+    TS_OK(ss_einsum(p, "egcd,edh->egch", dc, win, &h));
+    TS_OK(ss_unary(p, SS_RELU, h, &hr));
+    TS_OK(ss_einsum(p, "egch,ehd->egcd", hr, wout, &o));
+    TS_OK(ss_constrain(p, o, &e1, &oc));
+    TS_OK(ss_einsum(p, "gsec,egcd->gsd", mask, oc, &y));
+    TS_OK(ss_output(p, y, NULL));
     expect_coll want[] = {{SS_COLL_ALL_TO_ALL, 3072}, {SS_COLL_ALL_TO_ALL, 3072}};
     run_and_check(p, 4, want, 2);
     ss_program_destroy(p);
@@ -404,16 +364,16 @@ Test(partition, s12_reshard_gauntlet_through_constraints)
         {"P('x','y')", "P()"},                  /* 5: all-gather, 192 B */
         {"P(('x','y'))", "P('x','y')"},         /* 6: all-to-all in pairs, 32 B */
     };
-    ss_mesh *m = mesh_of("x=2,y=2", 4);
+    ss_mesh *m = ts_make_mesh("x=2,y=2", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
+    TS_OK(ss_program_create(m, &p));
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         char name[8];
         snprintf(name, sizeof name, "A%zu", k + 1);
-        ss_value a = in(p, name, steps[k][0], 2, 8, 8), b;
-        ss_spec t = spec_of(steps[k][1]);
-        ok(ss_constrain(p, a, &t, &b));
-        ok(ss_output(p, b, NULL));
+        ss_value a = ts_input(p, name, steps[k][0], 2, 8, 8), b;
+        ss_spec t = ts_spec(steps[k][1]);
+        TS_OK(ss_constrain(p, a, &t, &b));
+        TS_OK(ss_output(p, b, NULL));
     }
     expect_coll want[] = {{SS_COLL_ALL_TO_ALL, 48}, {SS_COLL_PERMUTE, 64},
                           {SS_COLL_ALL_GATHER, 64}, {SS_COLL_ALL_GATHER, 192},
@@ -425,18 +385,18 @@ Test(partition, s12_reshard_gauntlet_through_constraints)
 
 Test(partition, explain_names_each_op)
 {
-    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('data', None)", 2, 8, 64);
-    ss_value w1 = in(p, "W1", "P(None, 'model')", 2, 64, 64);
-    ss_value w2 = in(p, "W2", "P('model', None)", 2, 64, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 8, 64);
+    ss_value w1 = ts_input(p, "W1", "P(None, 'model')", 2, 64, 64);
+    ss_value w2 = ts_input(p, "W2", "P('model', None)", 2, 64, 64);
     ss_value y, z;
-    ok(ss_matmul(p, x, w1, &y));
-    ok(ss_matmul(p, y, w2, &z));
-    ok(ss_output(p, z, NULL));
+    TS_OK(ss_matmul(p, x, w1, &y));
+    TS_OK(ss_matmul(p, y, w2, &z));
+    TS_OK(ss_output(p, z, NULL));
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -486,7 +446,7 @@ static ss_value random_value(ss_program *p, const ss_mesh *m, unsigned *s, int r
     snprintf(name, sizeof name, "in%d", (*ninputs)++);
     ss_spec spec = random_spec(m, rank, s);
     ss_value v;
-    ok(ss_input(p, name, SS_F32, rank, shape, rnd(s) % 4 ? &spec : NULL, &v));
+    TS_OK(ss_input(p, name, SS_F32, rank, shape, rnd(s) % 4 ? &spec : NULL, &v));
     return v;
 }
 
@@ -503,51 +463,51 @@ static void random_program(ss_program *p, const ss_mesh *m, unsigned seed)
         int64_t sh[SS_MAX_RANK];
         ss_value_shape(p, x, NULL, &rank, sh);
         switch (rnd(&s) % 8) {
-        case 0: ok(ss_unary(p, (ss_unary_op)(rnd(&s) % 2 ? SS_TANH : SS_RELU), x, &x)); break;
+        case 0: TS_OK(ss_unary(p, (ss_unary_op)(rnd(&s) % 2 ? SS_TANH : SS_RELU), x, &x)); break;
         case 1: {
             ss_value y = random_value(p, m, &s, rank, sh, &nin);
-            ok(ss_binary(p, (ss_binary_op)(rnd(&s) % 3), x, y, &x));
+            TS_OK(ss_binary(p, (ss_binary_op)(rnd(&s) % 3), x, y, &x));
             break;
         }
         case 2: {
             int64_t wsh[2] = {sh[rank - 1], 8 * (1 + (int64_t)(rnd(&s) % 4))};
             ss_value w = random_value(p, m, &s, 2, wsh, &nin);
-            ok(ss_matmul(p, x, w, &x));
+            TS_OK(ss_matmul(p, x, w, &x));
             break;
         }
         case 3:
             if (rank == 2) {
                 int perm[2] = {1, 0};
-                ok(ss_transpose(p, x, perm, &x));
+                TS_OK(ss_transpose(p, x, perm, &x));
             }
             break;
         case 4: {
             ss_spec spec = random_spec(m, rank, &s);
-            ok(ss_constrain(p, x, &spec, &x));
+            TS_OK(ss_constrain(p, x, &spec, &x));
             break;
         }
         case 5:
             if (rank == 2) {
                 int64_t flat[1] = {sh[0] * sh[1]};
-                ok(ss_reshape(p, x, 1, flat, &x));
+                TS_OK(ss_reshape(p, x, 1, flat, &x));
             } else if (rank == 1 && sh[0] % 16 == 0) {
                 int64_t two[2] = {16, sh[0] / 16};
-                ok(ss_reshape(p, x, 2, two, &x));
+                TS_OK(ss_reshape(p, x, 2, two, &x));
             }
             break;
         case 6: {
             int ax = (int)(rnd(&s) % (unsigned)rank);
             ss_value r;
-            ok(ss_reduce(p, rnd(&s) % 2 ? SS_REDUCE_SUM : SS_REDUCE_MAX, x, 1, &ax, 1, &r));
-            ok(ss_binary(p, SS_SUB, x, r, &x));
+            TS_OK(ss_reduce(p, rnd(&s) % 2 ? SS_REDUCE_SUM : SS_REDUCE_MAX, x, 1, &ax, 1, &r));
+            TS_OK(ss_binary(p, SS_SUB, x, r, &x));
             break;
         }
         case 7:
-            ok(ss_softmax(p, x, -1, &x));
+            TS_OK(ss_softmax(p, x, -1, &x));
             break;
         }
     }
-    ok(ss_output(p, x, NULL));
+    TS_OK(ss_output(p, x, NULL));
 }
 
 Test(partition, random_programs_equal_the_single_device_run, .timeout = 120)
@@ -556,9 +516,9 @@ Test(partition, random_programs_equal_the_single_device_run, .timeout = 120)
     static const int counts[] = {4, 4, 8, 8, 8};
     for (unsigned seed = 1; seed <= 60; seed++) {
         int mi = (int)(seed % 5);
-        ss_mesh *m = mesh_of(meshes[mi], counts[mi]);
+        ss_mesh *m = ts_make_mesh(meshes[mi], counts[mi]);
         ss_program *p;
-        ok(ss_program_create(m, &p));
+        TS_OK(ss_program_create(m, &p));
         random_program(p, m, seed * 7919u);
         run_and_check(p, counts[mi], NULL, 0);
         ss_program_destroy(p);
@@ -572,25 +532,25 @@ Test(partition, shard_map_psum_matches_the_jax_reference_vector)
 {
     /* notes/jax-semantics.md 6.1: blocks [3,1,4,1] [5,9,2,6] [5,3,5,8] [9,7,1,2]
      * on 4 devices, psum over 'i', out_specs P() -> [22 20 12 17]. */
-    ss_mesh *m = mesh_of("i=4", 4);
+    ss_mesh *m = ts_make_mesh("i=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", NULL, 1, 16), xl, s, out;
-    ss_spec pi = spec_of("P('i')"), rep = spec_of("P()");
-    ok(ss_shard_map_begin(p, 1, &x, &pi, &xl));
-    ok(ss_psum(p, xl, "i", SS_REDUCE_SUM, &s));
-    ok(ss_shard_map_end(p, 1, &s, &rep, &out));
-    ok(ss_output(p, out, NULL));
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", NULL, 1, 16), xl, s, out;
+    ss_spec pi = ts_spec("P('i')"), rep = ts_spec("P()");
+    TS_OK(ss_shard_map_begin(p, 1, &x, &pi, &xl));
+    TS_OK(ss_psum(p, xl, "i", SS_REDUCE_SUM, &s));
+    TS_OK(ss_shard_map_end(p, 1, &s, &rep, &out));
+    TS_OK(ss_output(p, out, NULL));
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     float xs[16] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 1, 2}, got[4], ref[4];
     const void *ins[1] = {xs};
     void *outs[1] = {got}, *refs[1] = {ref};
     ss_context_options co = {.ndevices = 4, .device_memory = (size_t)64 << 20};
     ss_context *ctx;
-    ok(ss_context_create(&co, &ctx));
-    ok(ss_executable_run(e, ctx, ins, outs));
-    ok(ss_program_eval(p, ins, refs));
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(e, ctx, ins, outs));
+    TS_OK(ss_program_eval(p, ins, refs));
     float want[4] = {22, 20, 12, 17};
     for (int k = 0; k < 4; k++) {
         cr_assert_eq(got[k], want[k], "run [%d] = %g", k, (double)got[k]);
@@ -606,39 +566,39 @@ Test(partition, s10_pipeline_with_ppermute)
 {
     /* GPipe over 4 stages, 4 microbatches of [8,64], 7 ticks; stage 0's
      * block of `inject` holds microbatch t at tick t, the others zeros. */
-    ss_mesh *m = mesh_of("pp=4", 4);
+    ss_mesh *m = ts_make_mesh("pp=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value w = in(p, "W", "P('pp')", 3, 4, 64, 64);
-    ss_value inj = in(p, "inject", "P('pp')", 4, 4, 7, 8, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value w = ts_input(p, "W", "P('pp')", 3, 4, 64, 64);
+    ss_value inj = ts_input(p, "inject", "P('pp')", 4, 4, 7, 8, 64);
     ss_value ins[2] = {w, inj}, loc[2], outs[1];
-    ss_spec specs[2] = {spec_of("P('pp')"), spec_of("P('pp')")};
-    ok(ss_shard_map_begin(p, 2, ins, specs, loc));
+    ss_spec specs[2] = {ts_spec("P('pp')"), ts_spec("P('pp')")};
+    TS_OK(ss_shard_map_begin(p, 2, ins, specs, loc));
     int64_t wsh[2] = {64, 64}, tick_sh[2] = {8, 64}, one_sh[4] = {1, 1, 8, 64};
     ss_value ws, state = -1, z, states[7];
-    ok(ss_reshape(p, loc[0], 2, wsh, &ws));
-    ok(ss_constant(p, 0.0, &z));
+    TS_OK(ss_reshape(p, loc[0], 2, wsh, &ws));
+    TS_OK(ss_constant(p, 0.0, &z));
     int pairs[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
     for (int t = 0; t < 7; t++) {
         int64_t start[4] = {0, t, 0, 0}, limit[4] = {1, t + 1, 8, 64};
         ss_value xt, h, a;
-        ok(ss_slice(p, loc[1], start, limit, &xt));
-        ok(ss_reshape(p, xt, 2, tick_sh, &xt));
+        TS_OK(ss_slice(p, loc[1], start, limit, &xt));
+        TS_OK(ss_reshape(p, xt, 2, tick_sh, &xt));
         if (state < 0) {
             state = xt;
         } else {
-            ok(ss_binary(p, SS_ADD, state, xt, &state));
+            TS_OK(ss_binary(p, SS_ADD, state, xt, &state));
         }
-        ok(ss_matmul(p, state, ws, &a));
-        ok(ss_unary(p, SS_TANH, a, &h));
-        ok(ss_ppermute(p, h, "pp", 4, (const int(*)[2])pairs, &state));
-        ok(ss_reshape(p, state, 4, one_sh, &states[t]));
+        TS_OK(ss_matmul(p, state, ws, &a));
+        TS_OK(ss_unary(p, SS_TANH, a, &h));
+        TS_OK(ss_ppermute(p, h, "pp", 4, (const int(*)[2])pairs, &state));
+        TS_OK(ss_reshape(p, state, 4, one_sh, &states[t]));
     }
     ss_value all;
-    ok(ss_concatenate(p, 7, states, 1, &all));
-    ss_spec out_spec = spec_of("P('pp')");
-    ok(ss_shard_map_end(p, 1, &all, &out_spec, outs));
-    ok(ss_output(p, outs[0], NULL));
+    TS_OK(ss_concatenate(p, 7, states, 1, &all));
+    ss_spec out_spec = ts_spec("P('pp')");
+    TS_OK(ss_shard_map_end(p, 1, &all, &out_spec, outs));
+    TS_OK(ss_output(p, outs[0], NULL));
     expect_coll want[7];
     for (int t = 0; t < 7; t++)
         want[t] = (expect_coll){SS_COLL_PERMUTE, 2048};
@@ -650,17 +610,17 @@ Test(partition, s10_pipeline_with_ppermute)
 
 Test(partition, shard_map_errors)
 {
-    ss_mesh *m = mesh_of("i=4", 4);
+    ss_mesh *m = ts_make_mesh("i=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", NULL, 1, 32), y = in(p, "y", NULL, 1, 6), x8 = in(p, "x8", NULL, 1, 8);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", NULL, 1, 32), y = ts_input(p, "y", NULL, 1, 6), x8 = ts_input(p, "x8", NULL, 1, 8);
     ss_value xl, r;
     cr_assert_eq(ss_psum(p, x, "i", SS_REDUCE_SUM, &r), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "Found an unbound axis name: i."), "%s",
               ss_error_message());
-    ss_spec pi = spec_of("P('i')");
+    ss_spec pi = ts_spec("P('i')");
     cr_assert_eq(ss_shard_map_begin(p, 1, &y, &pi, &xl), SS_ERR_INDIVISIBLE);
-    ok(ss_shard_map_begin(p, 1, &x, &pi, &xl));
+    TS_OK(ss_shard_map_begin(p, 1, &x, &pi, &xl));
     cr_assert_eq(ss_binary(p, SS_ADD, xl, x8, &r), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "outside the shard_map region"), "%s",
               ss_error_message());
@@ -702,17 +662,17 @@ Test(partition, scan_over_stacked_layers_is_the_flax_guide)
 {
     /* nn.scan over 4 DotReluDot layers with stacked params (the guide's
      * MLP): per layer one all-reduce over 'model' of the local [4,1024]. */
-    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('data', None)", 2, 8, 1024);
-    ss_value w1 = in(p, "W1", "P(None, None, 'model')", 3, 4, 1024, 1024);
-    ss_value w2 = in(p, "W2", "P(None, 'model', None)", 3, 4, 1024, 1024);
-    layer_specs ls = {spec_of("P('data', 'model')"), spec_of("P('data', None)")};
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 8, 1024);
+    ss_value w1 = ts_input(p, "W1", "P(None, None, 'model')", 3, 4, 1024, 1024);
+    ss_value w2 = ts_input(p, "W2", "P(None, 'model', None)", 3, 4, 1024, 1024);
+    layer_specs ls = {ts_spec("P('data', 'model')"), ts_spec("P('data', None)")};
     ss_value xs[2] = {w1, w2}, out, ys;
-    ok(ss_scan(p, dot_relu_dot, &ls, -1, 1, &x, 2, xs, 1, &out, &ys));
-    ok(ss_output(p, out, NULL));
-    ok(ss_output(p, ys, NULL));
+    TS_OK(ss_scan(p, dot_relu_dot, &ls, -1, 1, &x, 2, xs, 1, &out, &ys));
+    TS_OK(ss_output(p, out, NULL));
+    TS_OK(ss_output(p, ys, NULL));
     int rank;
     int64_t shape[SS_MAX_RANK];
     ss_value_shape(p, ys, NULL, &rank, shape);
@@ -736,23 +696,23 @@ static ss_status double_it(ss_program *p, const ss_value carry[], const ss_value
 
 Test(partition, scan_errors_and_repetition)
 {
-    ss_mesh *m = mesh_of("x=4", 4);
+    ss_mesh *m = ts_make_mesh("x=4", 4);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('x')", 1, 8), out;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('x')", 1, 8), out;
     cr_assert_eq(ss_scan(p, double_it, NULL, -1, 1, &x, 0, NULL, 0, &out, NULL), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "a length >= 1 is needed"), "%s", ss_error_message());
-    ok(ss_scan(p, double_it, NULL, 5, 1, &x, 0, NULL, 0, &out, NULL));
-    ok(ss_output(p, out, NULL));
+    TS_OK(ss_scan(p, double_it, NULL, 5, 1, &x, 0, NULL, 0, &out, NULL));
+    TS_OK(ss_output(p, out, NULL));
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     float xs[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
     const void *ins[1] = {xs};
     void *outs[1] = {got};
     ss_context_options co = {.ndevices = 4, .device_memory = (size_t)64 << 20};
     ss_context *ctx;
-    ok(ss_context_create(&co, &ctx));
-    ok(ss_executable_run(e, ctx, ins, outs));
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(e, ctx, ins, outs));
     for (int k = 0; k < 8; k++)
         cr_assert_eq(got[k], xs[k] * 32.0f);
     cr_assert_eq(ss_context_ledger_count(ctx), 0, "repetition on local shards moves nothing");
@@ -766,20 +726,20 @@ Test(partition, scan_errors_and_repetition)
 
 Test(partition, run_arrays_keeps_data_on_devices_and_donates)
 {
-    ss_mesh *m = mesh_of("data=2,model=4", 8);
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('data', None)", 2, 8, 16);
-    ss_value w = in(p, "w", "P(None, 'model')", 2, 16, 32);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 8, 16);
+    ss_value w = ts_input(p, "w", "P(None, 'model')", 2, 16, 32);
     ss_value y, two, w2;
-    ok(ss_matmul(p, x, w, &y));
-    ok(ss_constant(p, 2.0, &two));
-    ok(ss_binary(p, SS_MUL, w, two, &w2));
-    ok(ss_output(p, y, NULL));
-    ok(ss_output(p, w2, NULL));
-    ok(ss_output(p, x, NULL)); /* an undonated input returned unchanged */
+    TS_OK(ss_matmul(p, x, w, &y));
+    TS_OK(ss_constant(p, 2.0, &two));
+    TS_OK(ss_binary(p, SS_MUL, w, two, &w2));
+    TS_OK(ss_output(p, y, NULL));
+    TS_OK(ss_output(p, w2, NULL));
+    TS_OK(ss_output(p, x, NULL)); /* an undonated input returned unchanged */
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     float hx[8 * 16], hw[16 * 32], ry[8 * 32], rw[16 * 32], rx[8 * 16];
     for (int k = 0; k < 8 * 16; k++)
         hx[k] = (float)(k % 7) - 3.0f;
@@ -787,39 +747,39 @@ Test(partition, run_arrays_keeps_data_on_devices_and_donates)
         hw[k] = (float)(k % 5) * 0.25f;
     const void *hins[2] = {hx, hw};
     void *refs[3] = {ry, rw, rx};
-    ok(ss_program_eval(p, hins, refs));
+    TS_OK(ss_program_eval(p, hins, refs));
 
     ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20};
     ss_context *ctx;
-    ok(ss_context_create(&co, &ctx));
+    TS_OK(ss_context_create(&co, &ctx));
     ss_sharding sx, sw;
-    ok(ss_value_sharding(p, x, &sx));
-    ok(ss_value_sharding(p, w, &sw));
+    TS_OK(ss_value_sharding(p, x, &sx));
+    TS_OK(ss_value_sharding(p, w, &sw));
     int64_t xs[2] = {8, 16}, ws[2] = {16, 32};
     ss_array *ax, *aw, *outs[3];
-    ok(ss_array_put(ctx, &sx, 2, xs, SS_F32, hx, "x", &ax));
-    ok(ss_array_put(ctx, &sw, 2, ws, SS_F32, hw, "w", &aw));
+    TS_OK(ss_array_put(ctx, &sx, 2, xs, SS_F32, hx, "x", &ax));
+    TS_OK(ss_array_put(ctx, &sw, 2, ws, SS_F32, hw, "w", &aw));
     ss_array *ins[2] = {ax, aw};
     bool donate[2] = {false, true};
-    ok(ss_executable_run_arrays(e, ctx, ins, donate, outs));
+    TS_OK(ss_executable_run_arrays(e, ctx, ins, donate, outs));
     float gy[8 * 32], gw[16 * 32], gx[8 * 16];
-    ok(ss_array_get(outs[0], gy, sizeof gy));
-    ok(ss_array_get(outs[1], gw, sizeof gw));
-    ok(ss_array_get(outs[2], gx, sizeof gx));
+    TS_OK(ss_array_get(outs[0], gy, sizeof gy));
+    TS_OK(ss_array_get(outs[1], gw, sizeof gw));
+    TS_OK(ss_array_get(outs[2], gx, sizeof gx));
     cr_assert_arr_eq(gw, rw, sizeof gw);
     cr_assert_arr_eq(gx, hx, sizeof gx);
     for (int k = 0; k < 8 * 32; k++)
         cr_assert(fabsf(gy[k] - ry[k]) <= 1e-4f * fmaxf(1.0f, fabsf(ry[k])));
     /* x was not donated: still readable. */
     float again[8 * 16];
-    ok(ss_array_get(ax, again, sizeof again));
+    TS_OK(ss_array_get(ax, again, sizeof again));
     cr_assert_arr_eq(again, hx, sizeof again);
     /* A layout the program did not choose is refused. */
     ss_sharding wrong = sx;
-    ss_spec rep = spec_of("P()");
+    ss_spec rep = ts_spec("P()");
     wrong.spec = rep;
     ss_array *bad;
-    ok(ss_array_put(ctx, &wrong, 2, xs, SS_F32, hx, "bad", &bad));
+    TS_OK(ss_array_put(ctx, &wrong, 2, xs, SS_F32, hx, "bad", &bad));
     ss_array *ins2[2] = {bad, outs[1]};
     ss_array *outs2[3];
     cr_assert_eq(ss_executable_run_arrays(e, ctx, ins2, NULL, outs2), SS_ERR_INVALID);
@@ -833,7 +793,7 @@ Test(partition, run_arrays_keeps_data_on_devices_and_donates)
     ss_array_destroy(aw);
     for (int d = 0; d < 8; d++) {
         ss_memory_stats ms;
-        ok(ss_device_memory_stats(ctx, d, &ms));
+        TS_OK(ss_device_memory_stats(ctx, d, &ms));
         cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
     }
     ss_context_destroy(ctx);
@@ -847,29 +807,29 @@ Test(partition, plans_a_pod_without_allocating_data)
     /* 16 layers of [8192 x 32768] bf16 weights (8.6B parameters) on a
      * 64x64 mesh of 4096 devices: compile and plan only. Arguments stay
      * live for the whole step, so the peak holds every weight block. */
-    ss_mesh *m = mesh_of("data=64,model=64", 4096);
+    ss_mesh *m = ts_make_mesh("data=64,model=64", 4096);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_spec sx = spec_of("P('data', None)"), s1 = spec_of("P(None, 'model')");
-    ss_spec s2 = spec_of("P('model', None)"), dm = spec_of("P('data', 'model')");
+    TS_OK(ss_program_create(m, &p));
+    ss_spec sx = ts_spec("P('data', None)"), s1 = ts_spec("P(None, 'model')");
+    ss_spec s2 = ts_spec("P('model', None)"), dm = ts_spec("P('data', 'model')");
     int64_t xs[2] = {4096, 8192}, ws[2] = {8192, 32768}, ws2[2] = {32768, 8192};
     ss_value x;
-    ok(ss_input(p, "x", SS_BF16, 2, xs, &sx, &x));
+    TS_OK(ss_input(p, "x", SS_BF16, 2, xs, &sx, &x));
     for (int l = 0; l < 16; l++) {
         ss_value w1, w2, a, y, yc, z;
-        ok(ss_param(p, "w1", SS_BF16, 2, ws, &s1, &w1));
-        ok(ss_param(p, "w2", SS_BF16, 2, ws2, &s2, &w2));
-        ok(ss_matmul(p, x, w1, &a));
-        ok(ss_unary(p, SS_GELU, a, &y));
-        ok(ss_constrain(p, y, &dm, &yc));
-        ok(ss_matmul(p, yc, w2, &z));
-        ok(ss_constrain(p, z, &sx, &x));
+        TS_OK(ss_param(p, "w1", SS_BF16, 2, ws, &s1, &w1));
+        TS_OK(ss_param(p, "w2", SS_BF16, 2, ws2, &s2, &w2));
+        TS_OK(ss_matmul(p, x, w1, &a));
+        TS_OK(ss_unary(p, SS_GELU, a, &y));
+        TS_OK(ss_constrain(p, y, &dm, &yc));
+        TS_OK(ss_matmul(p, yc, w2, &z));
+        TS_OK(ss_constrain(p, z, &sx, &x));
     }
-    ok(ss_output(p, x, NULL));
+    TS_OK(ss_output(p, x, NULL));
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     ss_plan plan;
-    ok(ss_executable_plan(e, &plan));
+    TS_OK(ss_executable_plan(e, &plan));
     size_t weights = (size_t)32 * 8192 * 512 * 2; /* every device's weight blocks */
     size_t x_block = (size_t)64 * 8192 * 2;
     cr_assert(plan.peak_bytes >= weights + x_block && plan.peak_bytes < 2 * weights,
@@ -887,14 +847,14 @@ Test(partition, plans_a_pod_without_allocating_data)
 
 static ss_program *s11a(ss_mesh **m)
 {
-    *m = mesh_of("m=4", 4);
+    *m = ts_make_mesh("m=4", 4);
     ss_program *p;
-    ok(ss_program_create(*m, &p));
-    ss_value x = in(p, "x", "P('m')", 2, 64, 128), w = in(p, "W", "P(None, 'm')", 2, 128, 256);
+    TS_OK(ss_program_create(*m, &p));
+    ss_value x = ts_input(p, "x", "P('m')", 2, 64, 128), w = ts_input(p, "W", "P(None, 'm')", 2, 128, 256);
     ss_value y;
-    ok(ss_matmul(p, x, w, &y));
-    ss_spec s1 = spec_of("P(None, 'm')");
-    ok(ss_output(p, y, &s1));
+    TS_OK(ss_matmul(p, x, w, &y));
+    ss_spec s1 = ts_spec("P(None, 'm')");
+    TS_OK(ss_output(p, y, &s1));
     return p;
 }
 
@@ -917,11 +877,11 @@ Test(partition, s11_collective_matmul_moves_the_bytes_of_the_gather)
     run_and_check(p, 4, windowed, 3);
     /* No device ever holds all of x: the peak is below the plain one's. */
     ss_executable *a, *b;
-    ok(ss_program_compile(p, &a));
-    ok(ss_program_compile_with(p, &o, &b));
+    TS_OK(ss_program_compile(p, &a));
+    TS_OK(ss_program_compile_with(p, &o, &b));
     ss_plan pa, pb;
-    ok(ss_executable_plan(a, &pa));
-    ok(ss_executable_plan(b, &pb));
+    TS_OK(ss_executable_plan(a, &pa));
+    TS_OK(ss_executable_plan(b, &pb));
     cr_assert_lt(pb.peak_bytes, pa.peak_bytes, "windowed peak %zu, gathered %zu", pb.peak_bytes,
                  pa.peak_bytes);
     cr_assert_eq(pa.sent_bytes, pb.sent_bytes);
@@ -937,13 +897,13 @@ Test(partition, s11_collective_matmul_moves_the_bytes_of_the_gather)
 static ss_program *dp_weight_grad(ss_mesh **m)
 {
     /* S2's dW2 = h^T . dy: the batch (contracting) is sharded on both. */
-    *m = mesh_of("d=4", 4);
+    *m = ts_make_mesh("d=4", 4);
     ss_program *p;
-    ok(ss_program_create(*m, &p));
-    ss_value h = in(p, "h", "P('d')", 2, 32, 128), dy = in(p, "dy", "P('d')", 2, 32, 64), dw;
-    ok(ss_einsum(p, "bi,bo->io", h, dy, &dw));
-    ss_spec rep = spec_of("P()");
-    ok(ss_output(p, dw, &rep));
+    TS_OK(ss_program_create(*m, &p));
+    ss_value h = ts_input(p, "h", "P('d')", 2, 32, 128), dy = ts_input(p, "dy", "P('d')", 2, 32, 64), dw;
+    TS_OK(ss_einsum(p, "bi,bo->io", h, dy, &dw));
+    ss_spec rep = ts_spec("P()");
+    TS_OK(ss_output(p, dw, &rep));
     return p;
 }
 
@@ -956,7 +916,7 @@ Test(partition, explain_names_the_cheaper_alternative_and_cheapest_takes_it)
     expect_coll gspmd[] = {{SS_COLL_ALL_REDUCE, 49152}};
     run_and_check(p, 4, gspmd, 1);
     ss_executable *e;
-    ok(ss_program_compile(p, &e));
+    TS_OK(ss_program_compile(p, &e));
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

@@ -7,76 +7,39 @@
 #include <stdarg.h>
 #include <string.h>
 
-static ss_mesh *mesh_of(const char *text)
-{
-    ss_mesh *m;
-    cr_assert_eq(ss_mesh_make(text, 8, NULL, &m), SS_OK, "%s", ss_error_message());
-    return m;
-}
-
-static ss_spec spec_of(const char *text)
-{
-    ss_spec s;
-    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
-    return s;
-}
-
-static ss_value in(ss_program *p, const char *name, const char *spec, int rank, ...)
-{
-    int64_t shape[SS_MAX_RANK];
-    va_list ap;
-    va_start(ap, rank);
-    for (int d = 0; d < rank; d++)
-        shape[d] = va_arg(ap, int);
-    va_end(ap);
-    ss_spec s;
-    if (spec)
-        s = spec_of(spec);
-    ss_value v;
-    cr_assert_eq(ss_input(p, name, SS_F32, rank, shape, spec ? &s : NULL, &v), SS_OK, "%s",
-                 ss_error_message());
-    return v;
-}
-
 /* Assert that value v ended with the sharding `want` (a spec text). */
 static void expect(ss_program *p, ss_value v, const char *want, const char *what)
 {
     ss_sharding sh;
     cr_assert_eq(ss_value_sharding(p, v, &sh), SS_OK, "%s", ss_error_message());
-    ss_spec w = spec_of(want);
+    ss_spec w = ts_spec(want);
     char got[256], exp[256];
     ss_spec_repr(&sh.spec, got, sizeof got);
     ss_spec_repr(&w, exp, sizeof exp);
     cr_assert(ss_spec_equal(&sh.spec, &w), "%s: got %s, expected %s", what, got, exp);
 }
 
-static ss_value ok(ss_status st)
-{
-    cr_assert_eq(st, SS_OK, "%s", ss_error_message());
-    return 0;
-}
-
 Test(propagate, s1_pointwise_and_reductions)
 {
-    ss_mesh *m = mesh_of("x=4");
+    ss_mesh *m = ts_make_mesh("x=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('x')", 2, 16, 32), b = in(p, "b", "P()", 1, 32);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('x')", 2, 16, 32), b = ts_input(p, "b", "P()", 1, 32);
     ss_value e, c2, y, c1, y1, y2, bb, r0, r1;
     int ax0 = 0, ax1 = 1;
-    ok(ss_unary(p, SS_EXP, x, &e));
-    ok(ss_constant(p, 2.0, &c2));
-    ok(ss_binary(p, SS_MUL, e, c2, &y));
-    ok(ss_constant(p, 1.0, &c1));
-    ok(ss_binary(p, SS_ADD, y, c1, &y1));
-    ok(ss_binary(p, SS_ADD, y1, b, &y2));
-    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax0, 0, &r0));
-    ok(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax1, 0, &r1));
-    ok(ss_output(p, r0, NULL));
-    ok(ss_output(p, r1, NULL));
-    ok(ss_program_propagate(p));
+    TS_OK(ss_unary(p, SS_EXP, x, &e));
+    TS_OK(ss_constant(p, 2.0, &c2));
+    TS_OK(ss_binary(p, SS_MUL, e, c2, &y));
+    TS_OK(ss_constant(p, 1.0, &c1));
+    TS_OK(ss_binary(p, SS_ADD, y, c1, &y1));
+    TS_OK(ss_binary(p, SS_ADD, y1, b, &y2));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax0, 0, &r0));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y2, 1, &ax1, 0, &r1));
+    TS_OK(ss_output(p, r0, NULL));
+    TS_OK(ss_output(p, r1, NULL));
+    TS_OK(ss_program_propagate(p));
     expect(p, y2, "P('x', None)", "y");
-    ok(ss_value_operand(p, y2, 1, &bb)); /* the broadcast of b */
+    TS_OK(ss_value_operand(p, y2, 1, &bb)); /* the broadcast of b */
     cr_assert_str_eq(ss_value_op_name(p, bb), "broadcast_in_dim");
     expect(p, bb, "P('x', None)", "broadcast(b)");
     expect(p, b, "P()", "b stays replicated");
@@ -88,30 +51,30 @@ Test(propagate, s1_pointwise_and_reductions)
 
 Test(propagate, s2_data_parallel_and_s3_megatron)
 {
-    ss_mesh *m = mesh_of("d=4");
+    ss_mesh *m = ts_make_mesh("d=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('d')", 2, 32, 64);
-    ss_value w1 = in(p, "W1", "P()", 2, 64, 128), w2 = in(p, "W2", "P()", 2, 128, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('d')", 2, 32, 64);
+    ss_value w1 = ts_input(p, "W1", "P()", 2, 64, 128), w2 = ts_input(p, "W2", "P()", 2, 128, 64);
     ss_value a, h, y;
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_RELU, a, &h));
-    ok(ss_matmul(p, h, w2, &y));
-    ok(ss_program_propagate(p));
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_RELU, a, &h));
+    TS_OK(ss_matmul(p, h, w2, &y));
+    TS_OK(ss_program_propagate(p));
     expect(p, h, "P('d', None)", "S2 h");
     expect(p, y, "P('d', None)", "S2 y");
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 
-    m = mesh_of("m=4");
-    ok(ss_program_create(m, &p));
-    x = in(p, "x", "P()", 2, 32, 64);
-    w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
-    w2 = in(p, "W2", "P('m', None)", 2, 256, 64);
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_GELU, a, &h));
-    ok(ss_matmul(p, h, w2, &y));
-    ok(ss_program_propagate(p));
+    m = ts_make_mesh("m=4", 8);
+    TS_OK(ss_program_create(m, &p));
+    x = ts_input(p, "x", "P()", 2, 32, 64);
+    w1 = ts_input(p, "W1", "P(None, 'm')", 2, 64, 256);
+    w2 = ts_input(p, "W2", "P('m', None)", 2, 256, 64);
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_GELU, a, &h));
+    TS_OK(ss_matmul(p, h, w2, &y));
+    TS_OK(ss_program_propagate(p));
     expect(p, h, "P(None, 'm')", "S3 h");
     expect(p, y, "P()", "S3 y");
     ss_program_destroy(p);
@@ -120,20 +83,20 @@ Test(propagate, s2_data_parallel_and_s3_megatron)
 
 Test(propagate, s5_flax_dot_relu_dot)
 {
-    ss_mesh *m = mesh_of("data=2,model=4");
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('data', None)", 2, 8, 1024);
-    ss_value w1 = in(p, "W1", "P(None, 'model')", 2, 1024, 1024);
-    ss_value w2 = in(p, "W2", "P('model', None)", 2, 1024, 1024);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 8, 1024);
+    ss_value w1 = ts_input(p, "W1", "P(None, 'model')", 2, 1024, 1024);
+    ss_value w2 = ts_input(p, "W2", "P('model', None)", 2, 1024, 1024);
     ss_value a, y, yc, z, zc;
-    ss_spec dm = spec_of("P('data', 'model')"), dn = spec_of("P('data', None)");
-    ok(ss_matmul(p, x, w1, &a));
-    ok(ss_unary(p, SS_RELU, a, &y));
-    ok(ss_constrain(p, y, &dm, &yc));
-    ok(ss_matmul(p, yc, w2, &z));
-    ok(ss_constrain(p, z, &dn, &zc));
-    ok(ss_program_propagate(p));
+    ss_spec dm = ts_spec("P('data', 'model')"), dn = ts_spec("P('data', None)");
+    TS_OK(ss_matmul(p, x, w1, &a));
+    TS_OK(ss_unary(p, SS_RELU, a, &y));
+    TS_OK(ss_constrain(p, y, &dm, &yc));
+    TS_OK(ss_matmul(p, yc, w2, &z));
+    TS_OK(ss_constrain(p, z, &dn, &zc));
+    TS_OK(ss_program_propagate(p));
     expect(p, a, "P('data', 'model')", "x@W1");
     expect(p, yc, "P('data', 'model')", "y");
     expect(p, z, "P('data', None)", "y@W2 takes the constraint");
@@ -151,26 +114,26 @@ Test(propagate, s5_flax_dot_relu_dot)
 
 Test(propagate, s4_constraint_lends_its_layout_and_s6_fsdp)
 {
-    ss_mesh *m = mesh_of("m=4");
+    ss_mesh *m = ts_make_mesh("m=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('m')", 2, 32, 64);
-    ss_value w1 = in(p, "W1", "P(None, 'm')", 2, 64, 256);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('m')", 2, 32, 64);
+    ss_value w1 = ts_input(p, "W1", "P(None, 'm')", 2, 64, 256);
     ss_value h, hc;
-    ss_spec s1 = spec_of("P(None, 'm')");
-    ok(ss_matmul(p, x, w1, &h));
-    ok(ss_constrain(p, h, &s1, &hc));
-    ok(ss_program_propagate(p));
+    ss_spec s1 = ts_spec("P(None, 'm')");
+    TS_OK(ss_matmul(p, x, w1, &h));
+    TS_OK(ss_constrain(p, h, &s1, &hc));
+    TS_OK(ss_program_propagate(p));
     expect(p, h, "P(None, 'm')", "S4 dot output takes the constraint");
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 
-    m = mesh_of("d=4");
-    ok(ss_program_create(m, &p));
-    x = in(p, "x", "P('d')", 2, 512, 64);
-    w1 = in(p, "W1", "P('d')", 2, 64, 128);
-    ok(ss_matmul(p, x, w1, &h));
-    ok(ss_program_propagate(p));
+    m = ts_make_mesh("d=4", 8);
+    TS_OK(ss_program_create(m, &p));
+    x = ts_input(p, "x", "P('d')", 2, 512, 64);
+    w1 = ts_input(p, "W1", "P('d')", 2, 64, 128);
+    TS_OK(ss_matmul(p, x, w1, &h));
+    TS_OK(ss_program_propagate(p));
     expect(p, h, "P('d', None)", "S6 h keeps the batch sharding");
     ss_program_destroy(p);
     ss_mesh_destroy(m);
@@ -178,25 +141,18 @@ Test(propagate, s4_constraint_lends_its_layout_and_s6_fsdp)
 
 Test(propagate, s7_heads_sharded_attention)
 {
-    ss_mesh *m = mesh_of("m=4");
+    ss_mesh *m = ts_make_mesh("m=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P()", 3, 2, 16, 64);
-    ss_value wq = in(p, "Wq", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wk = in(p, "Wk", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wv = in(p, "Wv", "P(None, 'm')", 3, 64, 8, 8);
-    ss_value wo = in(p, "Wo", "P('m')", 3, 8, 8, 64);
-    ss_value q, k, v, s, sc, c, pr, o, y;
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wq, &q));
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wk, &k));
-    ok(ss_einsum(p, "bsD,Dhd->bshd", x, wv, &v));
-    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
-    ok(ss_constant(p, 1.0 / 2.8284271247461903, &c));
-    ok(ss_binary(p, SS_MUL, s, c, &sc));
-    ok(ss_softmax(p, sc, -1, &pr));
-    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
-    ok(ss_einsum(p, "bqhd,hdD->bqD", o, wo, &y));
-    ok(ss_program_propagate(p));
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P()", 3, 2, 16, 64);
+    ss_value wq = ts_input(p, "Wq", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wk = ts_input(p, "Wk", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wv = ts_input(p, "Wv", "P(None, 'm')", 3, 64, 8, 8);
+    ss_value wo = ts_input(p, "Wo", "P('m')", 3, 8, 8, 64);
+    ss_value w[4] = {wq, wk, wv, wo}, a[5];
+    ts_attention(p, x, w, a);
+    ss_value q = a[0], s = a[1], pr = a[2], o = a[3], y = a[4];
+    TS_OK(ss_program_propagate(p));
     expect(p, q, "P(None, None, 'm')", "q");
     expect(p, s, "P(None, 'm')", "scores");
     expect(p, pr, "P(None, 'm')", "softmax");
@@ -208,17 +164,17 @@ Test(propagate, s7_heads_sharded_attention)
 
 Test(propagate, s8_sequence_sharded_attention_keeps_q_sharding)
 {
-    ss_mesh *m = mesh_of("sp=4");
+    ss_mesh *m = ts_make_mesh("sp=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value q = in(p, "q", "P(None, 'sp')", 4, 1, 64, 2, 16);
-    ss_value k = in(p, "k", "P(None, 'sp')", 4, 1, 64, 2, 16);
-    ss_value v = in(p, "v", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    TS_OK(ss_program_create(m, &p));
+    ss_value q = ts_input(p, "q", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value k = ts_input(p, "k", "P(None, 'sp')", 4, 1, 64, 2, 16);
+    ss_value v = ts_input(p, "v", "P(None, 'sp')", 4, 1, 64, 2, 16);
     ss_value s, pr, o;
-    ok(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
-    ok(ss_softmax(p, s, -1, &pr));
-    ok(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
-    ok(ss_program_propagate(p));
+    TS_OK(ss_einsum(p, "bqhd,bkhd->bhqk", q, k, &s));
+    TS_OK(ss_softmax(p, s, -1, &pr));
+    TS_OK(ss_einsum(p, "bhqk,bkhd->bqhd", pr, v, &o));
+    TS_OK(ss_program_propagate(p));
     expect(p, s, "P(None, None, 'sp')", "scores sharded on q");
     expect(p, o, "P(None, 'sp')", "o");
     ss_program_destroy(p);
@@ -227,24 +183,24 @@ Test(propagate, s8_sequence_sharded_attention_keeps_q_sharding)
 
 Test(propagate, s9_expert_parallel_dispatch)
 {
-    ss_mesh *m = mesh_of("e=4");
+    ss_mesh *m = ts_make_mesh("e=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", "P('e')", 3, 4, 16, 32);
-    ss_value mask = in(p, "m", "P('e')", 4, 4, 16, 4, 8);
-    ss_value win = in(p, "Win", "P('e')", 3, 4, 32, 64);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('e')", 3, 4, 16, 32);
+    ss_value mask = ts_input(p, "m", "P('e')", 4, 4, 16, 4, 8);
+    ss_value win = ts_input(p, "Win", "P('e')", 3, 4, 32, 64);
     ss_value d, dc, h, hr;
-    ss_spec e0 = spec_of("P('e')");
-    ok(ss_einsum(p, "gsec,gsd->egcd", mask, x, &d));
-    ok(ss_constrain(p, d, &e0, &dc));
-    ok(ss_einsum(p, "egcd,edh->egch", dc, win, &h));
-    ok(ss_unary(p, SS_RELU, h, &hr));
-    ok(ss_program_propagate(p));
+    ss_spec e0 = ts_spec("P('e')");
+    TS_OK(ss_einsum(p, "gsec,gsd->egcd", mask, x, &d));
+    TS_OK(ss_constrain(p, d, &e0, &dc));
+    TS_OK(ss_einsum(p, "egcd,edh->egch", dc, win, &h));
+    TS_OK(ss_unary(p, SS_RELU, h, &hr));
+    TS_OK(ss_program_propagate(p));
     /* The einsum's dot_general result stays g-sharded (g is a batch dim of
      * both operands, so the dot is local), the transpose to e-major order
      * follows it, and the constraint reshards: S9's one all-to-all. */
     ss_value dg;
-    ok(ss_value_operand(p, d, 0, &dg));
+    TS_OK(ss_value_operand(p, d, 0, &dg));
     expect(p, dg, "P('e')", "dot_general result, g first");
     expect(p, d, "P(None, 'e')", "transposed to egcd");
     expect(p, dc, "P('e')", "constraint");
@@ -255,18 +211,18 @@ Test(propagate, s9_expert_parallel_dispatch)
 
 Test(propagate, reshape_rule)
 {
-    ss_mesh *m = mesh_of("x=4,y=2");
+    ss_mesh *m = ts_make_mesh("x=4,y=2", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value a = in(p, "a", "P('x')", 2, 8, 8), b = in(p, "b", "P(None, 'x')", 2, 8, 8);
-    ss_value c = in(p, "c", "P(('x','y'))", 1, 64), e = in(p, "e", "P(('x','y'))", 2, 8, 8);
+    TS_OK(ss_program_create(m, &p));
+    ss_value a = ts_input(p, "a", "P('x')", 2, 8, 8), b = ts_input(p, "b", "P(None, 'x')", 2, 8, 8);
+    ss_value c = ts_input(p, "c", "P(('x','y'))", 1, 64), e = ts_input(p, "e", "P(('x','y'))", 2, 8, 8);
     ss_value ra, rb, rc, re;
     int64_t s64[1] = {64}, s416[2] = {4, 16};
-    ok(ss_reshape(p, a, 1, s64, &ra));
-    ok(ss_reshape(p, b, 1, s64, &rb));
-    ok(ss_reshape(p, c, 2, s416, &rc));
-    ok(ss_reshape(p, e, 1, s64, &re));
-    ok(ss_program_propagate(p));
+    TS_OK(ss_reshape(p, a, 1, s64, &ra));
+    TS_OK(ss_reshape(p, b, 1, s64, &rb));
+    TS_OK(ss_reshape(p, c, 2, s416, &rc));
+    TS_OK(ss_reshape(p, e, 1, s64, &re));
+    TS_OK(ss_program_propagate(p));
     expect(p, ra, "P('x')", "[8,8]{4,1} -> [64]{4}");
     expect(p, rb, "P()", "[8,8]{1,4} -> [64] has no in-place sharding");
     expect(p, rc, "P('x', 'y')", "[64]{8} -> [4,16]{4,2}");
@@ -277,15 +233,15 @@ Test(propagate, reshape_rule)
 
 Test(propagate, backward_from_a_constraint_reaches_unspecified_inputs)
 {
-    ss_mesh *m = mesh_of("data=2,model=4");
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value x = in(p, "x", NULL, 2, 8, 16), w = in(p, "w", NULL, 2, 16, 32);
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", NULL, 2, 8, 16), w = ts_input(p, "w", NULL, 2, 16, 32);
     ss_value y, yc;
-    ss_spec dm = spec_of("P('data', 'model')");
-    ok(ss_matmul(p, x, w, &y));
-    ok(ss_constrain(p, y, &dm, &yc));
-    ok(ss_program_propagate(p));
+    ss_spec dm = ts_spec("P('data', 'model')");
+    TS_OK(ss_matmul(p, x, w, &y));
+    TS_OK(ss_constrain(p, y, &dm, &yc));
+    TS_OK(ss_program_propagate(p));
     expect(p, x, "P('data', None)", "x from the result's batch rows");
     expect(p, w, "P(None, 'model')", "w from the result's columns");
     ss_program_destroy(p);
@@ -294,35 +250,35 @@ Test(propagate, backward_from_a_constraint_reaches_unspecified_inputs)
 
 Test(propagate, builder_errors_say_what_and_where)
 {
-    ss_mesh *m = mesh_of("x=4,y=2");
+    ss_mesh *m = ts_make_mesh("x=4,y=2", 8);
     ss_program *p;
-    ok(ss_program_create(m, &p));
-    ss_value a = in(p, "a", NULL, 2, 8, 16), b = in(p, "b", NULL, 2, 8, 16), r;
+    TS_OK(ss_program_create(m, &p));
+    ss_value a = ts_input(p, "a", NULL, 2, 8, 16), b = ts_input(p, "b", NULL, 2, 8, 16), r;
     cr_assert_eq(ss_matmul(p, a, b, &r), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "contracting dims differ in size (f32[8,16] and "
                                          "f32[8,16])"),
               "%s", ss_error_message());
     int64_t s3[1] = {3};
-    cr_assert_eq(ss_binary(p, SS_ADD, a, in(p, "c", NULL, 1, 3), &r), SS_ERR_INVALID);
+    cr_assert_eq(ss_binary(p, SS_ADD, a, ts_input(p, "c", NULL, 1, 3), &r), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "add: shapes do not broadcast"), "%s",
               ss_error_message());
     (void)s3;
     cr_assert_eq(ss_einsum(p, "ij,jk", a, b, &r), SS_ERR_PARSE);
     cr_assert_eq(ss_unary(p, SS_EXP, 99, &r), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "%99 is not a value"), "%s", ss_error_message());
-    ss_spec bad = spec_of("P('x', 'y', 'x')");
+    ss_spec bad = ts_spec("P('x', 'y', 'x')");
     cr_assert_eq(ss_constrain(p, a, &bad, &r), SS_ERR_DUPLICATE);
-    ss_spec z = spec_of("P('z')");
+    ss_spec z = ts_spec("P('z')");
     int64_t shape[2] = {8, 16};
     cr_assert_eq(ss_input(p, "q", SS_F32, 2, shape, &z, &r), SS_ERR_AXIS);
     cr_assert(strstr(ss_error_message(), "Resource axis: z of P('z',) is not found in mesh"));
-    ss_spec three = spec_of("P('x', None, None)");
+    ss_spec three = ts_spec("P('x', None, None)");
     cr_assert_eq(ss_input(p, "q", SS_F32, 2, shape, &three, &r), SS_ERR_RANK);
     cr_assert(strstr(ss_error_message(), "One of pjit arguments with pytree key path q is "
                                          "incompatible with its sharding annotation"),
               "%s", ss_error_message());
     int64_t odd[2] = {6, 16};
-    ss_spec x0 = spec_of("P('x')");
+    ss_spec x0 = ts_spec("P('x')");
     cr_assert_eq(ss_input(p, "q", SS_F32, 2, odd, &x0, &r), SS_ERR_INDIVISIBLE);
     /* A failed call leaves the program unchanged. */
     cr_assert_eq(ss_program_value_count(p), 3);
