@@ -116,3 +116,55 @@ Test(fused, rejects_malformed_expressions)
     f.ops[1] = (ss__k_fused_op){SS__K_FUSED_UNARY, SS__K_NEG, 0, 0};
     cr_assert_eq(ss__k_fused_run(&f, 1, wrong, &out), SS_ERR_INVALID);
 }
+
+Test(fused, results_may_overwrite_their_leaves)
+{
+    /* The executor writes results over operands that die (buffer sharing):
+     * r = a * b + c with extra results a * b and c - a, written over c, a
+     * and b, over several blocks and a ragged end, equals fresh outputs. */
+    int64_t n = 3000;
+    float *a = malloc(sizeof(float) * (size_t)n), *b = malloc(sizeof(float) * (size_t)n);
+    float *c = malloc(sizeof(float) * (size_t)n), *want[3];
+    for (int k = 0; k < 3; k++)
+        want[k] = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        a[i] = (float)sin((double)i) * 3.0f;
+        b[i] = (float)cos((double)i * 0.7);
+        c[i] = (float)(i % 17) - 8.0f;
+    }
+    ss__k_fused f;
+    memset(&f, 0, sizeof f);
+    ss__k_fused_op ops[] = {
+        {SS__K_FUSED_LEAF, 0, 0, 0},           /* r0 = a */
+        {SS__K_FUSED_LEAF, 1, 0, 0},           /* r1 = b */
+        {SS__K_FUSED_BINARY, SS__K_MUL, 0, 1}, /* r2 = a * b */
+        {SS__K_FUSED_LEAF, 2, 0, 0},           /* r3 = c */
+        {SS__K_FUSED_BINARY, SS__K_SUB, 3, 0}, /* r4 = c - a */
+        {SS__K_FUSED_BINARY, SS__K_ADD, 2, 3}, /* r5 = a * b + c */
+    };
+    f.nops = (int)(sizeof ops / sizeof ops[0]);
+    memcpy(f.ops, ops, sizeof ops);
+    f.nextra = 2;
+    f.extra[0] = 2;
+    f.extra[1] = 4;
+    ss__tensor leaves[3] = {vec(SS_F32, n, a), vec(SS_F32, n, b), vec(SS_F32, n, c)};
+    ss__tensor fresh[3] = {vec(SS_F32, n, want[0]), vec(SS_F32, n, want[1]),
+                           vec(SS_F32, n, want[2])};
+    cr_assert_eq(ss__k_fused_run(&f, 3, leaves, fresh), SS_OK, "%s", ss_error_message());
+    for (int64_t i = 0; i < n; i++) {
+        float r = a[i] * b[i] + c[i], ab = a[i] * b[i], ca = c[i] - a[i];
+        cr_assert(memcmp(&want[0][i], &r, 4) == 0 && memcmp(&want[1][i], &ab, 4) == 0 &&
+                      memcmp(&want[2][i], &ca, 4) == 0,
+                  "element %lld", (long long)i);
+    }
+    ss__tensor over[3] = {vec(SS_F32, n, c), vec(SS_F32, n, a), vec(SS_F32, n, b)};
+    cr_assert_eq(ss__k_fused_run(&f, 3, leaves, over), SS_OK, "%s", ss_error_message());
+    cr_assert_arr_eq(c, want[0], sizeof(float) * (size_t)n);
+    cr_assert_arr_eq(a, want[1], sizeof(float) * (size_t)n);
+    cr_assert_arr_eq(b, want[2], sizeof(float) * (size_t)n);
+    free(a);
+    free(b);
+    free(c);
+    for (int k = 0; k < 3; k++)
+        free(want[k]);
+}

@@ -525,3 +525,111 @@ Test(train, s9_expert_parallel_momentum)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* --- Donation --------------------------------------------------------------- */
+
+Test(train, donated_step_updates_params_and_state_in_place)
+{
+    /* An Adam step on device-resident arrays with params and state donated
+     * (jit's donate_argnums): the new params and state take over the old
+     * buffers, so the peak is below the undonated plan's by at least the
+     * three updated copies of a param block, nothing is left behind, and
+     * the values equal the undonated host run's bit for bit. */
+    ss_mesh *m = tc_mesh("data=2,model=4", 8);
+    ss_program *p;
+    OK(ss_program_create(m, &p));
+    model md = mlp(p, "P('data', None)", 8, "P(None, 'model')", "P('model', None)", SS_RELU);
+    ss_value grads[2], st[5], np[2], ns[5];
+    ss_optim o = ss_optim_adam(1e-3);
+    OK(ss_grad(p, md.loss, 2, md.params, grads));
+    OK(ss_optim_state_inputs(p, &o, 2, md.params, st));
+    OK(ss_optim_update(p, &o, 2, md.params, grads, st, np, ns));
+    for (int j = 0; j < 2; j++)
+        OK(ss_output(p, np[j], NULL));
+    for (int j = 0; j < 5; j++)
+        OK(ss_output(p, ns[j], NULL));
+    ss_executable *e;
+    OK(ss_program_compile(p, &e));
+    int ni = tc_input_count(p), no = tc_output_count(p);
+    cr_assert_eq(no, ni - 1);
+    void **host = tc_inputs(p, NULL, 0, 77u), **outs = tc_outputs(p);
+    for (int j = 0; j < 5; j++)
+        memset(host[input_no(p, st[j])], 0, tc_elems(p, st[j]) * 4);
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 60};
+    ss_context *ctx, *ref;
+    OK(ss_context_create(&co, &ctx));
+    OK(ss_context_create(&co, &ref));
+    ss_array **in = calloc((size_t)ni, sizeof *in), **res = calloc((size_t)no, sizeof *res);
+    bool *donate = calloc((size_t)ni, sizeof *donate);
+    for (int k = 0; k < ni; k++) {
+        ss_value v;
+        ss_sharding sh;
+        int rank;
+        int64_t shape[SS_MAX_RANK];
+        OK(ss_executable_input(e, k, &v));
+        OK(ss_value_sharding(p, v, &sh));
+        OK(ss_value_shape(p, v, NULL, &rank, shape));
+        OK(ss_array_put(ctx, &sh, rank, shape, SS_F32, host[k], NULL, &in[k]));
+        donate[k] = strcmp(p->nodes[v].name, "x") != 0; /* the batch is kept */
+    }
+    cr_assert(!donate[0] && donate[1], "inputs: x first, then the params");
+    size_t resident[8];
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        OK(ss_device_memory_stats(ctx, d, &ms));
+        resident[d] = ms.live_bytes;
+    }
+    for (int step = 0; step < 2; step++) {
+        OK(ss_executable_run_arrays(e, ctx, in, donate, res));
+        OK(ss_executable_run(e, ref, (const void *const *)host, outs));
+        for (int j = 0; j < no; j++) {
+            size_t bytes = tc_elems(p, tc_output_value(p, j)) * 4;
+            float *got = malloc(bytes);
+            OK(ss_array_get(res[j], got, bytes));
+            cr_assert(memcmp(got, outs[j], bytes) == 0, "step %d output %d differs", step, j);
+            free(got);
+        }
+        for (int d = 0; d < 8; d++) {
+            ss_memory_stats ms;
+            OK(ss_device_memory_stats(ctx, d, &ms));
+            cr_assert_eq(ms.live_bytes, resident[d], "step %d device %d: %zu live bytes, not %zu",
+                         step, d, ms.live_bytes, resident[d]);
+        }
+        for (int k = 1; k < ni; k++) { /* the results become the next inputs */
+            ss_array_destroy(in[k]);
+            in[k] = res[k - 1];
+            res[k - 1] = NULL;
+        }
+        for (int j = 0; j < no; j++) {
+            ss_value src = j < md.n ? md.params[j] : st[j - md.n];
+            memcpy(host[input_no(p, src)], outs[j], tc_elems(p, src) * 4);
+        }
+    }
+    ss_plan plan;
+    OK(ss_executable_plan(e, &plan));
+    size_t block = tc_elems(p, md.params[0]) * 4 / 4; /* W1 [64, 128] over 'model' (4) */
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        OK(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_leq(ms.peak_bytes + 3 * block, plan.peak_bytes,
+                      "device %d: donated peak %zu, undonated plan %zu", d, ms.peak_bytes,
+                      plan.peak_bytes);
+    }
+    for (int k = 0; k < ni; k++)
+        ss_array_destroy(in[k]);
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        OK(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.live_bytes, 0, "device %d leaks %zu bytes", d, ms.live_bytes);
+    }
+    free(in);
+    free(res);
+    free(donate);
+    tc_free_list(host, ni);
+    tc_free_list(outs, no);
+    ss_context_destroy(ctx);
+    ss_context_destroy(ref);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

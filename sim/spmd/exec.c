@@ -152,6 +152,49 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **pt
     return SS_OK;
 }
 
+/* Result `res` of instruction i (0 = out, 1 + k = extra_out[k]): the
+ * operand buffer liveness chose for it (ss__inst.share), when that operand
+ * is ours to overwrite, else a new buffer. */
+static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr)
+{
+    const ss__bufdesc *rb = &r->e->bufs[res == 0 ? i->out : i->extra_out[res - 1]];
+    void **dst = &ptr[res == 0 ? i->out : i->extra_out[res - 1]];
+    int j = i->share[res];
+    if (j >= 0) {
+        int b = i->in[j];
+        bool ours = !i->share_arg[res] || (r->in_arrays && !r->borrowed[b]);
+        if (ours && ptr[b]) {
+            *dst = ptr[b];
+            ptr[b] = NULL;
+            return SS_OK;
+        }
+    }
+    return ss__device_alloc_named(r->ctx, id, rb->bytes, rb->name, dst);
+}
+
+static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+{
+    ss_executable *e = r->e;
+    int id = ss_device_id(dev);
+    ss__tensor leaves[SS__MAX_INPUTS], outs[1 + SS__K_FUSED_MAX_EXTRA];
+    for (int k = 0; k < i->nin; k++)
+        leaves[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
+    ss_status st = SS_OK;
+    for (int k = 0; k <= i->fused.nextra && !st; k++)
+        st = take_result(r, id, i, k, ptr);
+    if (st)
+        return st;
+    outs[0] = tensor_of(&e->bufs[i->out], ptr[i->out]);
+    for (int k = 0; k < i->fused.nextra; k++)
+        outs[1 + k] = tensor_of(&e->bufs[i->extra_out[k]], ptr[i->extra_out[k]]);
+    ss_device_kernel_begin(dev, "fused");
+    st = ss__k_fused_run(&i->fused, i->nin, leaves, outs);
+    ss_device_kernel_end(dev);
+    if (st)
+        return ss__fail(st, "device %d, %%%d (fused): %s", id, (int)i->node, ss_error_message());
+    return SS_OK;
+}
+
 static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
                           void **ptr)
 {
@@ -162,8 +205,8 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
     ss_status st;
     if (i->kind == SS__INST_FREE) {
         int b = i->in[0];
-        if (r->in_arrays && (r->borrowed[b] || r->kept[b]))
-            return SS_OK;
+        if (!ptr[b] || (r->in_arrays && (r->borrowed[b] || r->kept[b])))
+            return SS_OK; /* taken over by a result, or not ours */
         st = ss_device_free(r->ctx, id, ptr[b]);
         ptr[b] = NULL;
         return st;
@@ -211,6 +254,17 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         ptr[i->out] = ss__array_shard_data(r->in_arrays[i->index], ss_mesh_position_of(m, id));
         return SS_OK;
     }
+    if (i->kind == SS__INST_FUSED)
+        return run_fused(r, dev, i, ptr);
+    if (i->kind == SS__INST_COLL) {
+        const void *in = ptr[i->in[0]];
+        if ((st = take_result(r, id, i, 0, ptr)))
+            return st;
+        ss_coll coll = i->coll;
+        if (i->pairs_at >= 0)
+            coll.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
+        return ss_device_collective(dev, &coll, in, ptr[i->out]);
+    }
     char name[64];
     snprintf(name, sizeof name, "%s", ob->name);
     if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, name, &ptr[i->out])))
@@ -235,32 +289,6 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
     case SS__INST_ALLOC:
         memset(out, 0, ob->bytes);
         return SS_OK;
-    case SS__INST_FUSED: {
-        ss__tensor leaves[SS__MAX_INPUTS], outs[1 + SS__K_FUSED_MAX_EXTRA];
-        outs[0] = tensor_of(ob, out);
-        for (int k = 0; k < i->nin; k++)
-            leaves[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
-        for (int k = 0; k < i->fused.nextra; k++) {
-            const ss__bufdesc *xb = &e->bufs[i->extra_out[k]];
-            if ((st = ss__device_alloc_named(r->ctx, id, xb->bytes, xb->name,
-                                             &ptr[i->extra_out[k]])))
-                return st;
-            outs[1 + k] = tensor_of(xb, ptr[i->extra_out[k]]);
-        }
-        ss_device_kernel_begin(dev, "fused");
-        st = ss__k_fused_run(&i->fused, i->nin, leaves, outs);
-        ss_device_kernel_end(dev);
-        if (st)
-            return ss__fail(st, "device %d, %%%d (fused): %s", id, (int)i->node,
-                            ss_error_message());
-        return SS_OK;
-    }
-    case SS__INST_COLL: {
-        ss_coll coll = i->coll;
-        if (i->pairs_at >= 0)
-            coll.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-        return ss_device_collective(dev, &coll, ptr[i->in[0]], out);
-    }
     case SS__INST_SLICE: {
         const ss__bufdesc *ib = &e->bufs[i->in[0]];
         int64_t start[SS_MAX_RANK];

@@ -89,6 +89,7 @@ void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
     i->kind = kind;
     i->node = node;
     i->pairs_at = -1;
+    memset(i->share, -1, sizeof i->share);
 }
 
 /* --- Layout helpers ------------------------------------------------------ */

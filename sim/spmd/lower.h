@@ -71,6 +71,13 @@ typedef struct ss__inst {
     int extra_out[SS__K_FUSED_MAX_EXTRA];
     /* PLACE */
     int place_axis, place_dim, place_step, place_n;
+    /* In place (liveness.c): result r (0 = out, 1 + k = extra_out[k]) takes
+     * over the buffer of operand in[share[r]] instead of a new one (-1: a new
+     * one); that operand dies here. When share_arg[r] the operand is an
+     * argument, taken only if the caller donated it (ss_executable_run_arrays);
+     * undonated arguments live to the end. */
+    int8_t share[1 + SS__K_FUSED_MAX_EXTRA];
+    bool share_arg[1 + SS__K_FUSED_MAX_EXTRA];
 } ss__inst;
 
 struct ss_executable {

@@ -56,10 +56,14 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
         default:
             break;
         }
-        live += ss__arena_bytes(e->bufs[i->out].bytes);
+        /* A result written over a dying operand takes no new bytes; the plan
+         * is of a run without donation, where arguments are never taken. */
+        if (i->share[0] < 0 || i->share_arg[0])
+            live += ss__arena_bytes(e->bufs[i->out].bytes);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
-                live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
+                if (i->share[1 + x] < 0 || i->share_arg[1 + x])
+                    live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
         size_t peak = live;
         if (i->kind == SS__INST_FUSED) {
             int64_t n = 1;
