@@ -4,7 +4,7 @@
  * divide the length. */
 #include "support.h"
 
-#include "kernels/kernels.h"
+#include "kernels/kernels_internal.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -167,4 +167,137 @@ Test(fused, results_may_overwrite_their_leaves)
     free(c);
     for (int k = 0; k < 3; k++)
         free(want[k]);
+}
+
+/* --- The compiled Adam loop (fused_adam.c) --------------------------------- */
+
+/* optax's update as sim/spmd/fuse.c lays it out: leaves 0..3 = p, g, mu,
+ * nu; scalar leaves 4.. = (1 - b1), b1, (1 - b2), b2, bc1, bc2, eps, -lr,
+ * eps_root, wd. Results: p', extras mu' and nu'. `swap` writes the first
+ * moment's product as g * S instead (not the update: interpreted). */
+static int add_step(ss__k_fused *f, int kind, int sub, int a, int b)
+{
+    f->ops[f->nops] = (ss__k_fused_op){(uint8_t)kind, (uint8_t)sub, (uint8_t)a, (uint8_t)b};
+    return f->nops++;
+}
+
+static void adam_expr(ss__k_fused *f, bool eps_root, bool adamw, bool swap)
+{
+    memset(f, 0, sizeof *f);
+#define STEP(k, s, a, b) add_step(f, k, s, a, b)
+#define LEAF(l) STEP(SS__K_FUSED_LEAF, l, 0, 0)
+#define BIN(op, a, b) STEP(SS__K_FUSED_BINARY, op, a, b)
+    int c1 = LEAF(4), g = LEAF(1);
+    int x = swap ? BIN(SS__K_MUL, g, c1) : BIN(SS__K_MUL, c1, g);
+    int b1 = LEAF(5), mu0 = LEAF(2), y = BIN(SS__K_MUL, b1, mu0);
+    int mu = BIN(SS__K_ADD, x, y);
+    int c2 = LEAF(6), g2 = STEP(SS__K_FUSED_UNARY, SS__K_SQUARE, g, 0);
+    int x2 = BIN(SS__K_MUL, c2, g2);
+    int b2 = LEAF(7), nu0 = LEAF(3), y2 = BIN(SS__K_MUL, b2, nu0);
+    int nu = BIN(SS__K_ADD, x2, y2);
+    int mh = BIN(SS__K_DIV, mu, LEAF(8));
+    int d = BIN(SS__K_DIV, nu, LEAF(9));
+    if (eps_root)
+        d = BIN(SS__K_ADD, d, LEAF(12));
+    int sq = STEP(SS__K_FUSED_UNARY, SS__K_SQRT, d, 0);
+    int den = BIN(SS__K_ADD, sq, LEAF(10));
+    int u = BIN(SS__K_DIV, mh, den);
+    int p = LEAF(0);
+    if (adamw)
+        u = BIN(SS__K_ADD, u, BIN(SS__K_MUL, LEAF(13), p));
+    int s = BIN(SS__K_MUL, LEAF(11), u);
+    BIN(SS__K_ADD, p, s);
+#undef STEP
+#undef LEAF
+#undef BIN
+    f->nextra = 2;
+    f->extra[0] = (uint8_t)mu;
+    f->extra[1] = (uint8_t)nu;
+}
+
+Test(fused, adam_update_runs_compiled_and_equals_the_interpreter)
+{
+    /* Moments and grads over many magnitudes (tiny, huge, zero, negative),
+     * a length that is not a multiple of the chunk, results written over
+     * the leaves they replace as the executor does. */
+    int64_t n = 4099;
+    float *in[4], *ref[3], *got[3];
+    for (int k = 0; k < 4; k++)
+        in[k] = malloc(sizeof(float) * (size_t)n);
+    for (int k = 0; k < 3; k++) {
+        ref[k] = malloc(sizeof(float) * (size_t)n);
+        got[k] = malloc(sizeof(float) * (size_t)n);
+    }
+    float sc[10] = {0.1f, 0.9f, 0.001f, 0.999f, 0.271f, 0.00299f, 1e-8f, -1e-3f, 1e-10f, 1e-4f};
+    for (int variant = 0; variant < 4; variant++) {
+        bool eps_root = variant & 1, adamw = variant & 2;
+        for (int64_t i = 0; i < n; i++) {
+            double t = (double)i;
+            in[0][i] = (float)(sin(t) * pow(10.0, (double)(i % 9) - 4));
+            in[1][i] = i % 97 == 0 ? 0.0f : (float)(cos(t * 1.3) * pow(10.0, (double)(i % 13) - 6));
+            in[2][i] = (float)(sin(t * 0.7) * 1e-3);
+            in[3][i] = i % 89 == 0 ? 0.0f : (float)(fabs(cos(t * 0.3)) * 1e-6);
+        }
+        ss__k_fused f;
+        adam_expr(&f, eps_root, adamw, false);
+        ss__tensor leaves[14];
+        for (int k = 0; k < 4; k++)
+            leaves[k] = vec(SS_F32, n, in[k]);
+        for (int k = 0; k < 10; k++)
+            leaves[4 + k] = scalar_t(&sc[k]);
+        ss__tensor fresh[3] = {vec(SS_F32, n, ref[0]), vec(SS_F32, n, ref[1]),
+                               vec(SS_F32, n, ref[2])};
+        cr_assert_eq(ss__k_fused_interpret(&f, 14, leaves, fresh), SS_OK, "%s",
+                     ss_error_message());
+        /* The compiled loop takes it. */
+        bool constant[SS__K_FUSED_MAX_OPS];
+        float cval[SS__K_FUSED_MAX_OPS];
+        for (int s = 0; s < f.nops; s++) {
+            const ss__k_fused_op *o = &f.ops[s];
+            constant[s] = o->kind == SS__K_FUSED_LEAF && o->sub >= 4;
+            cval[s] = constant[s] ? sc[o->sub - 4] : 0.0f;
+        }
+        ss__tensor outs[3] = {vec(SS_F32, n, got[0]), vec(SS_F32, n, got[1]),
+                              vec(SS_F32, n, got[2])};
+        cr_assert(ss__k_fused_adam(&f, leaves, outs, constant, cval), "variant %d not matched",
+                  variant);
+        for (int k = 0; k < 3; k++)
+            cr_assert_arr_eq(got[k], ref[k], sizeof(float) * (size_t)n, "variant %d result %d",
+                             variant, k);
+        /* In place, through the public entry: p', mu', nu' over p, mu, nu. */
+        ss__tensor over[3] = {vec(SS_F32, n, in[0]), vec(SS_F32, n, in[2]),
+                              vec(SS_F32, n, in[3])};
+        cr_assert_eq(ss__k_fused_run(&f, 14, leaves, over), SS_OK, "%s", ss_error_message());
+        cr_assert_arr_eq(in[0], ref[0], sizeof(float) * (size_t)n, "variant %d p in place",
+                         variant);
+        cr_assert_arr_eq(in[2], ref[1], sizeof(float) * (size_t)n, "variant %d mu in place",
+                         variant);
+        cr_assert_arr_eq(in[3], ref[2], sizeof(float) * (size_t)n, "variant %d nu in place",
+                         variant);
+    }
+    /* Anything else is interpreted: operands in another order, a bf16 leaf. */
+    ss__k_fused f;
+    adam_expr(&f, false, false, true);
+    ss__tensor leaves[14];
+    for (int k = 0; k < 4; k++)
+        leaves[k] = vec(SS_F32, n, in[k]);
+    for (int k = 0; k < 10; k++)
+        leaves[4 + k] = scalar_t(&sc[k]);
+    bool constant[SS__K_FUSED_MAX_OPS];
+    float cval[SS__K_FUSED_MAX_OPS] = {0};
+    for (int s = 0; s < f.nops; s++)
+        constant[s] = f.ops[s].kind == SS__K_FUSED_LEAF && f.ops[s].sub >= 4;
+    ss__tensor outs[3] = {vec(SS_F32, n, got[0]), vec(SS_F32, n, got[1]), vec(SS_F32, n, got[2])};
+    cr_assert(!ss__k_fused_adam(&f, leaves, outs, constant, cval));
+    adam_expr(&f, false, false, false);
+    uint16_t *half = calloc((size_t)n, sizeof *half);
+    leaves[2] = vec(SS_BF16, n, half);
+    cr_assert(!ss__k_fused_adam(&f, leaves, outs, constant, cval));
+    free(half);
+    for (int k = 0; k < 4; k++)
+        free(in[k]);
+    for (int k = 0; k < 3; k++) {
+        free(ref[k]);
+        free(got[k]);
+    }
 }

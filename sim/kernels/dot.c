@@ -284,19 +284,95 @@ static void gather_perm(const ss__tensor *t, const int perm[], float *dst)
  * Flax guide's shapes): sgemm would pack the whole right-hand matrix on
  * every call, which costs as much as the product; this streams it once.
  * C[m x n] = A[m x k] . B[k x n], row-major, accumulating in f32 in a
- * fixed order (k ascending), so results are deterministic. */
-enum { SMALL_M = 8 };
+ * fixed order (from 0, k ascending), so results are deterministic. Tiles
+ * of MR rows by JB columns are accumulated in registers and stored once. */
+enum { SMALL_M = 8, MR = 4, JB = 64 };
 
 SS__K_VECTOR_CLONES
 static void small_m_gemm(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
                          float *c)
 {
-    memset(c, 0, sizeof(float) * (size_t)(m * n));
-    for (int64_t kk = 0; kk < k; kk++) {
-        const float *brow = b + kk * n;
+    for (int64_t i0 = 0; i0 < m; i0 += MR) {
+        int64_t mr = m - i0 < MR ? m - i0 : MR;
+        const float *ar = a + i0 * k;
+        for (int64_t j0 = 0; j0 < n; j0 += JB) {
+            if (mr == MR && n - j0 >= JB) {
+                float acc[MR][JB];
+                for (int i = 0; i < MR; i++)
+                    for (int j = 0; j < JB; j++)
+                        acc[i][j] = 0.0f;
+                for (int64_t kk = 0; kk < k; kk++) {
+                    const float *brow = b + kk * n + j0;
+                    for (int i = 0; i < MR; i++) {
+                        float s = ar[i * k + kk];
+                        for (int j = 0; j < JB; j++)
+                            acc[i][j] += s * brow[j];
+                    }
+                }
+                for (int i = 0; i < MR; i++)
+                    memcpy(c + (i0 + i) * n + j0, acc[i], sizeof acc[i]);
+                continue;
+            }
+            int64_t jn = n - j0 < JB ? n - j0 : JB;
+            for (int64_t i = 0; i < mr; i++)
+                for (int64_t j = 0; j < jn; j++) {
+                    float s = 0.0f;
+                    for (int64_t kk = 0; kk < k; kk++)
+                        s += ar[i * k + kk] * b[kk * n + j0 + j];
+                    c[(i0 + i) * n + j0 + j] = s;
+                }
+        }
+    }
+}
+
+/* A few rows times a matrix stored transposed (the backward pass's
+ * dx = dy . W^T on one device): C[m x n] = A[m x k] . B[n x k]^T, each
+ * element a dot product of two contiguous rows, accumulated in 16 lanes
+ * (k ascending within a lane) that are then added in lane order. B is
+ * streamed once; sgemm would pack it first. */
+enum { LANES = 16 };
+
+SS__K_VECTOR_CLONES
+static void small_m_gemm_nt(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                            float *c)
+{
+    int64_t kv = k - k % LANES;
+    for (int64_t j = 0; j < n; j++) {
+        const float *brow = b + j * k;
         for (int64_t i = 0; i < m; i++) {
-            float s = a[i * k + kk];
-            float *crow = c + i * n;
+            const float *arow = a + i * k;
+            float acc[LANES] = {0};
+            for (int64_t kk = 0; kk < kv; kk += LANES)
+                for (int l = 0; l < LANES; l++)
+                    acc[l] += arow[kk + l] * brow[kk + l];
+            float s = 0.0f;
+            for (int l = 0; l < LANES; l++)
+                s += acc[l];
+            for (int64_t kk = kv; kk < k; kk++)
+                s += arow[kk] * brow[kk];
+            c[i * n + j] = s;
+        }
+    }
+}
+
+/* A sum of a few outer products (a weight gradient x^T . dy over the
+ * tokens of one device): C[m x n] = A[k x m]^T . B[k x n] with small k,
+ * each row of C written once from k scaled rows of B (k ascending). sgemm
+ * would clear C, pack both operands and then accumulate. */
+enum { SMALL_K = 16 };
+
+SS__K_VECTOR_CLONES
+static void small_k_gemm_tn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                            float *c)
+{
+    for (int64_t i = 0; i < m; i++) {
+        float *crow = c + i * n;
+        float s0 = a[i];
+        for (int64_t j = 0; j < n; j++)
+            crow[j] = s0 * b[j];
+        for (int64_t kk = 1; kk < k; kk++) {
+            float s = a[kk * m + i];
+            const float *brow = b + kk * n;
             for (int64_t j = 0; j < n; j++)
                 crow[j] += s * brow[j];
         }
@@ -353,6 +429,18 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
     if (!p.lhs_trans && !p.rhs_trans && p.m <= SMALL_M) {
         for (int64_t i = 0; i < p.b; i++)
             small_m_gemm(p.m, p.n, p.k, a + i * p.m * p.k, b + i * p.k * p.n, c + i * p.m * p.n);
+        goto done;
+    }
+    if (!p.lhs_trans && p.rhs_trans && p.m <= SMALL_M) {
+        for (int64_t i = 0; i < p.b; i++)
+            small_m_gemm_nt(p.m, p.n, p.k, a + i * p.m * p.k, b + i * p.k * p.n,
+                            c + i * p.m * p.n);
+        goto done;
+    }
+    if (p.lhs_trans && !p.rhs_trans && p.k <= SMALL_K) {
+        for (int64_t i = 0; i < p.b; i++)
+            small_k_gemm_tn(p.m, p.n, p.k, a + i * p.m * p.k, b + i * p.k * p.n,
+                            c + i * p.m * p.n);
         goto done;
     }
     ss__k_blas_init();

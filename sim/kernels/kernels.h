@@ -262,6 +262,11 @@ typedef struct ss__k_fused {
  * leaf or output of another size. */
 ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
                           ss__tensor outs[]);
+/* As ss__k_fused_run, always through the block interpreter (never a
+ * compiled loop such as fused_adam.c's): the reference tests compare
+ * the compiled loops with. */
+ss_status ss__k_fused_interpret(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
+                                ss__tensor outs[]);
 /* FLOPs of the expression over n elements (one per unary/binary step). */
 int64_t ss__k_flops_fused(const ss__k_fused *f, int64_t n);
 

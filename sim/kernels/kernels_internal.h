@@ -74,6 +74,15 @@ ss_status ss__k_check_cross_entropy(const ss__tensor *logits, const ss__tensor *
                                     const ss__tensor *out);
 ss_status ss__k_check_one_hot(const ss__tensor *indices, const ss__tensor *out);
 
+/* --- Compiled fused expressions (fused_adam.c) --- */
+
+/* If f is optax's Adam or AdamW update over f32 arrays (see the file),
+ * run it as one compiled loop into outs and return true; false (nothing
+ * written) otherwise. constant[s]: step s depends on scalars only, with
+ * value cval[s]. Results equal ss__k_fused_run's interpreter bit for bit. */
+bool ss__k_fused_adam(const ss__k_fused *f, const ss__tensor leaves[], ss__tensor outs[],
+                      const bool constant[], const float cval[]);
+
 /* --- f32 blocks (convert.c) --- */
 
 /* dst[0..n) = elements start.. of a float or i32 array, widened to f32. */
