@@ -4,6 +4,8 @@
  * (ss_program_eval) within stated tolerances. */
 #include "train_check.h"
 
+#include "spmd/lower.h"
+
 /* --- Optimizers against hand-computed optax values ------------------------ */
 
 /* One step of `o` on p = [1, -0.5, 2, 0.25] with grads given as inputs;
@@ -629,6 +631,59 @@ Test(train, donated_step_updates_params_and_state_in_place)
     tc_free_list(outs, no);
     ss_context_destroy(ctx);
     ss_context_destroy(ref);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(train, each_update_runs_right_after_its_gradient_is_reduced)
+{
+    /* The update of a param follows the all-reduce of its gradient over
+     * 'data' (schedule.c), not the whole backward pass: in a 4-layer MLP
+     * every Adam instruction's nearest predecessor (FREEs aside) is the
+     * collective that produced its gradient. */
+    ss_mesh *m = tc_mesh("data=2,model=4", 8);
+    ss_program *p;
+    OK(ss_program_create(m, &p));
+    ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], grads[4], st[9],
+             np[4], ns[9];
+    for (int l = 0; l < 4; l++) {
+        char name[8];
+        snprintf(name, sizeof name, "W%d", l);
+        params[l] = tc_in(p, name, l % 2 ? "P('model', None)" : "P(None, 'model')", 2, 64, 64);
+        ss_value y;
+        OK(ss_matmul(p, x, params[l], &y));
+        OK(ss_unary(p, SS_RELU, y, &x));
+    }
+    ss_optim o = ss_optim_adam(1e-3);
+    OK(ss_grad(p, sum_all(p, x), 4, params, grads));
+    OK(ss_optim_state_inputs(p, &o, 4, params, st));
+    OK(ss_optim_update(p, &o, 4, params, grads, st, np, ns));
+    for (int j = 0; j < 4; j++)
+        OK(ss_output(p, np[j], NULL));
+    for (int j = 0; j < 9; j++)
+        OK(ss_output(p, ns[j], NULL));
+    ss_executable *e;
+    OK(ss_program_compile(p, &e));
+    int updates = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind != SS__INST_FUSED || i->fused.nextra != 2)
+            continue;
+        updates++;
+        int prev = k - 1;
+        while (prev >= 0 && e->insts[prev].kind == SS__INST_FREE)
+            prev--;
+        cr_assert(prev >= 0, "update %d comes first", updates);
+        const ss__inst *c = &e->insts[prev];
+        bool reads = false;
+        for (int j = 0; j < i->nin; j++)
+            reads = reads || i->in[j] == c->out;
+        cr_assert(c->kind == SS__INST_COLL && c->coll.kind == SS_COLL_ALL_REDUCE && reads,
+                  "update %d follows instruction kind %d, not its gradient's all_reduce",
+                  updates, (int)c->kind);
+    }
+    cr_assert_eq(updates, 4);
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);

@@ -159,15 +159,13 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
 {
     const ss__bufdesc *rb = &r->e->bufs[res == 0 ? i->out : i->extra_out[res - 1]];
     void **dst = &ptr[res == 0 ? i->out : i->extra_out[res - 1]];
-    int j = i->share[res];
-    if (j >= 0) {
-        int b = i->in[j];
-        bool ours = !i->share_arg[res] || (r->in_arrays && !r->borrowed[b]);
-        if (ours && ptr[b]) {
-            *dst = ptr[b];
-            ptr[b] = NULL;
-            return SS_OK;
-        }
+    int first = i->share[res];
+    bool donated = first >= 0 && i->share_arg[res] && r->in_arrays && !r->borrowed[i->in[first]];
+    int j = first >= 0 && (!i->share_arg[res] || donated) ? first : i->share_alt[res];
+    if (j >= 0 && ptr[i->in[j]]) {
+        *dst = ptr[i->in[j]];
+        ptr[i->in[j]] = NULL;
+        return SS_OK;
     }
     return ss__device_alloc_named(r->ctx, id, rb->bytes, rb->name, dst);
 }

@@ -59,9 +59,11 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
     return true;
 }
 
-/* Pick the in-place results (ss__inst.share); moved[b] = buffer b's
- * storage becomes a result's (b gets no FREE). */
-static ss_status share_buffers(ss_executable *e, bool moved[])
+/* Pick the in-place results (ss__inst.share, share_alt). A result prefers
+ * a dying argument (taken when donated; else it would live to the end)
+ * and falls back to a dying temporary. FREEs stay: a buffer taken over is
+ * NULL by then, and the FREE does nothing. */
+static ss_status share_buffers(ss_executable *e)
 {
     int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
     bool *arg = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
@@ -86,17 +88,22 @@ static ss_status share_buffers(ss_executable *e, bool moved[])
         int nres = 1 + (ik->kind == SS__INST_FUSED ? ik->fused.nextra : 0);
         bool taken[SS__MAX_INPUTS] = {false};
         for (int r = 0; r < nres; r++)
-            for (int j = 0; j < ik->nin; j++) {
-                int b = ik->in[j];
-                if (taken[j] || last[b] != k || !can_share(e, ik, r, j))
-                    continue;
-                for (int q = 0; q < ik->nin; q++)
-                    taken[q] = taken[q] || ik->in[q] == b;
-                ik->share[r] = (int8_t)j;
-                ik->share_arg[r] = arg[b];
-                moved[b] = !arg[b];
-                break;
-            }
+            for (int pass = 0; pass < 2; pass++) /* arguments first */
+                for (int j = 0; j < ik->nin; j++) {
+                    int b = ik->in[j];
+                    if (taken[j] || arg[b] != (pass == 0) || last[b] != k ||
+                        !can_share(e, ik, r, j))
+                        continue;
+                    for (int q = 0; q < ik->nin; q++)
+                        taken[q] = taken[q] || ik->in[q] == b;
+                    if (ik->share[r] < 0) {
+                        ik->share[r] = (int8_t)j;
+                        ik->share_arg[r] = arg[b];
+                    } else {
+                        ik->share_alt[r] = (int8_t)j;
+                    }
+                    break;
+                }
     }
     free(last);
     free(arg);
@@ -109,15 +116,12 @@ static ss_status share_buffers(ss_executable *e, bool moved[])
 ss_status ss__add_frees(ss_executable *e)
 {
     hoist_loads(e);
-    bool *moved = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
-    int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
-    ss_status st = moved && last ? share_buffers(e, moved)
-                                 : ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    if (st) {
-        free(moved);
-        free(last);
+    ss_status st = share_buffers(e);
+    if (st)
         return st;
-    }
+    int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
+    if (!last)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     for (int b = 0; b < e->nbufs; b++)
         last[b] = -1;
     for (int k = 0; k < e->ninsts; k++) {
@@ -136,10 +140,6 @@ ss_status ss__add_frees(ss_executable *e)
             if (k > last[ik->in[j]])
                 last[ik->in[j]] = k;
     }
-    for (int b = 0; b < e->nbufs; b++)
-        if (moved[b])
-            last[b] = -2; /* its storage lives on as a result */
-    free(moved);
     int total = e->ninsts + e->nbufs;
     ss__inst *all = malloc(sizeof *all * (size_t)total);
     if (!all) {

@@ -90,6 +90,7 @@ void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
     i->node = node;
     i->pairs_at = -1;
     memset(i->share, -1, sizeof i->share);
+    memset(i->share_alt, -1, sizeof i->share_alt);
 }
 
 /* --- Layout helpers ------------------------------------------------------ */
@@ -1178,6 +1179,8 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
     }
     if (!st && !e->opts.no_fusion)
         st = ss__fuse(e);
+    if (!st)
+        st = ss__schedule_updates(e);
     if (!st)
         st = ss__add_frees(e);
     ss__buf_free(&s.line);

@@ -74,9 +74,11 @@ typedef struct ss__inst {
     /* In place (liveness.c): result r (0 = out, 1 + k = extra_out[k]) takes
      * over the buffer of operand in[share[r]] instead of a new one (-1: a new
      * one); that operand dies here. When share_arg[r] the operand is an
-     * argument, taken only if the caller donated it (ss_executable_run_arrays);
-     * undonated arguments live to the end. */
+     * argument, taken only if the caller donated it (ss_executable_run_arrays;
+     * undonated arguments live to the end); otherwise the result takes the
+     * temporary in[share_alt[r]] when there is one (never an argument). */
     int8_t share[1 + SS__K_FUSED_MAX_EXTRA];
+    int8_t share_alt[1 + SS__K_FUSED_MAX_EXTRA];
     bool share_arg[1 + SS__K_FUSED_MAX_EXTRA];
 } ss__inst;
 
@@ -106,6 +108,9 @@ void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node);
 /* Arguments first and live to the end, FREE after every other buffer's
  * last use (liveness.c). */
 ss_status ss__add_frees(ss_executable *e);
+/* Move fused instructions that only feed program outputs (the optimizer's
+ * update) up to just after their last operand's producer (schedule.c). */
+ss_status ss__schedule_updates(ss_executable *e);
 
 /* Merge chains of single-use elementwise kernels (and broadcast scalars)
  * into FUSED instructions; runs before buffer lifetimes are set. */

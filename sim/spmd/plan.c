@@ -40,15 +40,31 @@ static double kernel_flops(const ss_executable *e, const ss__inst *i)
     }
 }
 
+/* Does result r of i take over an operand in a run without donation (its
+ * first choice when that is a temporary, else its fallback)? Marks it. */
+static bool takes_operand(const ss__inst *i, int r, bool moved[])
+{
+    int j = i->share[r] >= 0 && !i->share_arg[r] ? i->share[r] : i->share_alt[r];
+    if (j < 0)
+        return false;
+    moved[i->in[j]] = true;
+    return true;
+}
+
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
-    for (int k = 0; k < e->ninsts; k++) {
+    bool *moved = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
+    if (!moved)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    ss_status st = SS_OK;
+    for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
         switch (i->kind) {
         case SS__INST_FREE:
-            live -= ss__arena_bytes(e->bufs[i->in[0]].bytes);
+            if (!moved[i->in[0]])
+                live -= ss__arena_bytes(e->bufs[i->in[0]].bytes);
             continue;
         case SS__INST_STORE:
         case SS__INST_PLACE:
@@ -58,11 +74,11 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
         }
         /* A result written over a dying operand takes no new bytes; the plan
          * is of a run without donation, where arguments are never taken. */
-        if (i->share[0] < 0 || i->share_arg[0])
+        if (!takes_operand(i, 0, moved))
             live += ss__arena_bytes(e->bufs[i->out].bytes);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
-                if (i->share[1 + x] < 0 || i->share_arg[1 + x])
+                if (!takes_operand(i, 1 + x, moved))
                     live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
         size_t peak = live;
         if (i->kind == SS__INST_FUSED) {
@@ -73,9 +89,8 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
         }
         if (i->kind == SS__INST_KERNEL) {
             size_t work;
-            ss_status st = ss__inst_work_bytes(e, i, &work);
-            if (st)
-                return st;
+            if ((st = ss__inst_work_bytes(e, i, &work)))
+                break;
             if (work)
                 peak += ss__arena_bytes(work);
             out->flops += kernel_flops(e, i);
@@ -87,14 +102,14 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
                 c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-            ss_status st = ss__coll_record_plan(&c, &rec);
-            if (st)
-                return st;
+            if ((st = ss__coll_record_plan(&c, &rec)))
+                break;
             out->ncollectives++;
             out->sent_bytes += rec.sent;
         }
     }
-    return SS_OK;
+    free(moved);
+    return st;
 }
 
 int ss_executable_ledger_count(const ss_executable *e)
