@@ -8,14 +8,14 @@
  * Elementwise results are written in place over an operand that dies at
  * that instruction (XLA's buffer assignment shares such buffers, and a
  * donated argument's buffer becomes the result's, as jit's donate_argnums
- * does): no new buffer, no FREE for the operand, and a third less memory
- * traffic, since the result's lines are already in cache.
+ * does): no new buffer, and a third less memory traffic, since the
+ * result's lines are already in cache. The operand's FREE stays in the
+ * list and does nothing once its buffer has been taken (exec.c, plan.c).
  */
 #include "lower.h"
 
 #include <stdlib.h>
 #include <string.h>
-
 
 /* Arguments first: every LOAD moves to the start (they read nothing), as a
  * jitted function's arguments are on the devices before it runs. */
