@@ -347,7 +347,10 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
         ss_device *d = &ctx->devices[i];
         pthread_attr_t attr;
         pthread_attr_init(&attr);
-        pthread_attr_setstacksize(&attr, (size_t)1 << 20);
+        /* 2 MiB: kernels keep up to 32 KiB of blocks on the stack, and the
+         * process's static TLS (ours, a sanitizer's) comes out of it too.
+         * Only touched pages cost memory. */
+        pthread_attr_setstacksize(&attr, (size_t)2 << 20);
         int rc = pthread_create(&d->thread, &attr, device_main, d);
         pthread_attr_destroy(&attr);
         if (rc != 0) {

@@ -18,9 +18,10 @@
  * x86-64, picked at load time (GCC function multiversioning), so a
  * portable build still uses the machine's vector width. Elsewhere: one
  * baseline version (clang 14 does not export cloned functions across
- * files, so its builds use the baseline). */
+ * files, so its builds use the baseline), and so do sanitizer builds: the
+ * clones' load-time resolvers run before the sanitizer runtime starts. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define SS__K_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SS__K_VECTOR_CLONES
