@@ -4,6 +4,7 @@
  * (ss_program_eval) within stated tolerances. */
 #include "train_check.h"
 
+#include "kernels/kernels_internal.h"
 #include "spmd/lower.h"
 
 /* --- Optimizers against hand-computed optax values ------------------------ */
@@ -687,4 +688,85 @@ Test(train, each_update_runs_right_after_its_gradient_is_reduced)
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
+}
+
+/* How many fused updates of e (the instructions with two extra results)
+ * fused_adam.c compiles; they run on zeroed scratch of their own shapes. */
+static int compiled_updates(const ss_executable *e)
+{
+    int compiled = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind != SS__INST_FUSED || i->fused.nextra != 2)
+            continue;
+        ss__tensor t[SS__MAX_INPUTS + 3];
+        int bufs[SS__MAX_INPUTS + 3], n = 0;
+        for (int j = 0; j < i->nin; j++)
+            bufs[n++] = i->in[j];
+        bufs[n++] = i->out;
+        bufs[n++] = i->extra_out[0];
+        bufs[n++] = i->extra_out[1];
+        for (int j = 0; j < n; j++) {
+            const ss__bufdesc *b = &e->bufs[bufs[j]];
+            t[j] = (ss__tensor){.dtype = b->dtype, .rank = b->rank};
+            memcpy(t[j].shape, b->shape, sizeof b->shape);
+            t[j].data = calloc(1, b->bytes + 64);
+        }
+        bool constant[SS__K_FUSED_MAX_OPS];
+        float cval[SS__K_FUSED_MAX_OPS];
+        for (int s = 0; s < i->fused.nops; s++) {
+            const ss__k_fused_op *op = &i->fused.ops[s];
+            constant[s] = op->kind == SS__K_FUSED_LEAF     ? t[op->sub].rank == 0
+                          : op->kind == SS__K_FUSED_UNARY ? constant[op->a]
+                                                           : constant[op->a] && constant[op->b];
+            cval[s] = 1.0f;
+        }
+        compiled += ss__k_fused_adam(&i->fused, t, t + i->nin, constant, cval);
+        for (int j = 0; j < n; j++)
+            free(t[j].data);
+    }
+    return compiled;
+}
+
+Test(train, the_guide_step_updates_run_as_the_compiled_adam_loop)
+{
+    /* Every Adam and AdamW update of the Flax guide's step (2 layers here),
+     * as optim.c builds it and fuse.c fuses it, is the expression
+     * fused_adam.c compiles: if either ever lays it out differently, the
+     * updates would fall back to the slower interpreter with no other
+     * symptom. */
+    ss_spec dm = tc_spec("P('data', 'model')"), dn = tc_spec("P('data', None)");
+    for (int variant = 0; variant < 2; variant++) {
+        ss_mesh *m = tc_mesh("data=2,model=4", 8);
+        ss_program *p;
+        OK(ss_program_create(m, &p));
+        ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], grads[4], st[9],
+                 np[4], ns[9];
+        for (int l = 0; l < 2; l++) {
+            params[2 * l] = tc_in(p, l ? "W1_1" : "W1_0", "P(None, 'model')", 2, 64, 64);
+            params[2 * l + 1] = tc_in(p, l ? "W2_1" : "W2_0", "P('model', None)", 2, 64, 64);
+            ss_value a, y, yc, z;
+            OK(ss_matmul(p, x, params[2 * l], &a));
+            OK(ss_unary(p, SS_RELU, a, &y));
+            OK(ss_constrain(p, y, &dm, &yc));
+            OK(ss_matmul(p, yc, params[2 * l + 1], &z));
+            OK(ss_constrain(p, z, &dn, &x));
+        }
+        ss_optim o = variant ? ss_optim_adamw(1e-3, 1e-4) : ss_optim_adam(1e-3);
+        OK(ss_grad(p, sum_all(p, x), 4, params, grads));
+        OK(ss_optim_state_inputs(p, &o, 4, params, st));
+        OK(ss_optim_update(p, &o, 4, params, grads, st, np, ns));
+        for (int j = 0; j < 4; j++)
+            OK(ss_output(p, np[j], NULL));
+        for (int j = 0; j < 9; j++)
+            OK(ss_output(p, ns[j], NULL));
+        ss_executable *e;
+        OK(ss_program_compile(p, &e));
+        int n = compiled_updates(e);
+        cr_assert_eq(n, 4, "%s: %d of 4 updates take the compiled loop",
+                     variant ? "adamw" : "adam", n);
+        ss_executable_destroy(e);
+        ss_program_destroy(p);
+        ss_mesh_destroy(m);
+    }
 }
