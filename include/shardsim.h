@@ -1063,6 +1063,32 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
 ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *const inputs[],
                                    const bool donate[], ss_array *outputs[]);
 
+/* Watching collectives (the teaching view of shard_map): one device's local
+ * block right before (after = 0) or right after (after = 1) one collective
+ * of a run. `index` numbers the step's collectives from 0 in ledger order
+ * (ss_executable_ledger_get); `value` is the program value the collective
+ * produces and `operand` the one it reads: for a collective written in a
+ * shard_map body (psum, ppermute, ...) its argument, for a reshard the
+ * partitioner inserted the value itself (another layout of it). `data` is
+ * valid during the call only. */
+typedef struct ss_watch_event {
+    int device;
+    int after;
+    int index;
+    ss_value value, operand;
+    const ss_coll *coll;
+    ss_dtype dtype;
+    int rank;
+    const int64_t *shape;
+    const void *data;
+} ss_watch_event;
+typedef void (*ss_watch_fn)(const ss_watch_event *ev, void *user);
+
+/* Call fn around every collective of the later runs of e (fn NULL: stop).
+ * fn runs on the device threads, several at once, each with its own
+ * device's events in order; it must not call into the library. */
+void ss_executable_watch(ss_executable *e, ss_watch_fn fn, void *user);
+
 /* What a run will cost, with no data and no compute (eval_shape's analog):
  * per-device peak arena bytes (inputs and scratch included), FLOPs per
  * device, the number of collectives and the bytes each device sends. A run

@@ -529,3 +529,77 @@ Test(scenario, a_device_that_overflows_reports_it_at_the_scenario_line)
     free(text);
     free(path);
 }
+
+/* --- run --watch ------------------------------------------------------------------- */
+
+static const char psum_text[] = "mesh i=4\n"
+                                "\n"
+                                "x = input(f32[8], P('i'), iota)\n"
+                                "\n"
+                                "def body(x):\n"
+                                "    y = psum(x, 'i')\n"
+                                "    return y\n"
+                                "\n"
+                                "def total(x):\n"
+                                "    return shard_map(body, in_specs=(P('i'),), out_specs=P())(x)\n"
+                                "\n"
+                                "run total\n";
+
+Test(scenario, watch_shows_every_devices_block_around_the_collective)
+{
+    /* The shard_map tutorial's psum: x = iota(8) over 4 devices; device d
+     * holds [2d, 2d + 1] before and the sum of all blocks after. Watched by
+     * the result's name and by the body's parameter name alike. */
+    const char *names[2] = {"y", "x"};
+    for (int k = 0; k < 2; k++) {
+        const char *args[4] = {"run", "psum.shard", "--watch", names[k]};
+        result r = run_cli(psum_text, 4, args);
+        cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+        cr_assert(strstr(r.out, "#1 all_reduce sum over ('i',) (line 6): x -> y, f32[2] per "
+                                "device"),
+                  "%s", r.out);
+        float sum[2] = {0, 0};
+        for (int d = 0; d < 4; d++) {
+            sum[0] += (float)(2 * d);
+            sum[1] += (float)(2 * d + 1);
+        }
+        for (int d = 0; d < 4; d++) {
+            char line[160];
+            snprintf(line, sizeof line, "device %-3d [%d, %d]", d, 2 * d, 2 * d + 1);
+            const char *at = strstr(r.out, line);
+            cr_assert(at, "no line '%s' in\n%s", line, r.out);
+            char after[64];
+            snprintf(after, sizeof after, "-> [%g, %g]\n", (double)sum[0], (double)sum[1]);
+            cr_assert(strncmp(strstr(at, "->"), after, strlen(after)) == 0, "device %d: %.80s",
+                      d, at);
+        }
+        result_free(&r);
+    }
+    /* JSON: the same blocks. */
+    const char *jargs[5] = {"run", "psum.shard", "--watch", "y", "--json"};
+    result r = run_cli(psum_text, 5, jargs);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cJSON *j = cJSON_Parse(r.out);
+    cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "watch"),
+                                                      "collectives"), 0);
+    cr_assert(c, "%s", r.out);
+    cJSON *d3 = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "devices"), 3);
+    cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(d3, "before"), 0)->valuedouble, 6.0);
+    cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(d3, "after"), 1)->valuedouble, 16.0);
+    cJSON_Delete(j);
+    result_free(&r);
+}
+
+Test(scenario, watch_refuses_unknown_names_and_plans)
+{
+    const char *args[4] = {"run", "psum.shard", "--watch", "nope"};
+    result r = run_cli(psum_text, 4, args);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "--watch: no value is named 'nope'"), "%s", r.err);
+    result_free(&r);
+    const char *pargs[4] = {"plan", "psum.shard", "--watch", "y"};
+    r = run_cli(psum_text, 4, pargs);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "--watch shows data"), "%s", r.err);
+    result_free(&r);
+}

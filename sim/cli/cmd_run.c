@@ -43,6 +43,8 @@ static const char run_help[] =
     "                       at least M MiB pass its blocks around instead (XLA's\n"
     "                       windowed einsum; same bytes, no gathered copy)\n"
     "  --cheapest           take the cheaper lowering where GSPMD's moves more bytes\n"
+    "  --watch NAME         during the first step, each device's block before and after\n"
+    "                       every collective that reads or writes a value named NAME\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -188,8 +190,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     if (!o->file)
         return fail_usage(o, o->plan ? "usage: shardsim plan FILE (see --help)"
                                      : "usage: shardsim run FILE (see --help)");
-    if (o->watch)
-        return fail_usage(o, "--watch is not supported yet");
+    if (o->watch && o->plan)
+        return fail_usage(o, "--watch shows data: use it with shardsim run");
     return -1;
 }
 
@@ -448,10 +450,17 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
     double *times = calloc((size_t)r->steps, sizeof *times), start = now_s();
     bool show_progress = !o->json && r->steps > 1 && isatty(STDERR_FILENO);
     bool shown = false;
+    if (o->watch && (st = scn_watch_start(sc, r->exe, o->watch, &r->watch))) {
+        rc = report_error(sc, o, (scn_loc){0, 0}, ss_error_message(), SS_EXIT_USAGE);
+        free(times);
+        goto out;
+    }
     for (int s = 0; s < r->steps && times; s++) {
         double t0 = now_s();
         st = ss_executable_run(r->exe, r->ctx, (const void *const *)h.in, h.out);
         times[s] = now_s() - t0;
+        if (r->watch)
+            scn_watch_stop(r->watch, r->exe); /* the first step only */
         if (st)
             break;
         if (s + 1 < r->steps)
@@ -626,8 +635,15 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
         rc = plan && r.exe && !r.fits ? SS_EXIT_CHECK : SS_EXIT_OK;
         goto out;
     }
+    if (o.watch && !scn_watch_known(&sc, o.watch)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "--watch: no value is named '%s' in the scenario", o.watch);
+        rc = report_error(&sc, &o, (scn_loc){0, 0}, msg, SS_EXIT_USAGE);
+        goto out;
+    }
     rc = do_run(&sc, &o, &r);
 out:
+    scn_watch_free(r.watch);
     scn_ckpt_destroy(r.ckpt);
     ss_context_destroy(r.ctx);
     ss_executable_destroy(r.exe);

@@ -370,6 +370,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
     scn_ckpt_report_text(sc, r->ckpt, f);
     if (!r->exe)
         return;
+    scn_watch_report_text(r->watch, r->exe, f);
     if (r->is_plan || (sc->prints & SCN_PRINT_VALUES))
         text_values(sc, f, (sc->prints & SCN_PRINT_VALUES) && !r->is_plan);
     if (sc->prints & SCN_PRINT_PROGRAM) {
@@ -636,6 +637,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
         ss__buf_putc(b, '}');
     }
     ss__buf_putc(b, ']');
+    scn_watch_report_json(r->watch, b);
     scn_ckpt_report_json(sc, r->ckpt, b);
     if (r->exe) {
         ss__buf_puts(b, ",\"values\":[");

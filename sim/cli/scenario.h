@@ -412,7 +412,24 @@ typedef struct scn_report {
     scn_check_result checks[64];
     bool fits;              /* plan: peak <= capacity */
     struct scn_ckpt_rt *ckpt; /* what the save/restore statements did or will do */
+    struct scn_watch *watch;  /* run --watch NAME: the blocks caught, or NULL */
 } scn_report;
+
+/* --- `run --watch NAME` (watch.c) ---------------------------------------- */
+
+/* Blocks caught around the collectives that read or write values named
+ * NAME during the steps it was attached for. */
+typedef struct scn_watch scn_watch;
+/* Does the scenario name any value `name`? */
+bool scn_watch_known(const scenario *sc, const char *name);
+/* Attach to e (its runs call back); scn_watch_stop detaches. */
+ss_status scn_watch_start(const scenario *sc, ss_executable *e, const char *name,
+                          scn_watch **out);
+void scn_watch_stop(scn_watch *w, ss_executable *e);
+void scn_watch_free(scn_watch *w);
+/* The "Watch NAME" report section; JSON: ,"watch":{...}. */
+void scn_watch_report_text(const scn_watch *w, const ss_executable *e, FILE *f);
+void scn_watch_report_json(const scn_watch *w, ss__buf *b);
 
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)

@@ -84,9 +84,14 @@ val *ev_call_shard_map(ev *e, const shard_map_info *sm, const callargs *ca)
     inner.v = scn_alloc(&e->sc->arena, sizeof(val *) * (size_t)(ca->n + 1));
     if (!inner.v)
         return NULL;
-    for (int k = 0; k < ca->n; k++)
+    for (int k = 0; k < ca->n; k++) {
         if (!(inner.v[k] = ev_array_val(e, locals[k], ca->locs[k])))
             return NULL;
+        /* Each device's block goes by the body's parameter name (--watch x). */
+        if (k < sm->def->nparams && locals[k] >= 0 && locals[k] < e->sc->vinfo_cap &&
+            !e->sc->vinfo[locals[k]].name)
+            e->sc->vinfo[locals[k]].name = sm->def->params[k];
+    }
     val *r = ev_call_def(e, sm->def, &inner, NULL);
     if (!r)
         return NULL;

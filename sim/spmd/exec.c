@@ -27,6 +27,7 @@ typedef struct run {
     void ***outp;           /* outp[output][mesh position]: the output's shard */
     unsigned char *borrowed; /* per buffer: an input array's shard, not ours to free */
     unsigned char *kept;     /* per buffer: becomes an output array's shard */
+    int *colls_done;         /* per device id: collectives run so far */
 } run;
 
 static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
@@ -193,6 +194,23 @@ static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr
     return SS_OK;
 }
 
+/* Tell the watcher (ss_executable_watch) about one side of a collective. */
+static void watch(const run *r, int id, const ss__inst *i, const ss_coll *coll, int index,
+                  int after, const void *data)
+{
+    ss_executable *e = r->e;
+    if (!e->watch)
+        return;
+    const ss__node *n = &e->program->nodes[i->node];
+    const ss__bufdesc *b = &e->bufs[after ? i->out : i->in[0]];
+    ss_watch_event ev = {
+        .device = id, .after = after, .index = index, .value = i->node,
+        .operand = n->op == SS__OP_COLLECTIVE ? n->in[0] : i->node, .coll = coll,
+        .dtype = b->dtype, .rank = b->rank, .shape = b->shape, .data = data,
+    };
+    e->watch(&ev, e->watch_user);
+}
+
 static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
                           void **ptr)
 {
@@ -256,12 +274,17 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return run_fused(r, dev, i, ptr);
     if (i->kind == SS__INST_COLL) {
         const void *in = ptr[i->in[0]];
-        if ((st = take_result(r, id, i, 0, ptr)))
-            return st;
         ss_coll coll = i->coll;
         if (i->pairs_at >= 0)
             coll.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-        return ss_device_collective(dev, &coll, in, ptr[i->out]);
+        int index = r->colls_done[id]++;
+        watch(r, id, i, &coll, index, 0, in);
+        if ((st = take_result(r, id, i, 0, ptr)))
+            return st;
+        if ((st = ss_device_collective(dev, &coll, in, ptr[i->out])))
+            return st;
+        watch(r, id, i, &coll, index, 1, ptr[i->out]);
+        return SS_OK;
     }
     char name[64];
     snprintf(name, sizeof name, "%s", ob->name);
@@ -380,9 +403,12 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
         if (!outputs || !outputs[k])
             return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
     run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **)), NULL, NULL, NULL,
-             NULL, NULL};
-    if (!r.ptrs)
+             NULL, NULL, calloc((size_t)n, sizeof(int))};
+    if (!r.ptrs || !r.colls_done) {
+        free(r.ptrs);
+        free(r.colls_done);
         return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    }
     ss_status st = SS_OK;
     for (int d = 0; d < n && !st; d++)
         if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
@@ -392,6 +418,7 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
     for (int d = 0; d < n; d++)
         free(r.ptrs[d]);
     free(r.ptrs);
+    free(r.colls_done);
     return st;
 }
 
@@ -445,13 +472,14 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (st)
             return st;
     }
-    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL};
+    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL};
     r.ptrs = calloc((size_t)n, sizeof(void **));
+    r.colls_done = calloc((size_t)n, sizeof(int));
     r.outp = calloc((size_t)(e->noutputs ? e->noutputs : 1), sizeof(void **));
     r.borrowed = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
     r.kept = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
     ss_status st = SS_OK;
-    if (!r.ptrs || !r.outp || !r.borrowed || !r.kept)
+    if (!r.ptrs || !r.outp || !r.borrowed || !r.kept || !r.colls_done)
         st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
     for (int d = 0; d < n && !st; d++)
         if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
@@ -498,5 +526,12 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
     free(r.outp);
     free(r.borrowed);
     free(r.kept);
+    free(r.colls_done);
     return st;
+}
+
+void ss_executable_watch(ss_executable *e, ss_watch_fn fn, void *user)
+{
+    e->watch = fn;
+    e->watch_user = user;
 }

@@ -96,6 +96,8 @@ struct ss_executable {
     ss_value *outputs; /* program output values in order */
     ss__buf explain;   /* one line per op */
     ss_compile_options opts;
+    ss_watch_fn watch; /* ss_executable_watch */
+    void *watch_user;
 };
 
 /* Scratch bytes a KERNEL instruction needs from the arena while it runs
