@@ -1100,6 +1100,11 @@ typedef struct ss_plan {
     double sent_bytes;
 } ss_plan;
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
+/* The plan of ss_executable_run_arrays with input k donated where donate[k]
+ * (donate may be NULL): results written over donated inputs take no new
+ * bytes, and an undonated input returned unchanged is copied. Its peak
+ * counts the inputs, which are resident before the run. */
+ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out);
 /* The collectives a run will record, in order (ss_coll_record without
  * timings); equal to the context's ledger after one run. */
 int ss_executable_ledger_count(const ss_executable *e);

@@ -608,12 +608,15 @@ Test(train, donated_step_updates_params_and_state_in_place)
             memcpy(host[input_no(p, src)], outs[j], tc_elems(p, src) * 4);
         }
     }
-    ss_plan plan;
+    ss_plan plan, planned;
     OK(ss_executable_plan(e, &plan));
+    OK(ss_executable_plan_arrays(e, donate, &planned));
     size_t block = tc_elems(p, md.params[0]) * 4 / 4; /* W1 [64, 128] over 'model' (4) */
     for (int d = 0; d < 8; d++) {
         ss_memory_stats ms;
         OK(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.peak_bytes, planned.peak_bytes, "device %d: donated peak %zu, plan %zu",
+                     d, ms.peak_bytes, planned.peak_bytes);
         cr_assert_leq(ms.peak_bytes + 3 * block, plan.peak_bytes,
                       "device %d: donated peak %zu, undonated plan %zu", d, ms.peak_bytes,
                       plan.peak_bytes);

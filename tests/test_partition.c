@@ -762,6 +762,15 @@ Test(partition, run_arrays_keeps_data_on_devices_and_donates)
     ss_array *ins[2] = {ax, aw};
     bool donate[2] = {false, true};
     TS_OK(ss_executable_run_arrays(e, ctx, ins, donate, outs));
+    /* The plan of this run: w2 written over the donated w, x copied out. */
+    ss_plan planned;
+    TS_OK(ss_executable_plan_arrays(e, donate, &planned));
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        TS_OK(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.peak_bytes, planned.peak_bytes, "device %d peak %zu, plan %zu", d,
+                     ms.peak_bytes, planned.peak_bytes);
+    }
     float gy[8 * 32], gw[16 * 32], gx[8 * 16];
     TS_OK(ss_array_get(outs[0], gy, sizeof gy));
     TS_OK(ss_array_get(outs[1], gw, sizeof gw));

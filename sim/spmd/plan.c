@@ -40,45 +40,85 @@ static double kernel_flops(const ss_executable *e, const ss__inst *i)
     }
 }
 
-/* Does result r of i take over an operand in a run without donation (its
- * first choice when that is a temporary, else its fallback)? Marks it. */
-static bool takes_operand(const ss__inst *i, int r, bool moved[])
+/* The run being planned: from host buffers (ss_executable_run), or on
+ * device-resident arrays with some donated (ss_executable_run_arrays). */
+typedef struct mode {
+    bool arrays;
+    const bool *donate; /* per input, or NULL */
+    const int *arg_input; /* per buffer: the input a LOAD buffer holds, else -1 */
+    bool *moved;        /* per buffer: taken over by a result */
+} mode;
+
+static bool donated(const mode *md, int b)
 {
-    int j = i->share[r] >= 0 && !i->share_arg[r] ? i->share[r] : i->share_alt[r];
+    return md->arrays && md->donate && md->arg_input[b] >= 0 && md->donate[md->arg_input[b]];
+}
+
+/* Does result r of i take over an operand (exec.c's take_result)? Marks
+ * the operand. */
+static bool takes_operand(const ss__inst *i, int r, const mode *md)
+{
+    int first = i->share[r];
+    bool ok = first >= 0 && (!i->share_arg[r] || donated(md, i->in[first]));
+    int j = ok ? first : i->share_alt[r];
     if (j < 0)
         return false;
-    moved[i->in[j]] = true;
+    md->moved[i->in[j]] = true;
     return true;
 }
 
-ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
+static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
+                          ss_plan *out)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
-    bool *moved = calloc((size_t)(e->nbufs ? e->nbufs : 1), 1);
-    if (!moved)
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1)};
+    bool *kept = calloc(nb, 1);
+    if (!md.arg_input || !md.moved || !kept) {
+        free((void *)md.arg_input);
+        free(md.moved);
+        free(kept);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    int *arg_input = (int *)md.arg_input;
+    for (size_t b = 0; b < nb; b++)
+        arg_input[b] = -1;
+    for (int k = 0; k < e->ninsts; k++)
+        if (e->insts[k].kind == SS__INST_LOAD)
+            arg_input[e->insts[k].out] = e->insts[k].index;
     ss_status st = SS_OK;
     for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
+        int b0 = i->nin > 0 ? i->in[0] : -1;
+        bool borrowed = arrays && b0 >= 0 && arg_input[b0] >= 0 && !donated(&md, b0);
         switch (i->kind) {
         case SS__INST_FREE:
-            if (!moved[i->in[0]])
-                live -= ss__arena_bytes(e->bufs[i->in[0]].bytes);
+            /* Run on arrays, an undonated argument and an output's buffer
+             * outlive the run. */
+            if (!md.moved[b0] && !borrowed && !kept[b0])
+                live -= ss__arena_bytes(e->bufs[b0].bytes);
             continue;
         case SS__INST_STORE:
+            if (arrays && borrowed) /* an undonated input returned: copied */
+                live += ss__arena_bytes(e->bufs[b0].bytes);
+            else if (arrays)
+                kept[b0] = true;
+            if (live > out->peak_bytes)
+                out->peak_bytes = live;
+            continue;
         case SS__INST_PLACE:
             continue;
         default:
             break;
         }
-        /* A result written over a dying operand takes no new bytes; the plan
-         * is of a run without donation, where arguments are never taken. */
-        if (!takes_operand(i, 0, moved))
+        /* A result written over a dying operand takes no new bytes (an
+         * argument only when donated). */
+        if (!takes_operand(i, 0, &md))
             live += ss__arena_bytes(e->bufs[i->out].bytes);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
-                if (!takes_operand(i, 1 + x, moved))
+                if (!takes_operand(i, 1 + x, &md))
                     live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
         size_t peak = live;
         if (i->kind == SS__INST_FUSED) {
@@ -108,8 +148,20 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
             out->sent_bytes += rec.sent;
         }
     }
-    free(moved);
+    free(arg_input);
+    free(md.moved);
+    free(kept);
     return st;
+}
+
+ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
+{
+    return plan_run(e, NULL, false, out);
+}
+
+ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
+{
+    return plan_run(e, donate, true, out);
 }
 
 int ss_executable_ledger_count(const ss_executable *e)
