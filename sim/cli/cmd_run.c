@@ -394,6 +394,94 @@ static void name_values(const scenario *sc, const char *msg, char *out, size_t c
     out[n < cap ? n : cap - 1] = '\0';
 }
 
+/* Which inputs a run donates: with `run ... donate=True`, every input that
+ * an output of the step feeds (the carried params and optimizer state, as
+ * jit's donate_argnums); donate[k] for executable input k. */
+static void carried_donations(const scenario *sc, bool donate[])
+{
+    for (int i = 0; i < sc->ninputs; i++) {
+        donate[i] = false;
+        for (int o = 0; sc->donate && o < sc->noutputs; o++)
+            donate[i] = donate[i] || sc->outputs[o].feeds == sc->input_array[i];
+    }
+}
+
+typedef struct dev_run {
+    scenario *sc;
+    scn_report *r;
+    host *h;
+    double *times;
+    bool show_progress;
+    double start;
+    bool *shown;
+} dev_run;
+
+/* The steps on device-resident arrays, as a jitted train step keeps its
+ * state on the devices: the inputs are put once (each named as the run
+ * names its buffers, so an out-of-memory report reads the same), every
+ * output that feeds an input becomes that input's array for the next step
+ * (the old one donated with `donate=True`, else dropped after the step),
+ * the others are dropped, and the last step's inputs and outputs come back
+ * to the host buffers. A step's time is the run alone. */
+static ss_status device_steps(dev_run *d)
+{
+    scenario *sc = d->sc;
+    scn_report *r = d->r;
+    int ni = sc->ninputs, no = sc->noutputs;
+    ss_array **in = calloc((size_t)ni + 1, sizeof *in), **out = calloc((size_t)no + 1, sizeof *out);
+    bool *donate = calloc((size_t)ni + 1, sizeof *donate);
+    ss_status st = in && out && donate ? SS_OK : ss__fail(SS_ERR_NOMEM, "out of host memory");
+    if (!st)
+        carried_donations(sc, donate);
+    for (int k = 0; k < ni && !st; k++) {
+        const scn_array *a = &sc->arrays[sc->input_array[k]];
+        ss_sharding sh;
+        char name[48];
+        snprintf(name, sizeof name, "%%%d %s", (int)a->value, a->is_param ? "param" : "input");
+        if (!(st = ss_value_sharding(sc->program, a->value, &sh)))
+            st = ss_array_put(r->ctx, &sh, a->rank, a->shape, a->dtype, d->h->in[k], name, &in[k]);
+    }
+    for (int s = 0; s < r->steps && !st; s++) {
+        bool last = s + 1 == r->steps;
+        for (int k = 0; last && s > 0 && k < ni && !st; k++) /* the last step's inputs */
+            st = ss_array_get(in[k], d->h->in[k], value_bytes(sc->program, sc->arrays[sc->input_array[k]].value));
+        if (st)
+            break;
+        double t0 = now_s();
+        st = ss_executable_run_arrays(r->exe, r->ctx, in, donate, out);
+        d->times[s] = now_s() - t0;
+        if (r->watch)
+            scn_watch_stop(r->watch, r->exe); /* the first step only */
+        if (st)
+            break;
+        for (int o = 0; o < no; o++) {
+            int feeds = -1;
+            for (int k = 0; !last && k < ni; k++)
+                if (sc->input_array[k] == sc->outputs[o].feeds)
+                    feeds = k;
+            if (last && !st)
+                st = ss_array_get(out[o], d->h->out[o], value_bytes(sc->program, sc->outputs[o].value));
+            if (feeds >= 0) {
+                ss_array_destroy(in[feeds]);
+                in[feeds] = out[o];
+            } else {
+                ss_array_destroy(out[o]);
+            }
+            out[o] = NULL;
+        }
+        if (d->show_progress && (now_s() - d->start > 0.5 || *d->shown)) {
+            progress(s + 1, r->steps, now_s() - d->start, last);
+            *d->shown = true;
+        }
+    }
+    for (int k = 0; in && k < ni; k++)
+        ss_array_destroy(in[k]);
+    free(in);
+    free(out);
+    free(donate);
+    return st;
+}
+
 static int do_run(scenario *sc, const run_opts *o, scn_report *r)
 {
     host h = {0, 0, NULL, NULL}, ref = {0, 0, NULL, NULL};
@@ -455,20 +543,9 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         free(times);
         goto out;
     }
-    for (int s = 0; s < r->steps && times; s++) {
-        double t0 = now_s();
-        st = ss_executable_run(r->exe, r->ctx, (const void *const *)h.in, h.out);
-        times[s] = now_s() - t0;
-        if (r->watch)
-            scn_watch_stop(r->watch, r->exe); /* the first step only */
-        if (st)
-            break;
-        if (s + 1 < r->steps)
-            feed(sc, &h);
-        if (show_progress && (now_s() - start > 0.5 || shown)) {
-            progress(s + 1, r->steps, now_s() - start, s + 1 == r->steps);
-            shown = true;
-        }
+    if (times) {
+        dev_run d = {sc, r, &h, times, show_progress, start, &shown};
+        st = device_steps(&d);
     }
     if (!times) {
         rc = report_error(sc, o, (scn_loc){0, 0}, "out of host memory", SS_EXIT_CHECK);
@@ -608,8 +685,15 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
         double t0 = now_s();
         ss_status st = ss_program_compile_with(sc.program, &o.compile, &r.exe);
         r.compile_s = now_s() - t0;
-        if (!st)
-            st = ss_executable_plan(r.exe, &r.plan);
+        /* Runs keep their arrays on the devices (device_steps): plan that. */
+        bool *donate = calloc((size_t)sc.ninputs + 1, sizeof *donate);
+        if (!st && !donate)
+            st = ss__fail(SS_ERR_NOMEM, "out of host memory");
+        if (!st) {
+            carried_donations(&sc, donate);
+            st = ss_executable_plan_arrays(r.exe, donate, &r.plan);
+        }
+        free(donate);
         if (st) {
             const char *msg = ss_error_message();
             scn_loc loc = scn_loc_from_message(&sc, msg);

@@ -301,6 +301,7 @@ typedef struct scenario {
     const char *run_name;
     scn_loc run_loc;
     int steps;
+    bool donate; /* run ... donate=True: the carried inputs are donated */
     int noutputs, outputs_cap;
     scn_output *outputs;
     int nshows;

@@ -357,15 +357,20 @@ static bool do_run(ev *e, const scn_stmt *s, env **run_env, const scn_stmt **run
     sc->run_loc = s->name_loc;
     sc->steps = 1;
     for (int k = 0; k < s->nkw; k++) {
-        if (strcmp(s->kwnames[k], "steps") != 0) {
-            ev_fail(e, s->kwlocs[k], "unknown run option '%s' (run FUNCTION steps=N)",
-                    s->kwnames[k]);
+        bool donate = strcmp(s->kwnames[k], "donate") == 0;
+        if (strcmp(s->kwnames[k], "steps") != 0 && !donate) {
+            ev_fail(e, s->kwlocs[k], "unknown run option '%s' (run FUNCTION steps=N "
+                                     "donate=True)", s->kwnames[k]);
             return false;
         }
         int64_t n;
         val *v = ev_eval(e, &e->globals, s->kwvals[k]);
-        if (!v || !ev_to_int(e, v, s->kwvals[k]->loc, "steps", &n))
+        if (!v || !ev_to_int(e, v, s->kwvals[k]->loc, s->kwnames[k], &n))
             return false;
+        if (donate) {
+            sc->donate = n != 0;
+            continue;
+        }
         if (n < 1 || n > 1000000) {
             ev_fail(e, s->kwvals[k]->loc, "steps must be in 1..1000000");
             return false;
