@@ -950,6 +950,13 @@ ss_status ss_all_to_all(ss_program *p, ss_value x, const char *axes, int split_a
                         int concat_axis, int tiled, ss_value *out);
 ss_status ss_ppermute(ss_program *p, ss_value x, const char *axes, int npairs,
                       const int pairs[][2], ss_value *out);
+/* lax.axis_index inside a shard_map region: this device's index along
+ * `axes` (several: the row-major index over them, first axis major), as an
+ * f32 scalar (JAX gives int32; values compute in floats here, exact below
+ * 2^24). It is the block of iota(axis size) that in_specs P(axes) hands each
+ * device, so it costs no communication. Outside a region: JAX's "Found an
+ * unbound axis name" error. */
+ss_status ss_axis_index(ss_program *p, const char *axes, ss_value *out);
 
 /* Facts about a value. */
 ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *rank,

@@ -562,6 +562,62 @@ Test(partition, shard_map_psum_matches_the_jax_reference_vector)
     ss_mesh_destroy(m);
 }
 
+Test(partition, axis_index_is_each_devices_coordinate)
+{
+    /* On the 2x4 ('data', 'model') mesh, out = x * axis_index('model') +
+     * axis_index(('data', 'model')) with x = ones[8, 3] split over both
+     * axes: device (d, m) holds row 4 d + m, equal to m + (4 d + m), from
+     * the mesh coordinates, on the devices and in the reference; the index
+     * costs no collective. Outside a region it is JAX's error. */
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", NULL, 2, 8, 3), xl, i, j, t, r, out, bad;
+    cr_assert_eq(ss_axis_index(p, "model", &bad), SS_ERR_INVALID);
+    cr_assert(strstr(ss_error_message(), "Found an unbound axis name: model"), "%s",
+              ss_error_message());
+    ss_spec both = ts_spec("P(('data', 'model'))");
+    TS_OK(ss_shard_map_begin(p, 1, &x, &both, &xl));
+    TS_OK(ss_axis_index(p, "model", &i));
+    TS_OK(ss_axis_index(p, "('data', 'model')", &j));
+    int nvals = ss_program_value_count(p);
+    cr_assert_neq(ss_axis_index(p, "nope", &bad), SS_OK);
+    cr_assert(strstr(ss_error_message(), "axis_index: ") && strstr(ss_error_message(), "nope"),
+              "%s", ss_error_message());
+    cr_assert_eq(ss_program_value_count(p), nvals, "a failed axis_index left values behind");
+    TS_OK(ss_binary(p, SS_MUL, xl, i, &t));
+    TS_OK(ss_binary(p, SS_ADD, t, j, &r));
+    TS_OK(ss_shard_map_end(p, 1, &r, &both, &out));
+    TS_OK(ss_output(p, out, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    cr_assert_eq(ss_executable_ledger_count(e), 0);
+    float xs[24], got[24], ref[24];
+    for (int k = 0; k < 24; k++)
+        xs[k] = 1.0f;
+    const void *ins[1] = {xs};
+    void *outs[1] = {got}, *refs[1] = {ref};
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20};
+    ss_context *ctx;
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(e, ctx, ins, outs));
+    TS_OK(ss_program_eval(p, ins, refs));
+    for (int row = 0; row < 8; row++) { /* row = 4 * data + model */
+        int64_t c[2];
+        ss_mesh_coords(m, row, c);
+        float want = (float)c[1] + (float)(4 * c[0] + c[1]);
+        for (int k = 0; k < 3; k++) {
+            cr_assert_eq(got[row * 3 + k], want, "row %d: %g, want %g", row,
+                         (double)got[row * 3 + k], (double)want);
+            cr_assert_eq(ref[row * 3 + k], want, "reference row %d", row);
+        }
+    }
+    ss_context_destroy(ctx);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
 Test(partition, s10_pipeline_with_ppermute)
 {
     /* GPipe over 4 stages, 4 microbatches of [8,64], 7 ticks; stage 0's

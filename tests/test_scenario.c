@@ -672,3 +672,43 @@ Test(scenario, donated_run_writes_the_updates_over_the_state)
     cJSON_Delete(donated);
     cJSON_Delete(plan);
 }
+
+Test(scenario, axis_index_in_a_shard_map_body)
+{
+    /* Each device adds its index to its block; watched through the psum
+     * that follows, device d's block is [d, d] before and [6, 6] after
+     * (0 + 1 + 2 + 3). An unknown axis is a located error. */
+    static const char text[] = "mesh i=4\n"
+                               "\n"
+                               "x = input(f32[8], P('i'), zeros)\n"
+                               "\n"
+                               "def body(x):\n"
+                               "    k = x + axis_index('i')\n"
+                               "    return psum(k, 'i')\n"
+                               "\n"
+                               "def total(x):\n"
+                               "    return shard_map(body, in_specs=(P('i'),), out_specs=P())(x)\n"
+                               "\n"
+                               "run total\n";
+    const char *args[4] = {"run", "ai.shard", "--watch", "k"};
+    result r = run_cli(text, 4, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    for (int d = 0; d < 4; d++) {
+        char line[96];
+        snprintf(line, sizeof line, "device %-3d [%d, %d]", d, d, d);
+        const char *at = strstr(r.out, line);
+        cr_assert(at, "no '%s' in\n%s", line, r.out);
+        cr_assert(strncmp(strstr(at, "->"), "-> [6, 6]\n", 10) == 0, "%.60s", at);
+    }
+    result_free(&r);
+    char bad[sizeof text + 8];
+    snprintf(bad, sizeof bad, "%s", text);
+    char *at = strstr(bad, "axis_index('i')");
+    memcpy(at, "axis_index('j')", 15);
+    const char *run[2] = {"run", "ai.shard"};
+    r = run_cli(bad, 2, run);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "ai.shard:6:") && strstr(r.err, "unbound axis name: j"), "%s",
+              r.err);
+    result_free(&r);
+}

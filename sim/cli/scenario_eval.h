@@ -161,6 +161,7 @@ val *built(ev *e, ss_status st, int before, scn_loc loc, ss_value out);
 
 val *ev_op_shard_map(ev *e, const callargs *ca);
 val *ev_op_collective(ev *e, const callargs *ca);
+val *ev_op_axis_index(ev *e, const callargs *ca);
 val *ev_op_not_yet(ev *e, const callargs *ca);
 val *ev_op_grad(ev *e, const callargs *ca);
 val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca);

@@ -1104,6 +1104,7 @@ static const struct {
     {"psum_scatter", ev_op_collective, false},
     {"all_to_all", ev_op_collective, false},
     {"ppermute", ev_op_collective, false},
+    {"axis_index", ev_op_axis_index, false},
     {"scan", ev_op_scan, false},
     {"grad", ev_op_grad, false},
     {"value_and_grad", ev_op_grad, false},

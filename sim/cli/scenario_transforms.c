@@ -144,6 +144,23 @@ static bool axes_text(ev *e, val *x, scn_loc loc, char *out, size_t cap)
     return true;
 }
 
+/* axis_index(axis_name): this device's index along the axes, in a
+ * shard_map body (an f32 scalar; see ss_axis_index). */
+val *ev_op_axis_index(ev *e, const callargs *ca)
+{
+    static const char *const kws[] = {"axis_name", NULL};
+    if (!ca_check(e, ca, 1, 1, kws))
+        return NULL;
+    scn_loc loc;
+    char axes[256];
+    if (!axes_text(e, ca_get(ca, 0, "axis_name", &loc), loc, axes, sizeof axes))
+        return NULL;
+    ss_value out;
+    BEFORE();
+    ss_status st = ss_axis_index(PROG, axes, &out);
+    return built(e, st, before, ca->loc, out);
+}
+
 val *ev_op_collective(ev *e, const callargs *ca)
 {
     static const char *const kws[] = {"axis_name", "axis", "tiled", "scatter_dimension",

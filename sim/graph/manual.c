@@ -200,3 +200,86 @@ ss_status ss_ppermute(ss_program *p, ss_value x, const char *axes, int npairs,
         return ss__fail(SS_ERR_INVALID, "ppermute: %d pairs", npairs);
     return add_collective(p, x, &c, npairs, pairs, out);
 }
+
+/* iota(n) as an f32 global array, doubling: [0], [0, 1], [0..3], ... then
+ * sliced to n (log2(n) concatenations of constants). */
+static ss_status global_iota(ss_program *p, int64_t n, ss_value *out)
+{
+    ss_value zero, cur;
+    int64_t one[1] = {1};
+    ss_status st = ss_constant(p, 0.0, &zero);
+    if (!st)
+        st = ss_reshape(p, zero, 1, one, &cur);
+    for (int64_t len = 1; !st && len < n; len *= 2) {
+        ss_value k, shifted, both[2];
+        if (!(st = ss_constant(p, (double)len, &k)) &&
+            !(st = ss_binary(p, SS_ADD, cur, k, &shifted))) {
+            both[0] = cur;
+            both[1] = shifted;
+            st = ss_concatenate(p, 2, both, 0, &cur);
+        }
+    }
+    int64_t len = 1;
+    while (len < n)
+        len *= 2;
+    if (!st && len != n) {
+        int64_t start[1] = {0}, limit[1] = {n};
+        st = ss_slice(p, cur, start, limit, &cur);
+    }
+    if (!st)
+        *out = cur;
+    return st;
+}
+
+ss_status ss_axis_index(ss_program *p, const char *axes, ss_value *out)
+{
+    ss_coll c;
+    int64_t none[1] = {1};
+    ss_status st = ss_coll_init(&c, SS_COLL_ALL_REDUCE, p->mesh, axes, SS_F32, 1, none);
+    if (st)
+        return ss__fail(st, "axis_index: %s", ss_error_message());
+    if (!p->in_manual)
+        return ss__fail(SS_ERR_INVALID,
+                        "Found an unbound axis name: %s. To fix this, please call axis_index "
+                        "under `jax.shard_map`.",
+                        c.naxes ? c.axes[0] : "?");
+    int64_t n = 1;
+    ss_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.ndims = 1;
+    for (int a = 0; a < c.naxes; a++) {
+        int k = ss_mesh_axis_index(p->mesh, c.axes[a]);
+        if (k < 0)
+            return ss__fail(SS_ERR_INVALID, "axis_index: unbound axis name: %s (not an axis of "
+                                            "the mesh)", c.axes[a]);
+        n *= ss_mesh_axis_size(p->mesh, k);
+        snprintf(spec.dims[0].axes[spec.dims[0].naxes++], SS_NAME_MAX, "%s", c.axes[a]);
+    }
+    /* The global iota, built outside the region, enters it split over the
+     * axes: each device's block is its own index. */
+    int n0 = p->n;
+    p->in_manual = false;
+    ss_value iota = -1;
+    st = global_iota(p, n, &iota);
+    p->in_manual = true;
+    ss__node m;
+    memset(&m, 0, sizeof m);
+    m.op = SS__OP_MANUAL_IN;
+    m.dtype = SS_F32;
+    m.rank = 1;
+    m.shape[0] = 1;
+    m.in[m.nin++] = iota;
+    if (!st)
+        st = ss__layout_from_spec(p->mesh, &spec, 1, &m.fixed);
+    ss_value block = -1;
+    if (!st)
+        st = ss__program_add(p, &m, &block);
+    if (!st)
+        st = ss_reshape(p, block, 0, none, out);
+    if (st) {
+        p->n = n0;
+        free(p->layouts);
+        p->layouts = NULL;
+    }
+    return st;
+}
