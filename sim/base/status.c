@@ -39,18 +39,23 @@ const char *ss_error_message(void)
 
 ss_status ss__fail(ss_status status, const char *fmt, ...)
 {
+    /* Formatted aside first: callers wrap the previous message
+     * (ss__fail(st, "grad: %s", ss_error_message())), which lives in the
+     * buffer being written. */
+    char text[sizeof ss__message];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(ss__message, sizeof ss__message, fmt, ap);
+    int n = vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof ss__message) {
+    if (n >= (int)sizeof text) {
         /* Do not leave half of a multi-byte character at the end. */
-        size_t end = sizeof ss__message - 1;
-        while (end > 0 && ((unsigned char)ss__message[end - 1] & 0xC0) == 0x80)
+        size_t end = sizeof text - 1;
+        while (end > 0 && ((unsigned char)text[end - 1] & 0xC0) == 0x80)
             end--;
-        if (end > 0 && ((unsigned char)ss__message[end - 1] & 0xC0) == 0xC0)
+        if (end > 0 && ((unsigned char)text[end - 1] & 0xC0) == 0xC0)
             end--;
-        ss__message[end] = '\0';
+        text[end] = '\0';
     }
+    memcpy(ss__message, text, sizeof ss__message);
     return status;
 }

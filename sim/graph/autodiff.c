@@ -41,8 +41,9 @@
  * built when the input is not an argument. Values flagged stop_gradient
  * (ss_stop_gradient, the max in softmax and log_softmax) are constants.
  *
- * Not done: differentiation through shard_map regions (their explicit
- * collectives) and integer-valued arguments, both reported as errors.
+ * shard_map regions are differentiated with JAX's device-variance rules
+ * (see "shard_map regions" below). Not done: pmax/pmin and integer-valued
+ * arguments, reported as errors.
  */
 #include "graph.h"
 
@@ -54,6 +55,11 @@ typedef struct ad {
     ss_program *p;
     ss_value *ct;  /* cotangent of each forward value; -1 is a symbolic zero */
     bool *needed;  /* depends on an argument and reaches the output */
+    /* Inside shard_map regions: per value, the mesh axes it is invariant
+     * over (JEP 17111's device variance; see invariant()), computed lazily;
+     * `known` values have one. */
+    unsigned *inv;
+    int known, inv_cap;
 } ad;
 
 static bool is_float(ss_dtype t) { return t == SS_F32 || t == SS_BF16 || t == SS_F16; }
@@ -429,6 +435,211 @@ static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_
     return ss__program_add(p, &c, gx);
 }
 
+/* --- shard_map regions ---------------------------------------------------- */
+/*
+ * Inside a region values are per-device blocks. JAX types each one with the
+ * mesh axes it varies over (JEP 17111, check_vma) and its transposes follow
+ * the types: psum (varying -> invariant) transposes to pvary (no
+ * communication), an invariant value used by varying code was implicitly
+ * pvary'd and so gets its cotangent psum'd, a replicated in_spec's
+ * cotangent is summed over the devices that shared the input. Here the
+ * types are inferred (an invariant mask per value) and the same rules
+ * applied: psum/pmean -> identity (scaled), ppermute -> the inverse pairs,
+ * all_to_all -> split and concat swapped, psum_scatter <-> all_gather
+ * (lax.all_gather's result varies over the axes, as in JAX; only psum
+ * makes a block invariant), the region's exit -> an entry with the same
+ * spec and the entry -> an exit, and every cotangent psum'd over the axes
+ * its primal is invariant over but it is not. pmax/pmin are refused.
+ */
+
+static unsigned all_axes(const ss_program *p)
+{
+    return (1u << ss_mesh_axis_count(p->mesh)) - 1u;
+}
+
+static unsigned coll_axes(const ss_program *p, const ss__node *n)
+{
+    unsigned m = 0;
+    for (int a = 0; a < n->coll.naxes; a++) {
+        int k = ss_mesh_axis_index(p->mesh, n->coll.axes[a]);
+        if (k >= 0)
+            m |= 1u << k;
+    }
+    return m;
+}
+
+static bool grow_inv(ad *s, int need)
+{
+    if (need <= s->inv_cap)
+        return true;
+    void *g = ss__grow(s->inv, &s->inv_cap, need, sizeof *s->inv, 256);
+    if (!g)
+        return false;
+    s->inv = g;
+    return true;
+}
+
+/* The axes value v is the same on every device along; all axes for global
+ * values and constants. */
+static unsigned invariant(ad *s, ss_value v)
+{
+    const ss_program *p = s->p;
+    if (!grow_inv(s, p->n))
+        return 0; /* out of memory: treat as varying (more psums, never wrong values) */
+    for (; s->known <= v; s->known++) {
+        const ss__node *n = &p->nodes[s->known];
+        unsigned m = all_axes(p);
+        if (!n->manual)
+            m = all_axes(p);
+        else if (n->op == SS__OP_MANUAL_IN)
+            m = all_axes(p) & ~ss__layout_used(&n->fixed);
+        else if (n->op == SS__OP_COLLECTIVE) {
+            unsigned a = coll_axes(p, n), in = s->inv[n->in[0]];
+            m = n->sub == SS_COLL_ALL_REDUCE ? in | a : in & ~a;
+        } else
+            for (int k = 0; k < n->nin; k++)
+                m &= s->inv[n->in[k]];
+        s->inv[s->known] = m;
+    }
+    return s->inv[v];
+}
+
+/* Give value v (just built) the mask m instead of the inferred one. */
+static void set_invariant(ad *s, ss_value v, unsigned m)
+{
+    invariant(s, v);
+    s->inv[v] = m;
+}
+
+/* psum of c over the mesh axes in `axes` (inside the region). */
+static ss_status psum_axes(ad *s, ss_value c, unsigned axes, ss_value *out)
+{
+    char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
+    size_t at = 0;
+    for (int a = 0; a < ss_mesh_axis_count(s->p->mesh); a++)
+        if ((axes >> a) & 1u)
+            at += (size_t)snprintf(text + at, sizeof text - at, at ? ",%s" : "%s",
+                                   ss_mesh_axis_name(s->p->mesh, a));
+    return ss_psum(s->p, c, text, SS_REDUCE_SUM, out);
+}
+
+/* The transpose of an implicit pvary: a cotangent c flowing into a block u
+ * that is invariant over axes c varies over is summed over them. */
+static ss_status unvary(ad *s, ss_value u, ss_value *c)
+{
+    unsigned missing = invariant(s, u) & ~invariant(s, *c);
+    if (!s->p->nodes[u].manual || !missing)
+        return SS_OK;
+    return psum_axes(s, *c, missing, c);
+}
+
+/* A copy of x (a no-op the partitioner keeps local), to carry a type. */
+static ss_status retype(ss_program *p, ss_value x, ss_value *out)
+{
+    const ss__node *n = &p->nodes[x];
+    int64_t shape[SS_MAX_RANK];
+    memcpy(shape, n->shape, sizeof shape);
+    return ss_reshape(p, x, n->rank, shape, out);
+}
+
+/* Cotangents of a region's boundary and explicit collectives. */
+static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
+{
+    ss_program *p = s->p;
+    const ss__node n = p->nodes[v];
+    const ss__node *x = &p->nodes[n.in[0]];
+    ss_status st;
+    if (n.op == SS__OP_MANUAL_OUT) {
+        /* The exit's transpose is an entry with the same spec; an out_spec
+         * replicated over axes the block varies over is what check_vma
+         * rejects in JAX (the forward keeps replica 0's block). */
+        unsigned repl = all_axes(p) & ~ss__layout_used(&n.fixed);
+        if (repl & ~invariant(s, n.in[0]))
+            return ss__fail(SS_ERR_UNSUPPORTED, "shard_map out_specs replicate over mesh axes "
+                                                "the result varies over (JAX's check_vma "
+                                                "rejects it); psum or all_gather it first");
+        ss__node m;
+        memset(&m, 0, sizeof m);
+        m.op = SS__OP_MANUAL_IN;
+        m.dtype = x->dtype;
+        m.rank = x->rank;
+        memcpy(m.shape, x->shape, sizeof m.shape);
+        m.in[m.nin++] = g;
+        m.fixed = n.fixed;
+        p->in_manual = true;
+        return ss__program_add(p, &m, gx);
+    }
+    if (n.op == SS__OP_MANUAL_IN) {
+        /* The entry's transpose: sum over the devices that shared the
+         * input (a replicated in_spec), then an exit with the same spec. */
+        ss_value c = g;
+        unsigned repl = all_axes(p) & ~ss__layout_used(&n.fixed);
+        p->in_manual = true;
+        if ((repl & ~invariant(s, c)) && (st = psum_axes(s, c, repl & ~invariant(s, c), &c)))
+            return st;
+        ss__node m;
+        memset(&m, 0, sizeof m);
+        m.op = SS__OP_MANUAL_OUT;
+        m.dtype = x->dtype;
+        m.rank = x->rank;
+        memcpy(m.shape, x->shape, sizeof m.shape);
+        m.in[m.nin++] = c;
+        m.fixed = n.fixed;
+        st = ss__program_add(p, &m, gx);
+        p->in_manual = false;
+        return st;
+    }
+    /* An explicit collective. */
+    p->in_manual = true;
+    unsigned axes = coll_axes(p, &n);
+    char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
+    size_t at = 0;
+    for (int a = 0; a < n.coll.naxes; a++)
+        at += (size_t)snprintf(text + at, sizeof text - at, a ? ",%s" : "%s", n.coll.axes[a]);
+    switch ((ss_coll_kind)n.sub) {
+    case SS_COLL_ALL_REDUCE:
+        if (n.coll.op != SS_REDUCE_SUM && n.coll.op != SS_REDUCE_MEAN)
+            return ss__fail(SS_ERR_UNSUPPORTED, "no cotangent rule for pmax/pmin yet");
+        /* pvary: the same values, now varying over the axes. */
+        if (n.coll.op == SS_REDUCE_MEAN) {
+            int64_t size = 1;
+            for (int a = 0; a < ss_mesh_axis_count(p->mesh); a++)
+                if ((axes >> a) & 1u)
+                    size *= ss_mesh_axis_size(p->mesh, a);
+            st = binc(p, SS_MUL, g, 1.0 / (double)size, gx);
+        } else {
+            st = retype(p, g, gx);
+        }
+        if (!st)
+            set_invariant(s, *gx, invariant(s, g) & ~axes);
+        return st;
+    case SS_COLL_PERMUTE: {
+        const int(*pairs)[2] = (const int(*)[2])p->pairs[n.pairs_at];
+        int npairs = n.coll.npairs;
+        int(*inv)[2] = malloc(sizeof *inv * (size_t)(npairs ? npairs : 1));
+        if (!inv)
+            return ss__fail(SS_ERR_NOMEM, "grad: out of host memory");
+        for (int k = 0; k < npairs; k++) {
+            inv[k][0] = pairs[k][1];
+            inv[k][1] = pairs[k][0];
+        }
+        st = ss_ppermute(p, g, text, npairs, (const int(*)[2])inv, gx);
+        free(inv);
+        return st;
+    }
+    case SS_COLL_ALL_TO_ALL:
+        return ss_all_to_all(p, g, text, n.coll.concat_axis, n.coll.split_axis, n.coll.tiled,
+                             gx);
+    case SS_COLL_REDUCE_SCATTER:
+        return ss_all_gather(p, g, text, n.coll.axis, n.coll.tiled, gx);
+    case SS_COLL_ALL_GATHER:
+        return ss_psum_scatter(p, g, text, n.coll.axis, n.coll.tiled, gx);
+    default:
+        return ss__fail(SS_ERR_UNSUPPORTED, "no cotangent rule for %s",
+                        ss_coll_kind_name((ss_coll_kind)n.sub));
+    }
+}
+
 /* --- The sweep ----------------------------------------------------------- */
 
 /* Whether op `n` passes a cotangent to operand k at all. */
@@ -461,6 +672,11 @@ static void tag(ad *s, ss_value v, ss_value c)
 
 static ss_status accumulate(ad *s, ss_value v, ss_value c)
 {
+    bool manual = s->p->nodes[v].manual;
+    s->p->in_manual = manual;
+    ss_status st0 = manual ? unvary(s, v, &c) : SS_OK;
+    if (st0)
+        return st0;
     if (s->ct[v] < 0) {
         s->ct[v] = c;
         tag(s, v, c);
@@ -485,12 +701,11 @@ static ss_status backward_node(ad *s, ss_value v)
         want[k] = s->needed[n.in[k]];
         gin[k] = -1;
     }
-    if (n.manual || n.op == SS__OP_MANUAL_IN || n.op == SS__OP_MANUAL_OUT ||
-        n.op == SS__OP_COLLECTIVE)
-        return ss__fail(SS_ERR_UNSUPPORTED, "grad: %%%d (%s): differentiating through shard_map "
-                                            "regions is not supported yet",
-                        (int)v, ss__opcode_name(&n));
+    p->in_manual = n.manual;
     switch (n.op) {
+    case SS__OP_MANUAL_IN:
+    case SS__OP_MANUAL_OUT:
+    case SS__OP_COLLECTIVE: st = vjp_manual(s, v, g, &gin[0]); break;
     case SS__OP_UNARY: st = vjp_unary(p, &n, v, g, &gin[0]); break;
     case SS__OP_BINARY: st = vjp_binary(p, &n, v, g, want, gin); break;
     case SS__OP_DOT:
@@ -575,6 +790,7 @@ static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt
             continue;
         st = backward_node(s, v);
     }
+    p->in_manual = false;
     for (int i = 0; i < n && !st; i++) {
         ss_value w = wrt[i];
         if (s->ct[w] >= 0) {
@@ -587,10 +803,12 @@ static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt
     return st;
 }
 
-/* Drop the nodes appended since `n0`: a failing call leaves the program as
- * it was. (Backward passes append no shard_map nodes or ppermute pairs.) */
-static void truncate(ss_program *p, int n0)
+/* Drop the nodes (and ppermute pairs) appended since `n0` (`pairs0`): a
+ * failing call leaves the program as it was. */
+static void truncate(ss_program *p, int n0, int pairs0)
 {
+    p->in_manual = false;
+    p->npairs = pairs0;
     p->n = n0;
     free(p->layouts);
     p->layouts = NULL;
@@ -637,8 +855,9 @@ ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_
     if (!same)
         return ss__fail(SS_ERR_INVALID, "vjp: the cotangent %%%d must be a float array of the "
                                         "shape of %%%d", (int)cotangent, (int)y);
-    int n0 = p->n;
-    ad s = {p, malloc(sizeof(ss_value) * ((size_t)y + 1)), calloc((size_t)y + 1, sizeof(bool))};
+    int n0 = p->n, pairs0 = p->npairs;
+    ad s = {.p = p, .ct = malloc(sizeof(ss_value) * ((size_t)y + 1)),
+            .needed = calloc((size_t)y + 1, sizeof(bool))};
     if (!s.ct || !s.needed) {
         st = ss__fail(SS_ERR_NOMEM, "vjp: out of host memory");
     } else {
@@ -648,8 +867,9 @@ ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_
     }
     free(s.ct);
     free(s.needed);
+    free(s.inv);
     if (st)
-        truncate(p, n0);
+        truncate(p, n0, pairs0);
     return st;
 }
 
@@ -663,13 +883,13 @@ ss_status ss_value_and_grad(ss_program *p, ss_value loss, int n, const ss_value 
         return ss__fail(SS_ERR_INVALID, "grad: %%%d has rank %d; grad requires a scalar "
                                         "(rank 0) value, use ss_vjp otherwise",
                         (int)loss, p->nodes[loss].rank);
-    int n0 = p->n;
+    int n0 = p->n, pairs0 = p->npairs;
     ss_value one;
     if ((st = scalar(p, 1.0, p->nodes[loss].dtype, &one)))
         return st;
     st = ss_vjp(p, loss, one, n, wrt, grads);
     if (st) {
-        truncate(p, n0);
+        truncate(p, n0, pairs0);
         return st;
     }
     if (value)
