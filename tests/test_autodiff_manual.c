@@ -257,3 +257,68 @@ Test(autodiff_manual, all_to_all_transposes_with_split_and_concat_swapped)
         }
     finish(&c, sum_of(c.p, out), "all_to_all");
 }
+
+/* The gradient of sum(relu(x @ W1) @ W2) with respect to x, W1 and W2,
+ * written globally (`manual` false) or by hand in shard_map (Megatron:
+ * x replicated, W1 by columns, W2 by rows, one psum). Reference eval. */
+static void megatron_grads(bool manual, const float *xs, const float *w1s, const float *w2s,
+                           float *gx, float *g1, float *g2, int *ncoll)
+{
+    ss_mesh *m = tc_mesh("model=4", 4);
+    ss_program *p;
+    OK(ss_program_create(m, &p));
+    ss_value x = tc_in(p, "x", "P()", 2, 4, 8), w1 = tc_in(p, "W1", "P(None, 'model')", 2, 8, 16);
+    ss_value w2 = tc_in(p, "W2", "P('model', None)", 2, 16, 8), z, h, hz;
+    if (manual) {
+        ss_value ins[3] = {x, w1, w2}, loc[3], t, part, zl;
+        ss_spec specs[3] = {tc_spec("P()"), tc_spec("P(None, 'model')"),
+                            tc_spec("P('model', None)")};
+        ss_spec rep = tc_spec("P()");
+        OK(ss_shard_map_begin(p, 3, ins, specs, loc));
+        OK(ss_matmul(p, loc[0], loc[1], &t));
+        OK(ss_unary(p, SS_RELU, t, &h));
+        OK(ss_matmul(p, h, loc[2], &part));
+        OK(ss_psum(p, part, "model", SS_REDUCE_SUM, &zl));
+        OK(ss_shard_map_end(p, 1, &zl, &rep, &z));
+    } else {
+        OK(ss_matmul(p, x, w1, &hz));
+        OK(ss_unary(p, SS_RELU, hz, &h));
+        OK(ss_matmul(p, h, w2, &z));
+    }
+    ss_value loss, wrt[3] = {x, w1, w2}, g[3];
+    OK(ss_reduce(p, SS_REDUCE_SUM, z, 2, (const int[]){0, 1}, 0, &loss));
+    OK(ss_grad(p, loss, 3, wrt, g));
+    for (int k = 0; k < 3; k++)
+        OK(ss_output(p, g[k], NULL));
+    const void *ins[3] = {xs, w1s, w2s};
+    void *outs[3] = {gx, g1, g2};
+    OK(ss_program_eval(p, ins, outs));
+    ss_executable *e;
+    OK(ss_program_compile(p, &e));
+    *ncoll = ss_executable_ledger_count(e);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(autodiff_manual, megatron_by_hand_has_the_global_programs_gradients)
+{
+    /* Same gradients as the global program (to f32 rounding: partial sums
+     * add in another order), with Megatron's communication: the forward g
+     * and, for dx only, the backward f (x's replicated in_spec). */
+    float xs[32], w1s[128], w2s[128];
+    for (int k = 0; k < 32; k++)
+        xs[k] = (float)((k * 7) % 11) * 0.1f - 0.5f;
+    for (int k = 0; k < 128; k++) {
+        w1s[k] = (float)((k * 5) % 13) * 0.05f - 0.3f;
+        w2s[k] = (float)((k * 3) % 17) * 0.04f - 0.3f;
+    }
+    float a[3][128], b[3][128];
+    int na, nb;
+    megatron_grads(false, xs, w1s, w2s, a[0], a[1], a[2], &na);
+    megatron_grads(true, xs, w1s, w2s, b[0], b[1], b[2], &nb);
+    int sizes[3] = {32, 128, 128};
+    for (int k = 0; k < 3; k++)
+        tc_close_f(b[k], a[k], (size_t)sizes[k], 1e-6, k == 0 ? "dx" : k == 1 ? "dW1" : "dW2");
+    cr_assert_eq(nb, 2, "shard_map: %d collectives (psum forward, dx's psum backward)", nb);
+}

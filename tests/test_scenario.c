@@ -232,6 +232,14 @@ Test(scenario, pipeline_is_s10)
     check_scenario("pipeline.shard", NULL, w, 7);
 }
 
+Test(scenario, shard_map_mlp_trains_through_the_body_with_one_all_reduce)
+{
+    /* Megatron by hand: the forward psum is the step's only collective
+     * (its transpose is a no-op; the weight gradients stay in their shards). */
+    want w[] = {{AR, 49152}};
+    check_scenario("shard_map_mlp.shard", NULL, w, 1);
+}
+
 Test(scenario, reshard_gauntlet_is_s12)
 {
     want w[] = {{A2A, 48}, {CP, 64}, {AG, 64}, {AG, 192}, {A2A, 32}};
