@@ -383,14 +383,16 @@ static const char *const scenario_files[] = {
     "flax_mlp.shard",     "flax_mlp_logical.shard", "data_parallel.shard",
     "megatron.shard",     "sequence_parallel.shard", "fsdp.shard",
     "attention_heads.shard", "attention_sequence.shard", "moe.shard",
-    "pipeline.shard",     "reshard_gauntlet.shard", "collective_matmul.shard"};
+    "pipeline.shard",     "reshard_gauntlet.shard", "collective_matmul.shard",
+    "shard_map_mlp.shard"};
 
 static const char *const snippets[] = {
     "(", ")", "[", "]", ",", ":", "=", "@", "*", "**", "-", "\n", "    ", "\t", "#", "'",
     "None", "P(", "P()", "def ", "return ", "for i in range(3):\n", "run ", "check ",
     "show ", "mesh x=-1 ", "grad(", "scan(", "shard_map(", "ppermute(", "adam(", "0", "-1",
     "99999999999", "1e400", "f32[", "i32[2,2]", "ones", "iota(dim=7)", "constrain(", "x",
-    "'data'", "('data', 'model')", ".T", "[0]", "[:, 1:]", "P.UNCONSTRAINED", "rules a=b\n"};
+    "'data'", "('data', 'model')", ".T", "[0]", "[:, 1:]", "P.UNCONSTRAINED", "rules a=b\n",
+    " donate=True", "axis_index('model')", "axis_index(", "psum(", "value_and_grad("};
 
 static unsigned rnd(unsigned *s)
 {
