@@ -42,8 +42,8 @@
  * (ss_stop_gradient, the max in softmax and log_softmax) are constants.
  *
  * shard_map regions are differentiated with JAX's device-variance rules
- * (see "shard_map regions" below). Not done: pmax/pmin and integer-valued
- * arguments, reported as errors.
+ * (see "shard_map regions" below). Not done, as in JAX: pmax/pmin; and
+ * integer-valued arguments. Both are reported as errors.
  */
 #include "graph.h"
 
@@ -449,7 +449,8 @@ static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_
  * (lax.all_gather's result varies over the axes, as in JAX; only psum
  * makes a block invariant), the region's exit -> an entry with the same
  * spec and the entry -> an exit, and every cotangent psum'd over the axes
- * its primal is invariant over but it is not. pmax/pmin are refused.
+ * its primal is invariant over but it is not. pmax/pmin are refused, with
+ * JAX's own error (it has no rule for them either).
  */
 
 static unsigned all_axes(const ss_program *p)
@@ -599,7 +600,10 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
     switch ((ss_coll_kind)n.sub) {
     case SS_COLL_ALL_REDUCE:
         if (n.coll.op != SS_REDUCE_SUM && n.coll.op != SS_REDUCE_MEAN)
-            return ss__fail(SS_ERR_UNSUPPORTED, "no cotangent rule for pmax/pmin yet");
+            return ss__fail(SS_ERR_UNSUPPORTED, "Differentiation rule for '%s' not implemented "
+                                                "(as in JAX, jax-ml/jax#7167; stop_gradient its "
+                                                "argument)",
+                            n.coll.op == SS_REDUCE_MAX ? "pmax" : "pmin");
         /* pvary: the same values, now varying over the axes. */
         if (n.coll.op == SS_REDUCE_MEAN) {
             int64_t size = 1;
