@@ -660,6 +660,8 @@ Test(scenario, donated_run_writes_the_updates_over_the_state)
     double peak_kept = field_num(kept, "memory", "plan_peak_bytes");
     double peak_donated = field_num(donated, "memory", "plan_peak_bytes");
     cr_assert_eq(field_num(plan, "memory", "plan_peak_bytes"), peak_donated);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(donated, "run"), "donate")));
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(kept, "run"), "donate")));
     cJSON *devs = cJSON_GetObjectItem(cJSON_GetObjectItem(donated, "memory"), "devices");
     for (int d = 0; d < cJSON_GetArraySize(devs); d++)
         cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(devs, d), "peak_bytes")->valuedouble,

@@ -333,10 +333,10 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
     int n = ss_mesh_device_count(sc->mesh);
     cli_fmt_bytes(b, sizeof b, (double)sc->device_memory);
     if (sc->run_name)
-        fprintf(f, "%s: %s %s, %d step%s on %d virtual device%s (%d host%s), %s each\n\n",
+        fprintf(f, "%s: %s %s, %d step%s on %d virtual device%s (%d host%s), %s each%s\n\n",
                 sc->path, r->is_plan ? "plan" : "run", sc->run_name, r->steps,
                 r->steps == 1 ? "" : "s", n, n == 1 ? "" : "s", sc->hosts,
-                sc->hosts == 1 ? "" : "s", b);
+                sc->hosts == 1 ? "" : "s", b, sc->donate ? "; carried arrays donated" : "");
     else
         fprintf(f, "%s: no run; %d virtual device%s\n\n", sc->path, n, n == 1 ? "" : "s");
     char *pic = malloc(MAX_PICTURE);
@@ -613,7 +613,8 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
     if (sc->run_name) {
         ss__buf_puts(b, "{\"function\":");
         ss__json_str(b, sc->run_name);
-        ss__buf_printf(b, ",\"steps\":%d}", r->steps);
+        ss__buf_printf(b, ",\"steps\":%d,\"donate\":%s}", r->steps,
+                       sc->donate ? "true" : "false");
     } else {
         ss__buf_puts(b, "null");
     }
