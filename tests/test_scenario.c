@@ -724,3 +724,29 @@ Test(scenario, axis_index_in_a_shard_map_body)
               r.err);
     result_free(&r);
 }
+
+Test(scenario, a_result_laid_out_otherwise_is_resharded_before_it_feeds_the_next_step)
+{
+    /* The update comes out P(None, 'x') but the param goes in P('x', None):
+     * between steps the array moves to the input's layout (as jit moves an
+     * argument to its in_sharding), and three steps give w * 8. */
+    static const char text[] = "mesh x=4\n"
+                               "\n"
+                               "w = param(f32[8, 4], P('x', None), iota)\n"
+                               "\n"
+                               "def step(w):\n"
+                               "    w = constrain(w * 2.0, P(None, 'x'))\n"
+                               "    return w\n"
+                               "\n"
+                               "run step steps=3\n"
+                               "check w tol=0\n";
+    const char *args[3] = {"run", "refit.shard", "--json"};
+    result r = run_cli(text, 3, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    cJSON *j = cJSON_Parse(r.out);
+    cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "checks"), 0);
+    cr_assert(c && cJSON_IsTrue(cJSON_GetObjectItem(c, "passed")), "%s", r.out);
+    cr_assert_eq(cJSON_GetObjectItem(c, "max_abs_error")->valuedouble, 0.0);
+    cJSON_Delete(j);
+    result_free(&r);
+}

@@ -416,6 +416,23 @@ typedef struct dev_run {
     bool *shown;
 } dev_run;
 
+/* A result that feeds input k but came out laid out otherwise (its own
+ * propagated sharding) is resharded to the input's layout, as jit moves an
+ * argument to its in_sharding; between steps, so not in a step's time. */
+static ss_status refit(dev_run *d, int k, ss_array **a)
+{
+    const scn_array *arr = &d->sc->arrays[d->sc->input_array[k]];
+    ss_sharding want;
+    ss_status st = ss_value_sharding(d->sc->program, arr->value, &want);
+    if (st || ss_spec_equal(&ss_array_sharding(*a)->spec, &want.spec))
+        return st;
+    ss_array *moved = NULL;
+    st = ss_arrays_reshard(d->r->ctx, 1, a, &want, NULL, &moved, NULL);
+    ss_array_destroy(*a); /* donated to the reshard: empty now */
+    *a = moved;
+    return st;
+}
+
 /* The steps on device-resident arrays, as a jitted train step keeps its
  * state on the devices: the inputs are put once (each named as the run
  * names its buffers, so an out-of-memory report reads the same), every
@@ -463,6 +480,9 @@ static ss_status device_steps(dev_run *d)
                 st = ss_array_get(out[o], d->h->out[o], value_bytes(sc->program, sc->outputs[o].value));
             if (feeds >= 0) {
                 ss_array_destroy(in[feeds]);
+                in[feeds] = NULL;
+                if (!st)
+                    st = refit(d, feeds, &out[o]);
                 in[feeds] = out[o];
             } else {
                 ss_array_destroy(out[o]);
