@@ -12,8 +12,10 @@
  * with params and state donated (new arrays replace them), so a step is
  * the compiled program alone, as a jitted step on sharded jax.Arrays is.
  * Reported: the first step and the median of the others, in milliseconds
- * (JSON: {"median_ms": .., "first_ms": ..}). Not a test: numbers depend on
- * the machine.
+ * (JSON: {"median_ms": .., "first_ms": ..}), and the measured and planned
+ * peak. `--no-donate` keeps the old params and state (jit without
+ * donate_argnums): new arrays for every update. Not a test: numbers depend
+ * on the machine.
  */
 #include "shardsim.h"
 
@@ -49,6 +51,7 @@ typedef struct bench {
     int nin, nout;
     ss_array **in, **out;
     bool *donate;
+    bool keep; /* --no-donate: params and state stay, new arrays are made */
 } bench;
 
 static ss_status spec(const char *text, ss_spec *out) { return ss_spec_parse(text, out); }
@@ -111,7 +114,7 @@ static ss_status make_inputs(bench *b)
         ss_init init;
         memset(&init, 0, sizeof init);
         init.kind = SS_INIT_ZEROS;
-        b->donate[k] = k > 0;
+        b->donate[k] = k > 0 && !b->keep;
         if (k == 0)
             init.kind = SS_INIT_ONES;
         for (int i = 0; i < NPARAMS; i++)
@@ -156,18 +159,20 @@ static void teardown(bench *b)
 
 int ss__bench_mlp(int argc, char **argv)
 {
-    bool json = false;
+    bool json = false, keep = false;
     int steps = 20, threads = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "--no-donate") == 0) {
+            keep = true;
         } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
             steps = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             threads = atoi(argv[++i]);
         } else {
             fprintf(stderr, "shardsim bench mlp: unknown option '%s' (expected --json, "
-                            "--steps N, --threads N)\n", argv[i]);
+                            "--no-donate, --steps N, --threads N)\n", argv[i]);
             return 2;
         }
     }
@@ -177,6 +182,7 @@ int ss__bench_mlp(int argc, char **argv)
     }
     bench b;
     memset(&b, 0, sizeof b);
+    b.keep = keep;
     ss_context_options co = {.ndevices = 8, .threads = threads};
     double t0 = now_ms(), compile_ms = 0, first = 0;
     double *times = calloc((size_t)steps, sizeof *times);
@@ -225,8 +231,9 @@ int ss__bench_mlp(int argc, char **argv)
     if (json) {
         printf("{\"median_ms\": %.3f, \"first_ms\": %.3f}\n", median, first);
     } else {
-        ss_plan plan;
-        ss_executable_plan(b.exe, &plan);
+        ss_plan plan, undonated;
+        ss_executable_plan_arrays(b.exe, b.donate, &plan);
+        ss_executable_plan_arrays(b.exe, NULL, &undonated);
         printf("Flax guide MLP train step: BATCH %d, DEPTH %d, %d DotReluDot layers, loss = sum, "
                "adam(1e-3), mesh ('data': 2, 'model': 4)\n", BATCH, DEPTH, LAYERS);
         printf("  compile     %8.1f ms (once)\n", compile_ms);
@@ -241,9 +248,10 @@ int ss__bench_mlp(int argc, char **argv)
         }
         printf("  per device: %.1f MFLOP, %d collectives, %.0f bytes sent\n", plan.flops / 1e6,
                plan.ncollectives, plan.sent_bytes);
-        printf("  peak memory per device: %.1f MiB measured (params and state donated), "
-               "%.1f MiB planned without donation\n",
-               (double)peak / (1 << 20), (double)plan.peak_bytes / (1 << 20));
+        printf("  peak memory per device: %.1f MiB measured, %.1f MiB planned (params and "
+               "state %s; %.1f MiB without donation)\n",
+               (double)peak / (1 << 20), (double)plan.peak_bytes / (1 << 20),
+               b.keep ? "kept" : "donated", (double)undonated.peak_bytes / (1 << 20));
     }
     free(times);
     teardown(&b);
