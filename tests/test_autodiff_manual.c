@@ -41,6 +41,14 @@ static ss_value body_end(grads_case *c, ss_value block, const char *spec)
     return out;
 }
 
+/* k = i + 1 */
+static ss_status binc_helper(ss_program *p, ss_value i, ss_value *k)
+{
+    ss_value one;
+    ss_status st = ss_constant(p, 1.0, &one);
+    return st ? st : ss_binary(p, SS_ADD, i, one, k);
+}
+
 static ss_value sum_of(ss_program *p, ss_value y)
 {
     ss_value l;
@@ -323,4 +331,48 @@ Test(autodiff_manual, megatron_by_hand_has_the_global_programs_gradients)
     for (int k = 0; k < 3; k++)
         tc_close_f(b[k], a[k], (size_t)sizes[k], 1e-6, k == 0 ? "dx" : k == 1 ? "dW1" : "dW2");
     cr_assert_eq(nb, 2, "shard_map: %d collectives (psum forward, dx's psum backward)", nb);
+}
+
+Test(autodiff_manual, an_input_replicated_over_one_of_two_axes_sums_over_that_axis_only)
+{
+    /* Mesh a=2, b=2; x [4] split over 'a' (blocks of 2), replicated over
+     * 'b'; z = x * (axis_index('b') + 1) varies over both, out P(('a',
+     * 'b')); loss = sum(z) = (1 + 2) * sum(x): dx = 3, the cotangent summed
+     * over 'b' (the axis x was replicated over) and not over 'a'. */
+    ss_mesh *m = tc_mesh("a=2,b=2", 4);
+    ss_program *p;
+    OK(ss_program_create(m, &p));
+    ss_value x = tc_in(p, "x", NULL, 1, 4), xl, ib, k, z, out, loss, g;
+    ss_spec sa = tc_spec("P('a')"), sab = tc_spec("P(('a', 'b'))");
+    OK(ss_shard_map_begin(p, 1, &x, &sa, &xl));
+    OK(ss_axis_index(p, "b", &ib));
+    OK(binc_helper(p, ib, &k));
+    OK(ss_binary(p, SS_MUL, xl, k, &z));
+    OK(ss_shard_map_end(p, 1, &z, &sab, &out));
+    OK(ss_reduce(p, SS_REDUCE_SUM, out, 1, (const int[]){0}, 0, &loss));
+    OK(ss_grad(p, loss, 1, &x, &g));
+    OK(ss_output(p, g, NULL));
+    ss_executable *e;
+    OK(ss_program_compile(p, &e));
+    float xs[4] = {1, -2, 3, 5}, got[4], ref[4];
+    const void *ins[1] = {xs};
+    void *outs[1] = {got}, *refs[1] = {ref};
+    ss_context_destroy(tc_run(e, 4, (void *const *)ins, outs));
+    OK(ss_program_eval(p, ins, refs));
+    for (int j = 0; j < 4; j++) {
+        cr_assert_eq(got[j], 3.0f, "dx[%d] = %g on the devices", j, (double)got[j]);
+        cr_assert_eq(ref[j], 3.0f, "dx[%d] = %g in the reference", j, (double)ref[j]);
+    }
+    /* The loss's own all-reduce (4 B, over both axes), then the gradient's
+     * psum over 'b' alone (a block of 2 f32). */
+    cr_assert_eq(ss_executable_ledger_count(e), 2);
+    ss_coll_record rec;
+    OK(ss_executable_ledger_get(e, 1, &rec));
+    cr_assert(rec.kind == SS_COLL_ALL_REDUCE && strcmp(rec.axes, "('b',)") == 0 &&
+                  rec.bytes == 8,
+              "the gradient's collective: %s over %s, %zu B", ss_coll_kind_name(rec.kind),
+              rec.axes, rec.bytes);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
 }
