@@ -926,14 +926,20 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
  * for each global value xs[k], its per-device block under in_specs[k]
  * (every dim must divide evenly, as JAX requires); ops built after it work
  * on block shapes, until ss_shard_map_end assembles each block value
- * locals[k] into a global value by out_specs[k] (an axis absent from the
- * spec means the blocks are replicas along it: one is kept, unchecked).
- * Every mesh axis is manual inside. Regions do not nest; values cross only
+ * locals[k] into a global value by out_specs[k]. An axis absent from an
+ * out_spec means the blocks are replicas along it (one is kept), and, as
+ * with JAX's default check_vma=True, that must be inferable: the block must
+ * come from a psum over that axis or from inputs replicated along it
+ * (SS_ERR_INVALID in JAX's wording otherwise). ss_shard_map_end_unchecked
+ * is check_vma=False: no check, and no gradient through the region. Every
+ * mesh axis is manual inside. Regions do not nest; values cross only
  * through begin/end. */
 ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss_spec in_specs[],
                              ss_value locals[]);
 ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[],
                            const ss_spec out_specs[], ss_value outs[]);
+ss_status ss_shard_map_end_unchecked(ss_program *p, int n, const ss_value locals[],
+                                     const ss_spec out_specs[], ss_value outs[]);
 /* Collectives inside a shard_map region, as jax.lax's: `axes` names one
  * mesh axis or several ("x", "x,y" or "('x', 'y')"; a tuple acts as one
  * flattened axis). Shapes and errors are those of the runtime's collectives

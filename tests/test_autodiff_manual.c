@@ -216,19 +216,26 @@ Test(autodiff_manual, psum_scatter_transposes_to_all_gather)
 
 Test(autodiff_manual, unsupported_transposes_are_clear_errors)
 {
-    /* An out_spec replicated over an axis the block varies over (JAX's
-     * check_vma rejects the forward); pmax, which JAX cannot differentiate
-     * either (its error); the program is left as it was. */
+    /* An out_spec replicated over an axis the block varies over: JAX's
+     * check_vma rejects the forward, and with check_vma=False there is no
+     * gradient; pmax, which JAX cannot differentiate either (its error);
+     * the program is left as it was. */
     grads_case c;
     begin(&c);
-    ss_value x = add_input(&c, "x", 8, NULL), xl, mx;
-    ss_spec pi = tc_spec("P('i')");
+    ss_value x = add_input(&c, "x", 8, NULL), xl, mx, out;
+    ss_spec pi = tc_spec("P('i')"), rep = tc_spec("P()");
     OK(ss_shard_map_begin(c.p, 1, &x, &pi, &xl));
-    ss_value out = body_end(&c, xl, "P()");
+    cr_assert_eq(ss_shard_map_end(c.p, 1, &xl, &rep, &out), SS_ERR_INVALID);
+    cr_assert(strstr(ss_error_message(), "out_specs[0] is P() which implies that the "
+                                         "corresponding output value is replicated across mesh "
+                                         "axis 'i', but could not infer replication over any "
+                                         "axes"),
+              "%s", ss_error_message());
+    OK(ss_shard_map_end_unchecked(c.p, 1, &xl, &rep, &out));
     ss_value loss = sum_of(c.p, out), g;
     int n = ss_program_value_count(c.p);
     cr_assert_eq(ss_grad(c.p, loss, 1, &x, &g), SS_ERR_UNSUPPORTED);
-    cr_assert(strstr(ss_error_message(), "check_vma"), "%s", ss_error_message());
+    cr_assert(strstr(ss_error_message(), "check_vma=False"), "%s", ss_error_message());
     cr_assert_eq(ss_program_value_count(c.p), n);
     OK(ss_shard_map_begin(c.p, 1, &x, &pi, &xl));
     OK(ss_psum(c.p, xl, "i", SS_REDUCE_MAX, &mx));

@@ -750,3 +750,34 @@ Test(scenario, a_result_laid_out_otherwise_is_resharded_before_it_feeds_the_next
     cJSON_Delete(j);
     result_free(&r);
 }
+
+Test(scenario, shard_map_checks_replication_as_jax_check_vma)
+{
+    /* Returning each device's own block with out_specs=P() claims it is the
+     * same everywhere: JAX's check_vma error at the shard_map's line;
+     * check_vma=False keeps one block, as JAX then does. */
+    static const char text[] = "mesh i=4\n"
+                               "\n"
+                               "x = input(f32[8], P('i'), iota)\n"
+                               "\n"
+                               "def body(x):\n"
+                               "    return x * 2.0\n"
+                               "\n"
+                               "def f(x):\n"
+                               "    return shard_map(body, in_specs=(P('i'),), out_specs=P()%s)(x)\n"
+                               "\n"
+                               "run f\n";
+    char buf[sizeof text + 32];
+    snprintf(buf, sizeof buf, text, "");
+    const char *args[2] = {"run", "vma.shard"};
+    result r = run_cli(buf, 2, args);
+    cr_assert_eq(r.rc, 2, "exit %d\n%s%s", r.rc, r.out, r.err);
+    cr_assert(strstr(r.err, "vma.shard:9:") && strstr(r.err, "replicated across mesh axis 'i'") &&
+                  strstr(r.err, "check_vma=False"),
+              "%s", r.err);
+    result_free(&r);
+    snprintf(buf, sizeof buf, text, ", check_vma=False");
+    r = run_cli(buf, 2, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
+}

@@ -38,6 +38,7 @@ typedef struct shard_map_info {
     ss_spec *in_specs;
     int nout;       /* -1: a single spec, the function returns one array */
     ss_spec *out_specs;
+    bool unchecked; /* check_vma=False (or check_rep=False) */
 } shard_map_info;
 
 typedef struct grad_info {

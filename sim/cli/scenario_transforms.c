@@ -56,6 +56,14 @@ val *ev_op_shard_map(ev *e, const callargs *ca)
     if (!specs_arg(e, in, l1, "in_specs", &r->smap->nin, &r->smap->in_specs) ||
         !specs_arg(e, out, l2, "out_specs", &r->smap->nout, &r->smap->out_specs))
         return NULL;
+    for (int k = 0; k < 2; k++) {
+        scn_loc l;
+        val *c = ca_get(ca, -1, k ? "check_rep" : "check_vma", &l);
+        int64_t on = 1;
+        if (c && !ev_to_int(e, c, l, k ? "check_rep" : "check_vma", &on))
+            return NULL;
+        r->smap->unchecked = r->smap->unchecked || !on;
+    }
     return r;
 }
 
@@ -109,7 +117,9 @@ val *ev_call_shard_map(ev *e, const shard_map_info *sm, const callargs *ca)
         os[k] = sm->out_specs[sm->nout < 0 ? 0 : k];
     }
     before = ss_program_value_count(PROG);
-    if (!ev_built(e, ss_shard_map_end(PROG, n, ls, os, outs), before, ca->loc))
+    ss_status st = sm->unchecked ? ss_shard_map_end_unchecked(PROG, n, ls, os, outs)
+                                 : ss_shard_map_end(PROG, n, ls, os, outs);
+    if (!ev_built(e, st, before, ca->loc))
         return NULL;
     if (r->kind != V_TUPLE)
         return ev_array_val(e, outs[0], ca->loc);

@@ -480,29 +480,12 @@ static bool grow_inv(ad *s, int need)
     return true;
 }
 
-/* The axes value v is the same on every device along; all axes for global
- * values and constants. */
+/* The axes value v is the same on every device along (graph.h). */
 static unsigned invariant(ad *s, ss_value v)
 {
-    const ss_program *p = s->p;
-    if (!grow_inv(s, p->n))
+    if (!grow_inv(s, s->p->n))
         return 0; /* out of memory: treat as varying (more psums, never wrong values) */
-    for (; s->known <= v; s->known++) {
-        const ss__node *n = &p->nodes[s->known];
-        unsigned m = all_axes(p);
-        if (!n->manual)
-            m = all_axes(p);
-        else if (n->op == SS__OP_MANUAL_IN)
-            m = all_axes(p) & ~ss__layout_used(&n->fixed);
-        else if (n->op == SS__OP_COLLECTIVE) {
-            unsigned a = coll_axes(p, n), in = s->inv[n->in[0]];
-            m = n->sub == SS_COLL_ALL_REDUCE ? in | a : in & ~a;
-        } else
-            for (int k = 0; k < n->nin; k++)
-                m &= s->inv[n->in[k]];
-        s->inv[s->known] = m;
-    }
-    return s->inv[v];
+    return ss__manual_invariant(s->p, s->inv, &s->known, v);
 }
 
 /* Give value v (just built) the mask m instead of the inferred one. */
@@ -551,6 +534,11 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
     const ss__node *x = &p->nodes[n.in[0]];
     ss_status st;
     if (n.op == SS__OP_MANUAL_OUT) {
+        if (n.unchecked)
+            return ss__fail(SS_ERR_UNSUPPORTED, "differentiating a shard_map with "
+                                                "check_vma=False is not supported (its "
+                                                "transposes need the replication it does not "
+                                                "check)");
         /* The exit's transpose is an entry with the same spec; an out_spec
          * replicated over axes the block varies over is what check_vma
          * rejects in JAX (the forward keeps replica 0's block). */

@@ -67,6 +67,7 @@ typedef struct ss__node {
     bool stop_gradient;
     /* Inside a shard_map region: shape is per device, no partitioning. */
     bool manual;
+    bool unchecked; /* MANUAL_OUT of a shard_map with check_vma=False */
     /* A cotangent's primal plus one (0: none): propagation lends the
      * primal's layout to a cotangent that has none (gradients are laid
      * out like their primals, notes/gspmd.md 6.2). */
@@ -94,6 +95,14 @@ struct ss_program {
 
 /* The collective of node n with its pairs bound (a copy). */
 ss_coll ss__node_coll(const ss_program *p, const ss__node *n);
+/* Device variance inside shard_map regions (JEP 17111, what check_vma
+ * checks): bit a of the result is set when value v is the same block on
+ * every device along mesh axis a (every bit for values outside regions).
+ * inv[] has room for p->n values; values known..v are filled in order and
+ * *known advances. A psum makes its axes invariant; every other collective
+ * (all_gather included, as JAX types it), and an entry's split axes, make
+ * them varying; other ops take the axes all their operands agree on. */
+unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, ss_value v);
 
 /* Append a node (copied); on success *out is its value. Invalidates
  * propagation results. */

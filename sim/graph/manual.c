@@ -64,8 +64,84 @@ ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss
     return SS_OK;
 }
 
-ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const ss_spec specs[],
-                           ss_value outs[])
+unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, ss_value v)
+{
+    unsigned all = (1u << ss_mesh_axis_count(p->mesh)) - 1u;
+    for (; *known <= v; (*known)++) {
+        const ss__node *n = &p->nodes[*known];
+        unsigned m = all;
+        if (n->manual && n->op == SS__OP_MANUAL_IN) {
+            m = all & ~ss__layout_used(&n->fixed);
+        } else if (n->manual && n->op == SS__OP_COLLECTIVE) {
+            unsigned a = 0;
+            for (int k = 0; k < n->coll.naxes; k++) {
+                int i = ss_mesh_axis_index(p->mesh, n->coll.axes[k]);
+                if (i >= 0)
+                    a |= 1u << i;
+            }
+            m = n->sub == SS_COLL_ALL_REDUCE ? inv[n->in[0]] | a : inv[n->in[0]] & ~a;
+        } else if (n->manual) {
+            for (int k = 0; k < n->nin; k++)
+                m &= inv[n->in[k]];
+        }
+        inv[*known] = m;
+    }
+    return inv[v];
+}
+
+/* "('a', 'b')" or "'a'": the mesh axes of mask m. */
+static void axes_list(const ss_mesh *mesh, unsigned m, char *buf, size_t cap)
+{
+    int count = 0;
+    for (int a = 0; a < ss_mesh_axis_count(mesh); a++)
+        count += (m >> a) & 1u;
+    size_t at = (size_t)snprintf(buf, cap, count > 1 ? "(" : "");
+    bool first = true;
+    for (int a = 0; a < ss_mesh_axis_count(mesh) && at < cap; a++)
+        if ((m >> a) & 1u) {
+            at += (size_t)snprintf(buf + at, cap - at, "%s'%s'", first ? "" : ", ",
+                                   ss_mesh_axis_name(mesh, a));
+            first = false;
+        }
+    if (count > 1 && at < cap)
+        snprintf(buf + at, cap - at, ")");
+}
+
+/* JAX's check_vma at the exit: an out_spec that leaves mesh axes unmentioned
+ * claims the block is the same along them, which must be inferable. */
+static ss_status check_vma(ss_program *p, int k, ss_value local, const ss_spec *spec,
+                           const ss__layout *fixed)
+{
+    unsigned *inv = malloc(sizeof(unsigned) * (size_t)(p->n ? p->n : 1));
+    if (!inv)
+        return ss__fail(SS_ERR_NOMEM, "shard_map: out of host memory");
+    int known = 0;
+    unsigned have = ss__manual_invariant(p, inv, &known, local);
+    free(inv);
+    unsigned all = (1u << ss_mesh_axis_count(p->mesh)) - 1u;
+    unsigned repl = all & ~ss__layout_used(fixed);
+    if (!(repl & ~have))
+        return SS_OK;
+    char text[256], claimed[160], inferred[160];
+    ss_spec_repr(spec, text, sizeof text);
+    axes_list(p->mesh, repl, claimed, sizeof claimed);
+    axes_list(p->mesh, repl & have, inferred, sizeof inferred);
+    int count = 0;
+    for (int a = 0; a < ss_mesh_axis_count(p->mesh); a++)
+        count += (repl >> a) & 1u;
+    return ss__fail(SS_ERR_INVALID,
+                    "shard_map was given out_specs which require replication which can't be "
+                    "statically inferred: out_specs[%d] is %s which implies that the "
+                    "corresponding output value is replicated across mesh ax%s %s, but could "
+                    "%s%s; psum it over those axes, or pass check_vma=False",
+                    k, text, count > 1 ? "es" : "is", claimed,
+                    repl & have ? "only infer replication over " : "not infer replication over "
+                                                                  "any axes",
+                    repl & have ? inferred : "");
+}
+
+static ss_status map_end(ss_program *p, int n, const ss_value locals[], const ss_spec specs[],
+                         bool check, ss_value outs[])
 {
     if (!p->in_manual)
         return ss__fail(SS_ERR_INVALID, "shard_map_end: no shard_map region is open");
@@ -82,6 +158,9 @@ ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const 
         ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &m.fixed);
         if (st)
             return ss__fail(st, "shard_map out_specs[%d]: %s", k, ss_error_message());
+        if (check && (st = check_vma(p, k, locals[k], &specs[k], &m.fixed)))
+            return st;
+        m.unchecked = !check;
         for (int d = 0; d < x->rank; d++)
             m.shape[d] = x->shape[d] * ss__layout_dim_tiles(&m.fixed, p->mesh, d);
         if ((st = ss__program_add(p, &m, &outs[k])))
@@ -89,6 +168,18 @@ ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const 
     }
     p->in_manual = false;
     return SS_OK;
+}
+
+ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const ss_spec specs[],
+                           ss_value outs[])
+{
+    return map_end(p, n, locals, specs, true, outs);
+}
+
+ss_status ss_shard_map_end_unchecked(ss_program *p, int n, const ss_value locals[],
+                                     const ss_spec specs[], ss_value outs[])
+{
+    return map_end(p, n, locals, specs, false, outs);
 }
 
 /* Add a collective node for the prepared descriptor `c` applied to x. */
