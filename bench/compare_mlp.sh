@@ -14,8 +14,10 @@ if ! python3 -c "import torch" 2>/dev/null; then
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-torch >/dev/null
 fi
-echo "== shardsim (2x4 virtual devices)"
+echo "== shardsim (2x4 virtual devices, params and state donated)"
 ./build/shardsim bench mlp
+echo "== shardsim (the same, without donation)"
+./build/shardsim bench mlp --no-donate
 echo "== PyTorch, 8 gloo processes"
 /usr/bin/python3 "$peer_dir/torch_mlp_tp.py" 12 8 2>/dev/null
 echo "== PyTorch, unsharded"
