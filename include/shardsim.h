@@ -952,6 +952,12 @@ ss_status ss_all_gather(ss_program *p, ss_value x, const char *axes, int axis, i
                         ss_value *out);
 ss_status ss_psum_scatter(ss_program *p, ss_value x, const char *axes, int dim, int tiled,
                           ss_value *out);
+/* lax.all_gather_invariant: the same gather, typed as the same value on
+ * every device (so out_specs may replicate it), whose transpose is each
+ * device slicing its own block (no communication) instead of all_gather's
+ * reduce-scatter. */
+ss_status ss_all_gather_invariant(ss_program *p, ss_value x, const char *axes, int axis,
+                                  int tiled, ss_value *out);
 ss_status ss_all_to_all(ss_program *p, ss_value x, const char *axes, int split_axis,
                         int concat_axis, int tiled, ss_value *out);
 ss_status ss_ppermute(ss_program *p, ss_value x, const char *axes, int npairs,

@@ -383,3 +383,54 @@ Test(autodiff_manual, an_input_replicated_over_one_of_two_axes_sums_over_that_ax
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+Test(autodiff_manual, all_gather_invariant_transposes_to_each_devices_own_block)
+{
+    /* y = all_gather_invariant(x) is the same on every device, so out_specs
+     * P() may return it; loss = sum(y * t) with t replicated: dx = t, taken
+     * by each device as its own block, with no collective in the backward
+     * pass (the step's only one is the forward gather). Tiled and not. */
+    for (int tiled = 0; tiled < 2; tiled++) {
+        ss_mesh *m = tc_mesh("i=4", 4);
+        ss_program *p;
+        OK(ss_program_create(m, &p));
+        ss_value x = tc_in(p, "x", NULL, 1, 8), t, ins[2], loc[2], y, yt, out, loss, g;
+        t = tiled ? tc_in(p, "t", NULL, 1, 8) : tc_in(p, "t", NULL, 2, 4, 2);
+        ins[0] = x;
+        ins[1] = t;
+        ss_spec specs[2] = {tc_spec("P('i')"), tc_spec("P()")}, rep = tc_spec("P()");
+        OK(ss_shard_map_begin(p, 2, ins, specs, loc));
+        OK(ss_all_gather_invariant(p, loc[0], "i", 0, tiled, &y));
+        OK(ss_binary(p, SS_MUL, y, loc[1], &yt));
+        OK(ss_shard_map_end(p, 1, &yt, &rep, &out));
+        int nd = tiled ? 1 : 2;
+        OK(ss_reduce(p, SS_REDUCE_SUM, out, nd, (const int[]){0, 1}, 0, &loss));
+        OK(ss_grad(p, loss, 1, &x, &g));
+        OK(ss_output(p, g, NULL));
+        ss_executable *e;
+        OK(ss_program_compile(p, &e));
+        float xs[8], ts[8], got[8], ref[8];
+        for (int j = 0; j < 8; j++) {
+            xs[j] = (float)(j - 2);
+            ts[j] = (float)(3 * j + 1);
+        }
+        const void *in[2] = {xs, ts};
+        void *outs[1] = {got}, *refs[1] = {ref};
+        ss_context_destroy(tc_run(e, 4, (void *const *)in, outs));
+        OK(ss_program_eval(p, in, refs));
+        for (int j = 0; j < 8; j++) {
+            cr_assert_eq(got[j], ts[j], "tiled %d: dx[%d] = %g, want %g", tiled, j,
+                         (double)got[j], (double)ts[j]);
+            cr_assert_eq(ref[j], ts[j], "tiled %d: reference dx[%d] = %g", tiled, j,
+                         (double)ref[j]);
+        }
+        ss_coll_record rec;
+        cr_assert_eq(ss_executable_ledger_count(e), 1, "tiled %d: %d collectives", tiled,
+                     ss_executable_ledger_count(e));
+        OK(ss_executable_ledger_get(e, 0, &rec));
+        cr_assert_eq(rec.kind, SS_COLL_ALL_GATHER);
+        ss_executable_destroy(e);
+        ss_program_destroy(p);
+        ss_mesh_destroy(m);
+    }
+}

@@ -1101,6 +1101,7 @@ static const struct {
     {"pmax", ev_op_collective, false},
     {"pmin", ev_op_collective, false},
     {"all_gather", ev_op_collective, false},
+    {"all_gather_invariant", ev_op_collective, false},
     {"psum_scatter", ev_op_collective, false},
     {"all_to_all", ev_op_collective, false},
     {"ppermute", ev_op_collective, false},

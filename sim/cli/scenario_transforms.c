@@ -199,11 +199,13 @@ val *ev_op_collective(ev *e, const callargs *ca)
         if (ca->n > 2)
             return ev_fail(e, ca->locs[2], "%s(x, axis_name)", f);
         st = ss_psum(PROG, x->v, axes, op, &out);
-    } else if (strcmp(f, "all_gather") == 0) {
+    } else if (strncmp(f, "all_gather", 10) == 0) {
         if (!int_arg(e, ca, 2, "axis", 0, &a1))
             return NULL;
-        st = ss_all_gather(PROG, x->v, axes, (int)(a1 < -99 || a1 > 99 ? 99 : a1), tiled != 0,
-                           &out);
+        int ax = (int)(a1 < -99 || a1 > 99 ? 99 : a1);
+        st = strcmp(f, "all_gather_invariant") == 0
+                 ? ss_all_gather_invariant(PROG, x->v, axes, ax, tiled != 0, &out)
+                 : ss_all_gather(PROG, x->v, axes, ax, tiled != 0, &out);
     } else if (strcmp(f, "psum_scatter") == 0) {
         if (!int_arg(e, ca, 2, "scatter_dimension", 0, &a1))
             return NULL;

@@ -446,8 +446,9 @@ static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_
  * types are inferred (an invariant mask per value) and the same rules
  * applied: psum/pmean -> identity (scaled), ppermute -> the inverse pairs,
  * all_to_all -> split and concat swapped, psum_scatter <-> all_gather
- * (lax.all_gather's result varies over the axes, as in JAX; only psum
- * makes a block invariant), the region's exit -> an entry with the same
+ * (lax.all_gather's result varies over the axes, as in JAX; psum and
+ * all_gather_invariant make a block invariant, the latter transposing to
+ * each device's own slice), the region's exit -> an entry with the same
  * spec and the entry -> an exit, and every cotangent psum'd over the axes
  * its primal is invariant over but it is not. pmax/pmin are refused, with
  * JAX's own error (it has no rule for them either).
@@ -524,6 +525,67 @@ static ss_status retype(ss_program *p, ss_value x, ss_value *out)
     int64_t shape[SS_MAX_RANK];
     memcpy(shape, n->shape, sizeof shape);
     return ss_reshape(p, x, n->rank, shape, out);
+}
+
+/* The transpose of all_gather_invariant: each device slices its own block
+ * of the (invariant) cotangent g, with no communication. Written as the
+ * region's exit and re-entry: g (with a leading dim for the axes it varies
+ * over, B) leaves by P(B) and comes back split over the gather axes too,
+ * which the partitioner lowers to a local slice. */
+static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
+{
+    ss_program *p = s->p;
+    const ss__node *x = &p->nodes[n->in[0]], *gn = &p->nodes[g];
+    int rank = gn->rank, gd = n->coll.axis;
+    if (gd < 0)
+        gd += x->rank + (n->coll.tiled ? 0 : 1);
+    unsigned vary = all_axes(p) & ~invariant(s, g);
+    ss_spec out_spec, in_spec;
+    memset(&out_spec, 0, sizeof out_spec);
+    out_spec.ndims = 1;
+    for (int a = 0; a < ss_mesh_axis_count(p->mesh); a++)
+        if ((vary >> a) & 1u)
+            snprintf(out_spec.dims[0].axes[out_spec.dims[0].naxes++], SS_NAME_MAX, "%s",
+                     ss_mesh_axis_name(p->mesh, a));
+    in_spec = out_spec;
+    in_spec.ndims = 2 + gd;
+    for (int k = 0; k < n->coll.naxes; k++)
+        snprintf(in_spec.dims[1 + gd].axes[in_spec.dims[1 + gd].naxes++], SS_NAME_MAX, "%s",
+                 n->coll.axes[k]);
+    int64_t shape[SS_MAX_RANK + 1];
+    shape[0] = 1;
+    memcpy(shape + 1, gn->shape, sizeof(int64_t) * (size_t)rank);
+    ss_value lifted, global, block;
+    ss_status st = ss_reshape(p, g, rank + 1, shape, &lifted);
+    ss__node m;
+    memset(&m, 0, sizeof m);
+    m.op = SS__OP_MANUAL_OUT;
+    m.dtype = gn->dtype;
+    m.rank = rank + 1;
+    m.in[m.nin++] = lifted;
+    if (!st)
+        st = ss__layout_from_spec(p->mesh, &out_spec, rank + 1, &m.fixed);
+    for (int d = 0; !st && d < rank + 1; d++)
+        m.shape[d] = shape[d] * ss__layout_dim_tiles(&m.fixed, p->mesh, d);
+    if (!st)
+        st = ss__program_add(p, &m, &global);
+    ss__node e;
+    memset(&e, 0, sizeof e);
+    e.op = SS__OP_MANUAL_IN;
+    e.dtype = gn->dtype;
+    e.rank = rank + 1;
+    e.in[e.nin++] = global;
+    if (!st)
+        st = ss__layout_from_spec(p->mesh, &in_spec, rank + 1, &e.fixed);
+    for (int d = 0; !st && d < rank + 1; d++)
+        e.shape[d] = m.shape[d] / ss__layout_dim_tiles(&e.fixed, p->mesh, d);
+    if (!st)
+        st = ss__program_add(p, &e, &block);
+    if (st)
+        return st;
+    int64_t xs[SS_MAX_RANK];
+    memcpy(xs, x->shape, sizeof xs);
+    return ss_reshape(p, block, x->rank, xs, gx);
 }
 
 /* Cotangents of a region's boundary and explicit collectives. */
@@ -625,6 +687,8 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
     case SS_COLL_REDUCE_SCATTER:
         return ss_all_gather(p, g, text, n.coll.axis, n.coll.tiled, gx);
     case SS_COLL_ALL_GATHER:
+        if (n.invariant_out)
+            return own_block(s, &n, g, gx);
         return ss_psum_scatter(p, g, text, n.coll.axis, n.coll.tiled, gx);
     default:
         return ss__fail(SS_ERR_UNSUPPORTED, "no cotangent rule for %s",

@@ -68,6 +68,7 @@ typedef struct ss__node {
     /* Inside a shard_map region: shape is per device, no partitioning. */
     bool manual;
     bool unchecked; /* MANUAL_OUT of a shard_map with check_vma=False */
+    bool invariant_out; /* all_gather_invariant: the result is the same everywhere */
     /* A cotangent's primal plus one (0: none): propagation lends the
      * primal's layout to a cotangent that has none (gradients are laid
      * out like their primals, notes/gspmd.md 6.2). */
@@ -99,9 +100,10 @@ ss_coll ss__node_coll(const ss_program *p, const ss__node *n);
  * checks): bit a of the result is set when value v is the same block on
  * every device along mesh axis a (every bit for values outside regions).
  * inv[] has room for p->n values; values known..v are filled in order and
- * *known advances. A psum makes its axes invariant; every other collective
- * (all_gather included, as JAX types it), and an entry's split axes, make
- * them varying; other ops take the axes all their operands agree on. */
+ * *known advances. A psum (and all_gather_invariant) makes its axes
+ * invariant; every other collective (all_gather included, as JAX types it),
+ * and an entry's split axes, make them varying; other ops take the axes all
+ * their operands agree on. */
 unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, ss_value v);
 
 /* Append a node (copied); on success *out is its value. Invalidates

@@ -79,7 +79,8 @@ unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, s
                 if (i >= 0)
                     a |= 1u << i;
             }
-            m = n->sub == SS_COLL_ALL_REDUCE ? inv[n->in[0]] | a : inv[n->in[0]] & ~a;
+            m = n->sub == SS_COLL_ALL_REDUCE || n->invariant_out ? inv[n->in[0]] | a
+                                                                 : inv[n->in[0]] & ~a;
         } else if (n->manual) {
             for (int k = 0; k < n->nin; k++)
                 m &= inv[n->in[k]];
@@ -253,6 +254,15 @@ ss_status ss_all_gather(ss_program *p, ss_value x, const char *axes, int axis, i
     c.axis = axis;
     c.tiled = tiled;
     return add_collective(p, x, &c, 0, NULL, out);
+}
+
+ss_status ss_all_gather_invariant(ss_program *p, ss_value x, const char *axes, int axis,
+                                  int tiled, ss_value *out)
+{
+    ss_status st = ss_all_gather(p, x, axes, axis, tiled, out);
+    if (!st)
+        p->nodes[*out].invariant_out = true;
+    return st;
 }
 
 ss_status ss_psum_scatter(ss_program *p, ss_value x, const char *axes, int dim, int tiled,
