@@ -555,7 +555,7 @@ static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
     int64_t shape[SS_MAX_RANK + 1];
     shape[0] = 1;
     memcpy(shape + 1, gn->shape, sizeof(int64_t) * (size_t)rank);
-    ss_value lifted, global, block;
+    ss_value lifted = -1, global = -1, block = -1;
     ss_status st = ss_reshape(p, g, rank + 1, shape, &lifted);
     ss__node m;
     memset(&m, 0, sizeof m);
