@@ -529,13 +529,16 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
                                   "(limit %s); plan it instead: shardsim plan", a, b);
         return report_error(sc, o, sc->run_loc, msg, SS_EXIT_CHECK);
     }
-    if (!host_alloc(sc, &h, true) || (sc->nchecks && !host_alloc(sc, &ref, true))) {
+    /* The reference starts from the same values: copied, not drawn again. */
+    if (!host_alloc(sc, &h, true) || (sc->nchecks && !host_alloc(sc, &ref, false))) {
         host_free(&h);
         host_free(&ref);
         return report_error(sc, o, (scn_loc){0, 0}, "out of host memory", SS_EXIT_CHECK);
     }
     /* save/restore statements above `run`; restored values feed both runs. */
     scn_error cerr = {.set = false};
+    for (int i = 0; sc->nchecks && i < sc->ninputs; i++)
+        memcpy(ref.in[i], h.in[i], value_bytes(sc->program, sc->arrays[sc->input_array[i]].value));
     int crc = scn_ckpt_run_before(sc, h.in, sc->nchecks ? ref.in : NULL, &r->ckpt, &cerr);
     if (crc) {
         host_free(&h);

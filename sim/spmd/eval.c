@@ -191,9 +191,10 @@ static ss_status eval_manual(const ss_program *p, ss_value v, void **vals, void 
 }
 
 /* Free value u's whole array or per-device blocks (either may be NULL). */
-static void release(ss_value u, void **vals, void ***dvals, int ndev)
+static void release(ss_value u, void **vals, void ***dvals, int ndev, const bool borrowed[])
 {
-    free(vals[u]);
+    if (!borrowed[u])
+        free(vals[u]);
     vals[u] = NULL;
     if (dvals[u]) {
         for (int d = 0; d < ndev; d++)
@@ -232,8 +233,9 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
     void ***dvals = calloc((size_t)(p->n ? p->n : 1), sizeof(void **));
     ss_value *last = calloc((size_t)(p->n ? p->n : 1), sizeof(ss_value));
     ss_shard *shards = calloc((size_t)ndev, sizeof(ss_shard));
+    bool *borrowed = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
     ss_status st = SS_OK;
-    if (!vals || !dvals || !last || !shards)
+    if (!vals || !dvals || !last || !shards || !borrowed)
         st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
     else
         last_uses(p, last);
@@ -244,14 +246,16 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
             if ((st = eval_manual(p, v, vals, dvals, ndev, shards, fast)))
                 st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
                               ss_error_message());
-        } else if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
-            st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
         } else if (n->op == SS__OP_INPUT || n->op == SS__OP_PARAM) {
+            /* Read in place: inputs are never written (borrowed, not freed). */
             if (!inputs || !inputs[input_no])
                 st = ss__fail(SS_ERR_INVALID, "eval: input %d ('%s') is NULL", input_no,
                               n->name);
             else
-                memcpy(vals[v], inputs[input_no++], bytes_of(n));
+                vals[v] = (void *)inputs[input_no++];
+            borrowed[v] = true;
+        } else if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
+            st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
         } else if (n->op == SS__OP_MANUAL_OUT) {
             st = eval_manual(p, v, vals, dvals, ndev, shards, fast);
         } else {
@@ -264,9 +268,9 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
         }
         for (int k = 0; k < n->nin && !st; k++)
             if (last[n->in[k]] == v)
-                release(n->in[k], vals, dvals, ndev);
+                release(n->in[k], vals, dvals, ndev, borrowed);
         if (!st && last[v] == v)
-            release(v, vals, dvals, ndev);
+            release(v, vals, dvals, ndev, borrowed);
     }
     for (int o = 0; o < p->nouts && !st; o++) {
         if (!outputs || !outputs[o]) {
@@ -275,8 +279,9 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
         }
         memcpy(outputs[o], vals[p->outs[o]], bytes_of(&p->nodes[p->outs[o]]));
     }
-    for (ss_value v = 0; vals && dvals && v < p->n; v++)
-        release(v, vals, dvals, ndev);
+    for (ss_value v = 0; vals && dvals && borrowed && v < p->n; v++)
+        release(v, vals, dvals, ndev, borrowed);
+    free(borrowed);
     free(vals);
     free(dvals);
     free(last);
