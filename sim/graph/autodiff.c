@@ -454,22 +454,6 @@ static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_
  * JAX's own error (it has no rule for them either).
  */
 
-static unsigned all_axes(const ss_program *p)
-{
-    return (1u << ss_mesh_axis_count(p->mesh)) - 1u;
-}
-
-static unsigned coll_axes(const ss_program *p, const ss__node *n)
-{
-    unsigned m = 0;
-    for (int a = 0; a < n->coll.naxes; a++) {
-        int k = ss_mesh_axis_index(p->mesh, n->coll.axes[a]);
-        if (k >= 0)
-            m |= 1u << k;
-    }
-    return m;
-}
-
 static bool grow_inv(ad *s, int need)
 {
     if (need <= s->inv_cap)
@@ -539,7 +523,7 @@ static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
     int rank = gn->rank, gd = n->coll.axis;
     if (gd < 0)
         gd += x->rank + (n->coll.tiled ? 0 : 1);
-    unsigned vary = all_axes(p) & ~invariant(s, g);
+    unsigned vary = ss__all_axes(p) & ~invariant(s, g);
     ss_spec out_spec, in_spec;
     memset(&out_spec, 0, sizeof out_spec);
     out_spec.ndims = 1;
@@ -556,31 +540,16 @@ static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
     shape[0] = 1;
     memcpy(shape + 1, gn->shape, sizeof(int64_t) * (size_t)rank);
     ss_value lifted = -1, global = -1, block = -1;
+    ss__layout out_fixed, in_fixed;
     ss_status st = ss_reshape(p, g, rank + 1, shape, &lifted);
-    ss__node m;
-    memset(&m, 0, sizeof m);
-    m.op = SS__OP_MANUAL_OUT;
-    m.dtype = gn->dtype;
-    m.rank = rank + 1;
-    m.in[m.nin++] = lifted;
     if (!st)
-        st = ss__layout_from_spec(p->mesh, &out_spec, rank + 1, &m.fixed);
-    for (int d = 0; !st && d < rank + 1; d++)
-        m.shape[d] = shape[d] * ss__layout_dim_tiles(&m.fixed, p->mesh, d);
+        st = ss__layout_from_spec(p->mesh, &out_spec, rank + 1, &out_fixed);
     if (!st)
-        st = ss__program_add(p, &m, &global);
-    ss__node e;
-    memset(&e, 0, sizeof e);
-    e.op = SS__OP_MANUAL_IN;
-    e.dtype = gn->dtype;
-    e.rank = rank + 1;
-    e.in[e.nin++] = global;
+        st = ss__region_cross(p, SS__OP_MANUAL_OUT, lifted, &out_fixed, false, &global);
     if (!st)
-        st = ss__layout_from_spec(p->mesh, &in_spec, rank + 1, &e.fixed);
-    for (int d = 0; !st && d < rank + 1; d++)
-        e.shape[d] = m.shape[d] / ss__layout_dim_tiles(&e.fixed, p->mesh, d);
+        st = ss__layout_from_spec(p->mesh, &in_spec, rank + 1, &in_fixed);
     if (!st)
-        st = ss__program_add(p, &e, &block);
+        st = ss__region_cross(p, SS__OP_MANUAL_IN, global, &in_fixed, false, &block);
     if (st)
         return st;
     int64_t xs[SS_MAX_RANK];
@@ -593,7 +562,6 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
 {
     ss_program *p = s->p;
     const ss__node n = p->nodes[v];
-    const ss__node *x = &p->nodes[n.in[0]];
     ss_status st;
     if (n.op == SS__OP_MANUAL_OUT) {
         if (n.unchecked)
@@ -604,45 +572,29 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
         /* The exit's transpose is an entry with the same spec; an out_spec
          * replicated over axes the block varies over is what check_vma
          * rejects in JAX (the forward keeps replica 0's block). */
-        unsigned repl = all_axes(p) & ~ss__layout_used(&n.fixed);
+        unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
         if (repl & ~invariant(s, n.in[0]))
             return ss__fail(SS_ERR_UNSUPPORTED, "shard_map out_specs replicate over mesh axes "
                                                 "the result varies over (JAX's check_vma "
                                                 "rejects it); psum or all_gather it first");
-        ss__node m;
-        memset(&m, 0, sizeof m);
-        m.op = SS__OP_MANUAL_IN;
-        m.dtype = x->dtype;
-        m.rank = x->rank;
-        memcpy(m.shape, x->shape, sizeof m.shape);
-        m.in[m.nin++] = g;
-        m.fixed = n.fixed;
         p->in_manual = true;
-        return ss__program_add(p, &m, gx);
+        return ss__region_cross(p, SS__OP_MANUAL_IN, g, &n.fixed, false, gx);
     }
     if (n.op == SS__OP_MANUAL_IN) {
         /* The entry's transpose: sum over the devices that shared the
          * input (a replicated in_spec), then an exit with the same spec. */
         ss_value c = g;
-        unsigned repl = all_axes(p) & ~ss__layout_used(&n.fixed);
+        unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
         p->in_manual = true;
         if ((repl & ~invariant(s, c)) && (st = psum_axes(s, c, repl & ~invariant(s, c), &c)))
             return st;
-        ss__node m;
-        memset(&m, 0, sizeof m);
-        m.op = SS__OP_MANUAL_OUT;
-        m.dtype = x->dtype;
-        m.rank = x->rank;
-        memcpy(m.shape, x->shape, sizeof m.shape);
-        m.in[m.nin++] = c;
-        m.fixed = n.fixed;
-        st = ss__program_add(p, &m, gx);
+        st = ss__region_cross(p, SS__OP_MANUAL_OUT, c, &n.fixed, false, gx);
         p->in_manual = false;
         return st;
     }
     /* An explicit collective. */
     p->in_manual = true;
-    unsigned axes = coll_axes(p, &n);
+    unsigned axes = ss__coll_axes(p, &n);
     char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
     size_t at = 0;
     for (int a = 0; a < n.coll.naxes; a++)

@@ -96,6 +96,16 @@ struct ss_program {
 
 /* The collective of node n with its pairs bound (a copy). */
 ss_coll ss__node_coll(const ss_program *p, const ss__node *n);
+/* A shard_map boundary node (manual.c): op SS__OP_MANUAL_IN takes global x
+ * to its per-device block under `fixed` (dims divided by the layout's
+ * tiles; the caller has checked they divide), SS__OP_MANUAL_OUT assembles
+ * block x into a global value (dims multiplied). `unchecked` marks an exit
+ * of a check_vma=False region. The node is manual as p->in_manual says. */
+ss_status ss__region_cross(ss_program *p, ss__opcode op, ss_value x, const ss__layout *fixed,
+                           bool unchecked, ss_value *out);
+/* Every mesh axis as a bit mask; the axes a collective node names. */
+unsigned ss__all_axes(const ss_program *p);
+unsigned ss__coll_axes(const ss_program *p, const ss__node *n);
 /* Device variance inside shard_map regions (JEP 17111, what check_vma
  * checks): bit a of the result is set when value v is the same block on
  * every device along mesh axis a (every bit for values outside regions).

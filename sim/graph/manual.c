@@ -23,6 +23,41 @@ ss_coll ss__node_coll(const ss_program *p, const ss__node *n)
     return c;
 }
 
+ss_status ss__region_cross(ss_program *p, ss__opcode op, ss_value x, const ss__layout *fixed,
+                           bool unchecked, ss_value *out)
+{
+    const ss__node *xn = &p->nodes[x];
+    ss__node m;
+    memset(&m, 0, sizeof m);
+    m.op = op;
+    m.dtype = xn->dtype;
+    m.rank = xn->rank;
+    m.in[m.nin++] = x;
+    m.fixed = *fixed;
+    m.unchecked = unchecked;
+    for (int d = 0; d < xn->rank; d++) {
+        int64_t t = ss__layout_dim_tiles(fixed, p->mesh, d);
+        m.shape[d] = op == SS__OP_MANUAL_IN ? xn->shape[d] / t : xn->shape[d] * t;
+    }
+    return ss__program_add(p, &m, out);
+}
+
+unsigned ss__all_axes(const ss_program *p)
+{
+    return (1u << ss_mesh_axis_count(p->mesh)) - 1u;
+}
+
+unsigned ss__coll_axes(const ss_program *p, const ss__node *n)
+{
+    unsigned m = 0;
+    for (int a = 0; a < n->coll.naxes; a++) {
+        int k = ss_mesh_axis_index(p->mesh, n->coll.axes[a]);
+        if (k >= 0)
+            m |= 1u << k;
+    }
+    return m;
+}
+
 ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss_spec specs[],
                              ss_value locals[])
 {
@@ -32,17 +67,12 @@ ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss
         const ss__node *x = ss__program_node(p, xs[k], "shard_map");
         if (!x)
             return SS_ERR_INVALID;
-        ss__node m;
-        memset(&m, 0, sizeof m);
-        m.op = SS__OP_MANUAL_IN;
-        m.dtype = x->dtype;
-        m.rank = x->rank;
-        m.in[m.nin++] = xs[k];
-        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &m.fixed);
+        ss__layout fixed;
+        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &fixed);
         if (st)
             return ss__fail(st, "shard_map in_specs[%d]: %s", k, ss_error_message());
         for (int d = 0; d < x->rank; d++) {
-            int64_t t = ss__layout_dim_tiles(&m.fixed, p->mesh, d);
+            int64_t t = ss__layout_dim_tiles(&fixed, p->mesh, d);
             if (x->shape[d] % t != 0) {
                 char spec[256];
                 ss_spec_repr(&specs[k], spec, sizeof spec);
@@ -51,10 +81,9 @@ ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss
                                 "%lld ways by in_specs %s, which does not evenly divide it",
                                 k, d, (long long)x->shape[d], (long long)t, spec);
             }
-            m.shape[d] = x->shape[d] / t;
         }
         p->in_manual = true;
-        st = ss__program_add(p, &m, &locals[k]);
+        st = ss__region_cross(p, SS__OP_MANUAL_IN, xs[k], &fixed, false, &locals[k]);
         if (st) {
             p->in_manual = k > 0;
             return st;
@@ -66,19 +95,14 @@ ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss
 
 unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, ss_value v)
 {
-    unsigned all = (1u << ss_mesh_axis_count(p->mesh)) - 1u;
+    unsigned all = ss__all_axes(p);
     for (; *known <= v; (*known)++) {
         const ss__node *n = &p->nodes[*known];
         unsigned m = all;
         if (n->manual && n->op == SS__OP_MANUAL_IN) {
             m = all & ~ss__layout_used(&n->fixed);
         } else if (n->manual && n->op == SS__OP_COLLECTIVE) {
-            unsigned a = 0;
-            for (int k = 0; k < n->coll.naxes; k++) {
-                int i = ss_mesh_axis_index(p->mesh, n->coll.axes[k]);
-                if (i >= 0)
-                    a |= 1u << i;
-            }
+            unsigned a = ss__coll_axes(p, n);
             m = n->sub == SS_COLL_ALL_REDUCE || n->invariant_out ? inv[n->in[0]] | a
                                                                  : inv[n->in[0]] & ~a;
         } else if (n->manual) {
@@ -119,8 +143,7 @@ static ss_status check_vma(ss_program *p, int k, ss_value local, const ss_spec *
     int known = 0;
     unsigned have = ss__manual_invariant(p, inv, &known, local);
     free(inv);
-    unsigned all = (1u << ss_mesh_axis_count(p->mesh)) - 1u;
-    unsigned repl = all & ~ss__layout_used(fixed);
+    unsigned repl = ss__all_axes(p) & ~ss__layout_used(fixed);
     if (!(repl & ~have))
         return SS_OK;
     char text[256], claimed[160], inferred[160];
@@ -150,21 +173,13 @@ static ss_status map_end(ss_program *p, int n, const ss_value locals[], const ss
         const ss__node *x = ss__program_node(p, locals[k], "shard_map_end");
         if (!x)
             return SS_ERR_INVALID;
-        ss__node m;
-        memset(&m, 0, sizeof m);
-        m.op = SS__OP_MANUAL_OUT;
-        m.dtype = x->dtype;
-        m.rank = x->rank;
-        m.in[m.nin++] = locals[k];
-        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &m.fixed);
+        ss__layout fixed;
+        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &fixed);
         if (st)
             return ss__fail(st, "shard_map out_specs[%d]: %s", k, ss_error_message());
-        if (check && (st = check_vma(p, k, locals[k], &specs[k], &m.fixed)))
+        if (check && (st = check_vma(p, k, locals[k], &specs[k], &fixed)))
             return st;
-        m.unchecked = !check;
-        for (int d = 0; d < x->rank; d++)
-            m.shape[d] = x->shape[d] * ss__layout_dim_tiles(&m.fixed, p->mesh, d);
-        if ((st = ss__program_add(p, &m, &outs[k])))
+        if ((st = ss__region_cross(p, SS__OP_MANUAL_OUT, locals[k], &fixed, !check, &outs[k])))
             return st;
     }
     p->in_manual = false;
@@ -363,18 +378,12 @@ ss_status ss_axis_index(ss_program *p, const char *axes, ss_value *out)
     ss_value iota = -1;
     st = global_iota(p, n, &iota);
     p->in_manual = true;
-    ss__node m;
-    memset(&m, 0, sizeof m);
-    m.op = SS__OP_MANUAL_IN;
-    m.dtype = SS_F32;
-    m.rank = 1;
-    m.shape[0] = 1;
-    m.in[m.nin++] = iota;
-    if (!st)
-        st = ss__layout_from_spec(p->mesh, &spec, 1, &m.fixed);
+    ss__layout fixed;
     ss_value block = -1;
     if (!st)
-        st = ss__program_add(p, &m, &block);
+        st = ss__layout_from_spec(p->mesh, &spec, 1, &fixed);
+    if (!st)
+        st = ss__region_cross(p, SS__OP_MANUAL_IN, iota, &fixed, false, &block);
     if (!st)
         st = ss_reshape(p, block, 0, none, out);
     if (st) {
