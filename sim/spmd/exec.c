@@ -161,8 +161,8 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
     const ss__bufdesc *rb = &r->e->bufs[res == 0 ? i->out : i->extra_out[res - 1]];
     void **dst = &ptr[res == 0 ? i->out : i->extra_out[res - 1]];
     int first = i->share[res];
-    bool donated = first >= 0 && i->share_arg[res] && r->in_arrays && !r->borrowed[i->in[first]];
-    int j = first >= 0 && (!i->share_arg[res] || donated) ? first : i->share_alt[res];
+    bool donated = first >= 0 && r->in_arrays && !r->borrowed[i->in[first]];
+    int j = ss__inst_taken_operand(i, res, donated);
     if (j >= 0 && ptr[i->in[j]]) {
         *dst = ptr[i->in[j]];
         ptr[i->in[j]] = NULL;

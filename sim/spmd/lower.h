@@ -100,6 +100,16 @@ struct ss_executable {
     void *watch_user;
 };
 
+/* The operand whose buffer result r of i takes over (ss__inst.share): its
+ * first choice when that is a temporary, or an argument the caller donated
+ * (`first_donated`, about in[share[r]]), else its fallback; -1: a new
+ * buffer. The executor and the plan both decide with this. */
+static inline int ss__inst_taken_operand(const ss__inst *i, int r, bool first_donated)
+{
+    int first = i->share[r];
+    return first >= 0 && (!i->share_arg[r] || first_donated) ? first : i->share_alt[r];
+}
+
 /* Scratch bytes a KERNEL instruction needs from the arena while it runs
  * (dot_general's operand permutations); 0 for the others. */
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes);

@@ -59,8 +59,7 @@ static bool donated(const mode *md, int b)
 static bool takes_operand(const ss__inst *i, int r, const mode *md)
 {
     int first = i->share[r];
-    bool ok = first >= 0 && (!i->share_arg[r] || donated(md, i->in[first]));
-    int j = ok ? first : i->share_alt[r];
+    int j = ss__inst_taken_operand(i, r, first >= 0 && donated(md, i->in[first]));
     if (j < 0)
         return false;
     md->moved[i->in[j]] = true;
