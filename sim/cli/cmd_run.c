@@ -293,16 +293,22 @@ static bool host_alloc(const scenario *sc, host *h, bool fill)
     return true;
 }
 
+/* The input that output o updates between steps, or -1. */
+static int fed_input(const scenario *sc, int o)
+{
+    for (int i = 0; sc->outputs[o].feeds >= 0 && i < sc->ninputs; i++)
+        if (sc->input_array[i] == sc->outputs[o].feeds)
+            return i;
+    return -1;
+}
+
 /* Results that update arrays become those arrays' values for the next step. */
 static void feed(const scenario *sc, host *h)
 {
     for (int o = 0; o < sc->noutputs; o++) {
-        int a = sc->outputs[o].feeds;
-        if (a < 0)
-            continue;
-        for (int i = 0; i < sc->ninputs; i++)
-            if (sc->input_array[i] == a)
-                memcpy(h->in[i], h->out[o], value_bytes(sc->program, sc->outputs[o].value));
+        int i = fed_input(sc, o);
+        if (i >= 0)
+            memcpy(h->in[i], h->out[o], value_bytes(sc->program, sc->outputs[o].value));
     }
 }
 
@@ -399,10 +405,12 @@ static void name_values(const scenario *sc, const char *msg, char *out, size_t c
  * jit's donate_argnums); donate[k] for executable input k. */
 static void carried_donations(const scenario *sc, bool donate[])
 {
-    for (int i = 0; i < sc->ninputs; i++) {
+    for (int i = 0; i < sc->ninputs; i++)
         donate[i] = false;
-        for (int o = 0; sc->donate && o < sc->noutputs; o++)
-            donate[i] = donate[i] || sc->outputs[o].feeds == sc->input_array[i];
+    for (int o = 0; sc->donate && o < sc->noutputs; o++) {
+        int i = fed_input(sc, o);
+        if (i >= 0)
+            donate[i] = true;
     }
 }
 
@@ -472,10 +480,7 @@ static ss_status device_steps(dev_run *d)
         if (st)
             break;
         for (int o = 0; o < no; o++) {
-            int feeds = -1;
-            for (int k = 0; !last && k < ni; k++)
-                if (sc->input_array[k] == sc->outputs[o].feeds)
-                    feeds = k;
+            int feeds = last ? -1 : fed_input(sc, o);
             if (last && !st)
                 st = ss_array_get(out[o], d->h->out[o], value_bytes(sc->program, sc->outputs[o].value));
             if (feeds >= 0) {

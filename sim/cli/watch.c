@@ -38,6 +38,12 @@ struct scn_watch {
     ss_value *operand; /* per collective: the value it reads */
 };
 
+/* The before/after pair of collective i on the device at mesh position p. */
+static slot *slots_of(const scn_watch *w, int i, int p)
+{
+    return &w->slots[((size_t)i * (size_t)w->ndev + (size_t)p) * 2];
+}
+
 static bool named(const scn_watch *w, ss_value v)
 {
     const char *n = scn_value_name(w->sc, v);
@@ -52,7 +58,7 @@ static void on_event(const ss_watch_event *ev, void *user)
     int pos = ss_mesh_position_of(w->sc->mesh, ev->device);
     if (pos < 0)
         return;
-    slot *s = &w->slots[((size_t)ev->index * (size_t)w->ndev + (size_t)pos) * 2 + (ev->after ? 1 : 0)];
+    slot *s = &slots_of(w, ev->index, pos)[ev->after ? 1 : 0];
     int64_t n = 1;
     for (int d = 0; d < ev->rank; d++)
         n *= ev->shape[d];
@@ -187,7 +193,7 @@ void scn_watch_report_text(const scn_watch *w, const ss_executable *e, FILE *f)
         collective_title(w, e, i, title, sizeof title);
         fprintf(f, "  %s\n", title);
         for (int p = 0; p < w->ndev; p++) {
-            const slot *s = &w->slots[((size_t)i * (size_t)w->ndev + (size_t)p) * 2];
+            const slot *s = slots_of(w, i, p);
             char before[256], after[256];
             block_text(&s[0], before, sizeof before);
             block_text(&s[1], after, sizeof after);
@@ -223,7 +229,7 @@ void scn_watch_report_json(const scn_watch *w, ss__buf *b)
             ss__buf_printf(b, d ? ",%lld" : "%lld", (long long)w->shape[i][d]);
         ss__buf_puts(b, "],\"devices\":[");
         for (int p = 0; p < w->ndev; p++) {
-            const slot *s = &w->slots[((size_t)i * (size_t)w->ndev + (size_t)p) * 2];
+            const slot *s = slots_of(w, i, p);
             ss__buf_printf(b, "%s{\"device\":%d,\"elements\":%lld,\"before\":", p ? "," : "",
                            ss_mesh_device_id(w->sc->mesh, p), (long long)s[0].n);
             json_block(b, &s[0]);
