@@ -263,24 +263,37 @@ static int input_no(const ss_program *p, ss_value v)
     return k;
 }
 
+/* Append the gradient of `loss` with respect to params[0..n) and one step
+ * of `o`, output the new params (laid out by specs[i] when specs is given)
+ * and then the new state, and compile. st receives the state inputs. */
+static ss_executable *compile_step(ss_program *p, ss_value loss, int n, const ss_value params[],
+                                   const char *const specs[], const ss_optim *o, ss_value st[])
+{
+    ss_value g[8], np[8], ns[17];
+    OK(ss_grad(p, loss, n, params, g));
+    OK(ss_optim_state_inputs(p, o, n, params, st));
+    OK(ss_optim_update(p, o, n, params, g, st, np, ns));
+    for (int i = 0; i < n; i++) {
+        ss_spec s;
+        if (specs)
+            s = tc_spec(specs[i]);
+        OK(ss_output(p, np[i], specs ? &s : NULL));
+    }
+    for (int j = 0; j < ss_optim_state_count(o, n); j++)
+        OK(ss_output(p, ns[j], NULL));
+    ss_executable *e;
+    OK(ss_program_compile(p, &e));
+    return e;
+}
+
 /* Append grad + optimizer, run `steps` steps sharded and with
  * ss_program_eval, feeding new params and state back, and compare. */
 static void train(ss_program *p, const model *md, const ss_optim *o, int ndevices, int steps,
                   double tol)
 {
-    ss_value g[8], st[17], np[8], ns[17];
-    OK(ss_grad(p, md->loss, md->n, md->params, g));
-    OK(ss_optim_state_inputs(p, o, md->n, md->params, st));
-    OK(ss_optim_update(p, o, md->n, md->params, g, st, np, ns));
+    ss_value st[17];
     int nst = ss_optim_state_count(o, md->n);
-    for (int i = 0; i < md->n; i++) {
-        ss_spec s = tc_spec(md->specs[i]);
-        OK(ss_output(p, np[i], &s));
-    }
-    for (int j = 0; j < nst; j++)
-        OK(ss_output(p, ns[j], NULL));
-    ss_executable *e;
-    OK(ss_program_compile(p, &e));
+    ss_executable *e = compile_step(p, md->loss, md->n, md->params, md->specs, o, st);
     int ni = tc_input_count(p), no = tc_output_count(p);
     void **ins = tc_inputs(p, NULL, 0, 2024u), **ref_in = tc_inputs(p, NULL, 0, 2024u);
     for (int j = 0; j < nst; j++) { /* optax's init: zeros */
@@ -542,17 +555,9 @@ Test(train, donated_step_updates_params_and_state_in_place)
     ss_program *p;
     OK(ss_program_create(m, &p));
     model md = mlp(p, "P('data', None)", 8, "P(None, 'model')", "P('model', None)", SS_RELU);
-    ss_value grads[2], st[5], np[2], ns[5];
+    ss_value st[5];
     ss_optim o = ss_optim_adam(1e-3);
-    OK(ss_grad(p, md.loss, 2, md.params, grads));
-    OK(ss_optim_state_inputs(p, &o, 2, md.params, st));
-    OK(ss_optim_update(p, &o, 2, md.params, grads, st, np, ns));
-    for (int j = 0; j < 2; j++)
-        OK(ss_output(p, np[j], NULL));
-    for (int j = 0; j < 5; j++)
-        OK(ss_output(p, ns[j], NULL));
-    ss_executable *e;
-    OK(ss_program_compile(p, &e));
+    ss_executable *e = compile_step(p, md.loss, 2, md.params, NULL, &o, st);
     int ni = tc_input_count(p), no = tc_output_count(p);
     cr_assert_eq(no, ni - 1);
     void **host = tc_inputs(p, NULL, 0, 77u), **outs = tc_outputs(p);
@@ -649,8 +654,7 @@ Test(train, each_update_runs_right_after_its_gradient_is_reduced)
     ss_mesh *m = tc_mesh("data=2,model=4", 8);
     ss_program *p;
     OK(ss_program_create(m, &p));
-    ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], grads[4], st[9],
-             np[4], ns[9];
+    ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], st[9];
     for (int l = 0; l < 4; l++) {
         char name[8];
         snprintf(name, sizeof name, "W%d", l);
@@ -660,15 +664,7 @@ Test(train, each_update_runs_right_after_its_gradient_is_reduced)
         OK(ss_unary(p, SS_RELU, y, &x));
     }
     ss_optim o = ss_optim_adam(1e-3);
-    OK(ss_grad(p, sum_all(p, x), 4, params, grads));
-    OK(ss_optim_state_inputs(p, &o, 4, params, st));
-    OK(ss_optim_update(p, &o, 4, params, grads, st, np, ns));
-    for (int j = 0; j < 4; j++)
-        OK(ss_output(p, np[j], NULL));
-    for (int j = 0; j < 9; j++)
-        OK(ss_output(p, ns[j], NULL));
-    ss_executable *e;
-    OK(ss_program_compile(p, &e));
+    ss_executable *e = compile_step(p, sum_all(p, x), 4, params, NULL, &o, st);
     int updates = 0;
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
@@ -743,8 +739,7 @@ Test(train, the_guide_step_updates_run_as_the_compiled_adam_loop)
         ss_mesh *m = tc_mesh("data=2,model=4", 8);
         ss_program *p;
         OK(ss_program_create(m, &p));
-        ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], grads[4], st[9],
-                 np[4], ns[9];
+        ss_value x = tc_in(p, "x", "P('data', None)", 2, 8, 64), params[4], st[9];
         for (int l = 0; l < 2; l++) {
             params[2 * l] = tc_in(p, l ? "W1_1" : "W1_0", "P(None, 'model')", 2, 64, 64);
             params[2 * l + 1] = tc_in(p, l ? "W2_1" : "W2_0", "P('model', None)", 2, 64, 64);
@@ -756,15 +751,7 @@ Test(train, the_guide_step_updates_run_as_the_compiled_adam_loop)
             OK(ss_constrain(p, z, &dn, &x));
         }
         ss_optim o = variant ? ss_optim_adamw(1e-3, 1e-4) : ss_optim_adam(1e-3);
-        OK(ss_grad(p, sum_all(p, x), 4, params, grads));
-        OK(ss_optim_state_inputs(p, &o, 4, params, st));
-        OK(ss_optim_update(p, &o, 4, params, grads, st, np, ns));
-        for (int j = 0; j < 4; j++)
-            OK(ss_output(p, np[j], NULL));
-        for (int j = 0; j < 9; j++)
-            OK(ss_output(p, ns[j], NULL));
-        ss_executable *e;
-        OK(ss_program_compile(p, &e));
+        ss_executable *e = compile_step(p, sum_all(p, x), 4, params, NULL, &o, st);
         int n = compiled_updates(e);
         cr_assert_eq(n, 4, "%s: %d of 4 updates take the compiled loop",
                      variant ? "adamw" : "adam", n);
