@@ -134,15 +134,9 @@ static void axes_list(const ss_mesh *mesh, unsigned m, char *buf, size_t cap)
 
 /* JAX's check_vma at the exit: an out_spec that leaves mesh axes unmentioned
  * claims the block is the same along them, which must be inferable. */
-static ss_status check_vma(ss_program *p, int k, ss_value local, const ss_spec *spec,
+static ss_status check_vma(ss_program *p, int k, unsigned have, const ss_spec *spec,
                            const ss__layout *fixed)
 {
-    unsigned *inv = malloc(sizeof(unsigned) * (size_t)(p->n ? p->n : 1));
-    if (!inv)
-        return ss__fail(SS_ERR_NOMEM, "shard_map: out of host memory");
-    int known = 0;
-    unsigned have = ss__manual_invariant(p, inv, &known, local);
-    free(inv);
     unsigned repl = ss__all_axes(p) & ~ss__layout_used(fixed);
     if (!(repl & ~have))
         return SS_OK;
@@ -169,21 +163,34 @@ static ss_status map_end(ss_program *p, int n, const ss_value locals[], const ss
 {
     if (!p->in_manual)
         return ss__fail(SS_ERR_INVALID, "shard_map_end: no shard_map region is open");
-    for (int k = 0; k < n; k++) {
+    /* The variance of the region's values, inferred once for all results
+     * (the exits added below come after every value queried). */
+    unsigned *inv = check ? malloc(sizeof(unsigned) * (size_t)(p->n ? p->n : 1)) : NULL;
+    if (check && !inv)
+        return ss__fail(SS_ERR_NOMEM, "shard_map: out of host memory");
+    int known = 0;
+    ss_status st = SS_OK;
+    for (int k = 0; k < n && !st; k++) {
         const ss__node *x = ss__program_node(p, locals[k], "shard_map_end");
-        if (!x)
-            return SS_ERR_INVALID;
+        if (!x) {
+            st = SS_ERR_INVALID;
+            break;
+        }
         ss__layout fixed;
-        ss_status st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &fixed);
-        if (st)
-            return ss__fail(st, "shard_map out_specs[%d]: %s", k, ss_error_message());
-        if (check && (st = check_vma(p, k, locals[k], &specs[k], &fixed)))
-            return st;
-        if ((st = ss__region_cross(p, SS__OP_MANUAL_OUT, locals[k], &fixed, !check, &outs[k])))
-            return st;
+        if ((st = ss__layout_from_spec(p->mesh, &specs[k], x->rank, &fixed))) {
+            st = ss__fail(st, "shard_map out_specs[%d]: %s", k, ss_error_message());
+            break;
+        }
+        if (check &&
+            (st = check_vma(p, k, ss__manual_invariant(p, inv, &known, locals[k]), &specs[k],
+                            &fixed)))
+            break;
+        st = ss__region_cross(p, SS__OP_MANUAL_OUT, locals[k], &fixed, !check, &outs[k]);
     }
-    p->in_manual = false;
-    return SS_OK;
+    free(inv);
+    if (!st)
+        p->in_manual = false;
+    return st;
 }
 
 ss_status ss_shard_map_end(ss_program *p, int n, const ss_value locals[], const ss_spec specs[],
