@@ -1625,13 +1625,18 @@ void ss_ckpt_state_destroy(ss_ckpt_state *s);
  * parameter, as big_vision-style sharding utilities (infer_sharding,
  * update_model_sharding) and MaxText's logical rules do.
  *
- * A strategy is an ordered list of rules. A rule is a POSIX extended regular
- * expression over a parameter's path (levels joined by '/':
+ * A strategy is an ordered list of rules. A rule is a regular expression
+ * in Python's re syntax (PCRE2: \d, (?:...), lazy quantifiers, lookaround;
+ * Unicode classes as Python's str patterns) over a parameter's path (levels joined by '/':
  * "Encoder/Layer_0/kernel") and the tactics to apply, left to right, to the
  * parameter's spec, which starts with every dimension None. A pattern
  * matches when it matches anywhere in the path (Python's re.search); the
  * first rule whose pattern matches decides a parameter and later rules skip
  * it. A parameter no rule matches stays replicated and is reported as such.
+ * A pattern's cost is bounded: at most 4096 bytes, PCRE2's compile limits,
+ * and per match 10^6 backtracking steps, depth 10^4 and 64 MiB of heap; past
+ * them the error says "pattern '(a+)+$' is too costly to match (PCRE2 match
+ * limit)" (SS_ERR_RANGE from ss_strategy_apply).
  *
  * Tactics:
  *   replicate       leaves the spec as it is; an error when an earlier tactic
@@ -1697,10 +1702,9 @@ typedef struct ss_strategy ss_strategy;
 ss_status ss_strategy_create(ss_strategy **out);
 /* NULL is a no-op. */
 void ss_strategy_destroy(ss_strategy *s);
-/* Append a rule: `pattern` (compiled now; regcomp's message on a bad one,
- * and a Python-only escape such as \d is refused rather than read as a
- * literal letter) and 1..16 tactics (copied). Errors: SS_ERR_PARSE for the
- * pattern, SS_ERR_INVALID for a bad tactic (no FSDP axes, a negative
+/* Append a rule: `pattern` (compiled now; PCRE2's message and offset on a
+ * bad one, "pattern 'P' is too costly to compile (...)" past the limits)
+ * and 1..16 tactics (copied). Errors: SS_ERR_PARSE for the pattern, SS_ERR_INVALID for a bad tactic (no FSDP axes, a negative
  * threshold). */
 ss_status ss_strategy_add(ss_strategy *s, const char *pattern, int ntactics,
                           const ss_tactic tactics[]);
@@ -1731,7 +1735,8 @@ int ss_strategy_rule_count(const ss_strategy *s);
 ss_status ss_strategy_rule_repr(const ss_strategy *s, int i, char *buf, size_t cap);
 /* The source line of rule i (0 when it was added in code); -1 for a bad i. */
 int ss_strategy_rule_line(const ss_strategy *s, int i);
-/* 1 if rule i's pattern matches `path` anywhere, else 0. */
+/* 1 if rule i's pattern matches `path` anywhere (re.search), else 0 (also
+ * when the match is too costly; ss_strategy_apply reports that). */
 int ss_strategy_rule_matches(const ss_strategy *s, int i, const char *path);
 
 /* One parameter: its path and abstract value (jax.ShapeDtypeStruct). */

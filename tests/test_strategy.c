@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --- Helpers ------------------------------------------------------------------ */
@@ -353,8 +354,9 @@ Test(strategy, parser_errors_point_at_line_and_column)
     parse_error("'a' replicate\nb replicate\n", 2, 1, "expected a quoted pattern");
     parse_error("'a'\n", 1, 4, "a rule needs a tactic");
     parse_error("'(' replicate\n", 1, 1, "pattern '('");
-    /* Python's \d would be the letter d to regcomp: refused. */
-    parse_error("'layer_\\d+' replicate\n", 1, 1, "\\d is Python-only");
+    /* Python's re refuses these too ("multiple repeat", "missing )"). */
+    parse_error("'a**' replicate\n", 1, 1, "pattern 'a**', offset 2: quantifier does not");
+    parse_error("'x(?:a' replicate\n", 1, 1, "pattern 'x(?:a', offset 5: missing closing");
     parse_error("'a' fsdp(data, size=3)\n", 1, 5, "unexpected keyword argument 'size'");
     parse_error("'a' P('x', (\n", 1, 5, "never closed");
     parse_error("'a' replicate(1)\n", 1, 5, "replicate takes no arguments");
@@ -374,6 +376,141 @@ Test(strategy, parser_errors_point_at_line_and_column)
     cr_assert(strncmp(ss_error_message(), want, strlen(want)) == 0, "%s", ss_error_message());
     unlink(path);
     cr_assert_eq(ss_strategy_load("/nonexistent/strategy.txt", &s), SS_ERR_IO);
+}
+
+/* --- Patterns: Python's re syntax, bounded cost ------------------------------------------ */
+
+/* Each expectation is Python 3's bool(re.search(pattern, path)). */
+Test(strategy, patterns_match_as_python_re_search)
+{
+    static const struct {
+        const char *pattern, *path;
+        int want;
+    } cases[] = {
+        {"layer_\\d+/kernel$", "encoder/layer_12/kernel", 1},
+        {"layer_\\d+/kernel$", "encoder/layer_x/kernel", 0},
+        {"(?:wi|wo)/kernel", "mlp/wo/kernel", 1},
+        {"(?:wi|wo)/kernel", "mlp/wq/kernel", 0},
+        {"^enc.*?/bias$", "encoder/a/b/bias", 1},
+        {"dense(?!_out)", "dense_out/kernel", 0},
+        {"dense(?!_out)", "x/dense_in/kernel", 1},
+        {"dense(?=_out)", "dense_out/kernel", 1},
+        {"(?<=mlp/)wi", "mlp/wi/kernel", 1},
+        {"(?<=mlp/)wi", "attn/wi/kernel", 0},
+        {"kernel\\.0", "kernel.0", 1},
+        {"kernel\\.0", "kernelx0", 0},
+        {"kernel.0", "kernelx0", 1},
+        {"\\bbias\\b", "layer/bias", 1},
+        {"\\bbias\\b", "layer/biases", 0},
+        {"(?P<blk>block)_\\d/(?P=blk)", "block_3/block", 1},
+        {"(?i)KERNEL", "a/kernel", 1},
+        {"kernel\\Z", "a/kernel", 1},
+        {"kernel\\Z", "a/kernel\n", 0},
+        {"kernel$", "a/kernel\n", 1},
+        {"\\w+_\\d{2,3}$", "x/layer_123", 1},
+        {"\\w+_\\d{2,3}$", "x/layer_1", 0},
+        {"\\d", "layer_\xd9\xa3", 1}, /* U+0663 ARABIC-INDIC DIGIT THREE */
+        {"^.$", "\xc3\xa9", 1},         /* U+00E9: one character */
+        {"\\s", "a b", 1},
+        {"emb[a-z]+ing", "token/embedding", 1},
+        {"a|b", "ccc", 0},
+        {"", "anything", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ss_strategy *s;
+        cr_assert_eq(ss_strategy_create(&s), SS_OK);
+        cr_assert_eq(ss_strategy_add_text(s, cases[i].pattern, "replicate"), SS_OK,
+                     "'%s': %s", cases[i].pattern, ss_error_message());
+        cr_assert_eq(ss_strategy_rule_matches(s, 0, cases[i].path), cases[i].want,
+                     "re.search('%s', '%s')", cases[i].pattern, cases[i].path);
+        ss_strategy_destroy(s);
+    }
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Parse `text` (expected to fail or not), in well under a second. */
+static ss_status parse_quickly(const char *text)
+{
+    ss_strategy *s = NULL;
+    double t0 = seconds_now();
+    ss_status st = ss_strategy_parse(text, 1, &s, NULL, NULL);
+    double dt = seconds_now() - t0;
+    cr_assert_lt(dt, 2.0, "parsing took %.1f s: %s", dt, text);
+    ss_strategy_destroy(s);
+    return st;
+}
+
+Test(strategy, pathological_patterns_compile_with_bounded_cost)
+{
+    /* 'a' and 30 '+': glibc regcomp grew to tens of GB on it. */
+    cr_assert_eq(parse_quickly("'a++++++++++++++++++++++++++++++' replicate\n"), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "quantifier does not follow a repeatable item"), "%s",
+              ss_error_message());
+    /* Fuzzer-found texts of the same family. */
+    cr_assert_neq(parse_quickly("'y]+++++++++++++++++++++++++++++++++++++++++++++++++++++2'  \r"
+                                "fsdp   \rfsdp  \rfsdp \rfsdp "),
+                  SS_OK);
+    cr_assert_neq(parse_quickly("' ' ++++++++++++++++++++++++++++++++++++++++++++++++++++++++++"
+                                "++++++++++++++++++)P('   P()\nP()\n ''  P*()\f''  P()\n"),
+                  SS_OK);
+    /* Bounded repeats of bounded repeats: refused as too large, not expanded. */
+    cr_assert_eq(parse_quickly("'((a{1000}){1000}){1000}' replicate\n"), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "is too costly to compile (PCRE2: "), "%s",
+                     ss_error_message());
+    /* Deep nesting. */
+    char text[8192];
+    int n = 0;
+    n += snprintf(text + n, sizeof text - (size_t)n, "'");
+    for (int k = 0; k < 200; k++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "(");
+    n += snprintf(text + n, sizeof text - (size_t)n, "a");
+    for (int k = 0; k < 200; k++)
+        n += snprintf(text + n, sizeof text - (size_t)n, ")");
+    snprintf(text + n, sizeof text - (size_t)n, "' replicate\n");
+    cr_assert_eq(parse_quickly(text), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "is too costly to compile (PCRE2: parentheses are too "
+                                         "deeply nested)"),
+              "%s", ss_error_message());
+    /* A pattern longer than 4096 bytes. */
+    memset(text, 'a', 5000);
+    text[0] = '\'';
+    snprintf(text + 5000, sizeof text - 5000, "' replicate\n");
+    cr_assert_eq(parse_quickly(text), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "...' is too costly to compile (4999 bytes; at most 4096)"),
+              "%s", ss_error_message());
+}
+
+Test(strategy, catastrophic_backtracking_is_too_costly_to_match)
+{
+    ss_mesh *m = mesh("data=8");
+    /* (a+)+$ against 40 a's and a '!' takes ~2^40 steps in a backtracking
+     * engine (Python's re included). */
+    ss_strategy *s = strategy("'kernel' replicate\n'(a+)+$' fsdp(data)\n");
+    char path[64];
+    memset(path, 'a', 40);
+    snprintf(path + 40, sizeof path - 40, "!");
+    ss_param_info p[2] = {PARAM("w/kernel", SS_F32, 8), PARAM(path, SS_F32, 8)};
+    ss_param_sharding o[2];
+    double t0 = seconds_now();
+    cr_assert_eq(ss_strategy_apply(s, m, 2, p, o), SS_ERR_RANGE);
+    cr_assert_lt(seconds_now() - t0, 2.0);
+    char want[256];
+    snprintf(want, sizeof want,
+             "strategy rule 1 ('(a+)+$' fsdp('data', min_size_mb=4), line 2), param '%s': "
+             "pattern '(a+)+$' is too costly to match (PCRE2 match limit)",
+             path);
+    cr_assert_str_eq(ss_error_message(), want);
+    /* A short enough path still matches as Python's re does. */
+    cr_assert_eq(ss_strategy_rule_matches(s, 1, "aaaa"), 1);
+    cr_assert_eq(ss_strategy_rule_matches(s, 1, "aaaa!"), 0);
+    ss_strategy_destroy(s);
+    ss_mesh_destroy(m);
 }
 
 /* --- Optimizer state and EMA ------------------------------------------------------------ */

@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev"
+pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -19,18 +19,35 @@
  * NamedSharding (JAX's messages), and the reason a parameter stayed
  * replicated.
  *
+ * Patterns are PCRE2 (Python's re syntax as far as PCRE2 has it: \d,
+ * (?:...), lazy quantifiers, lookaround, (?P<name>...); Unicode classes as
+ * Python's str patterns; Python's \Z is PCRE2's \z). Their cost is bounded:
+ * a pattern is at most SS__PATTERN_MAX bytes (PCRE2 refuses longer ones
+ * before compiling, and bounds the compiled size and nesting itself), and a
+ * match stops at SS__MATCH_LIMIT backtracking steps, SS__DEPTH_LIMIT
+ * nested backtracking frames and SS__HEAP_LIMIT_KIB of heap, an error
+ * saying which limit ("... is too costly to match (PCRE2 match limit)").
+ *
  * What it does not do: read text (strategy_parse.c), touch arrays
  * (spmd/strategy_reshard.c), or keep a copy of the parameter list.
  */
 #include "strategy_internal.h"
 
-#include <regex.h>
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum {
+    SS__PATTERN_MAX = 4096,        /* bytes of one pattern */
+    SS__MATCH_LIMIT = 1000000,     /* pcre2_set_match_limit: calls of match() */
+    SS__DEPTH_LIMIT = 10000,       /* pcre2_set_depth_limit: backtracking depth */
+    SS__HEAP_LIMIT_KIB = 65536     /* pcre2_set_heap_limit: 64 MiB of frames */
+};
+
 typedef struct strat_rule {
     char *pattern;
-    regex_t re;
+    pcre2_code *re;
     int ntactics;
     ss_tactic tactics[SS__STRATEGY_MAX_TACTICS];
     int line;
@@ -57,7 +74,7 @@ void ss_strategy_destroy(ss_strategy *s)
     if (!s)
         return;
     for (int i = 0; i < s->n; i++) {
-        regfree(&s->rules[i].re);
+        pcre2_code_free(s->rules[i].re);
         free(s->rules[i].pattern);
     }
     free(s->rules);
@@ -87,21 +104,124 @@ static ss_status check_tactic(const ss_tactic *t)
     }
 }
 
-/* Escapes Python's re knows and POSIX regcomp would silently read as the
- * letter itself. */
-static ss_status check_pattern(const char *pattern)
+/* The pattern as messages quote it: at most 60 bytes, then "...". */
+static void pattern_shown(const char *pattern, char out[72])
 {
-    for (const char *p = pattern; *p; p++) {
-        if (*p != '\\' || !p[1])
+    size_t n = strlen(pattern);
+    if (n <= 60)
+        snprintf(out, 72, "%s", pattern);
+    else
+        snprintf(out, 72, "%.57s...", pattern);
+}
+
+/* Python's \Z (end of string only) is PCRE2's \z; PCRE2's \Z also matches
+ * before a final newline. Everything else goes to PCRE2 as written. Returns
+ * a malloc'd copy, NULL when out of memory. */
+static char *python_to_pcre2(const char *pattern)
+{
+    size_t len = strlen(pattern);
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, pattern, len + 1);
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (out[i] != '\\')
             continue;
-        if (strchr("dDAZz", p[1]))
-            return ss__fail(SS_ERR_PARSE,
-                            "pattern '%s': \\%c is Python-only (POSIX extended regular "
-                            "expressions have no such escape; write [0-9] for \\d)",
-                            pattern, p[1]);
-        p++;
+        if (out[i + 1] == 'Z')
+            out[i + 1] = 'z';
+        i++;
     }
-    return SS_OK;
+    return out;
+}
+
+static bool compile_cost_error(int code)
+{
+    return code == PCRE2_ERROR_PATTERN_TOO_LARGE || code == PCRE2_ERROR_PATTERN_TOO_COMPLICATED ||
+           code == PCRE2_ERROR_PARENTHESES_NEST_TOO_DEEP ||
+           code == PCRE2_ERROR_PARENTHESES_STACK_CHECK || code == PCRE2_ERROR_HEAP_FAILED ||
+           code == PCRE2_ERROR_PATTERN_STRING_TOO_LONG;
+}
+
+/* Compile `pattern` with the bounds above into *out. */
+static ss_status compile_pattern(const char *pattern, pcre2_code **out)
+{
+    char shown[72];
+    pattern_shown(pattern, shown);
+    size_t len = strlen(pattern);
+    if (len > SS__PATTERN_MAX)
+        return ss__fail(SS_ERR_PARSE,
+                        "pattern '%s' is too costly to compile (%zu bytes; at most %d)", shown,
+                        len, SS__PATTERN_MAX);
+    pcre2_compile_context *cc = pcre2_compile_context_create(NULL);
+    char *text = python_to_pcre2(pattern);
+    if (!cc || !text) {
+        pcre2_compile_context_free(cc);
+        free(text);
+        return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
+    }
+    pcre2_set_max_pattern_length(cc, SS__PATTERN_MAX);
+    pcre2_set_parens_nest_limit(cc, 64);
+    int code = 0;
+    PCRE2_SIZE offset = 0;
+    *out = pcre2_compile((PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED,
+                         PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF | PCRE2_NEVER_BACKSLASH_C,
+                         &code, &offset, cc);
+    pcre2_compile_context_free(cc);
+    free(text);
+    if (*out)
+        return SS_OK;
+    if (code == PCRE2_ERROR_HEAP_FAILED)
+        return ss__fail(SS_ERR_NOMEM, "pattern '%s': out of host memory", shown);
+    PCRE2_UCHAR msg[256];
+    if (pcre2_get_error_message(code, msg, sizeof msg) < 0)
+        snprintf((char *)msg, sizeof msg, "PCRE2 error %d", code);
+    if (compile_cost_error(code))
+        return ss__fail(SS_ERR_PARSE, "pattern '%s' is too costly to compile (PCRE2: %s)", shown,
+                        (const char *)msg);
+    return ss__fail(SS_ERR_PARSE, "pattern '%s', offset %zu: %s", shown, (size_t)offset,
+                    (const char *)msg);
+}
+
+/* re.search of rule i's pattern in `path`: *matched 1 or 0. A match past the
+ * limits fails with SS_ERR_RANGE, "pattern '...' is too costly to match
+ * (PCRE2 match limit)". */
+static ss_status rule_search(const strat_rule *r, const char *path, int *matched)
+{
+    *matched = 0;
+    pcre2_match_context *mc = pcre2_match_context_create(NULL);
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    if (!mc || !md) {
+        pcre2_match_context_free(mc);
+        pcre2_match_data_free(md);
+        return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
+    }
+    pcre2_set_match_limit(mc, SS__MATCH_LIMIT);
+    pcre2_set_depth_limit(mc, SS__DEPTH_LIMIT);
+    pcre2_set_heap_limit(mc, SS__HEAP_LIMIT_KIB);
+    int rc = pcre2_match(r->re, (PCRE2_SPTR)path, PCRE2_ZERO_TERMINATED, 0, 0, md, mc);
+    pcre2_match_data_free(md);
+    pcre2_match_context_free(mc);
+    if (rc >= 0) {
+        *matched = 1;
+        return SS_OK;
+    }
+    if (rc == PCRE2_ERROR_NOMATCH)
+        return SS_OK;
+    char shown[72];
+    pattern_shown(r->pattern, shown);
+    const char *limit = rc == PCRE2_ERROR_MATCHLIMIT   ? "match limit"
+                        : rc == PCRE2_ERROR_DEPTHLIMIT ? "depth limit"
+                        : rc == PCRE2_ERROR_HEAPLIMIT  ? "heap limit"
+                                                       : NULL;
+    if (limit)
+        return ss__fail(SS_ERR_RANGE, "pattern '%s' is too costly to match (PCRE2 %s)", shown,
+                        limit);
+    if (rc == PCRE2_ERROR_NOMEMORY)
+        return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
+    PCRE2_UCHAR msg[256];
+    if (pcre2_get_error_message(rc, msg, sizeof msg) < 0)
+        snprintf((char *)msg, sizeof msg, "PCRE2 error %d", rc);
+    return ss__fail(SS_ERR_INVALID, "pattern '%s': %s", shown, (const char *)msg);
 }
 
 ss_status ss__strategy_add_at(ss_strategy *s, const char *pattern, int ntactics,
@@ -117,9 +237,6 @@ ss_status ss__strategy_add_at(ss_strategy *s, const char *pattern, int ntactics,
         if (st)
             return st;
     }
-    ss_status st = check_pattern(pattern);
-    if (st)
-        return st;
     if (s->n == s->cap) {
         int cap = s->cap ? s->cap * 2 : 8;
         strat_rule *r = realloc(s->rules, sizeof *r * (size_t)cap);
@@ -130,15 +247,12 @@ ss_status ss__strategy_add_at(ss_strategy *s, const char *pattern, int ntactics,
     }
     strat_rule *r = &s->rules[s->n];
     memset(r, 0, sizeof *r);
-    int rc = regcomp(&r->re, pattern, REG_EXTENDED | REG_NOSUB);
-    if (rc) {
-        char msg[256];
-        regerror(rc, &r->re, msg, sizeof msg);
-        return ss__fail(SS_ERR_PARSE, "pattern '%s': %s", pattern, msg);
-    }
+    ss_status st = compile_pattern(pattern, &r->re);
+    if (st)
+        return st;
     size_t len = strlen(pattern);
     if (!(r->pattern = malloc(len + 1))) {
-        regfree(&r->re);
+        pcre2_code_free(r->re);
         return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
     }
     memcpy(r->pattern, pattern, len + 1);
@@ -197,9 +311,12 @@ int ss_strategy_rule_line(const ss_strategy *s, int i)
 
 int ss_strategy_rule_matches(const ss_strategy *s, int i, const char *path)
 {
+    int matched = 0;
     if (!s || i < 0 || i >= s->n || !path)
         return 0;
-    return regexec(&s->rules[i].re, path, 0, NULL, 0) == 0;
+    if (rule_search(&s->rules[i], path, &matched))
+        return 0;
+    return matched;
 }
 
 static void tactic_repr_buf(ss__buf *b, const ss_tactic *t)
@@ -481,7 +598,17 @@ ss_status ss_strategy_apply(const ss_strategy *s, const ss_mesh *mesh, int n,
     /* Rule-major, as the seed: rule r sees the params no earlier rule took. */
     for (int r = 0; r < s->n && !st; r++) {
         for (int i = 0; i < n && !st; i++) {
-            if (out[i].rule >= 0 || !ss_strategy_rule_matches(s, r, params[i].path))
+            int matched = 0;
+            if (out[i].rule >= 0)
+                continue;
+            st = rule_search(&s->rules[r], params[i].path, &matched);
+            if (st) {
+                char msg[1024];
+                snprintf(msg, sizeof msg, "%s", ss_error_message());
+                st = rule_fail(&s->rules[r], r, params[i].path, st, msg);
+                break;
+            }
+            if (!matched)
                 continue;
             apply_ctx a = {s, mesh, &s->rules[r], r, &params[i], out[i].spec,
                            SS_REASON_REPLICATED};

@@ -12,8 +12,8 @@
  * and the seed's own list form, a tuple of two strings per line, so a
  * strategy can be pasted from Python: ('.*', 'fsdp(axis="data")'),
  *
- * Patterns are raw strings: what is between the quotes goes to regcomp as
- * it is. fsdp's axes may be written bare (data), quoted ('data'), as a tuple
+ * Patterns are raw strings: what is between the quotes goes to the regular
+ * expression compiler (strategy.c) as it is. fsdp's axes may be written bare (data), quoted ('data'), as a tuple
  * (('data', 'model')) or as the seed's comma string ("data, model"); its
  * keywords are axis= and min_size_mb= (the seed's min_size_to_shard_mb= too).
  * fsdp with no axis is fsdp('data'), as the seed's parser makes it.
