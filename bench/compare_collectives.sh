@@ -1,12 +1,12 @@
 #!/bin/sh
 # Side by side, in one run: shardsim's collectives on 8 virtual devices and
-# Open MPI's with 8 ranks on this machine (the peer program lives in the
-# workspace's shared/bench/mpi_coll.c; it is built here, not copied). Prints
-# medians of shardsim and the best-of-10 of the MPI peer for 1 and 16 MiB.
-#   sh bench/compare_collectives.sh [path/to/shared/bench]
+# Open MPI's with 8 ranks on this machine (the peer program is
+# bench/peers/mpi_coll.c, built here with mpicc). Prints medians of shardsim
+# and the best-of-10 of the MPI peer for 1 and 16 MiB.
+#   sh bench/compare_collectives.sh [PEER_DIR]   (default: bench/peers)
 set -eu
 cd "$(dirname "$0")/.."
-peer_dir=${1:-../shared/bench}
+peer_dir=${1:-bench/peers}
 [ -x build/shardsim ] || sh tools/setup.sh --no-demo >/dev/null
 
 if ! command -v mpicc >/dev/null; then

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Side by side, in one run: the Flax guide's MLP train step (BATCH 8,
 # DEPTH 1024, 4 DotReluDot layers, loss = sum, Adam 1e-3) on shardsim's 2x4
-# virtual devices, and the peer program (shared/bench/torch_mlp_tp.py, built
-# here, not copied): the same step hand-sharded over 8 PyTorch gloo
-# processes, and unsharded PyTorch on one process.
-#   sh bench/compare_mlp.sh [path/to/shared/bench]
+# virtual devices, and the peer program (bench/peers/torch_mlp_tp.py): the
+# same step hand-sharded over 8 PyTorch gloo processes, and unsharded
+# PyTorch on one process.
+#   sh bench/compare_mlp.sh [PEER_DIR]   (default: bench/peers)
 set -eu
 cd "$(dirname "$0")/.."
-peer_dir=${1:-../shared/bench}
+peer_dir=${1:-bench/peers}
 [ -x build/shardsim ] || sh tools/setup.sh --no-demo >/dev/null
 if ! python3 -c "import torch" 2>/dev/null; then
     sudo=""
