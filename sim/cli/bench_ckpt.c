@@ -212,8 +212,25 @@ static int run(bench *b, ss_ckpt_compression comp, int64_t step)
     return rc;
 }
 
+static const char ckpt_bench_help[] =
+    "usage: shardsim bench ckpt [--mib N] [--dir DIR] [--compression none|zstd|both] [--keep]\n"
+    "\n"
+    "Save and restore a sharded state (four f32 arrays, P('a', 'b') on a 2x4 mesh\n"
+    "of 8 virtual devices) in Orbax's layout, then restore it resharded by rows,\n"
+    "by rows and columns (2x2x2) and by columns, beside a plain sequential write\n"
+    "(with fsync) and read of the same bytes; all in GB/s.\n"
+    "\n"
+    "  --mib N          size of the state in MiB, >= 8 (default 1024)\n"
+    "  --dir DIR        where to write (default: a new /tmp/shardsim-bench-ckpt-*)\n"
+    "  --compression C  none, zstd or both (default both)\n"
+    "  --keep           leave the checkpoint on disk\n";
+
 int ss__bench_ckpt(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(ckpt_bench_help, stdout);
+        return SS_EXIT_OK;
+    }
     int mib = 1024, nd = 8;
     const char *dir = NULL, *comp = "both";
     bool keep = false;

@@ -12,7 +12,7 @@
  * consecutive completions; the median over iterations is reported. Not a
  * test: numbers depend on the machine.
  */
-#include "shardsim.h"
+#include "cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -129,8 +129,24 @@ static int bench_memcpy(size_t bytes, int iters, result *r)
     return 0;
 }
 
+static const char collectives_help[] =
+    "usage: shardsim bench collectives [--json] [--threads N] [--iters N]\n"
+    "\n"
+    "Median time and nccl-tests bus bandwidth of all_reduce, all_gather,\n"
+    "reduce_scatter and all_to_all at 4 KiB, 1 MiB and 16 MiB on 8 and 64\n"
+    "virtual devices, beside a single-thread memcpy of the same sizes.\n"
+    "\n"
+    "  --json         a JSON array of {op, bytes, devices, median_ms, busbw_gbs}\n"
+    "  --threads N    devices inside a kernel at once (default: the online cores)\n"
+    "  --iters N      timed iterations per measurement (default: 201 at 4 KiB,\n"
+    "                 21 at 1 MiB, 7 at 16 MiB; 50 for memcpy)\n";
+
 int ss__bench_collectives(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(collectives_help, stdout);
+        return 0;
+    }
     bool json = false;
     int threads = 0, iters = 0;
     for (int i = 0; i < argc; i++) {

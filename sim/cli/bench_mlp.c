@@ -17,7 +17,7 @@
  * donate_argnums): new arrays for every update. Not a test: numbers depend
  * on the machine.
  */
-#include "shardsim.h"
+#include "cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -157,8 +157,26 @@ static void teardown(bench *b)
     ss_mesh_destroy(b->mesh);
 }
 
+static const char mlp_help[] =
+    "usage: shardsim bench mlp [--json] [--no-donate] [--steps N] [--threads N]\n"
+    "\n"
+    "Time the Flax guide's train step (4 DotReluDot layers, BATCH 8, DEPTH 1024,\n"
+    "loss = sum, Adam 1e-3) on the 2x4 ('data', 'model') mesh of 8 virtual\n"
+    "devices, on device-resident arrays. Prints the first step, the median of\n"
+    "the others and the measured and planned peak per device.\n"
+    "\n"
+    "  --json         one JSON object instead of text\n"
+    "  --no-donate    new arrays for every update (jit without donate_argnums);\n"
+    "                 by default params and Adam state are donated\n"
+    "  --steps N      steps to time, 2..100000 (default 20)\n"
+    "  --threads N    devices inside a kernel at once (default: the online cores)\n";
+
 int ss__bench_mlp(int argc, char **argv)
 {
+    if (cli_wants_help(argc, argv)) {
+        fputs(mlp_help, stdout);
+        return 0;
+    }
     bool json = false, keep = false;
     int steps = 20, threads = 0;
     for (int i = 0; i < argc; i++) {

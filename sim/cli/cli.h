@@ -47,6 +47,10 @@ bool cli_use_color(void);
  * stdout; otherwise "shardsim CMD: msg" on stderr. */
 int cli_fail(const char *cmd, bool json, const char *msg);
 
+/* True when argv[0..argc) holds "--help" or "-h": the command prints its
+ * usage on stdout and exits 0, whatever else is on the line. */
+bool cli_wants_help(int argc, char **argv);
+
 int cli_cmd_show(int argc, char **argv);
 int cli_cmd_rules(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "scenario.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,20 +23,60 @@ static const char main_help[] =
     "           HLO sharding string and a per-device table (shardsim show --help)\n"
     "  rules    resolve logical axis names with Flax's rules (shardsim rules --help)\n"
     "  demo     a short tour on the 2x4 ('data', 'model') mesh of the Flax guide\n"
+    "           (shardsim demo --help)\n"
     "  ckpt     checkpoints in Orbax's layout: `shardsim ckpt ls DIR`, `ckpt show DIR\n"
     "           [STEP]`, `ckpt verify DIR` (shardsim ckpt --help)\n"
-    "  bench    benchmarks: `shardsim bench mlp [--json] [--no-donate]` (the Flax\n"
-    "           guide's train step on 2x4 devices, params and state donated unless\n"
-    "           --no-donate), `shardsim bench collectives [--json] [--threads N]\n"
-    "           [--iters N]` times the collectives on 8 and 64 virtual devices,\n"
-    "           `shardsim bench ckpt` saves and restores 1 GiB on 8 devices\n"
-    "  version  print the version\n"
+    "  bench    benchmarks: `shardsim bench mlp` (the Flax guide's train step on\n"
+    "           2x4 devices), `bench collectives` (the collectives on 8 and 64\n"
+    "           virtual devices), `bench ckpt` (save and restore 1 GiB on 8\n"
+    "           devices) (shardsim bench --help)\n"
+    "  version  print the version (shardsim version --help)\n"
     "\n"
     "Every command takes --help. Exit status: 0 ok, 1 a check failed, 2 bad input.\n";
 
+static const char demo_help[] =
+    "usage: shardsim demo\n"
+    "\n"
+    "A short tour: the Flax guide's 2x4 ('data', 'model') mesh of 8 virtual CPU\n"
+    "devices, and an f32[8,16] array shown under four shardings (rows, columns,\n"
+    "both, and rows over both axes), each as `shardsim show` prints it.\n"
+    "Takes no options.\n";
+
+static const char bench_help[] =
+    "usage: shardsim bench mlp [--json] [--no-donate] [--steps N] [--threads N]\n"
+    "       shardsim bench collectives [--json] [--threads N] [--iters N]\n"
+    "       shardsim bench ckpt [--mib N] [--dir DIR] [--compression none|zstd|both] [--keep]\n"
+    "\n"
+    "Benchmarks (README.md, \"Performance\"); figures depend on the machine.\n"
+    "\n"
+    "  mlp          the Flax guide's train step on 2x4 virtual devices\n"
+    "  collectives  all_reduce, all_gather, reduce_scatter, all_to_all on 8 and 64\n"
+    "               virtual devices, beside a memcpy baseline\n"
+    "  ckpt         save and restore of a sharded state, beside plain file I/O\n"
+    "\n"
+    "`shardsim bench SUBCOMMAND --help` gives each one's options.\n";
+
+static const char version_help[] = "usage: shardsim version\n\nPrint the version.\n";
+
+bool cli_wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
 int cli_cmd_demo(int argc, char **argv)
 {
-    (void)argc;
+    if (cli_wants_help(argc - 2, argv + 2)) {
+        fputs(demo_help, stdout);
+        return SS_EXIT_OK;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "shardsim demo: unexpected argument '%s' (demo takes no options)\n",
+                argv[2]);
+        return SS_EXIT_USAGE;
+    }
     static const char *const specs[] = {"data,None", "None,model", "data,model",
                                         "(data,model),None"};
     char *args[16];
@@ -88,17 +129,26 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "ckpt") == 0)
         return ss__cli_ckpt(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) {
+        if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+            strcmp(argv[2], "help") == 0) {
+            fputs(bench_help, argc < 3 ? stderr : stdout);
+            return argc < 3 ? SS_EXIT_USAGE : SS_EXIT_OK;
+        }
         if (argc >= 3 && strcmp(argv[2], "collectives") == 0)
             return ss__bench_collectives(argc - 3, argv + 3);
         if (argc >= 3 && strcmp(argv[2], "mlp") == 0)
             return ss__bench_mlp(argc - 3, argv + 3);
         if (argc >= 3 && strcmp(argv[2], "ckpt") == 0)
             return ss__bench_ckpt(argc - 3, argv + 3);
-        fprintf(stderr, "shardsim bench: expected 'mlp', 'collectives' or 'ckpt' (see shardsim "
-                        "--help)\n");
+        fprintf(stderr, "shardsim bench: unknown benchmark '%s' (expected mlp, collectives or "
+                        "ckpt; see shardsim bench --help)\n", argv[2]);
         return SS_EXIT_USAGE;
     }
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        if (cli_wants_help(argc - 2, argv + 2)) {
+            fputs(version_help, stdout);
+            return SS_EXIT_OK;
+        }
         printf("shardsim 0.1.0\n");
         return SS_EXIT_OK;
     }
