@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -239,6 +240,16 @@ static int report_error(const scenario *sc, const run_opts *o, scn_loc loc, cons
     return code;
 }
 
+/* A part of the report could not be made (out of host memory): the run
+ * failed, whatever was printed before. */
+static int report_failed(const scenario *sc, const run_opts *o)
+{
+    char msg[1100];
+    snprintf(msg, sizeof msg, "the report is incomplete: %s", ss_error_message());
+    fflush(stdout);
+    return report_error(sc, o, (scn_loc){0, 0}, msg, SS_EXIT_CHECK);
+}
+
 static size_t value_bytes(const ss_program *p, ss_value v)
 {
     ss_dtype dt;
@@ -329,6 +340,36 @@ static double default_tol(ss_dtype dt)
     }
 }
 
+void scn_check_compare(ss_dtype dt, const void *run, const void *ref, int64_t n, double tol,
+                       scn_check_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->first_bad = -1;
+    for (int64_t i = 0; i < n; i++) {
+        double a = scn_elem_get(dt, run, (size_t)i);
+        double b = scn_elem_get(dt, ref, (size_t)i);
+        if (!isfinite(a) || !isfinite(b)) {
+            /* assert_allclose: equal NaNs and equal infinities pass */
+            if ((isnan(a) && isnan(b)) || a == b) {
+                res->nonfinite_equal++;
+            } else if (res->nonfinite_bad++ == 0) {
+                res->first_bad = i;
+                res->bad_run = a;
+                res->bad_ref = b;
+            }
+            continue;
+        }
+        double d = fabs(a - b);
+        if (d > res->max_abs)
+            res->max_abs = d;
+        if (fabs(b) > res->ref_max)
+            res->ref_max = fabs(b);
+    }
+    res->tol = tol >= 0 ? tol : default_tol(dt);
+    res->pass = !res->nonfinite_bad &&
+                res->max_abs <= res->tol * (res->ref_max > 1 ? res->ref_max : 1);
+}
+
 /* Compare each check's output of the run with the reference. */
 static bool compare(const scenario *sc, const host *run, const host *ref, scn_report *r)
 {
@@ -342,23 +383,8 @@ static bool compare(const scenario *sc, const host *run, const host *ref, scn_re
         ss_value_shape(sc->program, v, &dt, &rank, shape);
         for (int d = 0; d < rank; d++)
             n *= shape[d];
-        scn_check_result *res = &r->checks[k];
-        memset(res, 0, sizeof *res);
-        for (int64_t i = 0; i < n; i++) {
-            double a = scn_elem_get(dt, run->out[c->output], (size_t)i);
-            double b = scn_elem_get(dt, ref->out[c->output], (size_t)i);
-            double d = a == b ? 0 : a - b;
-            d = d < 0 ? -d : d;
-            if (d != d)
-                d = 1e300; /* NaN on one side only */
-            if (d > res->max_abs)
-                res->max_abs = d;
-            if ((b < 0 ? -b : b) > res->ref_max)
-                res->ref_max = b < 0 ? -b : b;
-        }
-        res->tol = c->tol >= 0 ? c->tol : default_tol(dt);
-        res->pass = res->max_abs <= res->tol * (res->ref_max > 1 ? res->ref_max : 1);
-        all = all && res->pass;
+        scn_check_compare(dt, run->out[c->output], ref->out[c->output], n, c->tol, &r->checks[k]);
+        all = all && r->checks[k].pass;
     }
     return all;
 }
@@ -625,8 +651,10 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         }
         pass = compare(sc, &h, &ref, r);
     }
-    scn_report_print(sc, r, stdout);
-    rc = pass ? SS_EXIT_OK : SS_EXIT_CHECK;
+    if ((st = scn_report_print(sc, r, stdout)))
+        rc = report_failed(sc, o);
+    else
+        rc = pass ? SS_EXIT_OK : SS_EXIT_CHECK;
 out:
     host_free(&h);
     host_free(&ref);
@@ -743,8 +771,10 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
                               SS_EXIT_USAGE);
             goto out;
         }
-        scn_report_print(&sc, &r, stdout);
-        rc = plan && r.exe && !r.fits ? SS_EXIT_CHECK : SS_EXIT_OK;
+        if (scn_report_print(&sc, &r, stdout))
+            rc = report_failed(&sc, &o);
+        else
+            rc = plan && r.exe && !r.fits ? SS_EXIT_CHECK : SS_EXIT_OK;
         goto out;
     }
     if (o.watch && !scn_watch_known(&sc, o.watch)) {

@@ -88,7 +88,7 @@ int scn_exec_peak_buffers(const ss_executable *e, scn_live_buffer out[], int cap
     if (!live || !at_peak) {
         free(live);
         free(at_peak);
-        return 0;
+        return -1;
     }
     size_t now = 0, peak = 0, peak_work = 0;
     for (int k = 0; k < e->ninsts; k++) {
@@ -127,6 +127,8 @@ int scn_exec_peak_buffers(const ss_executable *e, scn_live_buffer out[], int cap
         if (n > cap)
             n = cap;
         memcpy(out, all, sizeof *all * (size_t)n);
+    } else {
+        n = -1;
     }
     free(all);
     free(live);

@@ -110,12 +110,22 @@ static bool show_sharding(const scenario *sc, const scn_report *r, const scn_sho
     return true;
 }
 
+/* A report part that could not be made fails the report: *st keeps the
+ * first failure (out of host memory, say), and the command exits 1. */
+static void part_failed(ss_status *st, ss_status why)
+{
+    if (!*st)
+        *st = why;
+}
+
 static char *show_picture(const scenario *sc, const scn_show *w, const ss_sharding *sh, int rank,
-                          const int64_t shape[], bool color)
+                          const int64_t shape[], bool color, ss_status *rst)
 {
     char *pic = malloc(MAX_PICTURE);
-    if (!pic)
+    if (!pic) {
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "show %s: out of host memory", w->name));
         return NULL;
+    }
     ss_viz_options o = {.color = color};
     ss_sharding plain = *sh;
     plain.partial_mask = 0;
@@ -125,6 +135,8 @@ static char *show_picture(const scenario *sc, const scn_show *w, const ss_shardi
                                 SS_OK)
                              : ss_viz_sharding_nd(&plain, rank, shape, w->row_dim, w->col_dim, &o,
                                                   pic, MAX_PICTURE, NULL);
+    if (st == SS_ERR_NOMEM)
+        part_failed(rst, st);
     if (st)
         snprintf(pic, MAX_PICTURE, "(no picture: %s)\n", ss_error_message());
     (void)sc;
@@ -168,7 +180,7 @@ static int ledger_rows(const ss_executable *e, ledger_row *rows, int cap, double
 
 /* --- Text ---------------------------------------------------------------------- */
 
-static void text_memory(const scenario *sc, const scn_report *r, FILE *f)
+static void text_memory(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
 {
     char a[32], b[32];
     size_t cap = sc->device_memory;
@@ -176,6 +188,10 @@ static void text_memory(const scenario *sc, const scn_report *r, FILE *f)
     bool all = (sc->prints & SCN_PRINT_MEMORY) != 0;
     scn_live_buffer top[8];
     int ntop = scn_exec_peak_buffers(r->exe, top, all ? 8 : 3);
+    if (ntop < 0) {
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
+        ntop = 0;
+    }
     char largest[1024] = "";
     size_t len = 0;
     for (int k = 0; k < ntop && len < sizeof largest; k++) {
@@ -268,15 +284,21 @@ static void text_ledger(const scenario *sc, const scn_report *r, FILE *f)
     fprintf(f, "\n");
 }
 
-static void text_explain(const scenario *sc, const scn_report *r, FILE *f)
+static void text_explain(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
-    if (!m)
+    if (!m) {
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
         return;
+    }
     ss_executable_explain(r->exe, m);
-    fclose(m);
+    if (fclose(m) != 0 || !text) {
+        free(text);
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
+        return;
+    }
     fprintf(f, "How each op was partitioned (--explain)\n");
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -327,7 +349,45 @@ static void text_values(const scenario *sc, FILE *f, bool all)
     fprintf(f, "\n");
 }
 
-static void text_report(const scenario *sc, const scn_report *r, FILE *f)
+/* "ok", "ok (bitwise equal)", "FAILED", and what NaN/Inf did: equal on
+ * both sides (they pass, as in assert_allclose) or where they differ. */
+static void check_verdict(const scenario *sc, int k, const scn_check_result *c, char *buf,
+                          size_t cap)
+{
+    size_t n;
+    if (c->pass) {
+        snprintf(buf, cap, "ok%s%s", c->max_abs == 0 ? " (bitwise equal" : "",
+                 c->max_abs == 0 && !c->nonfinite_equal ? ")" : "");
+        n = strlen(buf);
+        if (c->nonfinite_equal && n < cap)
+            snprintf(buf + n, cap - n, "%s%lld NaN/Inf equal on both sides)",
+                     c->max_abs == 0 ? "; " : " (", (long long)c->nonfinite_equal);
+        return;
+    }
+    n = (size_t)snprintf(buf, cap, "FAILED");
+    if (c->nonfinite_bad && n < cap) {
+        ss_dtype dt;
+        int rank = 0;
+        int64_t shape[SS_MAX_RANK], idx[SS_MAX_RANK], rest = c->first_bad;
+        ss_value_shape(sc->program, sc->outputs[sc->checks[k].output].value, &dt, &rank, shape);
+        for (int d = rank - 1; d >= 0; d--) {
+            idx[d] = shape[d] ? rest % shape[d] : 0;
+            rest = shape[d] ? rest / shape[d] : 0;
+        }
+        n += (size_t)snprintf(buf + n, cap - n, ": NaN/Inf differ at %lld element%s (first [",
+                              (long long)c->nonfinite_bad, c->nonfinite_bad == 1 ? "" : "s");
+        for (int d = 0; d < rank && n < cap; d++)
+            n += (size_t)snprintf(buf + n, cap - n, d ? ", %lld" : "%lld", (long long)idx[d]);
+        if (n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "]: run %g, reference %g)", c->bad_run,
+                                  c->bad_ref);
+    }
+    if (c->nonfinite_equal && n < cap)
+        snprintf(buf + n, cap - n, "; %lld NaN/Inf equal on both sides",
+                 (long long)c->nonfinite_equal);
+}
+
+static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
 {
     char a[32], b[32];
     int n = ss_mesh_device_count(sc->mesh);
@@ -340,10 +400,13 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
     else
         fprintf(f, "%s: no run; %d virtual device%s\n\n", sc->path, n, n == 1 ? "" : "s");
     char *pic = malloc(MAX_PICTURE);
-    if (pic && n <= 64 && ss_viz_mesh(sc->mesh, NULL, pic, MAX_PICTURE, NULL) == SS_OK)
+    ss_status vst = pic ? SS_OK : ss__fail(SS_ERR_NOMEM, "mesh picture: out of host memory");
+    if (pic && n <= 64 && (vst = ss_viz_mesh(sc->mesh, NULL, pic, MAX_PICTURE, NULL)) == SS_OK)
         fprintf(f, "%s\n", pic);
-    else if (pic && ss_mesh_repr(sc->mesh, 0, pic, MAX_PICTURE) == SS_OK)
+    else if (pic && vst != SS_ERR_NOMEM && ss_mesh_repr(sc->mesh, 0, pic, MAX_PICTURE) == SS_OK)
         fprintf(f, "%s (%d devices: too many to draw)\n\n", pic, n);
+    if (vst == SS_ERR_NOMEM)
+        part_failed(rst, vst);
     free(pic);
     for (int k = 0; k < sc->nshows; k++) {
         const scn_show *w = &sc->shows[k];
@@ -362,7 +425,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
             hlo[0] = '\0';
         fprintf(f, "show %s (line %d): %s %s %s%s\n", w->name, w->loc.line, t, s, hlo,
                 note[0] ? note : w->value < 0 ? " (declared; the run does not use it)" : "");
-        char *p = show_picture(sc, w, &sh, rank, shape, r->color);
+        char *p = show_picture(sc, w, &sh, rank, shape, r->color, rst);
         if (p)
             fprintf(f, "%s\n", p);
         free(p);
@@ -378,11 +441,11 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
         ss_program_print(sc->program, f);
         fprintf(f, "\n");
     }
-    text_memory(sc, r, f);
+    text_memory(sc, r, f, rst);
     scn_strategy_report_text(sc, r, f);
     text_ledger(sc, r, f);
     if (r->explain || (sc->prints & SCN_PRINT_EXPLAIN))
-        text_explain(sc, r, f);
+        text_explain(sc, r, f, rst);
     cli_fmt_bytes(a, sizeof a, r->plan.sent_bytes);
     if (r->is_plan) {
         fprintf(f, "FLOPs per device per step: %.4g\n\n", r->plan.flops);
@@ -417,9 +480,11 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f)
                 r->steps == 1 ? "" : "s");
         for (int k = 0; k < sc->nchecks; k++) {
             const scn_check_result *c = &r->checks[k];
+            char verdict[400];
+            check_verdict(sc, k, c, verdict, sizeof verdict);
             fprintf(f, "  %-14s max abs err %-10.3g rel %-10.3g tol %-8.2g %s\n",
                     sc->checks[k].name, c->max_abs, c->ref_max > 0 ? c->max_abs / c->ref_max : 0,
-                    c->tol, c->pass ? (c->max_abs == 0 ? "ok (bitwise equal)" : "ok") : "FAILED");
+                    c->tol, verdict);
         }
         fprintf(f, "\n");
     }
@@ -493,10 +558,12 @@ static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
         ss__buf_puts(b, "null");
 }
 
-static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r)
+static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_status *rst)
 {
     int n = ss_mesh_device_count(sc->mesh);
     int *ids = malloc(sizeof *ids * (size_t)n), *off = malloc(sizeof *off * (size_t)(n + 1));
+    if (!ids || !off)
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "ledger: out of host memory"));
     ss__buf_puts(b, ",\"ledger\":{\"entries\":[");
     for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids && off; i++) {
         ss_coll_record c;
@@ -563,7 +630,7 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r)
     free(off);
 }
 
-static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r)
+static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r, ss_status *rst)
 {
     ss__buf_printf(b, ",\"memory\":{\"capacity\":%zu,\"plan_peak_bytes\":%zu,\"devices\":[",
                    sc->device_memory, r->plan.peak_bytes);
@@ -580,6 +647,10 @@ static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r)
     }
     scn_live_buffer top[8];
     int ntop = scn_exec_peak_buffers(r->exe, top, 8);
+    if (ntop < 0) {
+        part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
+        ntop = 0;
+    }
     ss__buf_puts(b, "],\"largest_at_peak\":[");
     for (int k = 0; k < ntop; k++) {
         ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
@@ -594,7 +665,7 @@ static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r)
     ss__buf_puts(b, "]}");
 }
 
-static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
+static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_status *rst)
 {
     ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
     ss__json_str(b, sc->path);
@@ -631,7 +702,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
         ss__json_str(b, sc->shows[k].name);
         ss__buf_printf(b, ",\"line\":%d,", sc->shows[k].loc.line);
         json_sharding(b, &sh, rank);
-        char *pic = show_picture(sc, &sc->shows[k], &sh, rank, shape, false);
+        char *pic = show_picture(sc, &sc->shows[k], &sh, rank, shape, false, rst);
         ss__buf_puts(b, ",\"picture\":");
         ss__json_str(b, pic ? pic : "");
         free(pic);
@@ -661,9 +732,9 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
             ss__buf_putc(b, '}');
         }
         ss__buf_putc(b, ']');
-        json_memory(b, sc, r);
+        json_memory(b, sc, r, rst);
         scn_strategy_report_json(sc, r, b);
-        json_ledger(b, sc, r);
+        json_ledger(b, sc, r, rst);
         ss__buf_puts(b, ",\"flops_per_device\":");
         json_num(b, r->plan.flops);
         if (r->is_plan) {
@@ -704,6 +775,8 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
                 json_num(b, c->ref_max > 0 ? c->max_abs / c->ref_max : 0);
                 ss__buf_puts(b, ",\"tolerance\":");
                 json_num(b, c->tol);
+                ss__buf_printf(b, ",\"nonfinite_mismatches\":%lld,\"nonfinite_equal\":%lld",
+                               (long long)c->nonfinite_bad, (long long)c->nonfinite_equal);
                 ss__buf_printf(b, ",\"passed\":%s}", c->pass ? "true" : "false");
             }
             ss__buf_putc(b, ']');
@@ -714,14 +787,16 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b)
 
 ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f)
 {
+    ss_status st = SS_OK;
     if (!r->json) {
-        text_report(sc, r, f);
-        return SS_OK;
+        text_report(sc, r, f, &st);
+        return st;
     }
     ss__buf b;
     ss__buf_init(&b);
-    json_report(sc, r, &b);
-    ss_status st = b.oom ? ss__fail(SS_ERR_NOMEM, "out of host memory") : SS_OK;
+    json_report(sc, r, &b, &st);
+    if (!st && b.oom)
+        st = ss__fail(SS_ERR_NOMEM, "report: out of host memory");
     if (!st)
         fputs(b.data, f);
     ss__buf_free(&b);

@@ -349,7 +349,8 @@ typedef struct scn_live_buffer {
     size_t bytes;  /* arena bytes */
 } scn_live_buffer;
 
-/* The buffers alive at the plan's peak (largest first, at most `cap`). */
+/* The buffers alive at the plan's peak (largest first, at most `cap`);
+ * -1 when out of host memory. */
 int scn_exec_peak_buffers(const ss_executable *e, scn_live_buffer out[], int cap);
 
 typedef struct scn_step_cost {
@@ -394,12 +395,26 @@ void scn_profile_axis_link(const scn_profile *p, const ss_mesh *mesh, const char
 
 /* --- Reports (report.c) ---------------------------------------------------- */
 
+/* NaN and Inf compare as numpy.testing.assert_allclose (JAX's tests) does:
+ * NaN against NaN and an infinity against the same infinity are equal;
+ * NaN or an infinity against anything else is a mismatch, whatever the
+ * tolerance. max_abs and ref_max are over the elements finite on both
+ * sides. */
 typedef struct scn_check_result {
-    double max_abs;  /* largest |run - reference| */
-    double ref_max;  /* largest |reference| */
+    double max_abs;  /* largest |run - reference| over finite pairs */
+    double ref_max;  /* largest finite |reference| */
     double tol;      /* the tolerance used: pass if max_abs <= tol * max(1, ref_max) */
+    int64_t nonfinite_bad;   /* elements NaN/Inf on one side and not equal on the other */
+    int64_t nonfinite_equal; /* elements NaN/Inf on both sides, equal */
+    int64_t first_bad;       /* flat index of the first of nonfinite_bad, -1 */
+    double bad_run, bad_ref; /* its values */
     bool pass;
 } scn_check_result;
+
+/* Compare n elements of `run` with `ref` (dtype dt); tol < 0: the dtype's
+ * default (1e-4 f32, 1e-10 f64, 2e-2 bf16/f16, 0 integers). */
+void scn_check_compare(ss_dtype dt, const void *run, const void *ref, int64_t n, double tol,
+                       scn_check_result *res);
 
 /* What cmd_run.c measured or planned, for the report. */
 typedef struct scn_report {
@@ -434,7 +449,9 @@ void scn_watch_report_json(const scn_watch *w, ss__buf *b);
 
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)
- * or one JSON object (scenarios/README.md documents its schema). */
+ * or one JSON object (scenarios/README.md documents its schema). A part
+ * that cannot be made (out of host memory) fails the report: the text
+ * printed so far stays, JSON is not printed, and the status says why. */
 ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f);
 
 /* --- save / restore statements (scenario_ckpt.c) -------------------------- */
