@@ -123,7 +123,16 @@ struct scn_expr {
     const char **kwnames;
     scn_expr **kwvals;
     scn_loc *kwlocs;
+    /* Levels of evaluation under this node: 1 for a leaf, 1 + the deepest
+     * operand otherwise, except that a chain of binary operators counts
+     * once (the evaluator walks its left operands in a loop). The parser
+     * refuses a node deeper than SCN_MAX_DEPTH. */
+    int height;
 };
+
+/* The deepest nesting of brackets, calls, operators or blocks a scenario
+ * may write: "expression nested too deeply (more than SCN_MAX_DEPTH levels)". */
+#define SCN_MAX_DEPTH 200
 
 typedef enum scn_stmt_kind {
     ST_ASSIGN = 0, /* targets = value */

@@ -16,6 +16,10 @@
 #include <string.h>
 
 #define MAX_CALL_DEPTH 64
+/* Nested evaluations across user calls (SCN_MAX_DEPTH bounds one
+ * expression; MAX_CALL_DEPTH calls each at that height would be too deep
+ * for the stack). */
+#define EVAL_MAX_DEPTH (4 * SCN_MAX_DEPTH)
 #define MAX_VALUES 500000
 
 /* --- Values and environments -------------------------------------------- */
@@ -39,6 +43,20 @@ val *ev_int(ev *e, int64_t i, scn_loc loc)
     if (x)
         x->i = i;
     return x;
+}
+
+val *ev_tuple_done(ev *e, val *t, scn_loc loc)
+{
+    if (!t)
+        return NULL;
+    int d = 0;
+    for (int k = 0; k < t->n; k++)
+        if (t->items[k] && t->items[k]->kind == V_TUPLE && t->items[k]->depth > d)
+            d = t->items[k]->depth;
+    t->depth = d + 1;
+    if (t->depth > SCN_MAX_DEPTH)
+        return ev_fail(e, loc, "tuple nested too deeply (more than %d levels)", SCN_MAX_DEPTH);
+    return t;
 }
 
 val *ev_fail(ev *e, scn_loc loc, const char *fmt, ...)
@@ -357,12 +375,9 @@ static val *fold(ev *e, const char *op, val *a, val *b, scn_loc loc)
     }
 }
 
-static val *eval_binop(ev *e, env *en, const scn_expr *x)
+/* a OP b for the binary operator node x, its operands evaluated. */
+static val *binop_apply(ev *e, const scn_expr *x, val *a, val *b)
 {
-    val *a = eval(e, en, x->a);
-    val *b = a ? eval(e, en, x->b) : NULL;
-    if (!b)
-        return NULL;
     if (ev_is_num(a) && ev_is_num(b) && strcmp(x->str, "@") != 0)
         return fold(e, x->str, a, b, x->loc);
     if ((a->kind == V_TUPLE || b->kind == V_TUPLE) && strcmp(x->str, "+") == 0 &&
@@ -373,7 +388,7 @@ static val *eval_binop(ev *e, env *en, const scn_expr *x)
         memcpy(t->items, a->items, sizeof(val *) * (size_t)a->n);
         memcpy(t->items + a->n, b->items, sizeof(val *) * (size_t)b->n);
         t->n = a->n + b->n;
-        return t;
+        return ev_tuple_done(e, t, x->loc);
     }
     const char *op = x->str;
     static const struct {
@@ -395,6 +410,30 @@ static val *eval_binop(ev *e, env *en, const scn_expr *x)
     ss_status st = code < 0 ? ss_matmul(e->sc->program, a->v, b->v, &out)
                             : ss_binary(e->sc->program, (ss_binary_op)code, a->v, b->v, &out);
     return ev_built(e, st, before, x->loc) ? ev_array_val(e, out, x->loc) : NULL;
+}
+
+/* A chain of binary operators (`x + x + ... + x` parses left-deep) is
+ * evaluated in a loop over its left operands, so its length costs no
+ * stack; right operands recurse (their height is capped by the parser). */
+static val *eval_binop(ev *e, env *en, const scn_expr *x)
+{
+    int n = 0;
+    for (const scn_expr *c = x; c->kind == EX_BINOP; c = c->a)
+        n++;
+    const scn_expr **chain = malloc(sizeof *chain * (size_t)n);
+    if (!chain)
+        return ev_fail(e, x->loc, "out of host memory");
+    int k = n;
+    const scn_expr *c = x;
+    for (; c->kind == EX_BINOP; c = c->a)
+        chain[--k] = c;
+    val *a = eval(e, en, c);
+    for (k = 0; a && k < n; k++) {
+        val *b = eval(e, en, chain[k]->b);
+        a = b ? binop_apply(e, chain[k], a, b) : NULL;
+    }
+    free(chain);
+    return a;
 }
 
 static val *eval_attr(ev *e, env *en, const scn_expr *x)
@@ -626,10 +665,25 @@ static val *eval_index(ev *e, env *en, const scn_expr *x)
     return ev_fail(e, x->loc, "%s cannot be indexed", ev_kind_name(o->kind));
 }
 
+static val *eval_node(ev *e, env *en, const scn_expr *x);
+
+/* Evaluation nests through user functions too (each call's expressions
+ * start over at height 1), so its depth is counted across calls. */
 static val *eval(ev *e, env *en, const scn_expr *x)
 {
     if (e->sc->err.set)
         return NULL;
+    if (e->depth >= EVAL_MAX_DEPTH)
+        return ev_fail(e, x->loc, "expression nested too deeply (more than %d levels, "
+                                  "counting the function calls it is inside)", EVAL_MAX_DEPTH);
+    e->depth++;
+    val *r = eval_node(e, en, x);
+    e->depth--;
+    return r;
+}
+
+static val *eval_node(ev *e, env *en, const scn_expr *x)
+{
     switch (x->kind) {
     case EX_INT: return ev_int(e, x->ival, x->loc);
     case EX_FLOAT: {
@@ -669,7 +723,7 @@ static val *eval(ev *e, env *en, const scn_expr *x)
         for (int k = 0; k < x->nitems; k++)
             if (!(t->items[t->n++] = eval(e, en, x->items[k])))
                 return NULL;
-        return t;
+        return ev_tuple_done(e, t, x->loc);
     }
     case EX_NEG: {
         val *a = eval(e, en, x->a);
@@ -878,7 +932,8 @@ val *ev_call_def(ev *e, const scn_stmt *def, const callargs *ca, env **keep)
 {
     if (++e->call_depth > MAX_CALL_DEPTH) {
         e->call_depth--;
-        return ev_fail(e, ca->loc, "calls nested too deeply (recursion?) in %s", def->name);
+        return ev_fail(e, ca->loc, "calls nested too deeply (more than %d levels; recursion?) in %s",
+                       MAX_CALL_DEPTH, def->name);
     }
     if (--e->budget < 0)
         return ev_fail(e, ca->loc, "the scenario unrolls to too much work");

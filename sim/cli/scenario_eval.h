@@ -65,6 +65,7 @@ struct val {
     shard_map_info *smap;  /* V_SHARD_MAP */
     grad_info *grad;       /* V_GRAD */
     int feeds1;            /* V_ARRAY from an optimizer: 1 + the array it updates */
+    int depth;             /* V_TUPLE: tuples nested in it, counting itself (ev_tuple_done) */
 };
 
 typedef struct env env;
@@ -82,6 +83,7 @@ typedef struct ev {
     scenario *sc;
     env globals;
     int call_depth;
+    int depth;   /* expressions being evaluated, across calls (scenario_eval.c) */
     long budget; /* loop iterations and calls left */
     const scn_expr *last_ret; /* the return expression of the last call */
 } ev;
@@ -113,6 +115,10 @@ bool ev_exec_global(ev *e, const scn_stmt *s);
 
 val *ev_new(ev *e, val_kind kind, scn_loc loc);
 val *ev_int(ev *e, int64_t i, scn_loc loc);
+/* A tuple whose items are set: record its nesting depth; NULL (error at
+ * loc) past SCN_MAX_DEPTH levels, so that walks over values (flatten,
+ * unflatten, results) stay within the stack whatever loops build. */
+val *ev_tuple_done(ev *e, val *t, scn_loc loc);
 /* Fail at `loc` (first error wins); returns NULL for convenience. */
 val *ev_fail(ev *e, scn_loc loc, const char *fmt, ...) SS__PRINTF(3, 4);
 /* After a builder call: on error report the library's message at `loc`;

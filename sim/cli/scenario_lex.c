@@ -188,7 +188,8 @@ static ss_status line_start(lexer *lx)
         int cur = lx->indents[lx->nindents - 1];
         if (width > cur) {
             if (lx->nindents == (int)(sizeof lx->indents / sizeof lx->indents[0]))
-                return scn_fail(lx->err, loc, "too many nested blocks");
+                return scn_fail(lx->err, loc, "blocks nested too deeply (more than %d levels)",
+                                (int)(sizeof lx->indents / sizeof lx->indents[0]) - 1);
             lx->indents[lx->nindents++] = width;
             return push(lx, TK_INDENT, loc, lx->pos, "", 0);
         }

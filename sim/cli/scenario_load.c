@@ -721,7 +721,7 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
         scn_parse(sc->src, &sc->toks, &sc->arena, &sc->file, &sc->err))
         return SS_ERR_PARSE;
 
-    ev e = {sc, {NULL, 0, 0, NULL, NULL}, 0, BUDGET, NULL};
+    ev e = {.sc = sc, .budget = BUDGET};
     env *run_env = NULL;
     const scn_stmt *run_def = NULL;
     val **run_args = NULL;

@@ -6,14 +6,20 @@
  * run, show, check, print, save, restore, strategy) are statements only
  * where a statement starts and are not followed by `=`, so they stay usable
  * as variable names.
- * Nesting is bounded so that no input can exhaust the stack. The parser
+ * Nesting is bounded so that no input can exhaust the stack (SCN_MAX_DEPTH,
+ * scenario.h): a chain of binary operators may be as long as memory allows,
+ * everything else that nests is refused past SCN_MAX_DEPTH levels. The parser
  * checks syntax only; names, types and shapes are the evaluator's.
  */
 #include "scenario.h"
 
 #include <string.h>
 
-#define MAX_DEPTH 200
+/* Parser recursion (brackets, unary operators, `**`, blocks) and the
+ * height of every expression node are both capped at SCN_MAX_DEPTH, so
+ * neither the parser nor the evaluator can exhaust the stack; chains of
+ * binary operators (`x + x + ... + x`) and of postfix operators are loops
+ * in the parser, and the evaluator walks a binary chain in a loop too. */
 
 typedef struct parser {
     const char *src;
@@ -93,6 +99,40 @@ static scn_expr *new_expr(parser *p, scn_expr_kind kind, scn_loc loc)
     if (e) {
         e->kind = kind;
         e->loc = loc;
+        e->height = 1;
+    }
+    return e;
+}
+
+static ss_status too_deep(parser *p, scn_loc loc)
+{
+    return scn_fail(p->err, loc, "expression nested too deeply (more than %d levels)",
+                    SCN_MAX_DEPTH);
+}
+
+static int height_of(const scn_expr *x) { return x ? x->height : 0; }
+
+/* Set e's height from its finished operands (scn_expr.height); NULL past
+ * SCN_MAX_DEPTH. */
+static scn_expr *seal(parser *p, scn_expr *e)
+{
+    if (!e)
+        return NULL;
+    int h = height_of(e->a);
+    if (e->kind == EX_BINOP && e->a && e->a->kind == EX_BINOP)
+        h--; /* the left operand's chain is walked in a loop */
+    if (height_of(e->b) > h)
+        h = height_of(e->b);
+    for (int k = 0; k < e->nitems; k++)
+        if (height_of(e->items[k]) > h)
+            h = height_of(e->items[k]);
+    for (int k = 0; k < e->nkw; k++)
+        if (height_of(e->kwvals[k]) > h)
+            h = height_of(e->kwvals[k]);
+    e->height = h + 1;
+    if (e->height > SCN_MAX_DEPTH) {
+        too_deep(p, e->loc);
+        return NULL;
     }
     return e;
 }
@@ -200,7 +240,7 @@ static scn_expr *parse_subscript(parser *p)
         scn_fail(p->err, peek(p)->loc, "slice steps are not supported");
         return NULL;
     }
-    return s;
+    return seal(p, s);
 }
 
 /* Items of a bracketed sequence up to `close`; *trailing_comma tells a
@@ -275,7 +315,7 @@ static scn_expr *parse_atom(parser *p)
                 if (!e->items)
                     return NULL;
             }
-            return e;
+            return seal(p, e);
         }
         break;
     default: break;
@@ -299,7 +339,7 @@ static scn_expr *parse_postfix(parser *p)
             c->loc = e->loc;
             if (!parse_args(p, c))
                 return NULL;
-            e = c;
+            e = seal(p, c);
         } else if (is_op(t, "[")) {
             next(p);
             scn_expr *x = new_expr(p, EX_INDEX, t->loc);
@@ -316,7 +356,7 @@ static scn_expr *parse_postfix(parser *p)
             x->items = (scn_expr **)plist_copy(p, &l, t->loc);
             if (!x->items)
                 return NULL;
-            e = x;
+            e = seal(p, x);
         } else if (is_op(t, ".")) {
             next(p);
             const scn_token *n = next(p);
@@ -330,7 +370,7 @@ static scn_expr *parse_postfix(parser *p)
                 return NULL;
             x->a = e;
             x->str = n->text;
-            e = x;
+            e = seal(p, x);
         } else {
             break;
         }
@@ -350,7 +390,17 @@ static scn_expr *binop(parser *p, const scn_token *op, scn_expr *a, scn_expr *b)
         e->a = a;
         e->b = b;
     }
-    return e;
+    return seal(p, e);
+}
+
+/* Count one level of parser recursion; false (error set) past the cap. */
+static bool enter(parser *p)
+{
+    if (++p->depth > SCN_MAX_DEPTH) {
+        too_deep(p, peek(p)->loc);
+        return false;
+    }
+    return true;
 }
 
 static scn_expr *parse_power(parser *p)
@@ -358,31 +408,30 @@ static scn_expr *parse_power(parser *p)
     scn_expr *e = parse_postfix(p);
     if (e && is_op(peek(p), "**")) {
         const scn_token *op = next(p);
-        return binop(p, op, e, parse_unary(p));
+        if (!enter(p))
+            return NULL;
+        e = binop(p, op, e, parse_unary(p));
+        p->depth--;
     }
     return e;
 }
 
 static scn_expr *parse_unary(parser *p)
 {
-    if (++p->depth > MAX_DEPTH) {
-        scn_fail(p->err, peek(p)->loc, "expression nested too deeply");
-        return NULL;
-    }
-    scn_expr *e;
     const scn_token *t = peek(p);
-    if (is_op(t, "-") || is_op(t, "+")) {
-        next(p);
-        scn_expr *x = parse_unary(p);
-        if (!x || is_op(t, "+")) {
-            e = x;
-        } else if ((e = new_expr(p, EX_NEG, t->loc))) {
-            e->a = x;
-        }
-    } else {
-        e = parse_power(p);
-    }
+    if (!is_op(t, "-") && !is_op(t, "+"))
+        return parse_power(p);
+    next(p);
+    if (!enter(p))
+        return NULL;
+    scn_expr *e, *x = parse_unary(p);
     p->depth--;
+    if (!x || is_op(t, "+")) {
+        e = x;
+    } else if ((e = new_expr(p, EX_NEG, t->loc))) {
+        e->a = x;
+        e = seal(p, e);
+    }
     return e;
 }
 
@@ -402,10 +451,8 @@ static scn_expr *parse_term(parser *p)
 
 static scn_expr *parse_expr(parser *p)
 {
-    if (++p->depth > MAX_DEPTH) {
-        scn_fail(p->err, peek(p)->loc, "expression nested too deeply");
+    if (!enter(p))
         return NULL;
-    }
     scn_expr *e = parse_term(p);
     while (e) {
         const scn_token *t = peek(p);
@@ -443,7 +490,7 @@ static scn_expr *parse_exprlist(parser *p)
         if (!t->items)
             return NULL;
     }
-    return t;
+    return seal(p, t);
 }
 
 static ss_status end_of_statement(parser *p)
@@ -809,8 +856,9 @@ static scn_stmt *parse_stmt(parser *p)
 static ss_status parse_block(parser *p, scn_stmt *owner)
 {
     plist body = {.n = 0};
-    if (++p->depth > MAX_DEPTH)
-        return scn_fail(p->err, peek(p)->loc, "blocks nested too deeply");
+    if (++p->depth > SCN_MAX_DEPTH)
+        return scn_fail(p->err, peek(p)->loc, "blocks nested too deeply (more than %d levels)",
+                        SCN_MAX_DEPTH);
     if (peek(p)->kind != TK_NEWLINE) {
         scn_stmt *s = parse_stmt(p);
         if (!s || plist_add(p, &body, s, s->loc))

@@ -331,7 +331,7 @@ static val *unflatten(ev *e, const val *like, const ss_value values[], int *at, 
     for (int k = 0; k < like->n; k++)
         if (!(t->items[t->n++] = unflatten(e, like->items[k], values, at, loc)))
             return NULL;
-    return t;
+    return ev_tuple_done(e, t, loc);
 }
 
 /* Arrays become program values first, so that the function and the
@@ -346,7 +346,7 @@ static val *as_arrays(ev *e, val *x, scn_loc loc)
     for (int k = 0; k < x->n; k++)
         if (!(t->items[t->n++] = as_arrays(e, x->items[k], loc)))
             return NULL;
-    return t;
+    return ev_tuple_done(e, t, loc);
 }
 
 val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca)
@@ -397,6 +397,7 @@ val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca)
             if (!(out->items[out->n++] = unflatten(e, inner.v[g->argnums[j]], grads, &at,
                                                    ca->loc)))
                 return NULL;
+        out = ev_tuple_done(e, out, ca->loc);
     }
     if (!out || !g->with_value)
         return out;
@@ -407,7 +408,7 @@ val *ev_call_grad(ev *e, const grad_info *g, const callargs *ca)
     if (!(t->items[0] = ev_array_val(e, loss, ca->loc)))
         return NULL;
     t->items[1] = out;
-    return t;
+    return ev_tuple_done(e, t, ca->loc);
 }
 
 /* --- Optimizers ----------------------------------------------------------------- */
@@ -628,5 +629,5 @@ val *ev_op_scan(ev *e, const callargs *ca)
                 return NULL;
         t->items[1] = y;
     }
-    return t->items[1] ? t : NULL;
+    return t->items[1] ? ev_tuple_done(e, t, ca->loc) : NULL;
 }
