@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Run the libFuzzer targets for a while each, one after the other.
+#   fuzz/run.sh BUILD_DIR SECONDS [TARGET...]     (default: every target)
+# BUILD_DIR was set up with CC=clang meson setup BUILD_DIR -Dfuzz=true.
+# Each target starts from its seeds (fuzz/corpus/TARGET, plus scenarios/ for
+# the scenario language and scenarios/strategies/ for strategies), which
+# also hold the inputs of past findings; new inputs go to a scratch corpus
+# under BUILD_DIR/fuzz-corpus. A finding (crash, sanitizer report, leak,
+# timeout, memory past the limits) is saved under BUILD_DIR/fuzz-artifacts
+# and makes the script exit 1 after the remaining targets ran.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+build=${1:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
+secs=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(spec hlo mesh rules strategy scenario ckpt)
+
+# Longest input and per-input time limit of each target.
+max_len() {
+    case $1 in
+        scenario) echo 9000 ;; strategy) echo 2048 ;; ckpt) echo 4096 ;;
+        hlo | rules) echo 512 ;; *) echo 256 ;;
+    esac
+}
+timeout_of() { case $1 in scenario | ckpt) echo 30 ;; *) echo 10 ;; esac; }
+seeds() {
+    echo "fuzz/corpus/$1"
+    case $1 in scenario) echo scenarios ;; strategy) echo scenarios/strategies ;; esac
+}
+
+mkdir -p "$build/fuzz-artifacts"
+failed=()
+for t in "${targets[@]}"; do
+    exe="$build/fuzz/fuzz_$t"
+    [ -x "$exe" ] || { echo "fuzz: no $exe (setup with -Dfuzz=true)"; failed+=("$t"); continue; }
+    work="$build/fuzz-corpus/$t"
+    mkdir -p "$work"
+    log="$build/fuzz-artifacts/$t.log"
+    echo "fuzz: $t for ${secs}s (max_len $(max_len "$t"), timeout $(timeout_of "$t")s, rss limit 2048 MB)"
+    # shellcheck disable=SC2046
+    "$exe" -max_total_time="$secs" -max_len="$(max_len "$t")" -timeout="$(timeout_of "$t")" \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$build/fuzz-artifacts/$t-" "$work" $(seeds "$t") >"$log" 2>&1
+    rc=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+    cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1)
+    if [ $rc -ne 0 ]; then
+        echo "fuzz: $t FOUND A PROBLEM (exit $rc); the log: $log"
+        grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|.*runtime error)' \
+            "$log" | head -20
+        failed+=("$t")
+    else
+        echo "fuzz: $t ok: ${runs:-?} inputs, $cov, corpus $(ls "$work" | wc -l) new files"
+    fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: findings in: ${failed[*]}"
+    exit 1
+fi
+echo "fuzz: no findings in ${targets[*]}"
