@@ -196,10 +196,15 @@ static int parse_opts(int argc, char **argv, run_opts *o)
     return -1;
 }
 
-/* file:line:col: message, the source line and a caret (or JSON). */
+/* file:line:col: message, the source line and a caret (or JSON). Returns
+ * `code`, except that running out of host memory is never blamed on the
+ * input: every SS_ERR_NOMEM message says "out of host memory", and it exits
+ * 1 as any other out-of-memory does. */
 static int report_error(const scenario *sc, const run_opts *o, scn_loc loc, const char *msg,
                         int code)
 {
+    if (code == SS_EXIT_USAGE && strstr(msg, "out of host memory"))
+        code = SS_EXIT_CHECK;
     if (o->json) {
         ss__buf b;
         ss__buf_init(&b);

@@ -407,8 +407,8 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
     if (need > 0 && !work) {
         owned = mem = malloc(need);
         if (!owned)
-            return ss__fail(SS_ERR_NOMEM, "dot_general: cannot allocate %zu bytes of scratch",
-                            need);
+            return ss__fail(SS_ERR_NOMEM,
+                            "dot_general: out of host memory for %zu bytes of scratch", need);
     } else if (need > 0 && (work_bytes < need || (uintptr_t)work % alignof(float) != 0)) {
         return ss__fail(SS_ERR_RANGE, "dot_general: work buffer of %zu bytes is too small or "
                         "misaligned (needs %zu, 4-byte aligned)", work_bytes, need);

@@ -159,7 +159,7 @@ ss_status ss__k_ref_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, c
             count *= x->shape[d];
     double *acc = malloc(sizeof(double) * (size_t)(nout ? nout : 1));
     if (!acc)
-        return ss__fail(SS_ERR_NOMEM, "reference reduce: out of memory");
+        return ss__fail(SS_ERR_NOMEM, "reference reduce: out of host memory");
     double init = op == SS__K_REDUCE_MAX ? -INFINITY : op == SS__K_REDUCE_MIN ? INFINITY : 0.0;
     for (int64_t o = 0; o < nout; o++)
         acc[o] = init;

@@ -231,7 +231,7 @@ ss_status ss_rules_parse(const char *text, ss_rules *out)
             int ncap = cap ? cap * 2 : 8;
             ss_rule *grown = realloc(out->rules, (size_t)ncap * sizeof *grown);
             if (!grown) {
-                st = ss__fail(SS_ERR_NOMEM, "rules: out of memory for %d rules", ncap);
+                st = ss__fail(SS_ERR_NOMEM, "rules: out of host memory for %d rules", ncap);
                 break;
             }
             out->rules = grown;
@@ -319,7 +319,7 @@ static ss_status fail_with_buf(ss_status st, ss__buf *b)
 {
     if (b->oom) {
         ss__buf_free(b);
-        return ss__fail(SS_ERR_NOMEM, "rules: out of memory while formatting an error");
+        return ss__fail(SS_ERR_NOMEM, "rules: out of host memory while formatting an error");
     }
     st = ss__fail(st, "%s", b->data ? b->data : "");
     ss__buf_free(b);

@@ -333,7 +333,10 @@ static void tactic_repr_buf(ss__buf *b, const ss_tactic *t)
         ss__buf mark;
         ss__buf_init(&mark);
         ss__spec_repr_buf(&mark, &t->spec);
-        ss__buf_printf(b, "logical%s", mark.data ? mark.data + 1 : "(?)");
+        if (mark.oom)
+            b->oom = true; /* the repr reports it, instead of "logical(?)" */
+        else
+            ss__buf_printf(b, "logical%s", mark.data + 1);
         ss__buf_free(&mark);
         break;
     }

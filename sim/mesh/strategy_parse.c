@@ -349,8 +349,9 @@ static ss_status line_fail(const line_ctx *l, int col, ss_status st, const char 
 }
 
 /* A quoted string at *p (an 'r' prefix allowed): its text into a malloc'd
- * copy, *p after the closing quote. */
-static char *take_quoted(const char **p)
+ * copy, *p after the closing quote. NULL when there is none, or (*oom set)
+ * when the copy cannot be allocated. */
+static char *take_quoted(const char **p, bool *oom)
 {
     const char *s = *p;
     if (*s == 'r' || *s == 'R')
@@ -368,6 +369,7 @@ static char *take_quoted(const char **p)
         memcpy(out, s + 1, n);
         out[n] = '\0';
     }
+    *oom = !out;
     *p = e + 1;
     return out;
 }
@@ -424,7 +426,10 @@ static ss_status rule_line(ss_strategy *s, const line_ctx *l, const char *p, con
     while (tuple && (*q == ' ' || *q == '\t'))
         q++;
     const char *pat_at = q;
-    char *pattern = take_quoted(&q);
+    bool oom = false;
+    char *pattern = take_quoted(&q, &oom);
+    if (oom)
+        return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
     if (!pattern)
         return line_fail(l, (int)(pat_at - l->line) + 1, SS_ERR_PARSE,
                          "expected a quoted pattern ('.*/kernel') at the start of the rule");
@@ -445,9 +450,13 @@ static ss_status rule_line(ss_strategy *s, const line_ctx *l, const char *p, con
         while (*q == ' ' || *q == '\t')
             q++;
         tac_at = q + 1;
-        tactics = take_quoted(&q);
+        tactics = take_quoted(&q, &oom);
         while (q < end && (*q == ' ' || *q == '\t'))
             q++;
+        if (oom) {
+            free(pattern);
+            return ss__fail(SS_ERR_NOMEM, "strategy: out of host memory");
+        }
         if (!tactics || q >= end || *q != ')') {
             free(pattern);
             free(tactics);

@@ -18,13 +18,14 @@
 #include <string.h>
 
 /* Arguments first: every LOAD moves to the start (they read nothing), as a
- * jitted function's arguments are on the devices before it runs. */
-static void hoist_loads(ss_executable *e)
+ * jitted function's arguments are on the devices before it runs. The
+ * executor relies on it (an argument read before its LOAD has no data). */
+static ss_status hoist_loads(ss_executable *e)
 {
     int m = 0;
     ss__inst *tmp = malloc(sizeof *tmp * (size_t)(e->ninsts ? e->ninsts : 1));
     if (!tmp)
-        return; /* order stays valid, only less faithful; never fails */
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     for (int k = 0; k < e->ninsts; k++)
         if (e->insts[k].kind == SS__INST_LOAD)
             tmp[m++] = e->insts[k];
@@ -33,6 +34,7 @@ static void hoist_loads(ss_executable *e)
             tmp[m++] = e->insts[k];
     memcpy(e->insts, tmp, sizeof *tmp * (size_t)e->ninsts);
     free(tmp);
+    return SS_OK;
 }
 
 /* Is result r of instruction i (0 = out, 1 + k = extra k) elementwise in
@@ -115,8 +117,9 @@ static ss_status share_buffers(ss_executable *e)
  * their STORE at the end. */
 ss_status ss__add_frees(ss_executable *e)
 {
-    hoist_loads(e);
-    ss_status st = share_buffers(e);
+    ss_status st = hoist_loads(e);
+    if (!st)
+        st = share_buffers(e);
     if (st)
         return st;
     int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));

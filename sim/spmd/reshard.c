@@ -227,7 +227,7 @@ static ss_status fill_groups(ss__reshard_step *st)
     st->ngroups = (int)(ndev / n);
     st->groups = malloc(sizeof(int) * (size_t)ndev);
     if (!st->groups)
-        return ss__fail(SS_ERR_NOMEM, "reshard: no memory for replica groups");
+        return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for replica groups");
     for (int p = 0; p < ndev; p++) {
         ss_mesh_coords(m, p, c);
         int64_t r = 0, g = 0;
@@ -260,7 +260,7 @@ static ss_status step_close(planner *p, ss__reshard_step *st, double bytes,
     if (!st->sent)
         st->sent = calloc((size_t)plan->ndevices, sizeof(double));
     if (!st->sent)
-        return ss__fail(SS_ERR_NOMEM, "reshard: no memory for the byte counts");
+        return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for the byte counts");
     if (st->naxes && st->kind != SS__RESHARD_DYNAMIC_SLICE) {
         ss_status s = fill_groups(st);
         if (s)
@@ -419,7 +419,7 @@ static ss_status permute_pairs(const layout *fl, const ss_mesh *fm, const layout
     int n = ss_mesh_device_count(fm);
     int *mem = malloc(sizeof(int) * (size_t)(6 * n + 1));
     if (!mem)
-        return ss__fail(SS_ERR_NOMEM, "reshard: no memory for permute pairs");
+        return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for permute pairs");
     int *fcls = mem, *tcls = mem + n, *order = mem + 2 * n, *start = mem + 3 * n;
     int *used = mem + 4 * n + 1, *src = mem + 5 * n + 1;
     classes_of(fl, fm, rank, fcls);
@@ -468,7 +468,7 @@ static ss_status emit_permute(planner *p, const ss_sharding *dst, const layout *
     int n = plan->ndevices, nonself;
     int *pairs = malloc(sizeof(int) * (size_t)(2 * n));
     if (!pairs)
-        return ss__fail(SS_ERR_NOMEM, "reshard: no memory for permute pairs");
+        return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for permute pairs");
     ss_status s = permute_pairs(&p->cur, p->m, tl, dst->mesh, plan->rank, pairs, &nonself);
     if (s || nonself == 0) {
         free(pairs);
@@ -479,7 +479,7 @@ static ss_status emit_permute(planner *p, const ss_sharding *dst, const layout *
     st->pairs = pairs;
     st->sent = calloc((size_t)n, sizeof(double));
     if (!st->sent)
-        return ss__fail(SS_ERR_NOMEM, "reshard: no memory for the byte counts");
+        return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for the byte counts");
     double l = local_bytes(plan, st->local_before);
     for (int k = 0; k < n; k++)
         if (pairs[2 * k] != pairs[2 * k + 1])
@@ -527,7 +527,7 @@ static ss_status slice_and_place(planner *p, const layout *aim, bool named,
         int *pairs = malloc(sizeof(int) * (size_t)(2 * plan->ndevices));
         int nonself = 0;
         if (!pairs)
-            return ss__fail(SS_ERR_NOMEM, "reshard: no memory for permute pairs");
+            return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for permute pairs");
         ss_status s = permute_pairs(aim, p->m, tl, dst->mesh, rank, pairs, &nonself);
         free(pairs);
         if (s)

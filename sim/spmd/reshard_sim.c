@@ -105,7 +105,7 @@ static ss_shard *shards_of(const ss_sharding *sh, int rank, const int64_t shape[
     int n = ss_mesh_device_count(sh->mesh);
     ss_shard *out = malloc(sizeof *out * (size_t)n);
     if (!out) {
-        *st = ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for shards");
+        *st = ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for shards");
         return NULL;
     }
     *st = ss_sharding_shards(sh, rank, shape, SS_F32, out, n);
@@ -135,7 +135,7 @@ ss_status ss__reshard_sim_load(ss__reshard_sim *s, const ss_sharding *sh, int ra
     s->buf = calloc((size_t)s->ndevices, sizeof(float *));
     if (!s->buf) {
         free(sd);
-        return ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+        return ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
     }
     int64_t n = count_of(rank, s->local), c[SS_MAX_AXES];
     for (int p = 0; p < s->ndevices; p++) {
@@ -143,7 +143,7 @@ ss_status ss__reshard_sim_load(ss__reshard_sim *s, const ss_sharding *sh, int ra
         if (!b) {
             free(sd);
             ss__reshard_sim_free(s);
-            return ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+            return ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
         }
         s->buf[sd[p].device] = b;
         ss_mesh_coords(sh->mesh, p, c);
@@ -171,7 +171,7 @@ static ss_status commit(ss__reshard_sim *s, float **next, const int64_t local[])
             for (int j = 0; j < s->ndevices; j++)
                 free(next[j]);
             free(next);
-            return ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+            return ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
         }
     }
     ss__reshard_sim_free(s);
@@ -200,7 +200,7 @@ static ss_status run_group(const ss__reshard_sim *s, const ss__reshard_step *st,
     if (st->kind == SS__RESHARD_ALL_REDUCE || st->kind == SS__RESHARD_REDUCE_SCATTER) {
         float *acc = alloc_block(rank, in);
         if (!acc)
-            return ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for a sum");
+            return ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for a sum");
         for (int r = 0; r < n; r++)
             for (int64_t e = 0; e < cnt; e++)
                 acc[e] += s->buf[members[r]][e];
@@ -266,7 +266,7 @@ static ss_status apply_slice(ss__reshard_sim *s, const ss__reshard_step *st, flo
         if (!e) {
             next[t->device] = alloc_block(s->rank, st->local_after);
             if (!next[t->device])
-                e = ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+                e = ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
             else
                 copy_box(next[t->device], st->local_after, zero, s->buf[t->device], s->local,
                          off, st->local_after, s->rank);
@@ -288,7 +288,7 @@ ss_status ss__reshard_sim_apply(ss__reshard_sim *s, const ss__reshard_step *st)
                             (long long)st->local_before[d]);
     float **next = calloc((size_t)s->ndevices, sizeof(float *));
     if (!next)
-        return ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+        return ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
     ss_status e = SS_OK;
     switch (st->kind) {
     case SS__RESHARD_DYNAMIC_SLICE:
@@ -300,7 +300,7 @@ ss_status ss__reshard_sim_apply(ss__reshard_sim *s, const ss__reshard_step *st)
             free(next[to]);
             next[to] = alloc_block(s->rank, s->local);
             if (!next[to])
-                e = ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+                e = ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
             else
                 memcpy(next[to], s->buf[from], sizeof(float) * (size_t)count_of(s->rank, s->local));
         }
@@ -309,7 +309,7 @@ ss_status ss__reshard_sim_apply(ss__reshard_sim *s, const ss__reshard_step *st)
         for (int i = 0; i < s->ndevices && !e; i++) {
             next[i] = alloc_block(s->rank, st->local_after);
             if (!next[i])
-                e = ss__fail(SS_ERR_NOMEM, "reshard sim: no memory for buffers");
+                e = ss__fail(SS_ERR_NOMEM, "reshard sim: out of host memory for buffers");
         }
         for (int g = 0; g < st->ngroups && !e; g++)
             e = run_group(s, st, st->groups + (size_t)g * (size_t)st->group_size, next);
