@@ -252,9 +252,10 @@ void ss_sharding_init(ss_sharding *sh, const ss_mesh *mesh, const ss_spec *spec)
  * used twice (DuplicateSpecError wording), no entry is UNCONSTRAINED. */
 ss_status ss_sharding_validate(const ss_sharding *sh);
 /* ss_sharding_validate, then the rank check ("Sharding ... is only valid for
- * values of rank at least 2, but was applied to a value of rank 1.") and the
- * divisibility check (IndivisibleError's "... should evenly divide the
- * shape)"). */
+ * values of rank at least 2, but was applied to a value of rank 1."), the
+ * element count (SS_ERR_RANGE: "array shape (4294967296, 4294967296, 16)
+ * has more than 2^63 - 1 elements") and the divisibility check
+ * (IndivisibleError's "... should evenly divide the shape)"). */
 ss_status ss_sharding_check(const ss_sharding *sh, int rank, const int64_t shape[]);
 /* Number of partitions of each dimension (product of its axes' sizes). */
 ss_status ss_sharding_tiling(const ss_sharding *sh, int rank, int64_t factors[]);
@@ -262,7 +263,8 @@ ss_status ss_sharding_tiling(const ss_sharding *sh, int rank, int64_t factors[])
 ss_status ss_sharding_shard_shape(const ss_sharding *sh, int rank, const int64_t shape[],
                                   int64_t out[]);
 /* Every device's shard in mesh order (JAX's devices_indices_map plus
- * replica ids): `out` has room for `cap` >= device count entries. */
+ * replica ids): `out` has room for `cap` >= device count entries. An array
+ * of more than 2^63 - 1 bytes is SS_ERR_RANGE. */
 ss_status ss_sharding_shards(const ss_sharding *sh, int rank, const int64_t shape[],
                              ss_dtype dtype, ss_shard out[], int cap);
 /* 1 if every device holds the whole array (JAX is_fully_replicated). */
@@ -365,8 +367,10 @@ typedef enum ss_rules_fallback {
 } ss_rules_fallback;
 
 typedef struct ss_rules_options {
-    /* With a mesh, MaxText's step runs after Flax's resolution: axes of size
-     * 1 or absent from the mesh are dropped. NULL: Flax alone. */
+    /* With a mesh, after Flax's resolution an axis absent from the mesh is
+     * JAX's NamedSharding error (SS_ERR_AXIS, "Resource axis: dta of
+     * P('dta',) is not found in mesh: ('data', 'model').") and then
+     * MaxText's step drops axes of size 1. NULL: Flax alone. */
     const ss_mesh *mesh;
     /* Nonzero: a rule that lost a dimension to an earlier claim of its mesh
      * axes is an error naming both, instead of a silent None. */
@@ -1658,7 +1662,8 @@ void ss_ckpt_state_destroy(ss_ckpt_state *s);
  *                   set; an entry already sharded otherwise is a conflict.
  *   logical(...)    logical names, resolved with the strategy's logical axis
  *                   rules (ss_rules_resolve with the mesh: Flax's algorithm,
- *                   then MaxText's removal of size-1 and absent mesh axes),
+ *                   then MaxText's removal of size-1 mesh axes; an axis
+ *                   the mesh lacks is JAX's "Resource axis" error),
  *                   then set as P(...) is.
  * When a parameter's tactics are done its spec must be a valid sharding of
  * it (ss_sharding_check: JAX's messages for an unknown axis, an axis used

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static cJSON *run_json(const char *args, int want_rc)
 {
@@ -230,6 +231,76 @@ Test(cli, rules_errors)
     expect_error("rules --rules foo=data --json", "--rules and --names are required");
     expect_error("rules --rules 'mlp=model,embed=model' --names mlp,embed --strict --json",
                  "embed");
+}
+
+/* Sizes past int64 are errors naming the sizes, never wrapped (the shape
+ * below printed "0 B per device" and exit 0; the mesh overflowed into
+ * "device count -2"). */
+Test(cli, show_sizes_past_int64_are_errors)
+{
+    expect_error("show --mesh data=2,model=4 --shape 4294967296,4294967296,16 --spec data,model "
+                 "--json",
+                 "array shape (4294967296, 4294967296, 16) has more than 2^63 - 1 elements");
+    expect_error("show --mesh data=2,model=4 --shape 2147483648,1073741824 --spec data,model "
+                 "--json",
+                 "f32 array of shape (2147483648, 1073741824) has more than 2^63 - 1 bytes");
+    expect_error("show --mesh a=2,b=9223372036854775807 --shape 8,8 --spec a,b --json",
+                 "Number of devices 8 must be >= the product of mesh_shape "
+                 "(2, 9223372036854775807)");
+    expect_error("show --mesh a=2,b=99999999999999999999 --shape 8,8 --json",
+                 "beyond 64-bit integers");
+    expect_error("show --mesh a=2 --shape 99999999999999999999 --json",
+                 "--shape '99999999999999999999': expected an integer");
+    /* 2^40 i8 elements sharded 2 x 4: 128 GiB per device, 1 TiB in all. */
+    cJSON *j = run_json("show --mesh data=2,model=4 --shape 1048576,1048576 --dtype i8 "
+                        "--spec data,model --json",
+                        0);
+    const cJSON *s0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "shards"), 0);
+    cr_assert_eq(cJSON_GetObjectItem(s0, "bytes")->valuedouble, 137438953472.0);
+    cJSON_Delete(j);
+}
+
+/* A rule naming an axis the mesh lacks is JAX's NamedSharding error at every
+ * place rules meet a mesh (it used to replicate silently, even --strict). */
+Test(cli, rules_axis_missing_from_the_mesh_is_an_error)
+{
+    const char *want = "Resource axis: dta of P('dta', None) is not found in mesh: "
+                       "('data', 'model').";
+    expect_error("rules --rules batch=dta --names batch,None --mesh data=2,model=4 --json", want);
+    expect_error("rules --rules batch=dta --names batch,None --mesh data=2,model=4 --strict "
+                 "--json",
+                 want);
+    expect_error("show --mesh data=2,model=4 --shape 8,8 --rules batch=dta --spec batch,None "
+                 "--json",
+                 want);
+    expect_error("show --mesh data=2,model=4 --shape 8,8 --rules batch=dta --spec batch,None "
+                 "--strict --json",
+                 want);
+    /* A scenario's `rules`. */
+    char path[] = "/tmp/ss_cli_rules_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    const char *text = "mesh data=2 model=4\n"
+                       "rules batch=dta\n"
+                       "x = input(f32[8, 8], P('batch', None), ones)\n"
+                       "def f(x):\n"
+                       "    return x * 2.0\n"
+                       "run f\n";
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char *out, *err, args[256];
+    snprintf(args, sizeof args, "run %s", path);
+    int rc = ts_run_cli(args, &out, &err);
+    unlink(path);
+    cr_assert_eq(rc, 2, "exit %d: %s%s", rc, out, err);
+    cr_assert(strstr(err, want), "%s", err);
+    free(out);
+    free(err);
+    /* Without the bad axis all of these succeed. */
+    cJSON *j = run_json("rules --rules batch=data --names batch,None --mesh data=2,model=4 --json",
+                        0);
+    cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "spec"), 0)->valuestring, "data");
+    cJSON_Delete(j);
 }
 
 Test(cli, help_documents_every_option)

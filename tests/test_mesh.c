@@ -96,3 +96,135 @@ Test(mesh, errors)
     cr_assert_eq(ss_mesh_parse("x=4", 4, dup, &m), SS_ERR_MESH);
     cr_assert(strstr(ss_error_message(), "device id 1 appears twice"));
 }
+
+/* --- Checked arithmetic: every product of a user's numbers --------------------------- */
+
+#include "base/base.h"
+
+#include <stdint.h>
+
+/* ss__mul_i64_checked (the builtin) and ss__mul_i64_portable (the plain C
+ * fallback) against the exact product in 128 bits. */
+Test(mesh, checked_multiplication_matches_exact_arithmetic)
+{
+    static const int64_t v[] = {0,
+                                1,
+                                -1,
+                                2,
+                                -2,
+                                3,
+                                7,
+                                4096,
+                                (int64_t)1 << 31,
+                                (int64_t)1 << 32,
+                                -((int64_t)1 << 32),
+                                3037000499,
+                                3037000500,
+                                -3037000500,
+                                INT64_MAX / 2,
+                                INT64_MAX / 2 + 1,
+                                INT64_MIN / 2,
+                                INT64_MIN / 2 - 1,
+                                INT64_MAX,
+                                INT64_MIN,
+                                INT64_MIN + 1};
+    int n = (int)(sizeof v / sizeof v[0]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            __int128 exact = (__int128)v[i] * (__int128)v[j];
+            bool fits = exact >= INT64_MIN && exact <= INT64_MAX;
+            int64_t a = 42, b = 42;
+            cr_assert_eq(ss__mul_i64_checked(v[i], v[j], &a), fits, "%lld * %lld",
+                         (long long)v[i], (long long)v[j]);
+            cr_assert_eq(ss__mul_i64_portable(v[i], v[j], &b), fits, "%lld * %lld (portable)",
+                         (long long)v[i], (long long)v[j]);
+            if (fits) {
+                cr_assert_eq(a, (int64_t)exact);
+                cr_assert_eq(b, (int64_t)exact);
+            } else {
+                cr_assert_eq(a, 42, "untouched on overflow");
+                cr_assert_eq(b, 42, "untouched on overflow");
+            }
+        }
+    int64_t p;
+    int64_t dims[3] = {4294967296, 4294967296, 16};
+    cr_assert_not(ss__product(3, dims, &p));
+    dims[2] = 0;
+    cr_assert(ss__product(3, dims, &p));
+    cr_assert_eq(p, 0);
+}
+
+static void expect_make_error(const char *text, int available, const char *want)
+{
+    ss_mesh *m = (ss_mesh *)1;
+    cr_assert_eq(ss_mesh_make(text, available, NULL, &m), SS_ERR_MESH, "%s made", text);
+    cr_assert_null(m);
+    cr_assert_str_eq(ss_error_message(), want);
+}
+
+/* JAX's make_mesh compares math.prod(axis_shapes) (an exact Python int) with
+ * the devices available: a product past int64 is simply too many devices. */
+Test(mesh, make_with_huge_axis_sizes_is_jaxs_error)
+{
+    expect_make_error("a=2,b=9223372036854775807", 8,
+                      "Number of devices 8 must be >= the product of mesh_shape "
+                      "(2, 9223372036854775807)");
+    expect_make_error("a=4294967296,b=4294967296", 8,
+                      "Number of devices 8 must be >= the product of mesh_shape "
+                      "(4294967296, 4294967296)");
+    expect_make_error("a=9223372036854775807,b=-1", 8,
+                      "mesh: the product of the axis sizes exceeds 4096 devices");
+    ss_mesh *m;
+    cr_assert_eq(ss_mesh_make("a=99999999999999999999", 8, NULL, &m), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "beyond 64-bit integers"), "%s", ss_error_message());
+}
+
+/* Shapes whose element or byte count leaves int64 are refused with the
+ * shape in the message, never wrapped into a small or negative size. */
+Test(mesh, sharding_of_a_huge_shape_is_refused)
+{
+    ss_mesh *m;
+    cr_assert_eq(ss_mesh_parse("data=2,model=4", 8, NULL, &m), SS_OK);
+    ss_spec spec;
+    cr_assert_eq(ss_spec_parse("data,model", &spec), SS_OK);
+    ss_sharding sh;
+    ss_sharding_init(&sh, m, &spec);
+    ss_shard shards[8];
+    int64_t big[3] = {4294967296, 4294967296, 16};
+    cr_assert_eq(ss_sharding_check(&sh, 3, big), SS_ERR_RANGE);
+    cr_assert_str_eq(ss_error_message(),
+                     "array shape (4294967296, 4294967296, 16) has more than 2^63 - 1 elements");
+    cr_assert_eq(ss_sharding_shards(&sh, 3, big, SS_F32, shards, 8), SS_ERR_RANGE);
+    /* 2^31 * 2^30 elements fit; their 2^63 bytes of f32 do not. */
+    int64_t bytes[2] = {(int64_t)1 << 31, (int64_t)1 << 30};
+    cr_assert_eq(ss_sharding_check(&sh, 2, bytes), SS_OK);
+    cr_assert_eq(ss_sharding_shards(&sh, 2, bytes, SS_F32, shards, 8), SS_ERR_RANGE);
+    cr_assert_str_eq(ss_error_message(),
+                     "f32 array of shape (2147483648, 1073741824) has more than 2^63 - 1 bytes");
+    /* One byte per element less: 2^61 bytes, sharded 2 x 4. */
+    cr_assert_eq(ss_sharding_shards(&sh, 2, bytes, SS_I8, shards, 8), SS_OK);
+    cr_assert_eq(shards[7].bytes, ((size_t)1 << 61) / 8);
+    ss_mesh_destroy(m);
+}
+
+/* HLO tile assignments with huge dims (the struct filled in code; the text
+ * parser caps numbers at 2^31). */
+Test(mesh, hlo_tile_dims_past_int64_are_refused)
+{
+    int devices[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    ss_hlo h = {.kind = SS_HLO_TILED, .ndims = 2, .tile_dims = {2, INT64_MAX / 2 + 1},
+                .ndevices = 8, .devices = devices};
+    char buf[256];
+    cr_assert_eq(ss_hlo_print(&h, buf, sizeof buf), SS_ERR_RANGE);
+    cr_assert_str_eq(ss_error_message(), "HLO sharding: more than 4096 devices");
+    h.tile_dims[0] = 4294967296;
+    h.tile_dims[1] = 4294967296;
+    cr_assert_eq(ss_hlo_print(&h, buf, sizeof buf), SS_ERR_RANGE);
+    /* Text: tile and iota dims whose product passes the device limit. */
+    ss_hlo t;
+    cr_assert_eq(ss_hlo_parse("{devices=[1000000000,1000000000,1000000000]<=[8]}", &t),
+                 SS_ERR_RANGE);
+    cr_assert_eq(ss_hlo_parse("{devices=[2,4]<=[1000000000,1000000000,1000000000]}", &t),
+                 SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "the iota's size differs"), "%s", ss_error_message());
+}

@@ -450,7 +450,7 @@ Test(rules_fallback, no_constraint_only_when_something_is_unassigned)
 }
 
 /* ------------------------------------------------------------------------ */
-/* MaxText: size-1 and absent axes dropped with a mesh (notes 3.1)            */
+/* MaxText: size-1 axes dropped with a mesh (notes 3.1); absent ones an error */
 /* ------------------------------------------------------------------------ */
 
 static ss_mesh *mesh_ok(const char *text, int ndevices)
@@ -472,12 +472,44 @@ Test(rules_maxtext, R1)
     ss_mesh_destroy(m);
 }
 
-Test(rules_maxtext, R2_absent_axis_counts_as_size_one)
+/* An axis the mesh lacks is JAX's NamedSharding error (check_pspec's
+ * f"Resource axis: {r} of {pspec} is not found in mesh:
+ * {tuple(mesh.shape.keys())}.", the pspec being the resolved one), strict
+ * or not, from a rule or passed through; MaxText's own mesh declares every
+ * axis, so its .get(axis, 1) never meets an absent one. */
+static void assert_absent_axis(const char *rules_text, const char *names_text, int strict,
+                               const char *want)
 {
-    ss_mesh *m = mesh_ok("data=2,fsdp=2,tensor=2", 8);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
-    assert_resolves("", "(data,fsdp,expert)", &o, "P(('data', 'fsdp'),)");
-    assert_resolves("a=(data,fsdp,expert)", "a", &o, "P(('data', 'fsdp'),)");
+    ss_mesh *m = mesh_ok("data=2,model=4", 8);
+    ss_rules_options o = {m, strict, SS_FALLBACK_UNSHARDED};
+    ss_rules rules;
+    ss_spec names, out;
+    rules_parse_ok(rules_text, &rules);
+    spec_parse_ok(names_text, &names);
+    cr_assert_eq(ss_rules_resolve(&rules, &names, &o, &out, NULL), SS_ERR_AXIS,
+                 "rules %s, names %s resolved", rules_text, names_text);
+    cr_assert_str_eq(ss_error_message(), want);
+    ss_rules_free(&rules);
+    ss_mesh_destroy(m);
+}
+
+Test(rules_maxtext, R2_absent_axis_is_jaxs_resource_axis_error)
+{
+    const char *want = "Resource axis: dta of P('dta',) is not found in mesh: ('data', 'model').";
+    assert_absent_axis("batch=dta", "batch", 0, want);
+    assert_absent_axis("batch=dta", "batch", 1, want);
+    assert_absent_axis("batch=(data,expert),embed=model", "batch,embed", 0,
+                       "Resource axis: expert of P(('data', 'expert'), 'model') is not found in "
+                       "mesh: ('data', 'model').");
+    assert_absent_axis("", "(data,expert)", 0,
+                       "Resource axis: expert of P(('data', 'expert'),) is not found in mesh: "
+                       "('data', 'model').");
+    /* A rule that decides no dimension is never looked at, as in JAX. */
+    ss_mesh *m = mesh_ok("data=2,model=4", 8);
+    ss_rules_options o = {m, 1, SS_FALLBACK_UNSHARDED};
+    assert_resolves("batch=data,unused=dta", "batch,None", &o, "P('data', None)");
+    /* Without a mesh there is nothing to check against. */
+    assert_resolves("batch=dta", "batch", NULL, "P('dta',)");
     ss_mesh_destroy(m);
 }
 

@@ -273,6 +273,12 @@ Test(strategy, logical_names_resolve_with_the_rules)
                "P('data', 'model', None)", SS_REASON_SHARDED, 4u * 2 * 8 * 4);
     expect_error("'w' logical('embed')", "data=2", PARAM("w", SS_F32, 8), SS_ERR_INVALID,
                  "logical(...) needs logical axis rules");
+    /* A rule's axis the mesh lacks: JAX's NamedSharding error, not a silent
+     * replicate. */
+    expect_error("rules batch=dta\n'w' logical('batch')", "data=2,model=4", PARAM("w", SS_F32, 8),
+                 SS_ERR_AXIS,
+                 "strategy rule 0 ('w' logical('batch',), line 2), param 'w': Resource axis: "
+                 "dta of P('dta',) is not found in mesh: ('data', 'model').");
     /* Rules given in code serve a strategy whose text has none. */
     ss_mesh *m = mesh("data=2,model=4");
     ss_strategy *s = strategy("'w' logical(None, 'mlp') fsdp(data, min_size_mb=0)");

@@ -56,7 +56,34 @@ long ss__floormod(long a, long b);
  * or NULL (with `data` and *cap unchanged) when memory runs out. */
 void *ss__grow(void *data, int *cap, int need, size_t size, int first);
 
-/* Checked product of n sizes; false on overflow past INT64_MAX. */
+/* a * b into *out, or false (*out untouched) when the exact product is
+ * outside int64: every product of a user's numbers (sizes, element and byte
+ * counts) goes through this. ss__mul_i64_portable is the plain-C fallback,
+ * used where the compiler has no __builtin_mul_overflow. */
+bool ss__mul_i64_portable(int64_t a, int64_t b, int64_t *out);
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_mul_overflow)
+#define SS__HAVE_MUL_OVERFLOW 1
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 5
+#define SS__HAVE_MUL_OVERFLOW 1
+#endif
+
+static inline bool ss__mul_i64_checked(int64_t a, int64_t b, int64_t *out)
+{
+#ifdef SS__HAVE_MUL_OVERFLOW
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        return false;
+    *out = r;
+    return true;
+#else
+    return ss__mul_i64_portable(a, b, out);
+#endif
+}
+
+/* Checked product of n sizes (0 when any is 0); false on overflow past int64. */
 bool ss__product(int n, const int64_t v[], int64_t *out);
 
 #endif

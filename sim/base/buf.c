@@ -133,14 +133,31 @@ long ss__floormod(long a, long b)
     return a - ss__floordiv(a, b) * b;
 }
 
+bool ss__mul_i64_portable(int64_t a, int64_t b, int64_t *out)
+{
+    /* CERT INT32-C: compare against the bounds divided by one factor. */
+    if (a > 0) {
+        if (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a)
+            return false;
+    } else if (a < 0) {
+        if (b > 0 ? a < INT64_MIN / b : b < INT64_MAX / a)
+            return false;
+    }
+    *out = a * b;
+    return true;
+}
+
 bool ss__product(int n, const int64_t v[], int64_t *out)
 {
     int64_t p = 1;
-    for (int i = 0; i < n; i++) {
-        if (v[i] != 0 && p > INT64_MAX / v[i])
+    for (int i = 0; i < n; i++)
+        if (v[i] == 0) {
+            *out = 0; /* an empty array, whatever the other sizes */
+            return true;
+        }
+    for (int i = 0; i < n; i++)
+        if (!ss__mul_i64_checked(p, v[i], &p))
             return false;
-        p *= v[i];
-    }
     *out = p;
     return true;
 }

@@ -63,8 +63,7 @@ ss_status ss__hlo_check(const ss_hlo *hlo)
         if (hlo->tile_dims[i] < 1)
             return ss__fail(SS_ERR_INVALID, "HLO sharding: tile dimension %d is %lld", i,
                             (long long)hlo->tile_dims[i]);
-        total *= hlo->tile_dims[i];
-        if (total > SS_MAX_DEVICES)
+        if (!ss__mul_i64_checked(total, hlo->tile_dims[i], &total) || total > SS_MAX_DEVICES)
             return ss__fail(SS_ERR_RANGE, "HLO sharding: more than %d devices", SS_MAX_DEVICES);
     }
     if (hlo->ndevices != total || !hlo->devices)

@@ -271,9 +271,9 @@ static ss_status parse_iota(parser *ps, ss_hlo *out, const char *at)
         if (vals[i] < 1)
             return fail_at(ps, at, SS_ERR_PARSE, "iota dimension of size 0");
         io.dims[i] = vals[i];
-        total *= vals[i];
-        if (total > SS_MAX_DEVICES)
-            break;
+        if (!ss__mul_i64_checked(total, vals[i], &total) || total > SS_MAX_DEVICES)
+            return fail_at(ps, at, SS_ERR_PARSE,
+                           "the iota's size differs from the product of the tile dimensions");
         io.perm[i] = i;
     }
     if (total != out->ndevices)
@@ -376,8 +376,7 @@ static ss_status parse_tiled(parser *ps, ss_hlo *out)
         if (dims[i] < 1)
             return fail_at(ps, dims_at, SS_ERR_PARSE, "tile dimension of size 0");
         out->tile_dims[i] = dims[i];
-        total *= dims[i];
-        if (total > SS_MAX_DEVICES)
+        if (!ss__mul_i64_checked(total, dims[i], &total) || total > SS_MAX_DEVICES)
             return fail_at(ps, dims_at, SS_ERR_RANGE, "more tiles than the supported devices");
     }
     out->ndevices = (int)total;

@@ -9,6 +9,7 @@
 #include "mesh_internal.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,11 +156,16 @@ static ss_status parse_axes(const char *text, mesh_axes *ax)
         ax->names[n][len] = '\0';
         p += len + 1;
         char *end;
+        errno = 0;
         long long v = strtoll(p, &end, 10);
         if (end == p || (*end && *end != ',' && !isspace((unsigned char)*end)))
             return ss__fail(SS_ERR_PARSE,
                             "mesh '%s': axis '%s' needs an integer size at column %d", text,
                             ax->names[n], (int)(p - text) + 1);
+        if (errno == ERANGE)
+            return ss__fail(SS_ERR_PARSE,
+                            "mesh '%s': axis '%s' size at column %d is beyond 64-bit integers",
+                            text, ax->names[n], (int)(p - text) + 1);
         ax->sizes[n] = v;
         ax->name_ptrs[n] = ax->names[n];
         ax->n++;
@@ -185,14 +191,18 @@ ss_status ss_mesh_make(const char *text, int available, const int *device_ids, s
     ss_status st = parse_axes(text, &ax);
     if (st)
         return st;
+    /* JAX compares math.prod(mesh_shape) (a Python int, never wrapping):
+     * a product past int64 is simply more than the devices available. */
     int64_t product = 1;
-    bool infer = false;
+    bool infer = false, huge = false;
     for (int i = 0; i < ax.n; i++) {
         if (ax.sizes[i] == -1)
             infer = true;
-        else if (ax.sizes[i] >= 1 && product <= SS_MAX_DEVICES)
-            product *= ax.sizes[i];
+        else if (ax.sizes[i] >= 1 && !ss__mul_i64_checked(product, ax.sizes[i], &product))
+            huge = true;
     }
+    if (huge)
+        product = INT64_MAX;
     if (!infer && product > available) {
         ss__buf b;
         ss__buf_init(&b);

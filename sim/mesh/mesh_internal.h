@@ -26,6 +26,9 @@ ss_status ss__spec_axis_indices(const ss_sharding *sh, int axes[SS_MAX_RANK][SS_
 void ss__spec_dim_repr_buf(ss__buf *b, const ss_spec_dim *d);
 /* Append the spec's repr, "P('x', None)", to b. */
 void ss__spec_repr_buf(ss__buf *b, const ss_spec *spec);
+/* Append the mesh's axis names as a Python tuple, "('data', 'model')", as
+ * JAX's tuple(mesh.shape.keys()) prints. */
+void ss__mesh_names_tuple(ss__buf *b, const ss_mesh *m);
 /* Append the sharding's repr to b. */
 void ss__sharding_repr_buf(ss__buf *b, const ss_sharding *sh);
 

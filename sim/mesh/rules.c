@@ -23,12 +23,14 @@
  *
  * Two additions of ours: strict mode (a dimension that lost its rule to an
  * axis claimed elsewhere and ended up None is an error naming both sides),
- * and, with a mesh, MaxText's remove_size_one_mesh_axis after Flax's step.
+ * and, with a mesh, JAX's check that every resolved axis is in the mesh
+ * (NamedSharding's error) and MaxText's remove_size_one_mesh_axis after
+ * Flax's step.
  * Strict mode is checked before the fallback, and both before the mesh step,
  * so a size-1 axis still claims its dimension the way it does in MaxText.
  *
- * What this file does not do: validate the resulting axes against a mesh
- * (a NamedSharding built from the result does that), or keep a thread-local
+ * What this file does not do: validate the result as a sharding of an array
+ * (duplicates, divisibility: a NamedSharding built from it does that), or keep a thread-local
  * rules context as Flax does; the rules are always passed in. On failure
  * ss_rules_resolve leaves *out and *constrained untouched.
  */
@@ -468,16 +470,32 @@ static ss_status check_strict(const ss_rules *rules, const ss_spec *names, const
     return SS_OK;
 }
 
-/* MaxText's remove_size_one_mesh_axis: drop axes of size 1 or absent from
- * the mesh; an entry left with no axis is None. */
-static void drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
+/* An axis of the resolved spec missing from the mesh is JAX's
+ * NamedSharding error (check_pspec: "Resource axis: dta of P('dta',) is not
+ * found in mesh: ('data', 'model')."); MaxText's remove_size_one_mesh_axis
+ * fails on it too (a KeyError on mesh.shape). Then drop the axes of size 1;
+ * an entry left with no axis is None. */
+static ss_status drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
 {
+    for (int d = 0; d < res->ndims; d++)
+        for (int k = 0; k < res->dims[d].naxes; k++) {
+            if (ss_mesh_axis_index(mesh, res->dims[d].axes[k]) >= 0)
+                continue;
+            ss__buf b;
+            ss__buf_init(&b);
+            ss__buf_printf(&b, "Resource axis: %s of ", res->dims[d].axes[k]);
+            ss__spec_repr_buf(&b, res);
+            ss__buf_puts(&b, " is not found in mesh: ");
+            ss__mesh_names_tuple(&b, mesh);
+            ss__buf_putc(&b, '.');
+            return fail_with_buf(SS_ERR_AXIS, &b);
+        }
     for (int d = 0; d < res->ndims; d++) {
         ss_spec_dim *e = &res->dims[d];
         int kept = 0;
         for (int k = 0; k < e->naxes; k++) {
             int a = ss_mesh_axis_index(mesh, e->axes[k]);
-            if (a < 0 || ss_mesh_axis_size(mesh, a) == 1)
+            if (ss_mesh_axis_size(mesh, a) == 1)
                 continue;
             if (kept != k)
                 memcpy(e->axes[kept], e->axes[k], SS_NAME_MAX);
@@ -487,6 +505,7 @@ static void drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
             memset(e->axes[k], 0, SS_NAME_MAX);
         e->naxes = kept;
     }
+    return SS_OK;
 }
 
 ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
@@ -576,8 +595,8 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
             applies = 0;
     }
 
-    if (opts->mesh)
-        drop_size_one_axes(&res, opts->mesh);
+    if (opts->mesh && (status = drop_size_one_axes(&res, opts->mesh)))
+        return status;
     *out = res;
     if (constrained)
         *constrained = applies;

@@ -21,7 +21,7 @@ void ss_sharding_init(ss_sharding *sh, const ss_mesh *mesh, const ss_spec *spec)
         sh->spec = *spec;
 }
 
-static void mesh_names_tuple(ss__buf *b, const ss_mesh *m)
+void ss__mesh_names_tuple(ss__buf *b, const ss_mesh *m)
 {
     ss__buf_putc(b, '(');
     for (int i = 0; i < m->naxes; i++)
@@ -92,7 +92,7 @@ ss_status ss__spec_axis_indices(const ss_sharding *sh, int axes[SS_MAX_RANK][SS_
                 ss__buf_printf(&b, "Resource axis: %s of ", spec->dims[d].axes[k]);
                 ss__spec_repr_buf(&b, spec);
                 ss__buf_puts(&b, " is not found in mesh: ");
-                mesh_names_tuple(&b, m);
+                ss__mesh_names_tuple(&b, m);
                 ss__buf_putc(&b, '.');
                 return fail_with_buf(SS_ERR_AXIS, &b);
             }
@@ -189,12 +189,19 @@ ss_status ss_sharding_check(const ss_sharding *sh, int rank, const int64_t shape
     }
     if (!shape)
         return SS_OK;
-    int64_t factors[SS_MAX_RANK];
+    int64_t factors[SS_MAX_RANK], numel;
     tiling_of(sh, rank, axes, counts, factors);
-    for (int d = 0; d < rank; d++) {
+    for (int d = 0; d < rank; d++)
         if (shape[d] < 0)
             return ss__fail(SS_ERR_INVALID, "array dimension %d has negative size %lld", d,
                             (long long)shape[d]);
+    if (!ss__product(rank, shape, &numel)) {
+        ss__buf_puts(&b, "array shape ");
+        ss__buf_int_tuple(&b, rank, shape);
+        ss__buf_puts(&b, " has more than 2^63 - 1 elements");
+        return fail_with_buf(SS_ERR_RANGE, &b);
+    }
+    for (int d = 0; d < rank; d++) {
         if (shape[d] % factors[d] == 0)
             continue;
         ss__sharding_repr_buf(&b, sh);
@@ -238,6 +245,16 @@ ss_status ss_sharding_shards(const ss_sharding *sh, int rank, const int64_t shap
                         m->ndevices);
     if (ss_dtype_size(dtype) == 0)
         return ss__fail(SS_ERR_INVALID, "invalid dtype %d", (int)dtype);
+    int64_t numel, nbytes;
+    if (!ss__product(rank, shape, &numel) ||
+        !ss__mul_i64_checked(numel, (int64_t)ss_dtype_size(dtype), &nbytes)) {
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__buf_printf(&b, "%s array of shape ", ss_dtype_name(dtype));
+        ss__buf_int_tuple(&b, rank, shape);
+        ss__buf_puts(&b, " has more than 2^63 - 1 bytes");
+        return fail_with_buf(SS_ERR_RANGE, &b);
+    }
     ss__spec_axis_indices(sh, axes, counts);
     int64_t factors[SS_MAX_RANK];
     tiling_of(sh, rank, axes, counts, factors);

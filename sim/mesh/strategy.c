@@ -455,9 +455,8 @@ static ss_status do_fsdp(apply_ctx *a, const ss_tactic *t)
         }
         axis_size *= ss_mesh_axis_size(a->mesh, ax);
     }
-    int64_t numel;
-    if (!ss__product(p->rank, p->shape, &numel))
-        numel = INT64_MAX;
+    int64_t numel = 1;
+    ss__product(p->rank, p->shape, &numel); /* check_param: it fits */
     double bytes = (double)numel * (double)ss_dtype_size(p->dtype);
     if (bytes <= t->min_size_mb * 1048576.0) {
         a->why = SS_REASON_SMALL;
@@ -554,6 +553,17 @@ static ss_status check_param(const ss_param_info *p, int i)
         if (p->shape[d] < 0)
             return ss__fail(SS_ERR_INVALID, "strategy: param '%s' has a negative dimension",
                             p->path);
+    int64_t numel, bytes;
+    if (!ss__product(p->rank, p->shape, &numel) ||
+        !ss__mul_i64_checked(numel, (int64_t)ss_dtype_size(p->dtype), &bytes)) {
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__buf_int_tuple(&b, p->rank, p->shape);
+        ss_status st = ss__fail(SS_ERR_RANGE, "strategy: param '%s' of shape %s has more than "
+                                "2^63 - 1 bytes", p->path, b.data ? b.data : "(...)");
+        ss__buf_free(&b);
+        return st;
+    }
     return SS_OK;
 }
 
