@@ -173,3 +173,260 @@ Test(scenario_run, a_report_that_runs_out_of_host_memory_fails_the_run, .timeout
     }
     remove(path);
 }
+
+/* --- print(...), --outputs, --json outputs ----------------------------------- */
+
+/* The text between "  line L: SOURCE\n" and the next "  line" or the blank
+ * line ending the Printed section. */
+static char *printed(const char *out, const char *source)
+{
+    const char *p = strstr(out, source);
+    cr_assert(p, "no print %s in\n%s", source, out);
+    p = strchr(p, '\n') + 1;
+    const char *end = strstr(p, "\n  line ");
+    const char *blank = strstr(p, "\n\n");
+    if (!end || (blank && blank < end))
+        end = blank;
+    return strndup(p, (size_t)(end - p));
+}
+
+/* print(x) shows numpy's str of the value, as Python's print of a
+ * jax.Array does. The expected texts are numpy 2's own output for the
+ * same arrays (np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5, ...). */
+Test(scenario_run, print_shows_the_value_as_numpy_prints_it)
+{
+    const char *text = "mesh d=2 m=4\n"
+                       "x = input(f32[2, 4], P(None, 'm'), iota)\n"
+                       "i = input(i32[2, 3], P('d', None), iota)\n"
+                       "big = input(f32[2, 550], P('d', None), iota)\n"
+                       "def f(x, i, big):\n"
+                       "    y = x[:, 0:3] * 0.5\n"
+                       "    print('y is', y)\n"
+                       "    return y, big / 7.0\n"
+                       "run f\n"
+                       "print(i)\n"
+                       "print(y[0, 1], y.shape)\n"
+                       "print(big / 7.0)\n";
+    const char *args[] = {"run", "p.shard"};
+    result r = run_cli(text, 2, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    struct { const char *source, *want; } cases[] = {
+        {"print('y is', y)", "y is [[0.  0.5 1. ]\n [2.  2.5 3. ]]"},
+        {"print(i)", "[[0 1 2]\n [3 4 5]]"},
+        {"print(y[0, 1], y.shape)", "0.5 (2, 3)"},
+        /* above 1000 elements: 3 at each edge; scientific (max/min > 1e3) */
+        {"print(big / 7.0)", "[[0.0000000e+00 1.4285715e-01 2.8571430e-01 ... 7.8142860e+01\n"
+                             "  7.8285713e+01 7.8428574e+01]\n"
+                             " [7.8571426e+01 7.8714287e+01 7.8857140e+01 ... 1.5671428e+02\n"
+                             "  1.5685715e+02 1.5700000e+02]]"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *got = printed(r.out, cases[k].source);
+        cr_assert_str_eq(got, cases[k].want, "%s", cases[k].source);
+        free(got);
+    }
+    result_free(&r);
+}
+
+/* numpy's str on arrays whose texts numpy 2 printed (the reference). */
+Test(scenario_run, numpy_str_matches_numpy)
+{
+    float a[3] = {1, 2.5f, 3}, n[3] = {NAN, 1, -INFINITY}, e[2] = {1e-5f, 1};
+    int64_t s3[1] = {3}, s2[1] = {2};
+    struct { const float *v; const int64_t *shape; const char *want; } cases[] = {
+        {a, s3, "[1.  2.5 3. ]"}, {n, s3, "[ nan   1. -inf]"}, {e, s2, "[1.e-05 1.e+00]"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ss__buf b;
+        ss__buf_init(&b);
+        cr_assert_eq(scn_np_str(SS_F32, 1, cases[k].shape, cases[k].v, &b), SS_OK);
+        cr_assert_str_eq(b.data, cases[k].want);
+        ss__buf_free(&b);
+    }
+    float *big = malloc(2000 * sizeof *big);
+    for (int k = 0; k < 2000; k++)
+        big[k] = (float)k;
+    int64_t s2000[1] = {2000};
+    ss__buf b;
+    ss__buf_init(&b);
+    scn_np_str(SS_F32, 1, s2000, big, &b);
+    cr_assert_str_eq(b.data, "[0.000e+00 1.000e+00 2.000e+00 ... 1.997e+03 1.998e+03 1.999e+03]");
+    ss__buf_free(&b);
+    free(big);
+    uint8_t t[2] = {1, 0};
+    ss__buf_init(&b);
+    scn_np_str(SS_BOOL, 1, s2, t, &b);
+    cr_assert_str_eq(b.data, "[ True False]");
+    ss__buf_free(&b);
+}
+
+/* An independent reader of .npy format 1.0: the header dict's descr and
+ * shape, then the raw little-endian data. */
+typedef struct npy {
+    char descr[16];
+    int rank;
+    long shape[8];
+    unsigned char *data;
+    size_t bytes;
+} npy;
+
+static npy read_npy(const char *path)
+{
+    npy a;
+    memset(&a, 0, sizeof a);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "no %s", path);
+    unsigned char pre[10];
+    cr_assert_eq(fread(pre, 1, 10, f), 10u);
+    cr_assert(memcmp(pre, "\x93NUMPY\x01\x00", 8) == 0, "%s: not npy 1.0", path);
+    size_t hlen = (size_t)pre[8] | (size_t)pre[9] << 8;
+    cr_assert_eq((10 + hlen) % 64, 0u, "%s: header not aligned to 64", path);
+    char *h = calloc(hlen + 1, 1);
+    cr_assert_eq(fread(h, 1, hlen, f), hlen);
+    cr_assert_eq(h[hlen - 1], '\n');
+    const char *d = strstr(h, "'descr': '");
+    cr_assert(d && strstr(h, "'fortran_order': False"), "%s", h);
+    sscanf(d + 10, "%15[^']", a.descr);
+    const char *s = strstr(h, "'shape': (");
+    cr_assert(s, "%s", h);
+    for (s += 10; *s != ')';) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        a.shape[a.rank++] = v;
+        s = end;
+        while (*s == ',' || *s == ' ')
+            s++;
+    }
+    long pos = ftell(f);
+    fseek(f, 0, SEEK_END);
+    a.bytes = (size_t)(ftell(f) - pos);
+    fseek(f, pos, SEEK_SET);
+    a.data = malloc(a.bytes + 1);
+    cr_assert_eq(fread(a.data, 1, a.bytes, f), a.bytes);
+    fclose(f);
+    free(h);
+    return a;
+}
+
+/* --outputs DIR writes each result as DIR/NAME.npy with numpy's descr, and
+ * --json carries the loss of every step. The values are checked against a
+ * naive single-device computation of the same SGD steps. */
+Test(scenario_run, outputs_are_npy_files_and_json_carries_the_loss_per_step)
+{
+    const char *text = "mesh d=2 m=4\n"
+                       "x = input(f32[8, 4], P('d', None), iota)\n"
+                       "t = input(f32[8, 1], P('d', None), ones)\n"
+                       "w = param(f32[4, 1], P(None, None), zeros)\n"
+                       "h = input(bf16[8], P('d'), iota)\n"
+                       "b = input(bool[8], P('d'), randint(2, seed=1))\n"
+                       "n = input(i32[8, 4], P('d', None), iota)\n"
+                       "def loss(w, x, t):\n"
+                       "    return mean((x @ w - t) ** 2)\n"
+                       "def step(w, x, t, h, b, n):\n"
+                       "    l, g = value_and_grad(loss)(w, x, t)\n"
+                       "    w = w - 0.001 * g\n"
+                       "    return l, w, h + h, b, n\n"
+                       "run step steps=3\n";
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/ss_outputs_%d", (int)getpid());
+    const char *args[] = {"run", "o.shard", "--json", "--outputs", dir};
+    result r = run_cli(text, 5, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    /* the reference: the same steps in double precision */
+    double X[8][4], w[4] = {0}, loss[3];
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 4; k++)
+            X[i][k] = i * 4 + k;
+    for (int s = 0; s < 3; s++) {
+        double g[4] = {0};
+        loss[s] = 0;
+        for (int i = 0; i < 8; i++) {
+            double p = 0;
+            for (int k = 0; k < 4; k++)
+                p += X[i][k] * w[k];
+            loss[s] += (p - 1) * (p - 1) / 8;
+            for (int k = 0; k < 4; k++)
+                g[k] += 2 * (p - 1) * X[i][k] / 8;
+        }
+        for (int k = 0; k < 4; k++)
+            w[k] -= 0.001 * g[k];
+    }
+    cJSON *j = cJSON_Parse(r.out), *outs = cJSON_GetObjectItem(j, "outputs");
+    cr_assert(outs, "%s", r.out);
+    cJSON *l = cJSON_GetArrayItem(outs, 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(l, "name")->valuestring, "l");
+    cJSON *per = cJSON_GetObjectItem(l, "per_step");
+    cr_assert_eq(cJSON_GetArraySize(per), 3);
+    for (int s = 0; s < 3; s++) {
+        double got = cJSON_GetArrayItem(per, s)->valuedouble;
+        cr_assert(fabs(got - loss[s]) <= 1e-5 * fabs(loss[s]), "step %d: loss %g, want %g", s,
+                  got, loss[s]);
+    }
+    cr_assert(fabs(cJSON_GetObjectItem(l, "value")->valuedouble - loss[2]) <= 1e-5 * loss[2]);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(outs, 1), "updates")->valuestring,
+                     "w");
+    cJSON_Delete(j);
+    result_free(&r);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/l.npy", dir);
+    npy a = read_npy(path);
+    float f;
+    cr_assert_str_eq(a.descr, "<f4");
+    cr_assert_eq(a.rank, 0);
+    cr_assert_eq(a.bytes, 4u);
+    memcpy(&f, a.data, 4);
+    /* the file holds the last step's loss, as JSON's "value" */
+    cr_assert(fabs(f - loss[2]) <= 1e-5 * loss[2], "%g vs %g", f, loss[2]);
+    free(a.data);
+    snprintf(path, sizeof path, "%s/w.npy", dir);
+    a = read_npy(path);
+    cr_assert_str_eq(a.descr, "<f4");
+    cr_assert(a.rank == 2 && a.shape[0] == 4 && a.shape[1] == 1 && a.bytes == 16);
+    for (int k = 0; k < 4; k++) {
+        memcpy(&f, a.data + 4 * k, 4);
+        cr_assert(fabs(f - w[k]) <= 1e-5 * fabs(w[k]) + 1e-9, "w[%d] %g vs %g", k, f, w[k]);
+    }
+    free(a.data);
+    /* results without a name: RUN_K; bf16 as numpy + ml_dtypes saves it */
+    snprintf(path, sizeof path, "%s/step_2.npy", dir);
+    a = read_npy(path);
+    cr_assert_str_eq(a.descr, "<V2");
+    cr_assert(a.rank == 1 && a.shape[0] == 8 && a.bytes == 16);
+    for (int i = 0; i < 8; i++) {
+        uint16_t h;
+        memcpy(&h, a.data + 2 * i, 2);
+        uint32_t u = (uint32_t)h << 16;
+        memcpy(&f, &u, 4);
+        cr_assert_eq(f, 2.0f * (float)i, "h + h [%d]: %g", i, f); /* exact in bf16 */
+    }
+    free(a.data);
+    snprintf(path, sizeof path, "%s/b.npy", dir);
+    a = read_npy(path);
+    cr_assert_str_eq(a.descr, "|b1");
+    cr_assert(a.rank == 1 && a.shape[0] == 8 && a.bytes == 8);
+    for (int i = 0; i < 8; i++)
+        cr_assert(a.data[i] == 0 || a.data[i] == 1, "%d", i);
+    free(a.data);
+    snprintf(path, sizeof path, "%s/n.npy", dir);
+    a = read_npy(path);
+    cr_assert_str_eq(a.descr, "<i4");
+    cr_assert(a.rank == 2 && a.shape[0] == 8 && a.shape[1] == 4);
+    for (int k = 0; k < 32; k++) {
+        int32_t v;
+        memcpy(&v, a.data + 4 * k, 4);
+        cr_assert_eq(v, k);
+    }
+    free(a.data);
+    /* numpy itself reads them back, when it is installed */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import numpy' 2>/dev/null || exit 0; python3 -c 'import numpy as np; "
+             "a = np.load(\"%s/w.npy\"); assert a.dtype == np.float32 and a.shape == (4, 1); "
+             "b = np.load(\"%s/b.npy\"); assert b.dtype == bool'", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +48,7 @@ static const char run_help[] =
     "  --cheapest           take the cheaper lowering where GSPMD's moves more bytes\n"
     "  --watch NAME         during the first step, each device's block before and after\n"
     "                       every collective that reads or writes a value named NAME\n"
+    "  --outputs DIR        write every result of the run (the last step's) as DIR/NAME.npy\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -71,7 +74,7 @@ static const char plan_help[] =
 
 typedef struct run_opts {
     bool plan, json, explain, no_color, help;
-    const char *file, *trace, *profile, *watch;
+    const char *file, *trace, *profile, *watch, *outputs;
     int threads, steps;
     scn_overrides ov;
     char set_names[32][64];
@@ -150,6 +153,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->compile.windowed_einsum_threshold_mib = mib;
         } else if (cli_is(&a, "--watch")) {
             o->watch = v;
+        } else if (cli_is(&a, "--outputs")) {
+            o->outputs = v;
         } else if (cli_is(&a, "--mesh")) {
             o->ov.mesh = v;
         } else if (cli_is(&a, "--devices")) {
@@ -193,6 +198,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                                      : "usage: shardsim run FILE (see --help)");
     if (o->watch && o->plan)
         return fail_usage(o, "--watch shows data: use it with shardsim run");
+    if (o->outputs && o->plan)
+        return fail_usage(o, "--outputs writes data: use it with shardsim run");
     return -1;
 }
 
@@ -266,6 +273,97 @@ static size_t value_bytes(const ss_program *p, ss_value v)
     for (int d = 0; d < rank; d++)
         n *= (size_t)shape[d];
     return n;
+}
+
+static ss_dtype value_dtype(const ss_program *p, ss_value v)
+{
+    ss_dtype dt = SS_F32;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_value_shape(p, v, &dt, &rank, shape);
+    return dt;
+}
+
+/* Per-step values of the run's one-element results (the loss): r->step_values[o]
+ * for each such output o, NULL for the others. */
+static bool alloc_step_values(const scenario *sc, scn_report *r)
+{
+    if (!(r->step_values = calloc((size_t)sc->noutputs + 1, sizeof *r->step_values)))
+        return false;
+    for (int o = 0; o < sc->noutputs; o++) {
+        size_t n = value_bytes(sc->program, sc->outputs[o].value);
+        if (!sc->outputs[o].extra && n == ss_dtype_size(value_dtype(sc->program, sc->outputs[o].value)) &&
+            !(r->step_values[o] = calloc((size_t)r->steps, sizeof(double))))
+            return false;
+    }
+    return true;
+}
+
+static void free_step_values(const scenario *sc, scn_report *r)
+{
+    for (int o = 0; r->step_values && o < sc->noutputs; o++)
+        free(r->step_values[o]);
+    free(r->step_values);
+    r->step_values = NULL;
+}
+
+/* The file name of output o under --outputs: its name, or RUN_K for the
+ * K-th result without one; '/' and other path characters become '_'; a
+ * name taken earlier gets _2, _3, ... */
+static void output_file_name(const scenario *sc, int o, char *buf, size_t cap)
+{
+    const char *name = sc->outputs[o].name;
+    char base[200];
+    if (name) {
+        snprintf(base, sizeof base, "%s", name);
+    } else {
+        int k = 0;
+        for (int j = 0; j < o; j++)
+            k += sc->outputs[j].name_is_result && !sc->outputs[j].extra;
+        snprintf(base, sizeof base, "%s_%d", sc->run_name, k);
+    }
+    for (char *c = base; *c; c++)
+        if (*c == '/' || *c == '\\' || *c == ' ' || (c == base && *c == '.'))
+            *c = '_';
+    snprintf(buf, cap, "%s", base);
+    for (int dup = 2;; dup++) {
+        bool taken = false;
+        for (int j = 0; j < o && !taken; j++) {
+            char other[256];
+            if (sc->outputs[j].extra)
+                continue;
+            output_file_name(sc, j, other, sizeof other);
+            taken = strcmp(other, buf) == 0;
+        }
+        if (!taken)
+            return;
+        snprintf(buf, cap, "%s_%d", base, dup);
+    }
+}
+
+/* run --outputs DIR: every result of the run (not the extra outputs made
+ * for checks and prints) as DIR/NAME.npy, the last step's values. */
+static ss_status write_outputs(const scenario *sc, const char *dir, void *const out[])
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return ss__fail(SS_ERR_IO, "--outputs %s: cannot create the directory: %s", dir,
+                        strerror(errno));
+    for (int o = 0; o < sc->noutputs; o++) {
+        if (sc->outputs[o].extra)
+            continue;
+        char name[256], path[4096];
+        output_file_name(sc, o, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK];
+        ss_status st = ss_value_shape(sc->program, sc->outputs[o].value, &dt, &rank, shape);
+        if (!st)
+            st = scn_npy_write(path, dt, rank, shape, out[o]);
+        if (st)
+            return st;
+    }
+    return SS_OK;
 }
 
 /* Host buffers of one trajectory: program inputs and outputs. */
@@ -510,6 +608,13 @@ static ss_status device_steps(dev_run *d)
             scn_watch_stop(r->watch, r->exe); /* the first step only */
         if (st)
             break;
+        for (int o = 0; o < no && !st && r->step_values; o++) {
+            unsigned char one[16];
+            if (r->step_values[o] &&
+                !(st = ss_array_get(out[o], one, value_bytes(sc->program, sc->outputs[o].value))))
+                r->step_values[o][s] = scn_elem_get(value_dtype(sc->program, sc->outputs[o].value),
+                                                    one, 0);
+        }
         for (int o = 0; o < no; o++) {
             int feeds = last ? -1 : fed_input(sc, o);
             if (last && !st)
@@ -602,6 +707,10 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         free(times);
         goto out;
     }
+    if (times && !alloc_step_values(sc, r)) {
+        free(times);
+        times = NULL;
+    }
     if (times) {
         dev_run d = {sc, r, &h, times, show_progress, start, &shown};
         st = device_steps(&d);
@@ -638,6 +747,13 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
         rc = report_error(sc, o, cerr.loc, cerr.msg, crc);
         goto out;
     }
+    if (o->outputs && (st = write_outputs(sc, o->outputs, h.out))) {
+        rc = report_error(sc, o, (scn_loc){0, 0}, ss_error_message(),
+                          st == SS_ERR_NOMEM ? SS_EXIT_CHECK : SS_EXIT_USAGE);
+        goto out;
+    }
+    r->outputs = h.out;
+    r->outputs_dir = o->outputs;
     bool pass = true;
     if (sc->nchecks) {
         /* `check` compares with the single-device run (jit without
@@ -661,6 +777,7 @@ static int do_run(scenario *sc, const run_opts *o, scn_report *r)
     else
         rc = pass ? SS_EXIT_OK : SS_EXIT_CHECK;
 out:
+    r->outputs = NULL;
     host_free(&h);
     host_free(&ref);
     return rc;
@@ -790,6 +907,7 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     }
     rc = do_run(&sc, &o, &r);
 out:
+    free_step_values(&sc, &r);
     scn_watch_free(r.watch);
     scn_ckpt_destroy(r.ckpt);
     ss_context_destroy(r.ctx);

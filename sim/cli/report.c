@@ -18,6 +18,8 @@
 
 #define MAX_PICTURE 65536
 
+static void json_num(ss__buf *b, double v);
+
 /* "name (line 12)" / "%12 dot_general (line 12)" for a program value. */
 static void value_label(const scenario *sc, ss_value v, char *buf, size_t cap)
 {
@@ -349,6 +351,92 @@ static void text_values(const scenario *sc, FILE *f, bool all)
     fprintf(f, "\n");
 }
 
+/* The print(...) statements: each as written and what Python's print
+ * shows for it after the last step. */
+static void text_prints(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
+{
+    if (!sc->nvprints || !r->outputs)
+        return;
+    fprintf(f, "Printed (after step %d)\n", r->steps);
+    for (int k = 0; k < sc->nvprints; k++) {
+        ss__buf b;
+        ss__buf_init(&b);
+        ss_status st = scn_print_text(sc, &sc->vprints[k], r->outputs, &b);
+        fprintf(f, "  line %d: %s\n", sc->vprints[k].loc.line, sc->vprints[k].source);
+        if (st)
+            part_failed(rst, st);
+        else
+            fprintf(f, "%s\n", b.data ? b.data : "");
+        ss__buf_free(&b);
+    }
+    fprintf(f, "\n");
+}
+
+/* JSON "prints" and "outputs": what print(...) showed, and every result of
+ * the run with its one-element value per step (the loss). */
+static void json_run_values(ss__buf *b, const scenario *sc, const scn_report *r,
+                            ss_status *rst)
+{
+    if (!r->outputs)
+        return;
+    ss__buf_puts(b, ",\"prints\":[");
+    for (int k = 0; k < sc->nvprints; k++) {
+        ss__buf t;
+        ss__buf_init(&t);
+        ss_status st = scn_print_text(sc, &sc->vprints[k], r->outputs, &t);
+        if (st)
+            part_failed(rst, st);
+        ss__buf_printf(b, "%s{\"line\":%d,\"col\":%d,\"source\":", k ? "," : "",
+                       sc->vprints[k].loc.line, sc->vprints[k].loc.col);
+        ss__json_str(b, sc->vprints[k].source);
+        ss__buf_puts(b, ",\"text\":");
+        ss__json_str(b, t.data ? t.data : "");
+        ss__buf_putc(b, '}');
+        ss__buf_free(&t);
+    }
+    ss__buf_puts(b, "],\"outputs\":[");
+    int n = 0;
+    for (int o = 0; o < sc->noutputs; o++) {
+        const scn_output *out = &sc->outputs[o];
+        ss_dtype dt;
+        int rank;
+        int64_t shape[SS_MAX_RANK];
+        if (out->extra || ss_value_shape(sc->program, out->value, &dt, &rank, shape))
+            continue;
+        ss__buf_puts(b, n++ ? ",{\"name\":" : "{\"name\":");
+        if (out->name)
+            ss__json_str(b, out->name);
+        else
+            ss__buf_puts(b, "null");
+        ss__buf_puts(b, ",\"dtype\":");
+        ss__json_str(b, ss_dtype_name(dt));
+        ss__buf_puts(b, ",\"shape\":");
+        ss__json_int_array(b, rank, shape);
+        ss__buf_puts(b, ",\"updates\":");
+        if (out->feeds >= 0)
+            ss__json_str(b, sc->arrays[out->feeds].name);
+        else
+            ss__buf_puts(b, "null");
+        if (r->step_values && r->step_values[o]) {
+            ss__buf_puts(b, ",\"value\":");
+            json_num(b, r->step_values[o][r->steps - 1]);
+            ss__buf_puts(b, ",\"per_step\":[");
+            for (int s = 0; s < r->steps; s++) {
+                if (s)
+                    ss__buf_putc(b, ',');
+                json_num(b, r->step_values[o][s]);
+            }
+            ss__buf_putc(b, ']');
+        }
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_putc(b, ']');
+    if (r->outputs_dir) {
+        ss__buf_puts(b, ",\"outputs_dir\":");
+        ss__json_str(b, r->outputs_dir);
+    }
+}
+
 /* "ok", "ok (bitwise equal)", "FAILED", and what NaN/Inf did: equal on
  * both sides (they pass, as in assert_allclose) or where they differ. */
 static void check_verdict(const scenario *sc, int k, const scn_check_result *c, char *buf,
@@ -434,6 +522,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
     if (!r->exe)
         return;
     scn_watch_report_text(r->watch, r->exe, f);
+    text_prints(sc, r, f, rst);
     if (r->is_plan || (sc->prints & SCN_PRINT_VALUES))
         text_values(sc, f, (sc->prints & SCN_PRINT_VALUES) && !r->is_plan);
     if (sc->prints & SCN_PRINT_PROGRAM) {
@@ -710,6 +799,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
     }
     ss__buf_putc(b, ']');
     scn_watch_report_json(r->watch, b);
+    json_run_values(b, sc, r, rst);
     scn_ckpt_report_json(sc, r->ckpt, b);
     if (r->exe) {
         ss__buf_puts(b, ",\"values\":[");

@@ -265,6 +265,21 @@ typedef struct scn_check {
     double tol; /* < 0: the dtype's default */
 } scn_check;
 
+/* `print(a, 'text', b)`: each part an output (its value after the last
+ * step) or a constant's text (scenario_print.c). */
+#define SCN_PRINT_MAX_PARTS 8
+typedef struct scn_print_part {
+    int output;       /* index into outputs, or -1 */
+    const char *text; /* output -1: the constant as Python prints it */
+} scn_print_part;
+
+typedef struct scn_print {
+    const char *source; /* "print(l)", as written */
+    scn_loc loc;
+    int nparts;
+    scn_print_part parts[SCN_PRINT_MAX_PARTS];
+} scn_print;
+
 enum { SCN_PRINT_MEMORY = 1, SCN_PRINT_LEDGER = 2, SCN_PRINT_VALUES = 4, SCN_PRINT_PROGRAM = 8,
        SCN_PRINT_EXPLAIN = 16 };
 
@@ -318,6 +333,8 @@ typedef struct scenario {
     int nchecks;
     scn_check checks[64];
     unsigned prints;
+    int nvprints;
+    scn_print vprints[64]; /* print(...) statements made, in order */
     struct scn_ckpt_script *ckpt; /* save/restore statements (scenario_ckpt.c) */
     struct scn_strategy *strategy; /* the params' strategy (cmd_strategy.c) */
 } scenario;
@@ -333,6 +350,10 @@ void scn_free(scenario *sc);
 scn_loc scn_value_loc(const scenario *sc, ss_value v);
 /* The scenario name of value v, or NULL. */
 const char *scn_value_name(const scenario *sc, ss_value v);
+/* Append what print statement p shows (its parts joined by spaces), given
+ * the last step's output buffers. */
+ss_status scn_print_text(const scenario *sc, const scn_print *p, void *const outputs[],
+                         ss__buf *b);
 /* For a library message mentioning "%N", the location of value N. */
 scn_loc scn_loc_from_message(const scenario *sc, const char *msg);
 
@@ -342,6 +363,17 @@ scn_loc scn_loc_from_message(const scenario *sc, const char *msg);
 void scn_init_fill(const scn_array *a, void *dst);
 /* Element k of a host buffer of `dtype` as a double. */
 double scn_elem_get(ss_dtype dtype, const void *buf, size_t k);
+
+/* --- Host arrays as numpy shows and stores them (npfmt.c) --------------- */
+
+/* Append numpy's str of the array (what `print(x)` shows for a jax.Array:
+ * line width 75, "..." past 1000 elements with 3 at each edge). */
+ss_status scn_np_str(ss_dtype dt, int rank, const int64_t shape[], const void *data,
+                     ss__buf *out);
+/* Write the array as a .npy file (format 1.0, little-endian; bf16 as
+ * '<V2', numpy's own record of an ml_dtypes.bfloat16 array). */
+ss_status scn_npy_write(const char *path, ss_dtype dt, int rank, const int64_t shape[],
+                        const void *data);
 
 /* --- Executable facts the public API does not give yet (exec_info.c) ---- */
 
@@ -438,6 +470,9 @@ typedef struct scn_report {
     bool fits;              /* plan: peak <= capacity */
     struct scn_ckpt_rt *ckpt; /* what the save/restore statements did or will do */
     struct scn_watch *watch;  /* run --watch NAME: the blocks caught, or NULL */
+    void *const *outputs;     /* run: the last step's output buffers (host) */
+    double **step_values;     /* run: [output][step] of one-element outputs, else NULL */
+    const char *outputs_dir;  /* run --outputs DIR: where the .npy files went */
 } scn_report;
 
 /* --- `run --watch NAME` (watch.c) ---------------------------------------- */

@@ -881,6 +881,8 @@ static bool exec_stmt(ev *e, frame *f, const scn_stmt *s)
         return v && bind(e, f, s, v);
     }
     case ST_EXPR: {
+        if (!f->is_global && scn_is_print_stmt(s))
+            return ev_print_stmt(e, f->en, s, false); /* scenario_print.c */
         val *v = eval(e, f->en, s->value);
         if (v && f->is_global)
             ev_fail(e, s->loc, "a statement that computes something must bind it: name = ...");

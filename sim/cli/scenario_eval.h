@@ -186,6 +186,10 @@ bool ev_ckpt_stmt(ev *e, const scn_stmt *s, bool after_run);
 /* Mark v a program output; `feeds` is the array it updates between steps
  * (-1: none). */
 bool ev_add_output(ev *e, ss_value v, const char *name, scn_loc loc, bool extra, int feeds);
+/* scenario_print.c: is s a `print(...)` call statement; make it (inside a
+ * function, or at the top level after the run, in the run's names). */
+bool scn_is_print_stmt(const scn_stmt *s);
+bool ev_print_stmt(ev *e, env *en, const scn_stmt *s, bool top_level);
 /* A program input made outside the scenario's declarations (optimizer
  * state): recorded as an array initialized to zeros. Returns its index. */
 int ev_add_hidden_array(ev *e, ss_value v, const char *name, scn_loc loc);

@@ -760,7 +760,7 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
             sc->prints |= bit;
             continue;
         }
-        if (s->kind == ST_SHOW || s->kind == ST_CHECK)
+        if (s->kind == ST_SHOW || s->kind == ST_CHECK || scn_is_print_stmt(s))
             continue;
         if (s->kind == ST_SAVE || s->kind == ST_RESTORE) {
             ok = ev_ckpt_stmt(&e, s, run != NULL); /* scenario_ckpt.c */
@@ -792,6 +792,12 @@ ss_status scn_load(scenario *sc, const char *path, const char *text, const scn_o
             ok = do_check(&e, s, run_env, run_def);
         else if (s->kind == ST_SHOW)
             ok = do_show(&e, s, run_env);
+        else if (scn_is_print_stmt(s) && !run_env) {
+            ev_fail(&e, s->loc, "print(...) at the top level shows values the run computes: "
+                                "it needs a `run FUNCTION`");
+            ok = false;
+        } else if (scn_is_print_stmt(s))
+            ok = ev_print_stmt(&e, run_env, s, true);
     }
     (void)run_args;
     if (run_env) {
