@@ -1346,6 +1346,25 @@ ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
  * missing commit marker, a bad .zarray and a shape mismatch each fail with
  * one line naming the array and the chunk.
  *
+ * The checksum contract. The CRC32Cs live in ITEM/array_metadatas/process_H
+ * (one record per array: its chunks' CRC lists and byte counts, and the
+ * CRC32C of its .zarray text), and ITEM/_METADATA says they are there
+ * ("custom_metadata": {"shardsim_checksums": 1}). So no single damaged or
+ * deleted file makes shardsim skip a check: when _METADATA carries the
+ * mark, a missing, unparsable or incomplete checksum file, an array
+ * without its record, a chunk of its grid without its CRC list, and a
+ * .zarray whose bytes changed are each an error (SS_ERR_IO or
+ * SS_ERR_PARSE) for restore, verify and ss_ckpt_open; and a step whose
+ * records cover some arrays (an older shardsim's) needs them for all.
+ * Checkpoints written by Orbax or zarr-python carry no checksums: they
+ * restore, their sizes and zstd frames are checked, and ss_ckpt_verify
+ * says "readable, but it records no checksums" instead of "ok".
+ * Every JSON file (_METADATA, _sharding, .zarray, array_metadatas,
+ * _CHECKPOINT_METADATA) must hold exactly one value: trailing bytes and a
+ * truncated file are SS_ERR_PARSE errors naming the file. A host
+ * allocation that fails while reading is SS_ERR_NOMEM ("out of host
+ * memory ..."), never reported as damage.
+ *
  * Restoring: the caller gives the abstract target state, one
  * ss_ckpt_target per array (name, shape, dtype, sharding: what
  * nnx.eval_shape gives once it propagates shardings). Every chunk file that
@@ -1507,7 +1526,10 @@ typedef struct ss_ckpt_array_desc {
  * Errors (SS_ERR_IO unless said): "Requested directory for restore does not
  * exist at DIR/STEP"; "Found incomplete checkpoint at DIR/STEP: no
  * commit_success.txt"; a missing item or _METADATA; SS_ERR_PARSE for bad
- * JSON, with the file named. *out is NULL on failure. */
+ * JSON (trailing bytes and truncation included), with the file named; a
+ * missing or malformed checksum record where the step requires them (see
+ * "The checksum contract"); SS_ERR_NOMEM when a host allocation fails.
+ * *out is NULL on failure. */
 ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt **out);
 void ss_ckpt_close(ss_ckpt *ck);
 int64_t ss_ckpt_step(const ss_ckpt *ck);
@@ -1540,9 +1562,12 @@ ss_status ss_ckpt_saved_sharding(const ss_ckpt *ck, int i, int ndevices, ss_mesh
  * commit marker, metadata, every array's .zarray, every chunk file's
  * presence, size, CRC32C blocks and (for zstd) that it decompresses to the
  * chunk's size. One line per problem is written to `log` (may be NULL), and
- * with `log` one "ok" line per good step; *problems (may be NULL) receives
+ * with `log` one "ok" line per good step ("readable, but it records no
+ * checksums" for a step without any); *problems (may be NULL) receives
  * the count. Returns SS_OK when there is no problem, else the status and
- * message of the first one. */
+ * message of the first one. A failed host allocation is not a problem
+ * found: verification stops and returns SS_ERR_NOMEM ("verify stopped, out
+ * of host memory: ..."). */
 ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *log,
                          int *problems);
 

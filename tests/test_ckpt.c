@@ -61,7 +61,7 @@ Test(ckpt, layout_is_orbax_non_ocdbt_with_zarr_v2)
                      "\"key_type\": 2}], \"value_metadata\": {\"value_type\": \"jax.Array\", "
                      "\"skip_deserialize\": false, \"write_shape\": [2]}}}, \"use_ocdbt\": false, "
                      "\"use_zarr3\": false, \"store_array_data_equal_to_fill_value\": true, "
-                     "\"custom_metadata\": null}");
+                     "\"custom_metadata\": {\"shardsim_checksums\": 1}}");
     free(md);
     char *sh = slurp(path_of("7/default/_sharding", ""));
     cJSON *j = cJSON_Parse(sh);

@@ -64,7 +64,8 @@ Test(ckpt, truncated_missing_and_unparsable_files_are_one_line_errors)
         fputs("{\"zarr_format\": 2, \"shape\": [256, 256], \"chunks\": [128", f);
         fclose(f);
         expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_PARSE,
-                     "array 'w': .zarray is not a JSON object");
+                     "array 'w': .zarray is not valid JSON: it ends (after 54 bytes) before its "
+                     "value is complete");
         f = fopen(path_of("1/default/w/.zarray", ""), "w");
         fputs("{\"zarr_format\": 2, \"shape\": [256, 256], \"chunks\": [128, 256], \"dtype\": "
               "\"<f4\", \"compressor\": {\"id\": \"blosc\"}, \"order\": \"C\"}",
@@ -99,6 +100,224 @@ Test(ckpt, a_corrupt_checksum_file_is_reported)
     fclose(f);
     expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_PARSE, "array_metadatas/process_0 is not "
                                                             "valid JSON");
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
+
+/* Replace the first `from` in file `path` by `to` (the test fails if absent). */
+static void edit_file(const char *path, const char *from, const char *to)
+{
+    char *s = slurp(path);
+    char *at = strstr(s, from);
+    cr_assert(at != NULL, "'%s' not in %s: %s", from, path, s);
+    FILE *f = fopen(path, "w");
+    fwrite(s, 1, (size_t)(at - s), f);
+    fputs(to, f);
+    fputs(at + strlen(from), f);
+    fclose(f);
+    free(s);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void append_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "a");
+    cr_assert(f != NULL, "cannot append to %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* What `ss_ckpt_verify` logs for the whole directory (malloc'd). */
+static char *verify_log(ss_status *st)
+{
+    char *path = path_of("verify.log", "");
+    FILE *f = fopen(path, "w+");
+    int problems = 0;
+    *st = ss_ckpt_verify(tmp_root, 1, NULL, f, &problems);
+    fclose(f);
+    char *s = slurp(path);
+    unlink(path);
+    return s;
+}
+
+Test(ckpt, a_metadata_entry_without_keys_is_named_in_the_error)
+{
+    /* The message used to read the entry's name after its JSON was freed. */
+    make_tmp();
+    ss_context *ctx = make_ctx(2, 0);
+    ss_mesh *m = mesh("x=2", 2);
+    save_w(ctx, m, SS_CKPT_ZSTD);
+    edit_file(path_of("1/default/_METADATA", ""), "[{\"key\": \"w\", \"key_type\": 2}]", "[]");
+    expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_PARSE,
+                 "_METADATA: entry ('w',) has no usable key_metadata");
+    expect_verify_finds("entry ('w',) has no usable key_metadata");
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
+
+/* A flipped byte in chunk 1.0 plus one damaged checksum file: never a
+ * silent restore. `damage` names the case for messages. */
+static void expect_damage_caught(ss_context *ctx, const ss_mesh *m, const char *damage,
+                                 const char *needle)
+{
+    ss_status st = restore_w(ctx, m, "P('x')");
+    cr_assert_neq(st, SS_OK, "%s: the restore succeeded", damage);
+    cr_assert(strstr(ss_error_message(), needle), "%s: '%s' not in: %s", damage, needle,
+              ss_error_message());
+    int problems = 0;
+    cr_assert_neq(ss_ckpt_verify(tmp_root, -1, NULL, NULL, &problems), SS_OK, "%s", damage);
+    cr_assert_geq(problems, 1, "%s", damage);
+}
+
+Test(ckpt, chunk_checksums_cannot_be_dropped_by_damaging_one_file)
+{
+    const char *md = "1/default/array_metadatas/process_0";
+    struct {
+        const char *damage, *needle;
+    } cases[] = {
+        {"deleted", "array 'w' has no checksum record in "},
+        {"not a list", "\"array_metadatas\" is not a list of checksum records"},
+        {"empty list", "array 'w' has no checksum record in "},
+        {"entry of another array", "entry 0 is not a checksum record of an array of the tree "
+                                   "('v')"},
+        {"chunk record missing", "array 'w' chunk 1.0 has no checksum record in "},
+        {"chunk record malformed", "array 'w' chunk 1.0: bad checksum entry"},
+        {"checksum out of range", "chunk 0.0: checksum 0 is not a 32-bit unsigned integer"},
+        {"zarray checksum missing", "entry 0 is not a checksum record of an array of the tree"},
+        {"directory deleted", "array 'w' has no checksum record in "},
+    };
+    for (int comp = 0; comp < 2; comp++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            make_tmp();
+            ss_context *ctx = make_ctx(2, 0);
+            ss_mesh *m = mesh("x=2", 2);
+            save_w(ctx, m, comp ? SS_CKPT_ZSTD : SS_CKPT_UNCOMPRESSED);
+            char *path = path_of(md, "");
+            switch (k) {
+            case 0: unlink(path); break;
+            case 1: write_text(path, "{\"array_metadatas\": 5}"); break;
+            case 2: write_text(path, "{\"array_metadatas\": []}"); break;
+            case 3: edit_file(path, "\"param_name\": \"w\"", "\"param_name\": \"v\""); break;
+            case 4: edit_file(path, "\"1.0\"", "\"9.9\""); break;
+            case 5: edit_file(path, "\"1.0\": {\"bytes\"", "\"1.0\": {\"bytez\""); break;
+            case 6: edit_file(path, "\"crc32c\": [", "\"crc32c\": [4294967296"); break;
+            case 7: edit_file(path, "\"shardsim_zarray_crc32c\"", "\"zarray\""); break;
+            case 8:
+                unlink(path);
+                cr_assert_eq(rmdir(path_of("1/default/array_metadatas", "")), 0);
+                break;
+            }
+            if (k != 6)
+                flip_byte(path_of("1/default/w/1.0", ""), comp ? 40 : 70000);
+            expect_damage_caught(ctx, m, cases[k].damage, cases[k].needle);
+            ss_mesh_destroy(m);
+            ss_context_destroy(ctx);
+            rm_tmp();
+        }
+}
+
+Test(ckpt, a_changed_zarray_is_a_checksum_error)
+{
+    /* Same size, same chunks: only the recorded CRC of the .zarray tells
+     * that the values would now be read as int32. */
+    make_tmp();
+    ss_context *ctx = make_ctx(2, 0);
+    ss_mesh *m = mesh("x=2", 2);
+    save_w(ctx, m, SS_CKPT_UNCOMPRESSED);
+    edit_file(path_of("1/default/w/.zarray", ""), "\"<f4\"", "\"<i4\"");
+    expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_IO, "array 'w': .zarray CRC32C mismatch");
+    expect_verify_finds("array 'w': .zarray CRC32C mismatch");
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
+
+Test(ckpt, checkpoints_without_checksums_restore_and_verify_says_so)
+{
+    /* As Orbax writes them: no marker in _METADATA, no shardsim records. */
+    for (int comp = 0; comp < 2; comp++) {
+        make_tmp();
+        ss_context *ctx = make_ctx(2, 0);
+        ss_mesh *m = mesh("x=2", 2);
+        save_w(ctx, m, comp ? SS_CKPT_ZSTD : SS_CKPT_UNCOMPRESSED);
+        edit_file(path_of("1/default/_METADATA", ""), "{\"shardsim_checksums\": 1}", "null");
+        write_text(path_of("1/default/array_metadatas/process_0", ""),
+                   "{\"array_metadatas\": [{\"array_metadata\": {\"param_name\": \"w\", "
+                   "\"write_shape\": [128, 256], \"chunk_shape\": [128, 256]}}]}");
+        cr_assert_eq(restore_w(ctx, m, "P('x')"), SS_OK, "%s", ss_error_message());
+        ss_status st;
+        char *log = verify_log(&st);
+        cr_assert_eq(st, SS_OK, "%s", ss_error_message());
+        cr_assert(strstr(log, "step 1: readable, but it records no checksums (as Orbax and "
+                              "zarr-python save): 1 arrays, 2 chunks, "),
+                  "%s", log);
+        cr_assert(strstr(log, comp ? " read; sizes and zstd frames checked" : " read; sizes "
+                                                                              "checked"),
+                  "%s", log);
+        cr_assert(strstr(log, "values not\n"), "%s", log);
+        cr_assert_null(strstr(log, ": ok"), "%s", log);
+        free(log);
+        /* Saved with checksums, it says ok. */
+        rm_tmp();
+        make_tmp();
+        save_w(ctx, m, comp ? SS_CKPT_ZSTD : SS_CKPT_UNCOMPRESSED);
+        log = verify_log(&st);
+        cr_assert(strstr(log, "step 1: ok (1 arrays, 2 chunks, "), "%s", log);
+        free(log);
+        ss_mesh_destroy(m);
+        ss_context_destroy(ctx);
+        rm_tmp();
+    }
+}
+
+Test(ckpt, trailing_bytes_after_json_and_truncated_metadata_are_errors)
+{
+    struct {
+        const char *file, *append, *needle;
+    } cases[] = {
+        {"1/default/_METADATA", "x", "_METADATA has 1 trailing bytes after its JSON value"},
+        {"1/default/w/.zarray", " {}", ".zarray has 2 trailing bytes after its JSON value"},
+        {"1/default/_sharding", "}", "_sharding has 1 trailing bytes after its JSON value"},
+        {"1/_CHECKPOINT_METADATA", "\n\n{", "_CHECKPOINT_METADATA has 1 trailing bytes after"},
+        {"1/default/array_metadatas/process_0", "]", "process_0 has 1 trailing bytes after"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        make_tmp();
+        ss_context *ctx = make_ctx(2, 0);
+        ss_mesh *m = mesh("x=2", 2);
+        save_w(ctx, m, SS_CKPT_ZSTD);
+        /* Whitespace may follow (but a .zarray is checked byte for byte). */
+        if (k != 1) {
+            append_text(path_of(cases[k].file, ""), "  \n");
+            cr_assert_eq(restore_w(ctx, m, "P('x')"), SS_OK,
+                         "whitespace after the JSON of %s: %s", cases[k].file,
+                         ss_error_message());
+        }
+        append_text(path_of(cases[k].file, ""), cases[k].append);
+        expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_PARSE, cases[k].needle);
+        expect_verify_finds(cases[k].needle);
+        ss_mesh_destroy(m);
+        ss_context_destroy(ctx);
+        rm_tmp();
+    }
+    /* A truncated _CHECKPOINT_METADATA. */
+    make_tmp();
+    ss_context *ctx = make_ctx(2, 0);
+    ss_mesh *m = mesh("x=2", 2);
+    save_w(ctx, m, SS_CKPT_ZSTD);
+    cr_assert_eq(truncate(path_of("1/_CHECKPOINT_METADATA", ""), 40), 0);
+    expect_error(restore_w(ctx, m, "P('x')"), SS_ERR_PARSE,
+                 "_CHECKPOINT_METADATA is not valid JSON: it ends (after 40 bytes) before its "
+                 "value is complete");
     ss_mesh_destroy(m);
     ss_context_destroy(ctx);
     rm_tmp();

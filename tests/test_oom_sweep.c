@@ -202,10 +202,7 @@ static ss_status ckpt_job(char *out, size_t cap)
     return st;
 }
 
-/* Off until the checkpoint readers tell a failed allocation from a bad
- * file: today they report it as "not valid JSON", ".zarray is not a JSON
- * object" or a missing checksum record. */
-Test(oom, checkpoint_save_open_verify_restore, .timeout = 600, .disabled = true)
+Test(oom, checkpoint_save_open_verify_restore, .timeout = 600)
 {
     sweep("checkpoint", ckpt_job);
 }

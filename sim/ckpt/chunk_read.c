@@ -510,17 +510,17 @@ ss_status ck_read_region(ck_reader *r, const ck_region *g)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     }
     where w = {name, key.data, path};
-    const ck_sums *sums = ck_sums_find(g->ck, g->array, key.data);
+    const ck_sums *sums;
+    st = ck_sums_get(g->ck, g->array, key.data, &sums);
     int n = g->ndest > 0 ? g->ndest : 1;
-    runs *its = malloc(2 * (size_t)n * sizeof *its);
-    uint64_t *subs = malloc((size_t)n * sizeof *subs);
+    runs *its = st ? NULL : malloc(2 * (size_t)n * sizeof *its);
+    uint64_t *subs = st ? NULL : malloc((size_t)n * sizeof *subs);
     r->chunks++;
-    if (!its || !subs)
+    if (st == SS_OK && (!its || !subs))
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    else if (z->zstd)
-        st = read_zstd(r, g, z, &w, sums, its, subs);
-    else
-        st = read_raw(r, g, z, &w, sums, its, its + n);
+    if (st == SS_OK)
+        st = z->zstd ? read_zstd(r, g, z, &w, sums, its, subs)
+                     : read_raw(r, g, z, &w, sums, its, its + n);
     free(its);
     free(subs);
     free(path);

@@ -73,6 +73,7 @@ typedef struct ck_zarray {
     bool zstd;
     int level;
     char sep; /* dimension_separator: '.' or '/' */
+    uint32_t text_crc; /* CRC32C of the .zarray text as written or read */
 } ck_zarray;
 
 /* numpy typestr as zarr v2 writes it: "<f4", "bfloat16", "|b1", ... */
@@ -82,8 +83,9 @@ const char *ck_dtype_str(ss_dtype dt);
 ss_status ck_dtype_parse(const char *s, ss_dtype *out);
 /* The .zarray text: keys sorted, no spaces (TensorStore's form). */
 void ck_zarray_write(ss__buf *b, const ck_zarray *z);
-/* Parse `text` (the .zarray of array `name`). */
-ss_status ck_zarray_parse(const char *text, const char *name, ck_zarray *out);
+/* Parse the `len` bytes of `text` (NUL-terminated; the .zarray of array
+ * `name`), recording their CRC32C in out->text_crc. */
+ss_status ck_zarray_parse(const char *text, size_t len, const char *name, ck_zarray *out);
 /* Elements and bytes of one (full) chunk. */
 int64_t ck_chunk_elems(const ck_zarray *z);
 /* Chunks along dim d and in the whole grid (0 if a dim is 0). */
@@ -139,6 +141,9 @@ typedef struct ck_array {
     char *sharding; /* the _sharding entry (JSON text) or NULL */
     int nsums;
     ck_sums *sums;  /* sorted by key */
+    bool recorded;  /* some array_metadatas file has its record */
+    bool has_zcrc;  /* ... with the CRC32C of its .zarray text */
+    uint32_t zcrc;
     bool zloaded;
     ck_zarray z;
 } ck_array;
@@ -150,14 +155,31 @@ struct ss_ckpt {
     char item[SS_CKPT_NAME_MAX];
     int64_t step;
     int64_t init_ns, commit_ns;
+    /* Checksums are all or nothing. _METADATA says shardsim wrote the step
+     * with its checksums (CK_CHECKSUM_KEY): then every array has a record,
+     * every chunk of its grid a CRC32C list and its .zarray a CRC32C
+     * (zcrc_required). A step with records for some arrays (an older
+     * shardsim's) needs them for every array and chunk. In both cases
+     * sums_required is set and a missing or malformed record is an error.
+     * A step without any (Orbax, zarr-python) is read unchecked. */
+    bool sums_required, zcrc_required;
     int n;
     ck_array *arrays;
 };
+
+/* The key of _METADATA's custom_metadata object whose value (an integer,
+ * the format version, 1) says the checksums are required. */
+#define CK_CHECKSUM_KEY "shardsim_checksums"
+#define CK_CHECKSUM_VERSION 1
 
 /* The .zarray of array i, parsed once. */
 ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out);
 /* The sums recorded for chunk `key` of array i, or NULL. */
 const ck_sums *ck_sums_find(const ss_ckpt *ck, int i, const char *key);
+/* The sums of chunk `key` of array i in *out (NULL when there are none and
+ * none are required); SS_ERR_IO naming the array and chunk when the step
+ * requires them (sums_required) and the record is missing. */
+ss_status ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ck_sums **out);
 /* Path of the step directory's name for `step`. */
 char *ck_step_path(const char *dir, int64_t step, bool tmp);
 

@@ -90,15 +90,20 @@ static ss_status int_list(const cJSON *j, const char *name, const char *field, i
     return SS_OK;
 }
 
-ss_status ck_zarray_parse(const char *text, const char *name, ck_zarray *out)
+ss_status ck_zarray_parse(const char *text, size_t len, const char *name, ck_zarray *out)
 {
     memset(out, 0, sizeof *out);
-    cJSON *j = cJSON_Parse(text);
-    if (!j || !cJSON_IsObject(j)) {
+    char what[SS_CKPT_NAME_MAX + 32];
+    snprintf(what, sizeof what, "array '%s': .zarray", name);
+    cJSON *j;
+    ss_status st = ss__json_parse(text, len, what, &j);
+    if (st)
+        return st;
+    if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return ss__fail(SS_ERR_PARSE, "array '%s': .zarray is not a JSON object", name);
     }
-    ss_status st = SS_OK;
+    out->text_crc = ss_crc32c(0, text, len);
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, "zarr_format");
     int nshape = 0, nchunks = 0;
     if (!cJSON_IsNumber(f) || f->valuedouble != 2) {
@@ -483,13 +488,17 @@ static ss_status parse_named(const cJSON *j, const char *name, ck_saved *s)
 ss_status ck_saved_parse(const char *json, const char *name, ck_saved *s)
 {
     memset(s, 0, sizeof *s);
-    cJSON *j = cJSON_Parse(json);
-    if (!j || !cJSON_IsObject(j)) {
+    char what[SS_CKPT_NAME_MAX + 40];
+    snprintf(what, sizeof what, "array '%s': its _sharding entry", name);
+    cJSON *j;
+    ss_status st = ss__json_parse(json, strlen(json), what, &j);
+    if (st)
+        return st;
+    if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return ss__fail(SS_ERR_PARSE, "array '%s': its _sharding entry is not a JSON object",
                         name);
     }
-    ss_status st = SS_OK;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "sharding_type");
     snprintf(s->type, sizeof s->type, "%s", cJSON_IsString(t) ? t->valuestring : "?");
     if (cJSON_IsString(t) && strcmp(t->valuestring, "NamedSharding") == 0) {

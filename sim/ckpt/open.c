@@ -10,6 +10,7 @@
  */
 #include "shardsim.h"
 
+#include "base/json.h"
 #include "ckpt_internal.h"
 
 #include <cjson/cJSON.h>
@@ -22,6 +23,11 @@
 char *ck_step_path(const char *dir, int64_t step, bool tmp)
 {
     return ck_pathf("%s/%lld%s", dir, (long long)step, tmp ? SS_CKPT_TMP_SUFFIX : "");
+}
+
+static ss_status nomem(void)
+{
+    return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
 }
 
 /* --- Listing --------------------------------------------------------------- */
@@ -62,8 +68,8 @@ ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n)
     *n = 0;
     DIR *d = opendir(dir);
     if (!d)
-        return ss__fail(SS_ERR_IO, "cannot read checkpoint directory %s: %s", dir,
-                        strerror(errno));
+        return ss__fail(errno == ENOMEM ? SS_ERR_NOMEM : SS_ERR_IO,
+                        "cannot read checkpoint directory %s: %s", dir, strerror(errno));
     int count = 0, size = 0;
     ss_ckpt_entry *all = NULL;
     ss_status st = SS_OK;
@@ -82,7 +88,12 @@ ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n)
         bool is_dir = ck_is_dir(path);
         if (is_dir && !tmp) {
             char *marker = ck_pathf("%s/commit_success.txt", path);
-            state = marker && ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE;
+            if (!marker) {
+                free(path);
+                st = nomem();
+                break;
+            }
+            state = ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE;
             free(marker);
         }
         free(path);
@@ -163,18 +174,19 @@ ss_status ss_ckpt_latest_step(const char *dir, int64_t *step)
 
 /* --- Opening a step -------------------------------------------------------- */
 
+/* Read and parse one JSON file: SS_ERR_IO, SS_ERR_NOMEM or SS_ERR_PARSE
+ * (trailing bytes included) naming the path. */
 static ss_status read_json(const char *path, cJSON **out)
 {
     *out = NULL;
     char *text;
-    ss_status st = ck_read_file(path, &text, NULL);
+    size_t len;
+    ss_status st = ck_read_file(path, &text, &len);
     if (st)
         return st;
-    *out = cJSON_Parse(text);
+    st = ss__json_parse(text, len, path, out);
     free(text);
-    if (!*out)
-        return ss__fail(SS_ERR_PARSE, "%s is not valid JSON", path);
-    return SS_OK;
+    return st;
 }
 
 static int sums_cmp(const void *a, const void *b)
@@ -182,72 +194,150 @@ static int sums_cmp(const void *a, const void *b)
     return strcmp(((const ck_sums *)a)->key, ((const ck_sums *)b)->key);
 }
 
-/* Add the chunk sums of one array_metadatas/process_* file. */
+/* A JSON number that is an integer in [lo, hi]. */
+static bool json_int(const cJSON *j, double lo, double hi)
+{
+    return cJSON_IsNumber(j) && j->valuedouble >= lo && j->valuedouble <= hi &&
+           j->valuedouble == (double)(int64_t)j->valuedouble;
+}
+
+/* One chunk's record {"bytes": B, "crc32c_block": K, "crc32c": [...]} of
+ * array `arr`, added to its sums. */
+static ss_status load_chunk_sums(const char *path, ck_array *arr, const cJSON *c)
+{
+    const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(c, "bytes");
+    const cJSON *blk = cJSON_GetObjectItemCaseSensitive(c, "crc32c_block");
+    const cJSON *crc = cJSON_GetObjectItemCaseSensitive(c, "crc32c");
+    if (!json_int(bytes, 0, 9.0e15) || !json_int(blk, 1, 4294967295.0) || !cJSON_IsArray(crc))
+        return ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: bad checksum entry", path,
+                        arr->name, c->string ? c->string : "?");
+    uint64_t nbytes = (uint64_t)bytes->valuedouble, block = (uint64_t)blk->valuedouble;
+    int64_t n = cJSON_GetArraySize(crc);
+    if ((uint64_t)n != (nbytes + block - 1) / block)
+        return ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: %lld checksums for %llu bytes",
+                        path, arr->name, c->string, (long long)n, (unsigned long long)nbytes);
+    ck_sums *p = realloc(arr->sums, (size_t)(arr->nsums + 1) * sizeof *p);
+    if (!p)
+        return nomem();
+    arr->sums = p;
+    ck_sums *s = &arr->sums[arr->nsums];
+    memset(s, 0, sizeof *s);
+    s->key = ck_pathf("%s", c->string);
+    s->crc = malloc((size_t)(n ? n : 1) * sizeof *s->crc);
+    if (!s->key || !s->crc) {
+        free(s->key);
+        free(s->crc);
+        return nomem();
+    }
+    arr->nsums++;
+    s->bytes = nbytes;
+    s->block = (uint32_t)block;
+    s->n = n;
+    int64_t k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, crc)
+    {
+        if (!json_int(v, 0, 4294967295.0))
+            return ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: checksum %lld is not a "
+                                          "32-bit unsigned integer",
+                            path, arr->name, s->key, (long long)k);
+        s->crc[k++] = (uint32_t)v->valuedouble;
+    }
+    return SS_OK;
+}
+
+/* Add the records of one array_metadatas/process_* file: an object whose
+ * "array_metadatas" is a list (Orbax writes these files too). Without
+ * zcrc_required, entries that are not shardsim's are skipped; with it,
+ * every entry must be a well-formed record of an array of the tree. */
 static ss_status load_sums(ss_ckpt *ck, const char *path)
 {
     cJSON *j;
     ss_status st = read_json(path, &j);
     if (st)
         return st;
+    bool strict = ck->zcrc_required;
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(j, "array_metadatas"), *e;
-    cJSON_ArrayForEach(e, list)
+    if (!cJSON_IsArray(list))
+        st = ss__fail(SS_ERR_PARSE, "%s: \"array_metadatas\" is not a list of checksum records",
+                      path);
+    int at = -1;
+    const cJSON *entries = cJSON_IsArray(list) ? list : NULL;
+    cJSON_ArrayForEach(e, entries)
     {
+        at++;
+        if (st)
+            break;
         const cJSON *am = cJSON_GetObjectItemCaseSensitive(e, "array_metadata");
         const cJSON *pn = cJSON_GetObjectItemCaseSensitive(am, "param_name");
         const cJSON *ext = cJSON_GetObjectItemCaseSensitive(am, "ext_metadata");
         const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(ext, "shardsim_chunks");
-        if (!cJSON_IsString(pn) || !cJSON_IsObject(chunks))
-            continue;
-        int a = ss_ckpt_array_find(ck, pn->valuestring);
-        if (a < 0)
+        const cJSON *zcrc = cJSON_GetObjectItemCaseSensitive(ext, "shardsim_zarray_crc32c");
+        int a = cJSON_IsString(pn) ? ss_ckpt_array_find(ck, pn->valuestring) : -1;
+        if (strict && (a < 0 || !cJSON_IsObject(chunks) || !json_int(zcrc, 0, 4294967295.0))) {
+            st = ss__fail(SS_ERR_PARSE, "%s: entry %d is not a checksum record of an array of "
+                                        "the tree%s%s%s",
+                          path, at, cJSON_IsString(pn) ? " ('" : "",
+                          cJSON_IsString(pn) ? pn->valuestring : "",
+                          cJSON_IsString(pn) ? "')" : "");
+            break;
+        }
+        if (a < 0 || !cJSON_IsObject(chunks))
             continue;
         ck_array *arr = &ck->arrays[a];
+        arr->recorded = true;
+        if (json_int(zcrc, 0, 4294967295.0)) {
+            arr->has_zcrc = true;
+            arr->zcrc = (uint32_t)zcrc->valuedouble;
+        }
         const cJSON *c;
         cJSON_ArrayForEach(c, chunks)
         {
-            const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(c, "bytes");
-            const cJSON *blk = cJSON_GetObjectItemCaseSensitive(c, "crc32c_block");
-            const cJSON *crc = cJSON_GetObjectItemCaseSensitive(c, "crc32c");
-            if (!cJSON_IsNumber(bytes) || !cJSON_IsNumber(blk) || !cJSON_IsArray(crc) ||
-                blk->valuedouble < 1 || bytes->valuedouble < 0) {
-                st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: bad checksum entry", path,
-                              arr->name, c->string);
-                goto done;
-            }
-            ck_sums *p = realloc(arr->sums, (size_t)(arr->nsums + 1) * sizeof *p);
-            if (!p) {
-                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-                goto done;
-            }
-            arr->sums = p;
-            ck_sums *s = &arr->sums[arr->nsums];
-            memset(s, 0, sizeof *s);
-            s->key = ck_pathf("%s", c->string);
-            s->bytes = (uint64_t)bytes->valuedouble;
-            s->block = (uint32_t)blk->valuedouble;
-            s->n = cJSON_GetArraySize(crc);
-            s->crc = malloc((size_t)(s->n ? s->n : 1) * sizeof *s->crc);
-            if (!s->key || !s->crc) {
-                free(s->key);
-                free(s->crc);
-                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-                goto done;
-            }
-            arr->nsums++;
-            int64_t k = 0;
-            const cJSON *v;
-            cJSON_ArrayForEach(v, crc) s->crc[k++] = (uint32_t)v->valuedouble;
-            if (s->n != (int64_t)((s->bytes + s->block - 1) / s->block)) {
-                st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: %lld checksums for %llu "
-                                            "bytes",
-                              path, arr->name, s->key, (long long)s->n,
-                              (unsigned long long)s->bytes);
-                goto done;
-            }
+            if ((st = load_chunk_sums(path, arr, c)))
+                break;
         }
     }
-done:
     cJSON_Delete(j);
+    return st;
+}
+
+/* The array name of one _METADATA entry: its keys joined by '.'. */
+static ss_status entry_name(const char *where, const cJSON *e, char *out)
+{
+    const char *label = e->string ? e->string : "?";
+    const cJSON *keys = cJSON_GetObjectItemCaseSensitive(e, "key_metadata"), *k;
+    ss__buf b;
+    ss__buf_init(&b);
+    bool bad = !cJSON_IsArray(keys);
+    const cJSON *items = bad ? NULL : keys;
+    cJSON_ArrayForEach(k, items)
+    {
+        const cJSON *key = cJSON_GetObjectItemCaseSensitive(k, "key");
+        if (b.len)
+            ss__buf_putc(&b, '.');
+        if (cJSON_IsString(key))
+            ss__buf_puts(&b, key->valuestring);
+        else if (json_int(key, 0, 1e15))
+            ss__buf_printf(&b, "%lld", (long long)key->valuedouble);
+        else
+            bad = true;
+    }
+    if (bad)
+        b.len = 0;
+    ss_status st = SS_OK;
+    if (b.oom)
+        st = nomem();
+    else if (b.len == 0)
+        st = ss__fail(SS_ERR_PARSE, "%s: entry %s has no usable key_metadata (a list of "
+                                    "{\"key\": ..., \"key_type\": ...})",
+                      where, label);
+    else if (ck_name_check(b.data) != SS_OK)
+        st = ss__fail(SS_ERR_PARSE, "%s: entry %s: its keys must be letters, digits, '_' or "
+                                    "'-' (they name directories)",
+                      where, label);
+    else
+        snprintf(out, SS_CKPT_NAME_MAX, "%s", b.data);
+    ss__buf_free(&b);
     return st;
 }
 
@@ -255,7 +345,7 @@ static ss_status load_tree(ss_ckpt *ck)
 {
     char *path = ck_pathf("%s/_METADATA", ck->item_dir);
     if (!path)
-        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+        return nomem();
     if (!ck_is_file(path)) {
         ss_status st = ss__fail(SS_ERR_IO, "Found empty checkpoint PyTree metadata in "
                                            "directory=%s (no _METADATA)",
@@ -265,46 +355,47 @@ static ss_status load_tree(ss_ckpt *ck)
     }
     cJSON *j;
     ss_status st = read_json(path, &j);
-    free(path);
-    if (st)
+    if (st) {
+        free(path);
         return st;
-    const cJSON *tree = cJSON_GetObjectItemCaseSensitive(j, "tree_metadata"), *e;
-    int n = cJSON_GetArraySize(tree);
-    ck->arrays = calloc((size_t)(n ? n : 1), sizeof *ck->arrays);
-    if (!ck->arrays) {
-        cJSON_Delete(j);
-        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     }
-    cJSON_ArrayForEach(e, tree)
+    const cJSON *tree = cJSON_GetObjectItemCaseSensitive(j, "tree_metadata"), *e;
+    if (!cJSON_IsObject(tree))
+        st = ss__fail(SS_ERR_PARSE, "%s has no \"tree_metadata\" object", path);
+    int n = cJSON_GetArraySize(tree);
+    if (st == SS_OK && !(ck->arrays = calloc((size_t)(n ? n : 1), sizeof *ck->arrays)))
+        st = nomem();
+    const cJSON *entries = st ? NULL : tree;
+    cJSON_ArrayForEach(e, entries)
     {
         const cJSON *vm = cJSON_GetObjectItemCaseSensitive(e, "value_metadata");
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(vm, "skip_deserialize")))
             continue;
-        const cJSON *keys = cJSON_GetObjectItemCaseSensitive(e, "key_metadata"), *k;
-        ss__buf b;
-        ss__buf_init(&b);
-        cJSON_ArrayForEach(k, keys)
-        {
-            const cJSON *key = cJSON_GetObjectItemCaseSensitive(k, "key");
-            if (b.len)
-                ss__buf_putc(&b, '.');
-            if (cJSON_IsString(key))
-                ss__buf_puts(&b, key->valuestring);
-            else if (cJSON_IsNumber(key))
-                ss__buf_printf(&b, "%d", key->valueint);
+        char *name = ck->arrays[ck->n].name;
+        if ((st = entry_name(path, e, name)))
+            break;
+        if (ss_ckpt_array_find(ck, name) >= 0) {
+            st = ss__fail(SS_ERR_PARSE, "%s: two entries name the array '%s'", path, name);
+            break;
         }
-        bool ok = !b.oom && b.len > 0 && b.len < SS_CKPT_NAME_MAX;
-        if (ok)
-            snprintf(ck->arrays[ck->n++].name, SS_CKPT_NAME_MAX, "%s", b.data);
-        ss__buf_free(&b);
-        if (!ok) {
-            cJSON_Delete(j);
-            return ss__fail(SS_ERR_PARSE, "%s/_METADATA: entry %s has no usable key_metadata",
-                            ck->item_dir, e->string ? e->string : "?");
-        }
+        ck->n++;
+    }
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(j, "custom_metadata");
+    const cJSON *mark = cJSON_GetObjectItemCaseSensitive(cm, CK_CHECKSUM_KEY);
+    if (st == SS_OK && mark) {
+        if (!json_int(mark, 1, 1e9))
+            st = ss__fail(SS_ERR_PARSE, "%s: custom_metadata.%s is not a format version", path,
+                          CK_CHECKSUM_KEY);
+        else if (mark->valuedouble > CK_CHECKSUM_VERSION)
+            st = ss__fail(SS_ERR_UNSUPPORTED, "%s: checksum format %d is newer than this "
+                                              "shardsim reads (%d)",
+                          path, mark->valueint, CK_CHECKSUM_VERSION);
+        else
+            ck->sums_required = ck->zcrc_required = true;
     }
     cJSON_Delete(j);
-    return SS_OK;
+    free(path);
+    return st;
 }
 
 static ss_status load_shardings(ss_ckpt *ck)
@@ -321,8 +412,9 @@ static ss_status load_shardings(ss_ckpt *ck)
             ss__buf_init(&key);
             ck_base64url(&key, ck->arrays[i].name);
             const cJSON *v = key.data ? cJSON_GetObjectItemCaseSensitive(j, key.data) : NULL;
-            if (cJSON_IsString(v) && !(ck->arrays[i].sharding = ck_pathf("%s", v->valuestring)))
-                st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+            if (key.oom || (cJSON_IsString(v) &&
+                            !(ck->arrays[i].sharding = ck_pathf("%s", v->valuestring))))
+                st = nomem();
             ss__buf_free(&key);
         }
         cJSON_Delete(j);
@@ -337,26 +429,34 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
         snprintf(ck->item, sizeof ck->item, "%s", item);
     } else {
         char *def = ck_pathf("%s/%s", ck->step_dir, SS_CKPT_DEFAULT_ITEM);
-        bool has_default = def && ck_is_dir(def);
+        if (!def)
+            return nomem();
+        bool has_default = ck_is_dir(def);
         free(def);
         if (has_default) {
             snprintf(ck->item, sizeof ck->item, "%s", SS_CKPT_DEFAULT_ITEM);
         } else {
             DIR *d = opendir(ck->step_dir);
+            if (!d)
+                return ss__fail(errno == ENOMEM ? SS_ERR_NOMEM : SS_ERR_IO,
+                                "cannot read %s: %s", ck->step_dir, strerror(errno));
             int found = 0;
+            bool oom = false;
             struct dirent *e;
-            while (d && (e = readdir(d)) != NULL) {
+            while ((e = readdir(d)) != NULL) {
                 if (e->d_name[0] == '.')
                     continue;
                 char *meta = ck_pathf("%s/%s/_METADATA", ck->step_dir, e->d_name);
+                oom |= !meta;
                 if (meta && ck_is_file(meta)) {
                     if (found++ == 0)
                         snprintf(ck->item, sizeof ck->item, "%s", e->d_name);
                 }
                 free(meta);
             }
-            if (d)
-                closedir(d);
+            closedir(d);
+            if (oom)
+                return nomem();
             if (found != 1)
                 return ss__fail(SS_ERR_IO, "%s has %s item with a _METADATA; name the item",
                                 ck->step_dir, found ? "more than one" : "no");
@@ -370,20 +470,74 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
     return SS_OK;
 }
 
-static void load_timestamps(ss_ckpt *ck)
+/* _CHECKPOINT_METADATA: optional (older Orbax did not write it), but when
+ * present it must be one JSON object whose timestamps, if any, are numbers. */
+static ss_status load_timestamps(ss_ckpt *ck)
 {
     char *path = ck_pathf("%s/_CHECKPOINT_METADATA", ck->step_dir);
-    cJSON *j = NULL;
-    char *text = NULL;
-    if (path && ck_is_file(path) && ck_read_file(path, &text, NULL) == SS_OK)
-        j = cJSON_Parse(text);
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "init_timestamp_nsecs");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "commit_timestamp_nsecs");
-    ck->init_ns = cJSON_IsNumber(a) ? (int64_t)a->valuedouble : 0;
-    ck->commit_ns = cJSON_IsNumber(c) ? (int64_t)c->valuedouble : 0;
-    cJSON_Delete(j);
-    free(text);
+    if (!path)
+        return nomem();
+    ss_status st = SS_OK;
+    if (ck_is_file(path)) {
+        cJSON *j;
+        st = read_json(path, &j);
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "init_timestamp_nsecs");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "commit_timestamp_nsecs");
+        if (st == SS_OK && (!cJSON_IsObject(j) || (a && !json_int(a, 0, 9.2e18)) ||
+                            (c && !json_int(c, 0, 9.2e18))))
+            st = ss__fail(SS_ERR_PARSE, "%s is not an object with integer timestamps", path);
+        if (st == SS_OK) {
+            ck->init_ns = a ? (int64_t)a->valuedouble : 0;
+            ck->commit_ns = c ? (int64_t)c->valuedouble : 0;
+        }
+        cJSON_Delete(j);
+    }
     free(path);
+    return st;
+}
+
+/* Every array_metadatas/process_* file; then, when the step requires
+ * checksums, every array must have had its record. */
+static ss_status load_all_sums(ss_ckpt *ck)
+{
+    char *md = ck_pathf("%s/array_metadatas", ck->item_dir);
+    if (!md)
+        return nomem();
+    ss_status st = SS_OK;
+    DIR *d = opendir(md);
+    if (!d && errno != ENOENT)
+        st = ss__fail(errno == ENOMEM ? SS_ERR_NOMEM : SS_ERR_IO, "cannot read %s: %s", md,
+                      strerror(errno));
+    struct dirent *e;
+    while (st == SS_OK && d && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "process_", 8) != 0)
+            continue;
+        char *p = ck_pathf("%s/%s", md, e->d_name);
+        st = p ? load_sums(ck, p) : nomem();
+        free(p);
+    }
+    if (d)
+        closedir(d);
+    for (int i = 0; i < ck->n; i++)
+        ck->sums_required |= ck->arrays[i].recorded;
+    for (int i = 0; st == SS_OK && i < ck->n; i++) {
+        ck_array *a = &ck->arrays[i];
+        if (ck->sums_required && !a->recorded)
+            st = ss__fail(SS_ERR_IO, "array '%s' has no checksum record in %s/process_* (the "
+                                     "step was saved with chunk checksums, as %s; a checksum "
+                                     "file is missing or damaged)",
+                          a->name, md,
+                          ck->zcrc_required ? "its _METADATA records"
+                                            : "the other arrays' records show");
+        if (a->nsums > 1)
+            qsort(a->sums, (size_t)a->nsums, sizeof(ck_sums), sums_cmp);
+        for (int k = 1; st == SS_OK && k < a->nsums; k++)
+            if (strcmp(a->sums[k - 1].key, a->sums[k].key) == 0)
+                st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s has two checksum records",
+                              md, a->name, a->sums[k].key);
+    }
+    free(md);
+    return st;
 }
 
 ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt **out)
@@ -418,35 +572,19 @@ ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt 
     }
     free(marker);
     if (!st)
+        st = load_timestamps(ck);
+    if (!st)
         st = choose_item(ck, item);
     if (!st)
         st = load_tree(ck);
     if (!st)
         st = load_shardings(ck);
-    if (!st) {
-        char *md = ck_pathf("%s/array_metadatas", ck->item_dir);
-        DIR *d = md ? opendir(md) : NULL;
-        struct dirent *e;
-        while (st == SS_OK && d && (e = readdir(d)) != NULL) {
-            if (strncmp(e->d_name, "process_", 8) != 0)
-                continue;
-            char *p = ck_pathf("%s/%s", md, e->d_name);
-            st = p ? load_sums(ck, p) : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-            free(p);
-        }
-        if (d)
-            closedir(d);
-        free(md);
-        for (int i = 0; i < ck->n; i++)
-            if (ck->arrays[i].nsums > 1)
-                qsort(ck->arrays[i].sums, (size_t)ck->arrays[i].nsums, sizeof(ck_sums),
-                      sums_cmp);
-    }
+    if (!st)
+        st = load_all_sums(ck);
     if (st) {
         ss_ckpt_close(ck);
         return st;
     }
-    load_timestamps(ck);
     *out = ck;
     return SS_OK;
 }
@@ -503,6 +641,17 @@ const ck_sums *ck_sums_find(const ss_ckpt *ck, int i, const char *key)
     return a->nsums ? bsearch(&probe, a->sums, (size_t)a->nsums, sizeof probe, sums_cmp) : NULL;
 }
 
+ss_status ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ck_sums **out)
+{
+    *out = ck_sums_find(ck, i, key);
+    if (!*out && ck->sums_required)
+        return ss__fail(SS_ERR_IO, "array '%s' chunk %s has no checksum record in "
+                                   "%s/array_metadatas (the step was saved with chunk "
+                                   "checksums; a checksum file is missing or damaged)",
+                        ck->arrays[i].name, key, ck->item_dir);
+    return SS_OK;
+}
+
 ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out)
 {
     ck_array *a = &ck->arrays[i];
@@ -519,14 +668,24 @@ ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out)
             return st;
         }
         char *text;
-        ss_status st = ck_read_file(path, &text, NULL);
+        size_t len;
+        ss_status st = ck_read_file(path, &text, &len);
         free(path);
         if (st)
             return st;
-        st = ck_zarray_parse(text, a->name, &a->z);
+        st = ck_zarray_parse(text, len, a->name, &a->z);
         free(text);
         if (st)
             return st;
+        if (ck->zcrc_required && !a->has_zcrc)
+            return ss__fail(SS_ERR_IO, "array '%s': no checksum of its .zarray is recorded (the "
+                                       "step was saved with checksums; a checksum file is "
+                                       "damaged)",
+                            a->name);
+        if (a->has_zcrc && a->z.text_crc != a->zcrc)
+            return ss__fail(SS_ERR_IO, "array '%s': .zarray CRC32C mismatch (recorded %08x, "
+                                       "read %08x): the file was changed after the save",
+                            a->name, a->zcrc, a->z.text_crc);
         a->zloaded = true;
     }
     *out = &a->z;
@@ -563,8 +722,12 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
         ck_chunk_key(&key, z, idx);
         char *path = key.data ? ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key.data)
                               : NULL;
+        if (!path) {
+            ss__buf_free(&key);
+            return nomem();
+        }
         struct stat sb;
-        if (path && stat(path, &sb) == 0)
+        if (stat(path, &sb) == 0)
             out->bytes_stored += (uint64_t)sb.st_size;
         else
             out->chunks_missing++;
@@ -578,7 +741,10 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
     }
     if (ck->arrays[i].sharding) {
         ck_saved s;
-        if (ck_saved_parse(ck->arrays[i].sharding, out->name, &s) == SS_OK) {
+        st = ck_saved_parse(ck->arrays[i].sharding, out->name, &s);
+        if (st == SS_ERR_NOMEM)
+            return st;
+        if (st == SS_OK) {
             out->saved = s.kind;
             ck_saved_text(&s, out->saved_text, sizeof out->saved_text);
             ck_saved_free(&s);

@@ -744,7 +744,7 @@ ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
         }
     }
     ss_ckpt_stats sum = {0};
-    if (job.a) {
+    if (job.a && job.staging && job.read && job.chunks) {
         if (st == SS_OK)
             sum.bytes_needed = bytes_needed(&job);
         for (int d = 0; d < job.nd; d++) {

@@ -9,7 +9,8 @@
  *      save of the same step is removed first), with the item directory,
  *      one directory and .zarray per array, _METADATA and _sharding;
  *   2. the devices write and fsync their chunk files, computing CRC32Cs;
- *   3. array_metadatas/process_H (with the CRC32Cs), _CHECKPOINT_METADATA
+ *   3. array_metadatas/process_H (with the CRC32Cs of every chunk and of
+ *      every .zarray; _METADATA says they are there), _CHECKPOINT_METADATA
  *      and commit_success.txt are written and fsynced, every directory is
  *      fsynced, and rename(2) publishes DIR/STEP; DIR is fsynced.
  * A kill before 3's rename leaves only the temporary directory, which no
@@ -191,8 +192,12 @@ static ss_status write_tree(const char *item_dir, int n, const char *const names
         py_ints(&b, z[i].rank, z[i].chunks);
         ss__buf_puts(&b, "}}");
     }
-    ss__buf_puts(&b, "}, \"use_ocdbt\": false, \"use_zarr3\": false, "
-                     "\"store_array_data_equal_to_fill_value\": true, \"custom_metadata\": null}");
+    /* custom_metadata carries the promise that every chunk has a checksum
+     * record (open.c requires them then; see CK_CHECKSUM_KEY). */
+    ss__buf_printf(&b, "}, \"use_ocdbt\": false, \"use_zarr3\": false, "
+                       "\"store_array_data_equal_to_fill_value\": true, \"custom_metadata\": "
+                       "{\"%s\": %d}}",
+                   CK_CHECKSUM_KEY, CK_CHECKSUM_VERSION);
     ss_status st = write_buf(item_dir, "_METADATA", &b);
     ss__buf_free(&b);
     return st;
@@ -245,7 +250,9 @@ static ss_status write_array_metadatas(ss_context *ctx, const char *item_dir, in
             py_ints(&b, z[i].rank, z[i].chunks);
             ss__buf_puts(&b, ", \"chunk_shape\": ");
             py_ints(&b, z[i].rank, z[i].chunks);
-            ss__buf_puts(&b, ", \"ext_metadata\": {\"shardsim_chunks\": {");
+            ss__buf_printf(&b, ", \"ext_metadata\": {\"shardsim_zarray_crc32c\": %u, "
+                               "\"shardsim_chunks\": {",
+                           (unsigned)z[i].text_crc);
             int k = 0;
             for (int c = 0; c < job->nitems; c++) {
                 const sv_item *it = &job->items[c];
@@ -422,6 +429,7 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
         ss__buf zb;
         ss__buf_init(&zb);
         ck_zarray_write(&zb, zi);
+        zi->text_crc = zb.data ? ss_crc32c(0, zb.data, zb.len) : 0;
         st = ck_mkdirs(adir);
         if (st == SS_OK)
             st = write_buf(adir, ".zarray", &zb);

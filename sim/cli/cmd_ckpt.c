@@ -251,6 +251,12 @@ static int cmd_verify(int argc, char **argv)
         return rc < 0 ? SS_EXIT_OK : rc;
     int problems = 0;
     ss_status st = ss_ckpt_verify(o.dir, o.step, o.item, stdout, &problems);
+    if (st == SS_ERR_NOMEM) {
+        /* Not a verdict on the checkpoint: nothing was found wrong with it. */
+        fflush(stdout);
+        cli_fail("ckpt verify", false, ss_error_message());
+        return SS_EXIT_CHECK;
+    }
     if (problems) {
         printf("%d problem%s\n", problems, problems == 1 ? "" : "s");
         return SS_EXIT_CHECK;
