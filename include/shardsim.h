@@ -839,7 +839,9 @@ typedef int32_t ss_value;
 
 typedef enum ss_unary_op {
     SS_NEG = 0, SS_EXP, SS_LOG, SS_TANH, SS_RELU, SS_GELU, SS_SQRT, SS_RSQRT,
-    SS_SQUARE, SS_UNARY_COUNT
+    SS_SQUARE,
+    SS_CONVERT, /* x itself; with ss_convert, in another float dtype (astype) */
+    SS_UNARY_COUNT
 } ss_unary_op;
 
 typedef enum ss_binary_op {
@@ -868,6 +870,10 @@ ss_status ss_param(ss_program *p, const char *name, ss_dtype dtype, int rank,
 ss_status ss_constant(ss_program *p, double value, ss_value *out);
 
 ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out);
+/* x.astype(dtype) (lax.convert_element_type) between float dtypes (f32,
+ * bf16, f16): rounds to nearest even when narrowing. The same dtype
+ * returns x itself. SS_ERR_UNSUPPORTED for another dtype. */
+ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
 /* Elementwise with numpy broadcasting; shapes must broadcast. */
 ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value a, ss_value b, ss_value *out);
 /* lax.dot_general: `nb` batch dim pairs, `nc` contracting dim pairs. The

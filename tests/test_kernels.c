@@ -112,7 +112,8 @@ Test(kernels, unary_ops_match_reference)
         fill(&x, positive ? 0.01 : -4.0, 4.0);
         OK(ss__k_unary((ss__k_unary_op)op, &x, &got));
         OK(ss__k_ref_unary((ss__k_unary_op)op, &x, &want));
-        bool exact = op == SS__K_NEG || op == SS__K_RELU || op == SS__K_SQUARE || op == SS__K_SQRT;
+        bool exact = op == SS__K_NEG || op == SS__K_RELU || op == SS__K_SQUARE || op == SS__K_SQRT ||
+                     op == SS__K_CONVERT;
         if (exact)
             EXPECT_SAME(&got, &want, ss__k_unary_name((ss__k_unary_op)op));
         else

@@ -6,6 +6,7 @@
 #include "scenario_check.h"
 
 #include "cli/scenario.h"
+#include "kernels/kernels.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -52,7 +53,18 @@ static void rep(sbuf *b, const char *s, int n)
 /* Load `text`, evaluate its program with the naive reference kernels
  * (ss_program_eval) on its inputs' initial values, and return output
  * `which` as doubles (malloc'd; *n elements). */
+static double *eval_output_typed(const char *text, int which, size_t *n, ss_dtype *dtype,
+                                 double **input0);
+
 static double *eval_output(const char *text, int which, size_t *n)
+{
+    return eval_output_typed(text, which, n, NULL, NULL);
+}
+
+/* As eval_output; also the output's dtype and (input0) input 0's initial
+ * values as doubles (malloc'd). */
+static double *eval_output_typed(const char *text, int which, size_t *n, ss_dtype *dtype,
+                                 double **input0)
 {
     scenario sc;
     scn_overrides ov;
@@ -82,6 +94,17 @@ static double *eval_output(const char *text, int which, size_t *n)
         out[j] = malloc((size_t)count[j] * 8 + 8);
     }
     TS_OK(ss_program_eval(sc.program, (const void *const *)in, out));
+    if (dtype)
+        *dtype = dt[which];
+    if (input0) {
+        const scn_array *a0 = &sc.arrays[sc.input_array[0]];
+        int64_t c0 = 1;
+        for (int d = 0; d < a0->rank; d++)
+            c0 *= a0->shape[d];
+        *input0 = malloc(sizeof **input0 * (size_t)c0);
+        for (int64_t k = 0; k < c0; k++)
+            (*input0)[k] = scn_elem_get(a0->dtype, in[0], (size_t)k);
+    }
     double *r = malloc(sizeof *r * (size_t)count[which]);
     for (int64_t k = 0; k < count[which]; k++)
         r[k] = scn_elem_get(dt[which], out[which], (size_t)k);
@@ -258,4 +281,114 @@ Test(lang, nesting_within_the_limits_computes_the_right_values, .timeout = 120)
     for (size_t k = 0; k < n; k++)
         cr_assert_eq(v[k], 2.0 * (double)k, "element %zu: %g", k, v[k]);
     free(v);
+}
+
+/* --- Item: JAX's weak types: a Python scalar takes the array's dtype -------------- */
+
+/* f32 arithmetic rounded to bf16 (what XLA computes for one bf16 op). */
+static double bf(double v) { return ss__k_bf16_to_f32(ss__k_f32_to_bf16((float)v)); }
+
+#define BF16_HEAD "mesh d=2 m=4\nx = input(bf16[8, 16], P('d', 'm'), normal(seed=1, stddev=1.0))\n"
+
+Test(lang, a_python_scalar_next_to_bf16_is_bf16_forward_and_in_grad, .timeout = 120)
+{
+    const char *text = BF16_HEAD
+        "def g(x):\n    return sum(x * 0.1)\n"
+        "def f(x):\n    return x * 0.1, 0.1 * x + 1.0, grad(g)(x), x - 3, maximum(x, 0.3), "
+        "x / 3.0\n"
+        "run f\ncheck f\n";
+    const double k01 = bf(0.1); /* jnp.asarray(0.1, bfloat16) = 0.10009765625 */
+    cr_assert_eq(k01, 0.10009765625);
+    for (int out = 0; out < 6; out++) {
+        size_t n;
+        ss_dtype dt;
+        double *x, *v = eval_output_typed(text, out, &n, &dt, &x);
+        cr_assert_eq(dt, SS_BF16, "output %d is %s, not bf16", out, ss_dtype_name(dt));
+        for (size_t k = 0; k < n; k++) {
+            double want = out == 0   ? bf(x[k] * k01)
+                          : out == 1 ? bf(bf(k01 * x[k]) + 1.0)
+                          : out == 2 ? k01 /* the cotangent 1 times bf16(0.1) */
+                          : out == 3 ? bf(x[k] - 3.0)
+                          : out == 4 ? fmax(x[k], bf(0.3))
+                                     : bf(x[k] / bf(3.0));
+            cr_assert_eq(v[k], want, "output %d element %zu: x %.9g got %.9g want %.9g", out, k,
+                         x[k], v[k], want);
+        }
+        free(v);
+        free(x);
+    }
+    /* the sharded run gives the same bits */
+    const char *args[] = {"run", "t.shard"};
+    result r = run_cli(text, 2, args);
+    cr_assert_eq(r.rc, 0, "%.400s", r.err);
+    for (int out = 0; out < 6; out++) {
+        char line[64];
+        snprintf(line, sizeof line, "f[%d]", out);
+        const char *at = strstr(r.out, line);
+        cr_assert(at && strstr(at, "ok (bitwise equal)") &&
+                      strstr(at, "ok (bitwise equal)") < strchr(at, '\n'),
+                  "%s", r.out);
+    }
+    result_free(&r);
+}
+
+Test(lang, layer_norm_and_optimizers_on_bf16_differentiate_in_bf16, .timeout = 120)
+{
+    /* d/dx sum(w * layer_norm(x)) = (w - mean(w) - y mean(w y)) / sigma per row */
+    const char *text = BF16_HEAD
+        "w = input(bf16[16], P(None), iota)\n"
+        "def g(x, w):\n    return sum(layer_norm(x) * w)\n"
+        "def f(x, w):\n    return grad(g)(x, w)\n"
+        "run f\ncheck f\n";
+    size_t n;
+    ss_dtype dt;
+    double *x, *v = eval_output_typed(text, 0, &n, &dt, &x);
+    cr_assert_eq(dt, SS_BF16);
+    cr_assert_eq(n, 128);
+    double maxerr = 0, maxref = 0;
+    for (int r = 0; r < 8; r++) {
+        const double *xr = x + 16 * r;
+        double mu = 0, var = 0, mw = 0, mwy = 0, y[16];
+        for (int c = 0; c < 16; c++)
+            mu += xr[c] / 16;
+        for (int c = 0; c < 16; c++)
+            var += (xr[c] - mu) * (xr[c] - mu) / 16;
+        double sigma = sqrt(var + 1e-6);
+        for (int c = 0; c < 16; c++) {
+            y[c] = (xr[c] - mu) / sigma;
+            mw += (double)c / 16;
+            mwy += (double)c * y[c] / 16;
+        }
+        for (int c = 0; c < 16; c++) {
+            double want = ((double)c - mw - y[c] * mwy) / sigma;
+            maxerr = fmax(maxerr, fabs(v[16 * r + c] - want));
+            maxref = fmax(maxref, fabs(want));
+        }
+    }
+    /* a dozen bf16 roundings (2^-9 relative each) on the way */
+    cr_assert(maxerr <= 0.05 * maxref, "max error %g, max |grad| %g", maxerr, maxref);
+    free(v);
+    free(x);
+    /* optimizers' constants meet bf16 params and moments: sgd trains and
+     * matches the single-device run, adam builds (bias corrections cast to
+     * the moments' dtype as optax does) */
+    const char *train = BF16_HEAD
+        "w = param(bf16[16, 16], P(None, 'm'), xavier_normal(seed=2))\n"
+        "def loss(x, w):\n    return mean(relu(x @ w) * 0.5 + 0.25)\n"
+        "def step(x, w):\n    l, g = value_and_grad(loss, argnums=1)(x, w)\n"
+        "    return l, OPT(w, g, learning_rate=0.1)\n"
+        "run step steps=3\ncheck step\n";
+    static const char *const opts[] = {"sgd", "adam"};
+    for (int k = 0; k < 2; k++) {
+        char buf[1024], *at;
+        snprintf(buf, sizeof buf, "%s", train);
+        at = strstr(buf, "OPT");
+        memmove(at + strlen(opts[k]), at + 3, strlen(at + 3) + 1);
+        memcpy(at, opts[k], strlen(opts[k]));
+        const char *args[] = {k ? "plan" : "run", "t.shard"};
+        result r = run_cli(buf, 2, args);
+        cr_assert_eq(r.rc, 0, "%s: %.400s", opts[k], r.err);
+        cr_assert(k || strstr(r.out, "step[1]"), "%s", r.out);
+        result_free(&r);
+    }
 }

@@ -169,6 +169,7 @@ static inline double tc_unary(int op, double x)
     case SS_SQRT: return sqrt(x);
     case SS_RSQRT: return 1 / sqrt(x);
     case SS_SQUARE: return x * x;
+    case SS_CONVERT: return x;
     }
     return NAN;
 }

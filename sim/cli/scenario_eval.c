@@ -9,6 +9,8 @@
  */
 #include "scenario_eval.h"
 
+#include "kernels/kernels.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -268,6 +270,32 @@ val *ev_array(ev *e, val *x, scn_loc loc, const char *what)
     }
 }
 
+bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc lb,
+                   const char *wb)
+{
+    bool na = ev_is_num(*a), nb = ev_is_num(*b);
+    if (na == nb)
+        return (*a = ev_array(e, *a, la, wa)) && (*b = ev_array(e, *b, lb, wb));
+    val **num = na ? a : b, **arr = na ? b : a;
+    if (!(*arr = ev_array(e, *arr, na ? lb : la, na ? wb : wa)))
+        return false;
+    ss_dtype dt;
+    int64_t shape[SS_MAX_RANK];
+    ev_shape(e, (*arr)->v, &dt, NULL, shape);
+    double d = (*num)->kind == V_INT ? (double)(*num)->i : (*num)->f;
+    float f = (float)d;
+    if (dt == SS_BF16)
+        d = ss__k_bf16_to_f32(ss__k_f32_to_bf16(f));
+    else if (dt == SS_F16)
+        d = ss__k_f16_to_f32(ss__k_f32_to_f16(f));
+    ss_value c;
+    int before = ss_program_value_count(e->sc->program);
+    scn_loc l = na ? la : lb;
+    if (!ev_built(e, ss_constant(e->sc->program, d, &c), before, l))
+        return false;
+    return (*num = ev_array_val(e, c, l)) != NULL;
+}
+
 bool ev_resolve_spec(ev *e, ss_spec *spec, scn_loc loc)
 {
     scenario *sc = e->sc;
@@ -402,8 +430,7 @@ static val *binop_apply(ev *e, const scn_expr *x, val *a, val *b)
             code = ops[k].code;
     if (code == -2)
         return ev_fail(e, x->loc, "operator %s works on numbers only", op);
-    if (!(a = ev_array(e, a, x->a->loc, "left operand")) ||
-        !(b = ev_array(e, b, x->b->loc, "right operand")))
+    if (!ev_array_pair(e, &a, x->a->loc, "left operand", &b, x->b->loc, "right operand"))
         return NULL;
     ss_value out;
     int before = ss_program_value_count(e->sc->program);

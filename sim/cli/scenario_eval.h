@@ -128,6 +128,12 @@ bool ev_built(ev *e, ss_status st, int before, scn_loc loc);
  * program inputs. NULL (error) for anything else. */
 val *ev_array(ev *e, val *x, scn_loc loc, const char *what);
 val *ev_array_val(ev *e, ss_value v, scn_loc loc);
+/* Both operands of an elementwise op as arrays. A number next to an array
+ * is a weakly typed scalar (JAX's Python scalars): its constant holds the
+ * number rounded to the array's dtype (bf16(0.1) next to bf16), so the
+ * result keeps the array's dtype (ss_binary). */
+bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc lb,
+                   const char *wb);
 /* Shape facts of an array value. */
 void ev_shape(ev *e, ss_value v, ss_dtype *dtype, int *rank, int64_t shape[]);
 /* Call a user function with evaluated arguments. */

@@ -489,8 +489,8 @@ static val *op_binary(ev *e, const callargs *ca)
                    : op == SS_ADD ? a + b : op == SS_SUB ? a - b : op == SS_MUL ? a * b : a / b;
         return r;
     }
-    val *a = arr_arg(e, ca, 0, NULL), *b = a ? arr_arg(e, ca, 1, NULL) : NULL;
-    if (!b)
+    val *a = ca->v[0], *b = ca->v[1];
+    if (!ev_array_pair(e, &a, ca->locs[0], "argument", &b, ca->locs[1], "argument"))
         return NULL;
     ss_value out;
     BEFORE();

@@ -195,6 +195,8 @@ static ss_status vjp_unary(ss_program *p, const ss__node *n, ss_value ans, ss_va
         if (!(st = cbin(p, SS_MUL, 2.0, x, &a)))
             st = bin(p, SS_MUL, g, a, gx);
         return st;
+    case SS_CONVERT: /* the cotangent back in x's dtype */
+        return ss_convert(p, g, p->nodes[x].dtype, gx);
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for unary op %d", n->sub);

@@ -4,6 +4,7 @@
  * Every error names the op and the shapes involved.
  */
 #include "graph.h"
+#include "kernels/kernels.h"
 
 #include <string.h>
 
@@ -46,6 +47,28 @@ ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out)
     ss__node n;
     node_init(&n, SS__OP_UNARY, a);
     n.sub = op;
+    n.in[n.nin++] = x;
+    return ss__program_add(p, &n, out);
+}
+
+ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
+{
+    const ss__node *a = ss__program_node(p, x, "convert");
+    if (!a)
+        return SS_ERR_INVALID;
+    bool fa = a->dtype == SS_F32 || a->dtype == SS_BF16 || a->dtype == SS_F16;
+    bool fb = dtype == SS_F32 || dtype == SS_BF16 || dtype == SS_F16;
+    if (!fa || !fb)
+        return ss__fail(SS_ERR_UNSUPPORTED, "convert: %s to %s is not supported (float dtypes "
+                        "f32, bf16 and f16 only)", ss_dtype_name(a->dtype), ss_dtype_name(dtype));
+    if (a->dtype == dtype) {
+        *out = x;
+        return SS_OK;
+    }
+    ss__node n;
+    node_init(&n, SS__OP_UNARY, a);
+    n.sub = SS_CONVERT;
+    n.dtype = dtype;
     n.in[n.nin++] = x;
     return ss__program_add(p, &n, out);
 }
@@ -108,6 +131,34 @@ static ss_status broadcast_to(ss_program *p, ss_value x, int rank, const int64_t
     return ss_broadcast_in_dim(p, x, rank, shape, dims, out);
 }
 
+/* The constant behind v if v is a weakly typed scalar: a constant
+ * (ss_constant: a Python scalar) or a broadcast of one; NULL otherwise. */
+static const ss__node *weak_scalar(const ss_program *p, ss_value v)
+{
+    const ss__node *n = &p->nodes[v];
+    while (n->op == SS__OP_BROADCAST)
+        n = &p->nodes[n->in[0]];
+    return n->op == SS__OP_CONSTANT ? n : NULL;
+}
+
+/* `value` as the nearest number of `dtype` (round to nearest even for
+ * bf16/f16, as jnp.asarray(value, dtype) does); f32 and wider as f32, the
+ * precision every kernel reads a constant with. */
+static double round_to(ss_dtype dtype, double value)
+{
+    float f = (float)value;
+    if (dtype == SS_BF16)
+        return ss__k_bf16_to_f32(ss__k_f32_to_bf16(f));
+    if (dtype == SS_F16)
+        return ss__k_f16_to_f32(ss__k_f32_to_f16(f));
+    return dtype == SS_F64 ? value : f;
+}
+
+/* Elementwise with JAX's weak types: a Python scalar (a constant, or a
+ * broadcast of one) takes the dtype of the array it meets, its value
+ * rounded to that dtype first (bf16 x times 0.1 multiplies by bf16(0.1),
+ * and the result is bf16), so forward and gradients stay in the arrays'
+ * dtype. Two arrays must have the same dtype. */
 ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_value *out)
 {
     const ss__node *a = ss__program_node(p, x, "binary");
@@ -118,11 +169,28 @@ ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_v
         return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
     static const char *const names[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
                                                        "min", "pow", "eq",  "gt",  "ge"};
+    const ss__node *wa = weak_scalar(p, x), *wb = weak_scalar(p, y);
     ss_dtype dtype = a->dtype;
-    if (a->op == SS__OP_CONSTANT)
+    if (wa && !wb)
         dtype = b->dtype;
-    else if (b->op != SS__OP_CONSTANT && a->dtype != b->dtype)
+    else if (!wa && !wb && a->dtype != b->dtype)
         return fail_shapes(SS_ERR_INVALID, names[op], "operands have different dtypes", a, b);
+    const ss__node *w = wa && !wb ? wa : wb && !wa ? wb : NULL;
+    if (w && round_to(dtype, w->scalar) != w->scalar) {
+        /* the scalar in the array's dtype: a new constant (the old one may
+         * have other users), broadcast below like any operand */
+        double r = round_to(dtype, w->scalar);
+        ss_value c;
+        ss_status st = ss_constant(p, r, &c);
+        if (st)
+            return st;
+        if (wa && !wb)
+            x = c;
+        else
+            y = c;
+        a = &p->nodes[x];
+        b = &p->nodes[y];
+    }
     int rank = a->rank > b->rank ? a->rank : b->rank;
     int64_t shape[SS_MAX_RANK];
     for (int d = 0; d < rank; d++) {

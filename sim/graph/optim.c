@@ -228,12 +228,16 @@ static ss_status update(ss_program *p, const ss_optim *o, int n, const ss_value 
         }
         case SS_OPTIM_ADAM:
         case SS_OPTIM_ADAMW: {
-            ss_value mu, nu, g2, mh, nh, den;
+            ss_value mu, nu, g2, mh, nh, den, c1x, c2x;
+            /* optax divides by the bias correction cast to the moment's
+             * dtype (bf16 moments of bf16 params) */
+            ss_dtype mdt = p->nodes[prm].dtype;
             if ((st = lerp(p, g, 1.0 - o->b1, state[i], o->b1, &mu)) ||
                 (st = ss_unary(p, SS_SQUARE, g, &g2)) ||
                 (st = lerp(p, g2, 1.0 - o->b2, state[n + i], o->b2, &nu)) ||
-                (st = ss_binary(p, SS_DIV, mu, bc1, &mh)) ||
-                (st = ss_binary(p, SS_DIV, nu, bc2, &nh)))
+                (st = ss_convert(p, bc1, mdt, &c1x)) || (st = ss_convert(p, bc2, mdt, &c2x)) ||
+                (st = ss_binary(p, SS_DIV, mu, c1x, &mh)) ||
+                (st = ss_binary(p, SS_DIV, nu, c2x, &nh)))
                 break;
             new_state[i] = mu;
             new_state[n + i] = nu;

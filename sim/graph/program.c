@@ -193,7 +193,8 @@ ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *
 const char *ss__opcode_name(const ss__node *n)
 {
     static const char *const unary[SS_UNARY_COUNT] = {"neg", "exp", "log", "tanh", "relu",
-                                                      "gelu", "sqrt", "rsqrt", "square"};
+                                                      "gelu", "sqrt", "rsqrt", "square",
+                                                      "convert"};
     static const char *const binary[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
                                                         "min", "pow", "eq",  "gt",  "ge"};
     static const char *const reduce[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};

@@ -19,6 +19,7 @@ static const char *const unary_names[SS__K_UNARY_COUNT] = {
     [SS__K_NEG] = "neg",   [SS__K_EXP] = "exp",   [SS__K_LOG] = "log",
     [SS__K_TANH] = "tanh", [SS__K_RELU] = "relu", [SS__K_GELU] = "gelu",
     [SS__K_SQRT] = "sqrt", [SS__K_RSQRT] = "rsqrt", [SS__K_SQUARE] = "square",
+    [SS__K_CONVERT] = "convert",
 };
 
 static const char *const binary_names[SS__K_BINARY_COUNT] = {
@@ -31,6 +32,7 @@ static const char *const binary_names[SS__K_BINARY_COUNT] = {
 static const int64_t unary_cost[SS__K_UNARY_COUNT] = {
     [SS__K_NEG] = 1,  [SS__K_EXP] = 1,  [SS__K_LOG] = 1,   [SS__K_TANH] = 1,   [SS__K_RELU] = 1,
     [SS__K_GELU] = 9, [SS__K_SQRT] = 1, [SS__K_RSQRT] = 2, [SS__K_SQUARE] = 1,
+    [SS__K_CONVERT] = 0,
 };
 
 const char *ss__k_unary_name(ss__k_unary_op op)
@@ -80,6 +82,7 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     case SS__K_SQRT: return sqrtf(x);
     case SS__K_RSQRT: return 1.0f / sqrtf(x);
     case SS__K_SQUARE: return x * x;
+    case SS__K_CONVERT: return x;
     default: return NAN;
     }
 }
@@ -121,6 +124,7 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_SQRT: LOOP(sqrtf(v));
     case SS__K_RSQRT: LOOP(1.0f / sqrtf(v));
     case SS__K_SQUARE: LOOP(v * v);
+    case SS__K_CONVERT: LOOP(v);
     default: LOOP(((void)v, NAN)); /* unreachable: ops are checked first */
     }
 #undef LOOP

@@ -87,6 +87,7 @@ typedef enum ss__k_unary_op {
     SS__K_SQRT,
     SS__K_RSQRT,
     SS__K_SQUARE,
+    SS__K_CONVERT, /* x: with an output of another float dtype, a conversion */
     SS__K_UNARY_COUNT
 } ss__k_unary_op;
 

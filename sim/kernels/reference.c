@@ -88,6 +88,7 @@ static double unary(ss__k_unary_op op, double x)
     case SS__K_SQRT: return sqrt(x);
     case SS__K_RSQRT: return 1.0 / sqrt(x);
     case SS__K_SQUARE: return x * x;
+    case SS__K_CONVERT: return x;
     default: return NAN;
     }
 }

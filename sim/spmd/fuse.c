@@ -104,7 +104,10 @@ static int build_buf(fuser *s, int buf, int64_t n)
 {
     int j = s->producer[buf];
     if (j >= 0 && !s->gone[j] && elems(&s->e->bufs[buf]) == n) {
-        if (is_elementwise(s, j) && s->uses[buf] == 1 && s->nabsorbed < SS__K_FUSED_MAX_OPS) {
+        /* only an f32 intermediate: a register holds what its buffer
+         * would (bf16/f16 results are rounded when stored) */
+        if (is_elementwise(s, j) && s->uses[buf] == 1 && s->nabsorbed < SS__K_FUSED_MAX_OPS &&
+            s->e->bufs[buf].dtype == SS_F32) {
             s->absorbed[s->nabsorbed++] = j;
             s->gone[j] = 1;
             return build_inst(s, j, n);
@@ -268,12 +271,14 @@ static void merge_siblings(ss_executable *e)
                 for (int x = 0; x < ik->nin && !merged; x++) {
                     int b = ik->in[x], j = producer[b];
                     if (j < 0 || gone[j] || e->insts[j].kind != SS__INST_FUSED ||
-                        elems(&e->bufs[e->insts[j].out]) != elems(&e->bufs[ik->out]))
+                        elems(&e->bufs[e->insts[j].out]) != elems(&e->bufs[ik->out]) ||
+                        e->bufs[e->insts[j].out].dtype != SS_F32)
                         continue;
                     const ss__inst *ij = &e->insts[j];
                     bool clear = !read_between(e, j, k, ij->out);
                     for (int y = 0; clear && y < ij->fused.nextra; y++)
-                        clear = !read_between(e, j, k, ij->extra_out[y]);
+                        clear = !read_between(e, j, k, ij->extra_out[y]) &&
+                                e->bufs[ij->extra_out[y]].dtype == SS_F32;
                     if (clear && merge_into(e, j, k, b)) {
                         gone[j] = 1;
                         merged = true;
