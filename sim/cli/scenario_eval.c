@@ -274,14 +274,18 @@ bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc 
                    const char *wb)
 {
     bool na = ev_is_num(*a), nb = ev_is_num(*b);
-    if (na == nb)
-        return (*a = ev_array(e, *a, la, wa)) && (*b = ev_array(e, *b, lb, wb));
     val **num = na ? a : b, **arr = na ? b : a;
-    if (!(*arr = ev_array(e, *arr, na ? lb : la, na ? wb : wa)))
-        return false;
-    ss_dtype dt;
+    ss_dtype dt = SS_F32;
     int64_t shape[SS_MAX_RANK];
-    ev_shape(e, (*arr)->v, &dt, NULL, shape);
+    if ((*arr)->kind == V_ARRAY)
+        ev_shape(e, (*arr)->v, &dt, NULL, shape);
+    else if ((*arr)->kind == V_DECL)
+        dt = e->sc->arrays[(*arr)->i].dtype;
+    if (na == nb || (dt != SS_BF16 && dt != SS_F16))
+        return (*a = ev_array(e, *a, la, wa)) && (*b = ev_array(e, *b, lb, wb));
+    /* operands in their order (program values numbered as written) */
+    if (!na && !(*arr = ev_array(e, *arr, la, wa)))
+        return false;
     double d = (*num)->kind == V_INT ? (double)(*num)->i : (*num)->f;
     float f = (float)d;
     if (dt == SS_BF16)
@@ -291,9 +295,10 @@ bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc 
     ss_value c;
     int before = ss_program_value_count(e->sc->program);
     scn_loc l = na ? la : lb;
-    if (!ev_built(e, ss_constant(e->sc->program, d, &c), before, l))
+    if (!ev_built(e, ss_constant(e->sc->program, d, &c), before, l) ||
+        !(*num = ev_array_val(e, c, l)))
         return false;
-    return (*num = ev_array_val(e, c, l)) != NULL;
+    return !na || (*arr = ev_array(e, *arr, lb, wb)) != NULL;
 }
 
 bool ev_resolve_spec(ev *e, ss_spec *spec, scn_loc loc)

@@ -142,8 +142,7 @@ static const ss__node *weak_scalar(const ss_program *p, ss_value v)
 }
 
 /* `value` as the nearest number of `dtype` (round to nearest even for
- * bf16/f16, as jnp.asarray(value, dtype) does); f32 and wider as f32, the
- * precision every kernel reads a constant with. */
+ * bf16/f16, as jnp.asarray(value, dtype) does); other dtypes keep it. */
 static double round_to(ss_dtype dtype, double value)
 {
     float f = (float)value;
@@ -151,7 +150,8 @@ static double round_to(ss_dtype dtype, double value)
         return ss__k_bf16_to_f32(ss__k_f32_to_bf16(f));
     if (dtype == SS_F16)
         return ss__k_f16_to_f32(ss__k_f32_to_f16(f));
-    return dtype == SS_F64 ? value : f;
+    (void)f;
+    return value; /* f32 and wider: kernels read the constant as it is */
 }
 
 /* Elementwise with JAX's weak types: a Python scalar (a constant, or a
