@@ -392,3 +392,44 @@ Test(lang, layer_norm_and_optimizers_on_bf16_differentiate_in_bf16, .timeout = 1
         result_free(&r);
     }
 }
+
+/* --- Item: numbers past int64 are clear errors -------------------------------------- */
+
+Test(lang, integers_and_sizes_past_int64_are_errors_naming_the_value_and_the_limit)
+{
+    const char *text = "mesh d=2\nN = 4\nx = input(f32[N, 16], P('d'), ones)\n"
+                       "def f(x):\n    return x\nrun f\n";
+    const char *args[] = {"plan", "t.shard", "--set", "N=99999999999999999999999"};
+    result r = run_cli(text, 4, args);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "--set N: 99999999999999999999999 is out of range (int64: "
+                            "-9223372036854775808 to 9223372036854775807)"), "%s", r.err);
+    result_free(&r);
+    args[3] = "N=-99999999999999999999999";
+    r = run_cli(text, 4, args);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "--set N: -99999999999999999999999 is out of range"), "%s", r.err);
+    result_free(&r);
+    expect_error("plan", "mesh d=2\nN = 9223372036854775808\n", "2:5: ",
+                 "integer '9223372036854775808' is out of range (int64: at most "
+                 "9223372036854775807)");
+    expect_error("plan", "mesh d=2\nN = 9223372036854775807 + 1\n", "2:25: ",
+                 "integer overflow");
+    /* 2^32 * 2^32 * 16 elements; 2^61 f32 elements = 2^63 bytes */
+    expect_error("plan",
+                 "mesh d=2\nx = input(f32[4294967296, 4294967296, 16], P('d'), ones)\n"
+                 "def f(x):\n    return x\nrun f\n",
+                 "2:14: ",
+                 "shape too large: f32[4294967296, 4294967296, 16] has more elements than int64 "
+                 "holds (at most 9223372036854775807)");
+    expect_error("plan",
+                 "mesh d=2\nx = input(f32[2305843009213693952], P('d'), ones)\n"
+                 "def f(x):\n    return x\nrun f\n",
+                 "2:14: ",
+                 "shape too large: f32[2305843009213693952] has more bytes than int64 holds");
+    /* one below the limits is accepted by the language (plan then says it does not fit) */
+    args[3] = "N=9223372036854775807";
+    r = run_cli(text, 4, args);
+    cr_assert(!strstr(r.err, "out of range"), "%s", r.err);
+    result_free(&r);
+}

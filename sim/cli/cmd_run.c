@@ -180,9 +180,15 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             char *end;
             if (!eq || eq == v || o->ov.nsets == 32 || (size_t)(eq - v) >= 64)
                 return fail_usage(o, "--set expects NAME=INTEGER (at most 32)");
+            errno = 0;
             val = strtoll(eq + 1, &end, 10);
             if (!eq[1] || *end)
                 return fail_usage(o, "--set expects NAME=INTEGER");
+            if (errno == ERANGE) {
+                snprintf(msg, sizeof msg, "--set %.*s: %.64s is out of range (int64: %lld to %lld)",
+                         (int)(eq - v), v, eq + 1, (long long)INT64_MIN, (long long)INT64_MAX);
+                return fail_usage(o, msg);
+            }
             memcpy(o->set_names[o->ov.nsets], v, (size_t)(eq - v));
             o->set_names[o->ov.nsets][eq - v] = '\0';
             o->ov.set_names[o->ov.nsets] = o->set_names[o->ov.nsets];

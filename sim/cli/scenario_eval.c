@@ -639,10 +639,18 @@ static val *eval_type(ev *e, env *en, const scn_expr *x, ss_dtype dt)
         t->type->shape[k] = n;
     }
     t->type->rank = x->nitems;
-    int64_t total;
-    if (!ss__product(t->type->rank, t->type->shape, &total) ||
-        total > INT64_MAX / 8)
-        return ev_fail(e, x->loc, "shape too large");
+    int64_t total, bytes;
+    bool counted = ss__product(t->type->rank, t->type->shape, &total);
+    if (!counted || !ss__mul_i64_checked(total, (int64_t)ss_dtype_size(dt), &bytes)) {
+        char dims[256];
+        size_t at = 0;
+        for (int k = 0; k < t->type->rank && at < sizeof dims; k++)
+            at += (size_t)snprintf(dims + at, sizeof dims - at, "%s%lld", k ? ", " : "",
+                                   (long long)t->type->shape[k]);
+        return ev_fail(e, x->loc, "shape too large: %s[%s] has %s than int64 holds (at most %lld)",
+                       ss_dtype_name(dt), dims, counted ? "more bytes" : "more elements",
+                       (long long)INT64_MAX);
+    }
     return t;
 }
 

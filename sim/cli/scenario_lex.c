@@ -252,7 +252,8 @@ static ss_status lex_number(lexer *lx)
     } else {
         t->ival = strtoll(buf, NULL, 10);
         if (errno)
-            return scn_fail(lx->err, loc, "integer '%s' is out of range", buf);
+            return scn_fail(lx->err, loc, "integer '%s' is out of range (int64: at most %lld)",
+                            buf, (long long)INT64_MAX);
         t->fval = (double)t->ival;
     }
     return SS_OK;
