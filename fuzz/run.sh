@@ -5,7 +5,8 @@
 # Each target starts from its seeds (fuzz/corpus/TARGET, plus scenarios/ for
 # the scenario language and scenarios/strategies/ for strategies), which
 # also hold the inputs of past findings; new inputs go to a scratch corpus
-# under BUILD_DIR/fuzz-corpus. A finding (crash, sanitizer report, leak,
+# under BUILD_DIR/fuzz-corpus; fuzz/TARGET.dict, when there is one, lists
+# words of the input format for libFuzzer's mutations. A finding (crash, sanitizer report, leak,
 # timeout, memory past the limits) is saved under BUILD_DIR/fuzz-artifacts
 # and makes the script exit 1 after the remaining targets ran.
 set -uo pipefail
@@ -34,14 +35,20 @@ mkdir -p "$build/fuzz-artifacts"
 failed=()
 for t in "${targets[@]}"; do
     exe="$build/fuzz/fuzz_$t"
-    [ -x "$exe" ] || { echo "fuzz: no $exe (setup with -Dfuzz=true)"; failed+=("$t"); continue; }
+    if [ ! -x "$exe" ]; then
+        echo "fuzz: $t MISSING: no $exe (setup with -Dfuzz=true)"
+        failed+=("$t")
+        continue
+    fi
+    dict=()
+    [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
     work="$build/fuzz-corpus/$t"
     mkdir -p "$work"
     log="$build/fuzz-artifacts/$t.log"
     echo "fuzz: $t for ${secs}s (max_len $(max_len "$t"), timeout $(timeout_of "$t")s, rss limit 2048 MB)"
     # shellcheck disable=SC2046
     "$exe" -max_total_time="$secs" -max_len="$(max_len "$t")" -timeout="$(timeout_of "$t")" \
-        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$build/fuzz-artifacts/$t-" "$work" $(seeds "$t") >"$log" 2>&1
     rc=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
