@@ -781,7 +781,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
 
 /* One entry of the collective ledger: one per collective executed (recorded
  * once, by the device at mesh position 0). Ring model bytes
- * (notes/gspmd.md section 5): S is the full buffer (all_reduce: the buffer;
+ * (docs/gspmd.md 5.1): S is the full buffer (all_reduce: the buffer;
  * all_gather: the output; reduce_scatter: the input; all_to_all: input x
  * G), sent/received are per device. busbw = algbw x the nccl-tests factor. */
 typedef struct ss_coll_record {
@@ -932,7 +932,7 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
                   ss_value final_carry[], ss_value ys[]);
 
 /* shard_map: per-device code with explicit collectives, which the
- * partitioner leaves alone (notes/gspmd.md S10). ss_shard_map_begin gives,
+ * partitioner leaves alone (docs/gspmd.md S10). ss_shard_map_begin gives,
  * for each global value xs[k], its per-device block under in_specs[k]
  * (every dim must divide evenly, as JAX requires); ops built after it work
  * on block shapes, until ss_shard_map_end assembles each block value
@@ -988,7 +988,7 @@ const char *ss_value_op_name(const ss_program *p, ss_value v);
 /* The i-th operand of value v's op; SS_ERR_RANGE past its operands. */
 ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out);
 
-/* Run sharding propagation (notes/gspmd.md section 2: fixed user shardings,
+/* Run sharding propagation (docs/gspmd.md section 2: fixed user shardings,
  * shardings only become more specific, forward and backward sweeps by
  * op-priority level, dot rules from both operands). Idempotent. */
 ss_status ss_program_propagate(ss_program *p);
@@ -1046,7 +1046,7 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out);
 
 /* Compile options (zero-initialise for the defaults). */
 typedef struct ss_compile_options {
-    /* Windowed einsum (collective matmul, notes/gspmd.md 3.3 and S11): a
+    /* Windowed einsum (collective matmul, docs/gspmd.md 3.3 and S11): a
      * dot whose operand would be all-gathered along a free dim is computed
      * in n steps instead, passing that operand's blocks around the ring
      * with n-1 collective-permutes and writing each step's slice of the
@@ -1058,7 +1058,7 @@ typedef struct ss_compile_options {
     int no_fusion;
     /* Nonzero: where GSPMD's choice moves more bytes than another valid
      * lowering (reducing a large partial dot result where gathering its
-     * small operands would move less, notes/gspmd.md S2, S5), take the
+     * small operands would move less, docs/gspmd.md 3.2, S2, S5), take the
      * cheaper one. The explanation names the alternative either way. */
     int cheapest;
 } ss_compile_options;

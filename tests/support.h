@@ -36,7 +36,7 @@ ss_mesh *ts_make_mesh(const char *text, int devices);
 /* An f32 input named `name` with spec text (NULL: unspecified) and `rank`
  * int dims given after it. */
 ss_value ts_input(ss_program *p, const char *name, const char *spec, int rank, ...);
-/* Scenario S7's attention (notes/gspmd.md section 7) on x with
+/* Scenario S7's attention (docs/gspmd.md section 7) on x with
  * w = {Wq, Wk, Wv, Wo}: out = {q, scores, softmax, o, y}. */
 void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5]);
 

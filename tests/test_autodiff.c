@@ -11,7 +11,7 @@
  *   3. the sharded run on virtual devices against ss_program_eval: normwise
  *      1e-5, with plan == run checks (peak bytes, ledger, no leaks).
  * Then JAX's tie rules, symbolic zeros, errors, and the forward + backward
- * collectives of scenarios S2-S9 (notes/gspmd.md section 7). */
+ * collectives of scenarios S2-S9 (docs/gspmd.md section 7). */
 #include "train_check.h"
 
 /* Differentiate `loss` with respect to wrt[0..n) (inputs), mark loss and
@@ -492,7 +492,7 @@ static ss_value sum_all(ss_program *p, ss_value y)
     do {                                                                                     \
         tc_coll want_[] = {__VA_ARGS__};                                                     \
         cr_assert(tc_ledger_is(e, name, want_, (int)(sizeof want_ / sizeof want_[0])),       \
-                  "%s: the forward + backward collectives differ from notes/gspmd.md "      \
+                  "%s: the forward + backward collectives differ from docs/gspmd.md "      \
                   "(ledger and explain on stderr)", name);                                   \
     } while (0)
 

@@ -1,5 +1,5 @@
 /* test_partition.c — the partitioned program end to end: every scenario's
- * forward pass (notes/gspmd.md section 7) runs on the virtual devices, its
+ * forward pass (docs/gspmd.md section 7) runs on the virtual devices, its
  * outputs equal the single-device reference (ss_program_eval), its
  * collectives and bytes per device are GSPMD's, and the plan's peak memory
  * and ledger equal what the run measured. */
@@ -354,7 +354,7 @@ Test(partition, s9_expert_parallel_all_to_alls)
 
 Test(partition, s12_reshard_gauntlet_through_constraints)
 {
-    /* notes/gspmd.md S12 on mesh (x=2, y=2), A f32[8,8]: each step is an
+    /* docs/gspmd.md S12 on mesh (x=2, y=2), A f32[8,8]: each step is an
      * input laid out as the step's source and a constraint to its target. */
     static const char *const steps[][2] = {
         {"P(('x','y'))", "P(None, ('x','y'))"}, /* 1: all-to-all, 48 B */
@@ -530,7 +530,7 @@ Test(partition, random_programs_equal_the_single_device_run, .timeout = 120)
 
 Test(partition, shard_map_psum_matches_the_jax_reference_vector)
 {
-    /* notes/jax-semantics.md 6.1: blocks [3,1,4,1] [5,9,2,6] [5,3,5,8] [9,7,1,2]
+    /* docs/semantics.md 8.1: blocks [3,1,4,1] [5,9,2,6] [5,3,5,8] [9,7,1,2]
      * on 4 devices, psum over 'i', out_specs P() -> [22 20 12 17]. */
     ss_mesh *m = ts_make_mesh("i=4", 4);
     ss_program *p;
@@ -925,7 +925,7 @@ static ss_program *s11a(ss_mesh **m)
 
 Test(partition, s11_collective_matmul_moves_the_bytes_of_the_gather)
 {
-    /* notes/gspmd.md S11(a): plain lowering all-gathers x (24576 B);
+    /* docs/gspmd.md S11(a): plain lowering all-gathers x (24576 B);
      * windowed, 3 collective-permutes of an 8 KiB block move the same. */
     ss_mesh *m;
     ss_program *p = s11a(&m);

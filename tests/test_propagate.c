@@ -1,5 +1,5 @@
 /* test_propagate.c — the program builder and sharding propagation: the
- * shardings GSPMD gives the values of scenarios S1-S9 (notes/gspmd.md
+ * shardings GSPMD gives the values of scenarios S1-S9 (docs/gspmd.md
  * section 7), the reshape rule's cases, and builder errors. */
 #include "support.h"
 

@@ -1,5 +1,5 @@
 /* test_reshard.c — the resharding planner: the eight reshards of scenario
- * S12 of notes/gspmd.md with their collectives, replica groups and bytes,
+ * S12 of docs/gspmd.md with their collectives, replica groups and bytes,
  * S1's all-reduce and reduce-scatter, S9's all-to-all, device-order changes
  * between meshes, errors, and a randomized property test (the naive executor
  * turns every plan's source shards into its target shards exactly; no plan

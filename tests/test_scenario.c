@@ -1,6 +1,6 @@
 /* test_scenario.c — the scenario language and `shardsim run` / `plan`:
  * every file in scenarios/ runs with its checks passing and its collectives
- * equal to notes/gspmd.md section 7; plan and run agree on memory and the
+ * equal to docs/gspmd.md section 7; plan and run agree on memory and the
  * ledger; errors point at the exact line:col; and thousands of random
  * mutations of the scenarios end in exit status 0, 1 or 2, never a crash
  * (the ASan build turns any memory error into a failure). */
@@ -81,7 +81,7 @@ static void check_scenario(const char *file, const char *extra, const want *w, i
     cJSON *pentries = cJSON_GetObjectItem(cJSON_GetObjectItem(plan, "ledger"), "entries");
     int n = cJSON_GetArraySize(entries);
     if (w) {
-        cr_assert_eq(n, nw, "%s: %d collectives, notes/gspmd.md says %d", file, n, nw);
+        cr_assert_eq(n, nw, "%s: %d collectives, docs/gspmd.md says %d", file, n, nw);
         for (int k = 0; k < n; k++) {
             cJSON *e = cJSON_GetArrayItem(entries, k);
             const char *kind = cJSON_GetObjectItem(e, "kind")->valuestring;

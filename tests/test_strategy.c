@@ -1,8 +1,8 @@
 /* test_strategy.c — sharding strategies (shardsim.h, "Strategies").
  *
  * The seed utility's tactics on constructed parameter lists, with every
- * expectation derived by reading the seed's code (shared/seeds/001) and
- * stated beside it: fsdp's threshold (`bytes <= min_size_mb * 2**20` stays
+ * expectation derived by reading the seed's code (docs/README.md, "the
+ * seed") and stated beside it: fsdp's threshold (`bytes <= min_size_mb * 2**20` stays
  * as it is), its choice of dimension (`np.argsort(shape)[::-1]`, the first
  * None and divisible one), tuple axes (`np.prod` of their sizes), the
  * replicate conflict, first-match-wins ordering; then logical names, the

@@ -432,7 +432,7 @@ static inline bool tc_ledger_is(const ss_executable *e, const char *name, const 
         same = r.kind == want[k].kind && fabs(r.sent - want[k].sent) < 0.5;
     }
     if (!same) {
-        fprintf(stderr, "%s: ledger differs from notes/gspmd.md\n  emitted:", name);
+        fprintf(stderr, "%s: ledger differs from docs/gspmd.md\n  emitted:", name);
         for (int k = 0; k < n; k++) {
             ss_coll_record r;
             OK(ss_executable_ledger_get(e, k, &r));

@@ -4,8 +4,8 @@
  * and the saved-sharding JSON (written and parsed).
  *
  * Written JSON follows what Orbax and TensorStore write byte for byte where
- * notes/flax-orbax.md 4.3 has a sample (.zarray: sorted keys, no spaces;
- * Python json.dumps spacing elsewhere). Parsing uses cJSON and accepts what
+ * Orbax's test checkpoints show it (docs/checkpoints.md section 1; .zarray:
+ * sorted keys, no spaces; Python json.dumps spacing elsewhere). Parsing uses cJSON and accepts what
  * zarr-python writes too (indented .zarray, no dimension_separator).
  * What this file does not do: read or write files.
  */

@@ -4,7 +4,7 @@
  * all devices at once; then the metadata, the commit marker and one rename.
  * Also the checkpoint manager's part: deleting steps beyond max_to_keep.
  *
- * Order of a save (notes/flax-orbax.md 4.5, AtomicRenameTemporaryPath):
+ * Order of a save (Orbax's AtomicRenameTemporaryPath, docs/checkpoints.md 3):
  *   1. DIR/STEP.orbax-checkpoint-tmp/ is created (a leftover from a killed
  *      save of the same step is removed first), with the item directory,
  *      one directory and .zarray per array, _METADATA and _sharding;

@@ -2,7 +2,7 @@
  * profiles.c — hardware profiles as data, and the step-time estimate that
  * `shardsim plan` prints for each.
  *
- * The model (notes/gspmd.md section 5): a kernel takes the longer of its
+ * The model (docs/gspmd.md 5.3): a kernel takes the longer of its
  * FLOPs at peak and its operand + result bytes at HBM bandwidth (a
  * roofline, no fusion); a collective over a group of n devices takes
  * steps * alpha + (bytes the device sends) / bandwidth with ring step

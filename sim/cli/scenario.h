@@ -426,7 +426,7 @@ typedef struct scn_estimate {
     double compute, comm, total; /* seconds per step */
 } scn_estimate;
 
-/* Alpha-beta ring model (notes/gspmd.md 5.1) over the executable's
+/* Alpha-beta ring model (docs/gspmd.md 5.3) over the executable's
  * collectives plus a roofline per kernel; communication is not overlapped. */
 ss_status scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
                             const scn_profile *p, scn_estimate *out);

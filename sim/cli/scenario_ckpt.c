@@ -26,7 +26,7 @@
  * param declared without a spec gets the sharding it was saved with, or
  * the checkpoint layer's "Topology mismatch" / out-of-memory report when
  * that does not fit: never a silent full copy (the seed's case,
- * notes/flax-orbax.md 2.5 and 4.1).
+ * docs/checkpoints.md section 4).
  * A save writes each array in its current layout: the restored one while
  * no step has changed it, else the declared spec, else the layout the
  * partitioner gave it, else device 0 alone (an uncommitted jnp array: JAX's

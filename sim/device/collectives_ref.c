@@ -1,7 +1,7 @@
 /*
  * collectives_ref.c — the naive reference for every collective: one thread,
  * one output element at a time, straight from the definitions in
- * notes/jax-semantics.md section 6. Tests compare the threaded collectives
+ * docs/semantics.md section 8. Tests compare the threaded collectives
  * with it bit for bit. It shares only the descriptor logic (shapes, groups)
  * and the 16-bit float conversions with the fast path; speed is not a goal.
  */

@@ -4,7 +4,7 @@
  *
  * The backward pass is appended to the same program as ordinary primitive
  * ops, so propagation and lowering partition it like the forward pass: the
- * transposes of the collectives (notes/gspmd.md section 6) are not written
+ * transposes of the collectives (docs/gspmd.md section 6) are not written
  * here, they follow from the shardings. A dot contracting a sharded batch
  * gives a partial weight gradient and an all-reduce; a gathered operand's
  * gradient is reduce-scattered back; a constraint's cotangent gets the same

@@ -71,7 +71,7 @@ typedef struct ss__node {
     bool invariant_out; /* all_gather_invariant: the result is the same everywhere */
     /* A cotangent's primal plus one (0: none): propagation lends the
      * primal's layout to a cotangent that has none (gradients are laid
-     * out like their primals, notes/gspmd.md 6.2). */
+     * out like their primals, docs/gspmd.md 6.2). */
     ss_value primal_plus1;
     /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
     ss_coll coll;

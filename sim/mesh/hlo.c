@@ -4,7 +4,7 @@
  * XLA's HloSharding::Subgroup / PartialTile normalisation), that
  * normalisation itself for any ss_hlo, and the inverse search.
  *
- * The model, in our words (notes/jax-semantics.md 3.2):
+ * The model, in our words (docs/semantics.md 4.2):
  *   - mesh axes of size 1 are dropped first;
  *   - the tile assignment is the mesh (positions, or device ids when the
  *     mesh has a non-iota order) transposed so that the axes of the spec

@@ -3,7 +3,7 @@
  * arithmetic behind the "<=[...]T(...)" form (canonical reshape dims,
  * expansion to a device list, recognising a device list as an iota).
  *
- * Accepted (notes/jax-semantics.md 3.1): {replicated}, {manual},
+ * Accepted (docs/semantics.md 4.1): {replicated}, {manual},
  * {maximal device=N}, and the tiled forms
  *     {devices=[d0,d1,...]id,id,...}                 explicit list ("V1")
  *     {devices=[d0,d1,...]<=[r0,...]}                 iota

@@ -4,7 +4,7 @@
  * with_logical_constraint do, optionally followed by MaxText's removal of
  * size-1 mesh axes.
  *
- * The resolution, in Flax's order (notes/flax-orbax.md 1.2-1.4):
+ * The resolution, in Flax's order (docs/semantics.md section 7):
  *   1. A logical name that occurs in two dimensions is an error; None and
  *      UNCONSTRAINED entries may repeat.
  *   2. Entries that are not logical names (None, UNCONSTRAINED, a tuple of

@@ -2,7 +2,7 @@
  * strategy.c — sharding strategies: ordered rules (a regular expression over
  * a parameter's path and the tactics to apply) and their application to a
  * list of parameters, as the seed utility's infer_sharding does
- * (shared/seeds/001; shardsim.h, "Strategies", states the contract).
+ * (docs/README.md, "the seed"; shardsim.h, "Strategies", states the contract).
  *
  * The seed's rules, which this file reproduces:
  *   - rules are tried in order, each against every parameter no earlier rule

@@ -2,7 +2,7 @@
  * lower.c — GSPMD lowering: from a propagated program on global arrays to
  * one per-device instruction list (lower.h).
  *
- * Each op follows XLA's pattern (notes/gspmd.md 3.4): bring the operands to
+ * Each op follows XLA's pattern (docs/gspmd.md 3.4): bring the operands to
  * layouts derived from the op's own (propagated) layout, run the op on local
  * blocks, then bring the result to its propagated layout. Moving data is the
  * resharding planner's job (reshard.c); this file turns its steps into
@@ -384,7 +384,7 @@ static ss_status emit_kernel(lower *s, ss_value v, int nin, const int in[], cons
 
 /* a + b or a - b of two pending sums laid out alike stays a pending sum:
  * sum(a_i) + sum(b_i) = sum(a_i + b_i), so one reduction serves both (XLA's
- * all-reduce reassociation; notes/gspmd.md S7). */
+ * all-reduce reassociation; docs/gspmd.md S7). */
 static bool add_of_pending(lower *s, ss_value v)
 {
     const ss__node *n = &s->p->nodes[v];
@@ -728,7 +728,7 @@ static double local_bytes(const lower *s, const ss__node *n, const ss__layout *l
 
 /* GSPMD keeps contracting dims sharded alike on both sides and reduces the
  * result; for a small operand and a large result (a weight gradient of a
- * data-parallel step, notes/gspmd.md S2 and S5), gathering both operands
+ * data-parallel step, docs/gspmd.md 3.2, S2 and S5), gathering both operands
  * over those axes moves fewer bytes. Say so in the explanation, and take
  * that route when the compile options ask for the cheapest lowering. */
 static void cheaper_alternative(lower *s, const ss__node *n, const ss__layout *la,

@@ -1,6 +1,6 @@
 /*
  * propagate.c — sharding propagation as XLA's GSPMD does it
- * (notes/gspmd.md section 2), in mesh-axis form.
+ * (docs/gspmd.md section 2), in mesh-axis form.
  *
  * Fixed points: input/param specs and constraints never change. A
  * constraint also gives its operand the same layout when that operand has
@@ -15,7 +15,7 @@
  * and a forward candidate with as many tiles replaces it at level >= 1.
  * So a constraint that disagrees with how its producer is naturally laid
  * out reshards at the constraint instead of pulling the producer (an
- * einsum) off its operands' layout; scenario S9 of notes/gspmd.md (expert
+ * einsum) off its operands' layout; scenario S9 of docs/gspmd.md (expert
  * dispatch, one all-to-all per constraint) depends on it.
  * Level 0 admits only pass-through ops (elementwise, transpose,
  * reshape, slice, constraints); dot, reduce, concatenate and one_hot join
@@ -386,7 +386,7 @@ static bool backward(const prop *s, ss_value v, int i, int level, ss__layout *c)
 }
 
 /* A cotangent without a layout borrows its primal's, weakly (a lent
- * layout): gradients are laid out like their primals (notes/gspmd.md 6.2),
+ * layout): gradients are laid out like their primals (docs/gspmd.md 6.2),
  * so that e.g. the ones that seed a loss's gradient start batch-sharded. */
 static bool lend_primal(prop *s, ss_value v)
 {

@@ -1,6 +1,6 @@
 /*
  * reshard.c — the resharding planner: from a source layout to a target
- * layout in the fewest, cheapest collectives the rules of notes/gspmd.md 4.3
+ * layout in the fewest, cheapest collectives the rules of docs/gspmd.md 4.1
  * allow (see reshard.h for the rules and the byte model).
  *
  * The planner works on a small "layout" value rather than on ss_sharding:

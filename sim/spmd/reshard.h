@@ -5,7 +5,7 @@
  * target sharding over the same devices, the planner lists the steps that
  * move the data: collectives over mesh axes, free local slices and, when the
  * target puts blocks on other devices, one collective-permute. The rules are
- * notes/gspmd.md 4.3 in mesh-axis form:
+ * docs/gspmd.md 4.1 in mesh-axis form:
  *
  *   0. Same tile counts per dimension and the same number of pending-sum
  *      terms on both sides: the blocks only change devices, so one
@@ -29,7 +29,7 @@
  * is impossible the plan resolves and gathers everything and slices straight
  * into the target layout (the full-replication fallback).
  *
- * Bytes are those each device sends under the ring model of notes/gspmd.md
+ * Bytes are those each device sends under the ring model of docs/gspmd.md
  * 5.1: all-reduce 2(n-1)/n*S, all-gather and reduce-scatter (n-1)/n*S (S the
  * larger buffer: gathered output, scattered input), all-to-all (n-1)/n^2*S
  * with S = n times the local buffer, collective-permute the local buffer for

@@ -3,7 +3,7 @@
  * which block of an array, byte for byte, and its extension to arrays of
  * any rank (one 2-D picture per block of the other dimensions).
  *
- * The layout rules (notes/jax-semantics.md 1.3), in our words: each device's
+ * The layout rules (docs/semantics.md section 5), in our words: each device's
  * block gets a chunk index per dimension (start / block size); devices with
  * the same chunk indices share one cell labelled "<PLATFORM> <ids ascending>".
  * A cell's nominal size comes from the block's share of the array: height
