@@ -433,3 +433,82 @@ Test(lang, integers_and_sizes_past_int64_are_errors_naming_the_value_and_the_lim
     cr_assert(!strstr(r.err, "out of range"), "%s", r.err);
     result_free(&r);
 }
+
+/* --- Item: JAX's spellings ------------------------------------------------------------ */
+
+/* The same program in shardsim's names and in JAX's: the same values. */
+Test(lang, jax_spellings_compute_what_the_shardsim_names_do, .timeout = 120)
+{
+    const char *head = "mesh d=2 m=4\nx = input(f32[8, 16], P('d', 'm'), normal(seed=3))\n"
+                       "w = input(f32[16, 4], P('m', None), normal(seed=4))\n"
+                       "def blk(a):\n    return psum(a, 'm')\n";
+    static const char *const pairs[][2] = {
+        {"relu(x @ w)", "jax.nn.relu(jnp.dot(x, w))"},
+        {"matmul(x, w)", "jnp.matmul(x, w)"},
+        {"sum(x, axis=0) + mean(x) + max(x) + min(x)",
+         "jnp.sum(x, axis=0) + jnp.mean(x) + jnp.max(x) + jax.numpy.min(x)"},
+        {"gelu(x) + softmax(x) + log_softmax(x) + exp(x) + tanh(x)",
+         "jax.nn.gelu(x) + jax.nn.softmax(x) + jax.nn.log_softmax(x) + jnp.exp(x) + jnp.tanh(x)"},
+        {"transpose(x) + reshape(x, (16, 8))", "jnp.transpose(x) + x.T * 0.0 + x.reshape(16, 8)"},
+        {"constrain(x, P('d', None))", "jax.lax.with_sharding_constraint(x, P('d', None))"},
+        {"neg(x) + pow(x, 2.0)", "jnp.negative(x) + jnp.power(x, 2.0)"},
+        {"shard_map(blk, in_specs=P('d', 'm'), out_specs=P('d', None))(x)",
+         "shard_map(lambda_blk, in_specs=P('d', 'm'), out_specs=P('d', None))(x)"},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        double *v[2];
+        size_t n[2];
+        for (int j = 0; j < 2; j++) {
+            char text[2048];
+            snprintf(text, sizeof text,
+                     "%sdef lambda_blk(a):\n    return jax.lax.psum(a, 'm')\n"
+                     "def f(x, w):\n    return %s\nrun f\n",
+                     head, pairs[k][j]);
+            v[j] = eval_output(text, 0, &n[j]);
+        }
+        cr_assert_eq(n[0], n[1], "%s", pairs[k][1]);
+        for (size_t i = 0; i < n[0]; i++)
+            cr_assert_eq(v[0][i], v[1][i], "%s: element %zu", pairs[k][1], i);
+        free(v[0]);
+        free(v[1]);
+    }
+    /* astype: jnp.bfloat16, 'bfloat16' and back; values rounded as bf16 */
+    const char *text = "mesh d=2 m=4\nx = input(f32[8, 16], P('d', 'm'), normal(seed=3))\n"
+                       "def f(x):\n    return x.astype(jnp.bfloat16), "
+                       "x.astype('bfloat16').astype(jnp.float32), x.astype(jnp.float32)\nrun f\n";
+    for (int out = 0; out < 3; out++) {
+        size_t n;
+        ss_dtype dt;
+        double *x, *v = eval_output_typed(text, out, &n, &dt, &x);
+        cr_assert_eq(dt, out == 0 ? SS_BF16 : SS_F32);
+        for (size_t i = 0; i < n; i++)
+            cr_assert_eq(v[i], out == 2 ? x[i] : bf(x[i]), "astype %d element %zu", out, i);
+        free(v);
+        free(x);
+    }
+}
+
+/* Names that do not exist here are answered with the right one. */
+Test(lang, jax_spellings_that_differ_or_are_missing_name_what_to_write)
+{
+    static const char *const cases[][3] = {
+        {"x.relu()", "4:14: ", "'relu' is a function, not a method: write relu(x, ...)"},
+        {"x.sums()", "4:14: ", "no method 'sums' (did you mean sum? methods: reshape, "
+                               "transpose, sum, mean, max, min, astype)"},
+        {"jnp.resahpe(x, 2)", "4:16: ", "jnp.resahpe is not supported; shardsim has reshape"},
+        {"jnp.clip(x, 0, 1)", "4:16: ", "jnp.clip is not supported; write "
+                                        "maximum(minimum(x, hi), lo)"},
+        {"jnp.linalg.norm(x)", "4:23: ", "jnp.linalg.norm is not supported"},
+        {"optax.adam(0.1)", "4:18: ", "optax.adam is not supported as a GradientTransformation; "
+                                      "shardsim has adam(params, grads, learning_rate=...)"},
+        {"foo.bar(x)", "4:16: ", "name 'foo' is not defined"},
+        {"x.astype(jnp.int32)", "4:14: ", "convert: f32 to i32 is not supported"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "mesh d=2 m=4\nx = input(f32[8, 16], P('d', 'm'), iota)\ndef f(x):\n"
+                 "    return %s\nrun f\n", cases[k][0]);
+        expect_error("plan", text, cases[k][1], cases[k][2]);
+    }
+}

@@ -468,8 +468,23 @@ static val *eval_binop(ev *e, env *en, const scn_expr *x)
     return a;
 }
 
+static bool dotted(const env *en, const scn_expr *c, char *out, size_t cap);
+
 static val *eval_attr(ev *e, env *en, const scn_expr *x)
 {
+    char path[128];
+    ss_dtype dt;
+    if (dotted(en, x, path, sizeof path) && ss_dtype_parse(x->str, &dt) == SS_OK) {
+        static const char *const mods[] = {"jnp.", "np.", "numpy.", "jax.numpy.", "jax.", NULL};
+        for (int k = 0; mods[k]; k++)
+            if (strncmp(path, mods[k], strlen(mods[k])) == 0 &&
+                strcmp(path + strlen(mods[k]), x->str) == 0) {
+                val *s = ev_new(e, V_STR, x->loc); /* jnp.bfloat16: a dtype name */
+                if (s)
+                    s->s = x->str;
+                return s;
+            }
+    }
     if (x->a->kind == EX_NAME && strcmp(x->str, "UNCONSTRAINED") == 0 &&
         (strcmp(x->a->str, "P") == 0 || strcmp(x->a->str, "PartitionSpec") == 0) &&
         !ev_env_get(en, x->a->str)) {
@@ -558,6 +573,22 @@ static bool eval_callargs(ev *e, env *en, const scn_expr *x, val *self, callargs
     return true;
 }
 
+/* `jnp.dot`, `jax.nn.relu`: an attribute chain of names whose first name
+ * is not bound, as "jnp.dot" in out; false for anything else. */
+static bool dotted(const env *en, const scn_expr *c, char *out, size_t cap)
+{
+    const scn_expr *parts[16];
+    int n = 0;
+    for (; c->kind == EX_ATTR && n < 15; c = c->a)
+        parts[n++] = c;
+    if (c->kind != EX_NAME || ev_env_get(en, c->str))
+        return false;
+    size_t at = (size_t)snprintf(out, cap, "%s", c->str);
+    for (int k = n - 1; k >= 0 && at < cap; k--)
+        at += (size_t)snprintf(out + at, cap - at, ".%s", parts[k]->str);
+    return at < cap;
+}
+
 static val *eval_call(ev *e, env *en, const scn_expr *x)
 {
     const scn_expr *c = x->a;
@@ -591,11 +622,34 @@ static val *eval_call(ev *e, env *en, const scn_expr *x)
             return ev_call_grad(e, f->grad, &ca);
         return ev_fail(e, c->loc, "'%s' is %s, not a function", c->str, ev_kind_name(f->kind));
     }
+    char path[128], why[512];
+    if (c->kind == EX_ATTR && dotted(en, c, path, sizeof path)) {
+        why[0] = '\0';
+        const char *name = ev_jax_name(path, why, sizeof why);
+        if (!name && why[0])
+            return ev_fail(e, c->loc, "%s", why);
+        if (!name) {
+            *strchr(path, '.') = '\0';
+            return ev_fail(e, c->loc, "name '%s' is not defined", path);
+        }
+        if (!eval_callargs(e, en, x, NULL, &ca))
+            return NULL;
+        ca.fname = name;
+        ca.loc = c->loc;
+        return ev_builtin(name, false)(e, &ca);
+    }
     if (c->kind == EX_ATTR) {
         builtin_fn b = ev_builtin(c->str, true);
+        if (!b && ev_builtin(c->str, false) && c->str[0] != '_')
+            return ev_fail(e, c->loc, "'%s' is a function, not a method: write %s(x, ...)",
+                           c->str, c->str);
+        char near[256];
+        if (!b && ev_nearest_builtins(c->str, true, near, sizeof near))
+            return ev_fail(e, c->loc, "no method '%s' (did you mean %s? methods: reshape, "
+                                      "transpose, sum, mean, max, min, astype)", c->str, near);
         if (!b)
-            return ev_fail(e, c->loc, "no method '%s' (methods: reshape, sum, mean, max, min, "
-                                      "transpose, astype is not supported)", c->str);
+            return ev_fail(e, c->loc, "no method '%s' (methods: reshape, transpose, sum, mean, "
+                                      "max, min, astype)", c->str);
         val *self = eval(e, en, c->a);
         if (!self || !eval_callargs(e, en, x, self, &ca))
             return NULL;

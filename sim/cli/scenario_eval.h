@@ -151,6 +151,14 @@ bool ev_declare_array(ev *e, const scn_stmt *s);
 /* A built-in function by name (NULL if none); `method` for x.f(...) forms. */
 typedef val *(*builtin_fn)(ev *e, const callargs *ca);
 builtin_fn ev_builtin(const char *name, bool method);
+/* A JAX spelling of a call (`jnp.dot`, `jax.nn.relu`, `lax.psum`,
+ * `optax.softmax_cross_entropy_with_integer_labels`): the built-in's name;
+ * NULL if `path` starts with no JAX module (why = "") or names nothing here
+ * (why says so and lists the nearest names). */
+const char *ev_jax_name(const char *path, char *why, size_t cap);
+/* Up to four built-in names close to `name` (methods only if `method`),
+ * comma-separated; false if none. */
+bool ev_nearest_builtins(const char *name, bool method, char *out, size_t cap);
 /* Initializer names usable bare (`ones`), as values. */
 bool ev_init_name(const char *name, scn_init *out);
 /* Index an array: x[i], x[a:b, :], ... */

@@ -1039,6 +1039,27 @@ val *ev_index_array(ev *e, val *x, const scn_expr *ix, val **items)
     return built(e, st_, before, ix->loc, r);
 }
 
+/* x.astype(dtype): jnp.bfloat16, 'bfloat16', 'bf16', ... (float dtypes) */
+static val *op_astype(ev *e, const callargs *ca)
+{
+    static const char *const kws[] = {"dtype", NULL};
+    if (!ca_check(e, ca, 2, 2, kws))
+        return NULL;
+    scn_loc loc;
+    val *d = ca_get(ca, 1, "dtype", &loc);
+    ss_dtype dt;
+    if (!d || d->kind != V_STR || ss_dtype_parse(d->s, &dt) != SS_OK)
+        return ev_fail(e, d ? loc : ca->loc, "astype: the dtype is jnp.float32, jnp.bfloat16, "
+                                             "jnp.float16 or a name such as 'bfloat16'");
+    val *x = arr_arg(e, ca, 0, NULL);
+    if (!x)
+        return NULL;
+    ss_value out;
+    BEFORE();
+    ss_status st_ = ss_convert(PROG, x->v, dt, &out);
+    return built(e, st_, before, ca->loc, out);
+}
+
 /* --- The table -------------------------------------------------------------------- */
 
 static val *op_spec(ev *e, const callargs *ca) { return ev_make_spec(e, ca); }
@@ -1113,11 +1134,115 @@ static const struct {
     {"adamw", ev_op_optimizer, false},
     {"sgd", ev_op_optimizer, false},
     {"stop_gradient", op_stop_gradient, false},
+    {"astype", op_astype, true},
     {"len", op_len, false},
     {"range", op_range, false},
     {"int", op_int_float, false},
     {"float", op_int_float, false},
 };
+
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    int d[41][41];
+    for (int i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (int j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+bool ev_nearest_builtins(const char *name, bool method, char *out, size_t cap)
+{
+    size_t at = 0;
+    int found = 0;
+    out[0] = '\0';
+    for (int pass = 0; pass < 2 && !found; pass++)
+        for (size_t k = 0; k < sizeof builtins / sizeof builtins[0]; k++) {
+            const char *b = builtins[k].name;
+            if (b[0] == '_' || (method && !builtins[k].method) || found == 4)
+                continue;
+            bool near = pass == 0 ? edit_distance(name, b) <= (strlen(name) > 4 ? 2 : 1)
+                                  : strlen(name) >= 3 && (strstr(b, name) || strstr(name, b));
+            if (near && at < cap)
+                at += (size_t)snprintf(out + at, cap - at, "%s%s", found++ ? ", " : "", b);
+        }
+    return found > 0;
+}
+
+/* JAX's spellings: module prefixes and the names that differ here. */
+static const char *const jax_modules[] = {
+    "jax.numpy.", "jax.nn.", "jax.lax.", "jax.sharding.", "jax.experimental.shard_map.",
+    "jax.experimental.", "jax.", "jnp.", "np.", "numpy.", "lax.", "nn.", "optax.", NULL};
+
+static const struct {
+    const char *jax, *here;
+} jax_renames[] = {
+    {"with_sharding_constraint", "constrain"},
+    {"softmax_cross_entropy_with_integer_labels", "cross_entropy"},
+    {"negative", "neg"},
+    {"power", "pow"},
+    {"amax", "max"},
+    {"amin", "min"},
+    {"NamedSharding", NULL},
+};
+
+const char *ev_jax_name(const char *path, char *why, size_t cap)
+{
+    const char *rest = NULL;
+    for (int k = 0; jax_modules[k] && !rest; k++)
+        if (strncmp(path, jax_modules[k], strlen(jax_modules[k])) == 0)
+            rest = path + strlen(jax_modules[k]);
+    if (!rest)
+        return NULL;
+    if (strchr(rest, '.')) { /* jax.random.normal, jnp.linalg.norm, ... */
+        snprintf(why, cap, "%s is not supported (scenarios/README.md lists the ops)", path);
+        return NULL;
+    }
+    if (strncmp(path, "optax.", 6) == 0 && (strcmp(rest, "adam") == 0 || strcmp(rest, "sgd") == 0 ||
+                                           strcmp(rest, "adamw") == 0)) {
+        snprintf(why, cap, "%s is not supported as a GradientTransformation; shardsim has "
+                           "%s(params, grads, learning_rate=...), which returns the new params",
+                 path, rest);
+        return NULL;
+    }
+    static const struct {
+        const char *jax, *hint;
+    } hints[] = {
+        {"clip", "write maximum(minimum(x, hi), lo)"},
+        {"where", "shardsim has no select; maximum, minimum and relu cover max/min/clip forms"},
+        {"asarray", "numbers next to arrays are weakly typed scalars; arrays come from input() "
+                    "and param()"},
+    };
+    for (size_t k = 0; k < sizeof hints / sizeof hints[0]; k++)
+        if (strcmp(hints[k].jax, rest) == 0) {
+            snprintf(why, cap, "%s is not supported; %s", path, hints[k].hint);
+            return NULL;
+        }
+    const char *name = rest;
+    for (size_t k = 0; k < sizeof jax_renames / sizeof jax_renames[0]; k++)
+        if (strcmp(jax_renames[k].jax, rest) == 0)
+            name = jax_renames[k].here;
+    if (name && name[0] != '_' && ev_builtin(name, false))
+        return name;
+    char near[256];
+    if (ev_nearest_builtins(rest, false, near, sizeof near))
+        snprintf(why, cap, "%s is not supported; shardsim has %s", path, near);
+    else
+        snprintf(why, cap, "%s is not supported (scenarios/README.md lists the ops)", path);
+    return NULL;
+}
 
 builtin_fn ev_builtin(const char *name, bool method)
 {
