@@ -1437,6 +1437,8 @@ typedef struct ss_ckpt_save_options {
     size_t staging_bytes;            /* per writing device; 0: SS_CKPT_DEFAULT_STAGING */
     int max_to_keep;                 /* > 0: after the commit, delete the oldest
                                         committed steps beyond this many */
+    int force;                       /* nonzero: replace an existing DIR/STEP (Orbax's
+                                        force=True), atomically: see ss_ckpt_save */
 } ss_ckpt_save_options;
 
 /* What a save or restore did. Restore counts: bytes_needed is the size, in
@@ -1456,13 +1458,21 @@ typedef struct ss_ckpt_stats {
  * `step` (>= 0) of the checkpoint directory `dir` (created if missing).
  * `opts` and `stats` may be NULL. Errors: SS_ERR_INVALID for a bad or
  * repeated name, a partial or manual sharding, a bad option, or a step that
- * already exists (Orbax's "Destination DIR/STEP already exists."); SS_ERR_IO
+ * already exists without `force` (Orbax's "Destination DIR/STEP already
+ * exists."); SS_ERR_IO
  * with the path and strerror for a file that cannot be written (the
  * temporary directory stays behind, invisible); SS_ERR_RANGE for an array
  * on a device outside the context; SS_ERR_DEVICE_OOM when a writing device
  * has no room for its staging buffer. Leftover temporary directories of
  * killed saves in `dir` are removed first. Nothing is published unless
- * everything was written and synced. With max_to_keep, older steps
+ * everything was written and synced. With `force`, an existing DIR/STEP is
+ * replaced only once the new step is complete, by exchanging the two
+ * directories in one atomic rename (renameat2 RENAME_EXCHANGE on Linux,
+ * renamex_np RENAME_SWAP on macOS) and deleting the old one after it: a
+ * process killed at any moment leaves DIR/STEP holding either the old
+ * step or the new one, never neither (where the file system cannot
+ * exchange, two renames are used and that window is two system calls
+ * long). With max_to_keep, older steps
  * are removed after the commit (renamed to the temporary name first, so a
  * half-deleted step is never visible); a failure there is reported but the
  * new step stays committed. */

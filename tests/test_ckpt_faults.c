@@ -5,6 +5,7 @@
  * step; zarr-python reads what shardsim writes and shardsim restores what
  * zarr-python writes. */
 #include "ckpt_check.h"
+#include "ckpt/ckpt_internal.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -444,6 +445,166 @@ Test(ckpt, killed_saves_never_lose_or_expose_a_step, .timeout = 240)
     fprintf(stderr, "killed saves: %d kills (%d inside a save), %lld steps committed, %d runs "
                     "committed nothing new\n",
                 kills, outcomes[2], (long long)committed, outcomes[0]);
+    rm_tmp();
+}
+
+/* --- save force: replacing a step ------------------------------------------------ */
+
+static const char *fault_stage;
+
+static void die_at(const char *stage)
+{
+    if (strcmp(stage, fault_stage) == 0)
+        raise(SIGKILL);
+}
+
+/* Every element of array 0 of `s` equals pattern `seed`? */
+static bool has_pattern(const ss_array *a, int seed)
+{
+    int64_t n = numel(ss_array_rank(a), ss_array_shape(a));
+    size_t bytes = (size_t)n * ss_dtype_size(ss_array_dtype(a));
+    void *got = malloc(bytes), *want = host_pattern(ss_array_dtype(a), n, seed);
+    cr_assert_eq(ss_array_get(a, got, bytes), SS_OK, "%s", ss_error_message());
+    bool same = memcmp(got, want, bytes) == 0;
+    free(got);
+    free(want);
+    return same;
+}
+
+Test(ckpt, save_force_leaves_the_old_or_the_new_step_when_killed_at_each_stage)
+{
+    static const char *const stages[] = {"written", "published", "cleaned"};
+    for (int k = 0; k < 3; k++) {
+        make_tmp();
+        ss_context *ctx = make_ctx(2, 0);
+        ss_mesh *m = mesh("x=2", 2);
+        ss_sharding sh = sharding(m, "P('x')");
+        const int64_t shape[2] = {256, 256};
+        const char *names[] = {"w"};
+        ss_array *old = put(ctx, &sh, SS_F32, 2, shape, 4), *young = put(ctx, &sh, SS_F32, 2,
+                                                                       shape, 5);
+        save(ctx, 1, 1, names, &old, SS_CKPT_ZSTD);
+        fflush(NULL);
+        pid_t pid = fork();
+        cr_assert(pid >= 0);
+        if (pid == 0) {
+            /* Its own devices: the parent's threads do not survive fork. */
+            ss_context *c2 = make_ctx(2, 0);
+            ss_mesh *m2 = mesh("x=2", 2);
+            ss_sharding sh2 = sharding(m2, "P('x')");
+            ss_array *y = put(c2, &sh2, SS_F32, 2, shape, 5);
+            fault_stage = stages[k];
+            ss__ckpt_save_fault = die_at;
+            ss_ckpt_save_options o = {.force = 1};
+            ss_ckpt_save(c2, tmp_root, 1, 1, names, &y, &o, NULL);
+            _exit(0);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        cr_assert(WIFSIGNALED(status), "stage %s: the child was not killed", stages[k]);
+        /* On disk: DIR/1 is committed and whole, and holds the old values
+         * until the new step is published. */
+        int64_t steps[4];
+        int n = 0;
+        cr_assert_eq(ss_ckpt_steps(tmp_root, steps, 4, &n), SS_OK);
+        cr_assert(n == 1 && steps[0] == 1, "stage %s: step 1 is gone", stages[k]);
+        cr_assert_eq(ss_ckpt_verify(tmp_root, 1, NULL, NULL, NULL), SS_OK, "stage %s: %s",
+                     stages[k], ss_error_message());
+        ss_ckpt_target t = target("w", SS_F32, 2, shape, &sh);
+        ss_ckpt_state *s;
+        cr_assert_eq(ss_ckpt_restore(ctx, tmp_root, 1, 1, &t, NULL, &s, NULL), SS_OK, "%s",
+                     ss_error_message());
+        cr_assert(has_pattern(ss_ckpt_state_array(s, 0), k == 0 ? 4 : 5),
+                  "stage %s: step 1 holds the %s values", stages[k], k == 0 ? "new" : "old");
+        ss_ckpt_state_destroy(s);
+        /* The replaced (or unpublished) step waits under the temporary name
+         * until it is deleted; the next save removes any leftover. */
+        bool leftover = access(path_of("1.orbax-checkpoint-tmp", ""), F_OK) == 0;
+        cr_assert_eq(leftover, k < 2, "stage %s: leftover temporary directory: %d", stages[k],
+                     leftover);
+        save(ctx, 2, 1, names, &young, SS_CKPT_ZSTD);
+        cr_assert_neq(access(path_of("1.orbax-checkpoint-tmp", ""), F_OK), 0);
+        /* Without a kill, force replaces and leaves nothing behind. */
+        ss_ckpt_save_options o = {.force = 1};
+        cr_assert_eq(ss_ckpt_save(ctx, tmp_root, 1, 1, names, &old, &o, NULL), SS_OK, "%s",
+                     ss_error_message());
+        cr_assert_eq(ss_ckpt_restore(ctx, tmp_root, 1, 1, &t, NULL, &s, NULL), SS_OK, "%s",
+                     ss_error_message());
+        cr_assert(has_pattern(ss_ckpt_state_array(s, 0), 4));
+        ss_ckpt_state_destroy(s);
+        cr_assert_neq(access(path_of("1.orbax-checkpoint-tmp", ""), F_OK), 0);
+        ss_array_destroy(old);
+        ss_array_destroy(young);
+        ss_mesh_destroy(m);
+        ss_context_destroy(ctx);
+        rm_tmp();
+    }
+}
+
+Test(ckpt, scenario_save_force_killed_at_random_moments_keeps_the_step, .timeout = 240)
+{
+    /* `shardsim run` of a scenario whose `save DIR step=1 force` rewrites
+     * step 1 with ones or zeros in turn, killed at random moments: step 1
+     * must always be there, whole, holding all ones or all zeros. */
+    const char *bin = getenv("SS_SHARDSIM");
+    cr_assert(bin != NULL, "SS_SHARDSIM is not set");
+    make_tmp();
+    for (int v = 0; v < 2; v++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "mesh x=2\nw = param(f32[1024, 2048], P('x'), %s)\nsave '%s/ck' step=1 "
+                 "force\n",
+                 v ? "ones" : "zeros", tmp_root);
+        write_text(path_of("s%s.shard", v ? "1" : "0"), text);
+    }
+    char ck[600];
+    snprintf(ck, sizeof ck, "%s/ck", tmp_root);
+    srand(20261125);
+    int inside = 0;
+    for (int k = 0; k < 24; k++) {
+        char cmd[1400];
+        snprintf(cmd, sizeof cmd, "exec %s run %s/s%d.shard", bin, tmp_root, k % 2);
+        fflush(NULL);
+        pid_t pid = fork();
+        cr_assert(pid >= 0);
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        if (k > 0) { /* the first run makes step 1 */
+            struct timespec ts = {0, (long)(rand() % 250 + 1) * 1000000L};
+            nanosleep(&ts, NULL);
+            kill(pid, SIGKILL);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        if (k == 0)
+            cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the first run failed");
+        ss_ckpt_entry e[4];
+        int n = 0;
+        cr_assert_eq(ss_ckpt_list(ck, e, 4, &n), SS_OK, "%s", ss_error_message());
+        inside += n > 1;
+        int64_t steps[2];
+        cr_assert_eq(ss_ckpt_steps(ck, steps, 2, &n), SS_OK);
+        cr_assert_eq(n, 1, "kill %d: step 1 is gone", k);
+        ss_context *ctx = make_ctx(2, 0);
+        ss_ckpt_target t = target("w", SS_F32, 2, (int64_t[]){1024, 2048}, NULL);
+        ss_ckpt_state *s;
+        cr_assert_eq(ss_ckpt_restore(ctx, ck, 1, 1, &t, NULL, &s, NULL), SS_OK, "kill %d: %s", k,
+                     ss_error_message());
+        float *h = malloc((size_t)1024 * 2048 * sizeof *h);
+        cr_assert_eq(ss_array_get(ss_ckpt_state_array(s, 0), h, (size_t)1024 * 2048 * 4), SS_OK);
+        for (int64_t i = 1; i < 1024 * 2048; i++)
+            cr_assert(h[i] == h[0] && (h[0] == 0.0f || h[0] == 1.0f), "kill %d: mixed values",
+                      k);
+        free(h);
+        ss_ckpt_state_destroy(s);
+        ss_context_destroy(ctx);
+    }
+    cr_assert_gt(inside, 0, "no kill landed inside a save");
+    fprintf(stderr, "save force: 23 kills, %d left an unfinished save behind\n", inside);
     rm_tmp();
 }
 

@@ -25,6 +25,12 @@ bool ck_is_file(const char *path);
 ss_status ck_mkdirs(const char *path);
 /* rm -r; a missing path is fine. */
 ss_status ck_rmtree(const char *path);
+/* Exchange the names of two existing paths in one atomic step
+ * (renameat2 RENAME_EXCHANGE on Linux, renamex_np RENAME_SWAP on macOS).
+ * Where the system or file system cannot, `a` is renamed to `b` after `b`
+ * is moved to `aside` (two steps: a kill between them leaves `b` only
+ * under `aside`); *swapped says which happened. */
+ss_status ck_swap_dirs(const char *a, const char *b, const char *aside, bool *swapped);
 /* fsync a directory (its entries). */
 ss_status ck_fsync_dir(const char *path);
 /* Create or replace `path` with `n` bytes; fsync it when `sync`. */
@@ -40,6 +46,12 @@ ss_status ck_pread_all(int fd, void *buf, size_t n, uint64_t off, size_t *got,
 int64_t ck_now_ns(void);
 /* Monotonic seconds. */
 double ck_seconds(void);
+
+/* Test hook: when set, a save calls it at each stage of publishing a step
+ * ("written": the temporary directory is complete; "published": DIR/STEP
+ * is the new step; "cleaned": the replaced step is deleted), so that a
+ * test can kill the process there. NULL in normal use. */
+extern void (*ss__ckpt_save_fault)(const char *stage);
 
 /* --- crc32c.c ------------------------------------------------------------- */
 

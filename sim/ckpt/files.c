@@ -21,6 +21,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__APPLE__)
+#include <sys/stdio.h> /* renamex_np */
+#endif
 
 char *ck_pathf(const char *fmt, ...)
 {
@@ -108,6 +111,32 @@ ss_status ck_rmtree(const char *path)
     if (res == SS_OK && rmdir(path) != 0 && errno != ENOENT)
         res = ss__fail(SS_ERR_IO, "cannot remove directory %s: %s", path, strerror(errno));
     return res;
+}
+
+ss_status ck_swap_dirs(const char *a, const char *b, const char *aside, bool *swapped)
+{
+    *swapped = false;
+#if defined(__linux__) && defined(RENAME_EXCHANGE)
+    if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0) {
+        *swapped = true;
+        return SS_OK;
+    }
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return ss__fail(SS_ERR_IO, "cannot exchange %s and %s: %s", a, b, strerror(errno));
+#elif defined(__APPLE__) && defined(RENAME_SWAP)
+    if (renamex_np(a, b, RENAME_SWAP) == 0) {
+        *swapped = true;
+        return SS_OK;
+    }
+    if (errno != EINVAL && errno != ENOTSUP)
+        return ss__fail(SS_ERR_IO, "cannot exchange %s and %s: %s", a, b, strerror(errno));
+#endif
+    ss_status st = ck_rmtree(aside);
+    if (st == SS_OK && rename(b, aside) != 0)
+        st = ss__fail(SS_ERR_IO, "cannot move %s to %s: %s", b, aside, strerror(errno));
+    if (st == SS_OK && rename(a, b) != 0)
+        st = ss__fail(SS_ERR_IO, "cannot rename %s to %s: %s", a, b, strerror(errno));
+    return st;
 }
 
 ss_status ck_fsync_dir(const char *path)

@@ -14,7 +14,9 @@
  *      and commit_success.txt are written and fsynced, every directory is
  *      fsynced, and rename(2) publishes DIR/STEP; DIR is fsynced.
  * A kill before 3's rename leaves only the temporary directory, which no
- * reader lists. What this file does not do: subchunking of large shards,
+ * reader lists. With `force` an existing DIR/STEP is exchanged with the
+ * temporary directory in one atomic rename (publish), then deleted: a kill
+ * at any moment leaves the old step or the new one at DIR/STEP. What this file does not do: subchunking of large shards,
  * replica-parallel writes, or asynchronous saves.
  */
 #include "shardsim.h"
@@ -24,6 +26,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -467,8 +470,49 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
     return st;
 }
 
+void (*ss__ckpt_save_fault)(const char *stage);
+
+static void fault(const char *stage)
+{
+    if (ss__ckpt_save_fault)
+        ss__ckpt_save_fault(stage);
+}
+
+/* Publish the complete temporary directory as DIR/STEP. A new step is one
+ * rename. An existing one (force) is exchanged with it atomically, so that
+ * DIR/STEP is at every moment the old step or the new one; the old one,
+ * now under the temporary name (which readers ignore and the next save
+ * removes), is deleted last. */
+static ss_status publish(const char *dir, const char *tmp, const char *final, bool replace)
+{
+    fault("written");
+    ss_status st = SS_OK;
+    bool swapped = false;
+    char *aside = NULL;
+    if (!replace) {
+        if (rename(tmp, final) != 0)
+            st = ss__fail(SS_ERR_IO, "cannot commit %s to %s: %s", tmp, final, strerror(errno));
+    } else if (!(aside = ck_pathf("%s.replaced", tmp))) {
+        st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    } else {
+        st = ck_swap_dirs(tmp, final, aside, &swapped);
+    }
+    if (st == SS_OK)
+        st = ck_fsync_dir(dir);
+    if (st == SS_OK)
+        fault("published");
+    if (st == SS_OK && replace)
+        st = ck_rmtree(swapped ? tmp : aside);
+    if (st == SS_OK && replace)
+        st = ck_fsync_dir(dir);
+    if (st == SS_OK && replace)
+        fault("cleaned");
+    free(aside);
+    return st;
+}
+
 static ss_status finish(const char *dir, const char *tmp, const char *final, const char *item,
-                        int64_t t_init)
+                        int64_t t_init, bool replace)
 {
     char *item_dir = ck_pathf("%s/%s", tmp, item);
     if (!item_dir)
@@ -493,10 +537,8 @@ static ss_status finish(const char *dir, const char *tmp, const char *final, con
     ss__buf_free(&b);
     if (st == SS_OK)
         st = ck_fsync_dir(tmp);
-    if (st == SS_OK && rename(tmp, final) != 0)
-        st = ss__fail(SS_ERR_IO, "cannot commit %s to %s: %s", tmp, final, strerror(errno));
     if (st == SS_OK)
-        st = ck_fsync_dir(dir);
+        st = publish(dir, tmp, final, replace);
     return st;
 }
 
@@ -527,8 +569,13 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     if (st == SS_OK)
         st = ck_mkdirs(dir);
-    if (st == SS_OK && access(final, F_OK) == 0)
-        st = ss__fail(SS_ERR_INVALID, "Destination %s already exists.", final);
+    bool replace = false;
+    if (st == SS_OK && access(final, F_OK) == 0) {
+        if (o.force)
+            replace = true;
+        else
+            st = ss__fail(SS_ERR_INVALID, "Destination %s already exists.", final);
+    }
     if (st == SS_OK)
         st = remove_leftovers(dir);
     if (st == SS_OK)
@@ -552,7 +599,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
     if (st == SS_OK)
         st = write_array_metadatas(ctx, item_dir, n, names, z, &job);
     if (st == SS_OK)
-        st = finish(dir, tmp, final, item, t_init);
+        st = finish(dir, tmp, final, item, t_init, replace);
     ss_ckpt_stats s = {0};
     for (int i = 0; i < job.nitems; i++) {
         s.bytes_written += job.items[i].stored;

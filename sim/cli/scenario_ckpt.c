@@ -41,8 +41,6 @@
 
 #include "base/json.h"
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,28 +643,6 @@ static const char *save_layout(const scn_ckpt_rt *rt, int a, bool ran, ss_shardi
     return "uncommitted";
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-/* `force`: remove the directory DIR/STEP (committed or not) first, as
- * Orbax's save(..., force=True) overwrites the destination. */
-static ss_status remove_step(const char *dir, int64_t step)
-{
-    char path[4200];
-    struct stat sb;
-    snprintf(path, sizeof path, "%s/%lld", dir, (long long)step);
-    if (lstat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return SS_OK;
-    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        return ss__fail(SS_ERR_IO, "save force: cannot remove %s: %s", path, strerror(errno));
-    return SS_OK;
-}
-
 static int do_save(scn_ckpt_rt *rt, int k, bool ran, scn_error *err)
 {
     const scenario *sc = rt->sc;
@@ -720,12 +696,10 @@ static int do_save(scn_ckpt_rt *rt, int k, bool ran, scn_error *err)
         }
         names[n++] = it->name;
     }
-    if (c->flag && (st = remove_step(c->dir, c->step))) {
-        code = fail_status(err, c, st);
-        goto out;
-    }
+    /* `force` replaces DIR/STEP atomically (ss_ckpt_save_options.force). */
+    ss_ckpt_save_options so = {.force = c->flag};
     ss_ckpt_stats stats;
-    if ((st = ss_ckpt_save(ctx, c->dir, c->step, n, names, arrs, NULL, &stats))) {
+    if ((st = ss_ckpt_save(ctx, c->dir, c->step, n, names, arrs, &so, &stats))) {
         code = fail_status(err, c, st);
         goto out;
     }
