@@ -631,3 +631,122 @@ Test(scenario_ckpt, bad_statements_point_at_line_and_column, .init = make_tmp, .
                  "restore '{D}' step=0 partial\n",
                  "4:1", "partial restore: ['v'] is not in the checkpoint");
 }
+
+/* --- Names: the full tree path ------------------------------------------------------ */
+
+/* The _METADATA of DIR/step/default as JSON. */
+static cJSON *tree_metadata(int64_t step)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/%lld/default/_METADATA", tmp_dir, (long long)step);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    cJSON *j = cJSON_Parse(text);
+    cr_assert(j, "%s is not JSON", path);
+    return cJSON_GetObjectItem(j, "tree_metadata") ? j : NULL;
+}
+
+Test(scenario_ckpt, params_are_saved_under_their_full_tree_path_as_orbax_names_them,
+     .init = make_tmp, .fini = rm_tmp)
+{
+    /* Orbax names the leaf of {'dot1': {'w1': ...}} by its keys joined with
+     * '.' (tree utils' get_param_names): directory "dot1.w1", _METADATA key
+     * "('dot1', 'w1')" with key_metadata [dot1, w1], both dict keys
+     * (key_type 2). */
+    char *a = scn_text("mesh x=2\n"
+                       "x = input(f32[8, 16], P('x', None), normal(seed=1))\n"
+                       "w1 = param(f32[16, 16], P(None, 'x'), normal(seed=2), path='dot1/w1')\n"
+                       "w2 = param(f32[16, 4], None, normal(seed=3))\n"
+                       "def loss(x, w1, w2):\n"
+                       "    return sum((x @ w1) @ w2)\n"
+                       "def step(x, w1, w2):\n"
+                       "    l, g = value_and_grad(loss, argnums=(1, 2))(x, w1, w2)\n"
+                       "    w1, w2 = adam((w1, w2), g, 0.1)\n"
+                       "    return l, w1, w2\n"
+                       "save '{D}' step=0\n"
+                       "run step steps=1\n");
+    cJSON *j = run_json(a, "run", 0, NULL, NULL);
+    cJSON *arrays = field(item(field(j, "checkpoints"), 0), "arrays");
+    cr_assert_str_eq(str(item(arrays, 0), "name"), "dot1.w1");
+    cJSON_Delete(j);
+    struct stat sb;
+    cr_assert_eq(stat(tmp_path("0/default/dot1.w1/.zarray"), &sb), 0);
+    cr_assert_eq(stat(tmp_path("0/default/opt_state.dot1.w1.mu/.zarray"), &sb), 0);
+    cr_assert_eq(stat(tmp_path("0/default/w2/.zarray"), &sb), 0);
+    cr_assert_neq(stat(tmp_path("0/default/w1"), &sb), 0, "saved under its variable name");
+    cJSON *md = tree_metadata(0);
+    cJSON *e = cJSON_GetObjectItem(cJSON_GetObjectItem(md, "tree_metadata"), "('dot1', 'w1')");
+    cr_assert(e, "no entry ('dot1', 'w1')");
+    char *keys = cJSON_PrintUnformatted(cJSON_GetObjectItem(e, "key_metadata"));
+    cr_assert_str_eq(keys, "[{\"key\":\"dot1\",\"key_type\":2},{\"key\":\"w1\",\"key_type\":2}]");
+    free(keys);
+    cJSON_Delete(md);
+    /* The values are the initializer's. */
+    size_t n;
+    const int64_t shape[2] = {16, 16};
+    void *got = read_saved(tmp_dir, 0, "dot1.w1", SS_F32, 2, shape, &n);
+    void *want = init_values(SS_F32, 2, shape, "normal", 2, 1e-2);
+    cr_assert(memcmp(got, want, n) == 0, "dot1.w1 differs from its initializer");
+    free(got);
+    free(want);
+
+    /* A restore matches by the full path, into another sharding. */
+    char *b = scn_text("mesh x=2\n"
+                       "w1 = param(f32[16, 16], P('x', None), zeros, path='dot1/w1')\n"
+                       "w2 = param(f32[16, 4], P('x'), zeros)\n"
+                       "restore '{D}' step=0 partial\n"
+                       "save '{D}' step=1\n");
+    j = run_json(b, "run", 0, NULL, NULL);
+    cr_assert_str_eq(str(item(field(item(field(j, "checkpoints"), 0), "arrays"), 0), "name"),
+                     "dot1.w1");
+    cJSON_Delete(j);
+    got = read_saved(tmp_dir, 1, "dot1.w1", SS_F32, 2, shape, &n);
+    want = init_values(SS_F32, 2, shape, "normal", 2, 1e-2);
+    cr_assert(memcmp(got, want, n) == 0, "restored dot1.w1 differs");
+    free(got);
+    free(want);
+    /* Another path is another array. */
+    char *c = scn_text("mesh x=2\n"
+                       "w1 = param(f32[16, 16], P('x', None), zeros, path='dot2/w1')\n"
+                       "restore '{D}' step=0 partial\n");
+    result r = run_cli(c, 2, (const char *[]){"run", "t.shard"});
+    cr_assert_eq(r.rc, 2, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "['dot2.w1'] is not in the checkpoint"), "%s", r.err);
+    result_free(&r);
+    free(a);
+    free(b);
+    free(c);
+}
+
+Test(scenario_ckpt, checkpoints_saved_under_variable_names_still_restore, .init = make_tmp,
+     .fini = rm_tmp)
+{
+    /* shardsim saved params under their variable names before; a restore
+     * by path finds them there. */
+    char *a = scn_text("mesh x=2\n"
+                       "w1 = param(f32[16, 16], P(None, 'x'), normal(seed=2))\n"
+                       "save '{D}' step=0\n");
+    cJSON *j = run_json(a, "run", 0, NULL, NULL);
+    cJSON_Delete(j);
+    char *b = scn_text("mesh x=2\n"
+                       "w1 = param(f32[16, 16], P('x', None), zeros, path='dot1/w1')\n"
+                       "restore '{D}' step=0\n"
+                       "save '{D}' step=1\n");
+    j = run_json(b, "run", 0, NULL, NULL);
+    cr_assert_str_eq(str(item(field(item(field(j, "checkpoints"), 0), "arrays"), 0), "name"),
+                     "w1");
+    cJSON_Delete(j);
+    size_t n;
+    const int64_t shape[2] = {16, 16};
+    void *got = read_saved(tmp_dir, 1, "dot1.w1", SS_F32, 2, shape, &n);
+    void *want = init_values(SS_F32, 2, shape, "normal", 2, 1e-2);
+    cr_assert(memcmp(got, want, n) == 0, "restored w1 differs");
+    free(got);
+    free(want);
+    free(a);
+    free(b);
+}

@@ -4,9 +4,12 @@
  * (shardsim.h "Checkpoints").
  *
  * What the statements act on: the scenario's params and the optimizer state
- * the run made (its hidden arrays), by name; optimizer state is stored
- * under "opt_state.<name>" ("opt_state.w1.mu") so that a param and its
- * state never make a leaf and a subtree of the same key. Inputs (batches)
+ * the run made (its hidden arrays), by their full tree path as Orbax names
+ * them (ckpt_name: path='dot1/w1' is "dot1.w1", else the variable name);
+ * optimizer state is stored under "opt_state.<path>" ("opt_state.w1.mu")
+ * so that a param and its state never make a leaf and a subtree of the
+ * same key. A restore also finds arrays under their variable names, as
+ * shardsim saved them before. Inputs (batches)
  * are not state and are never saved or restored.
  *
  * When: in file order around the one `run`. The statements above `run`
@@ -180,7 +183,46 @@ static const ck_stmt *stmt_of(const scenario *sc, int k) { return &sc->ckpt->v[k
 
 static bool saves_state(const scn_array *a) { return a->is_param; }
 
-static void ckpt_name(const scn_array *a, char *buf, size_t cap)
+/* The tree path `path` ("dot1/w1") with its keys joined by '.' ("dot1.w1"),
+ * as Orbax names the parameter (tree utils' get_param_names), after
+ * `prefix` and before `suffix`; false when it does not fit in `cap`. */
+static bool dotted(char *buf, size_t cap, const char *prefix, const char *path,
+                   const char *suffix)
+{
+    size_t a = strlen(prefix), b = strlen(path), c = strlen(suffix);
+    if (a + b + c >= cap)
+        return false;
+    memcpy(buf, prefix, a);
+    for (size_t i = 0; i < b; i++)
+        buf[a + i] = path[i] == '/' ? '.' : path[i];
+    memcpy(buf + a + b, suffix, c + 1);
+    return true;
+}
+
+/* The name array a is saved and restored under: its full tree path, as
+ * Orbax names the leaf of {'dot1': {'w1': ...}} "dot1.w1" (directory
+ * DIR/STEP/default/dot1.w1, _METADATA key "('dot1', 'w1')"): the param's
+ * path= with '/' as '.', else its variable name. Optimizer state "P.mu"
+ * of param P is "opt_state.<P's name>.mu". False when the name is longer
+ * than a checkpoint name may be. */
+static bool ckpt_name(const scenario *sc, const scn_array *a, char *buf, size_t cap)
+{
+    if (!a->hidden)
+        return dotted(buf, cap, "", a->path ? a->path : a->name, "");
+    const char *dot = strrchr(a->name, '.');
+    for (int k = 0; dot && k < sc->narrays; k++) {
+        const scn_array *p = &sc->arrays[k];
+        size_t len = (size_t)(dot - a->name);
+        if (!p->hidden && p->path && strlen(p->name) == len &&
+            strncmp(p->name, a->name, len) == 0)
+            return dotted(buf, cap, "opt_state.", p->path, dot);
+    }
+    return dotted(buf, cap, "opt_state.", a->name, "");
+}
+
+/* The name shardsim used before arrays were named by their path: the
+ * variable name (kept readable: a restore falls back to it). */
+static void old_ckpt_name(const scn_array *a, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s%s", a->hidden ? "opt_state." : "", a->name);
 }
@@ -410,7 +452,16 @@ static int restore_targets(const scn_ckpt_rt *rt, const ck_stmt *c, ss_ckpt_targ
         const scn_array *x = &sc->arrays[a];
         if (!saves_state(x))
             continue;
-        ckpt_name(x, names[*n], SS_CKPT_NAME_MAX);
+        if (!ckpt_name(sc, x, names[*n], SS_CKPT_NAME_MAX)) {
+            ss_ckpt_close(ck);
+            return fail(err, SS_EXIT_USAGE, x->loc, "restore: the tree path of '%s' is longer "
+                                                    "than %d characters",
+                        x->name, SS_CKPT_NAME_MAX - 1);
+        }
+        char old[SS_CKPT_NAME_MAX];
+        old_ckpt_name(x, old, sizeof old);
+        if (ss_ckpt_array_find(ck, names[*n]) < 0 && ss_ckpt_array_find(ck, old) >= 0)
+            snprintf(names[*n], SS_CKPT_NAME_MAX, "%s", old); /* saved before paths */
         if (x->hidden && c->flag && ss_ckpt_array_find(ck, names[*n]) < 0)
             continue;
         ss_ckpt_target *t = &targets[*n];
@@ -509,7 +560,8 @@ static int do_restore(scn_ckpt_rt *rt, int k, scn_error *err)
                     continue;
                 ck_item *it = &evt->items[evt->nitems++];
                 it->array = a;
-                ckpt_name(&sc->arrays[a], it->name, sizeof it->name);
+                if (!ckpt_name(sc, &sc->arrays[a], it->name, sizeof it->name))
+                    snprintf(it->name, sizeof it->name, "%s", sc->arrays[a].name);
                 layout_text(&sh, it->layout, sizeof it->layout);
                 it->source = "target";
                 if (layout_set(&rt->layout[a], &sh, false, k) != SS_OK) {
@@ -664,7 +716,12 @@ static int do_save(scn_ckpt_rt *rt, int k, bool ran, scn_error *err)
         ck_item *it = &evt->items[evt->nitems++];
         ss_sharding sh;
         it->array = a;
-        ckpt_name(&sc->arrays[a], it->name, sizeof it->name);
+        if (!ckpt_name(sc, &sc->arrays[a], it->name, sizeof it->name)) {
+            code = fail(err, SS_EXIT_USAGE, sc->arrays[a].loc, "save: the tree path of '%s' is "
+                                                               "longer than %d characters",
+                        sc->arrays[a].name, SS_CKPT_NAME_MAX - 1);
+            goto out;
+        }
         it->source = save_layout(rt, a, ran, &sh);
         layout_text(&sh, it->layout, sizeof it->layout);
         evt->bytes_logical += array_bytes(&sc->arrays[a]);
