@@ -321,7 +321,8 @@ Test(scenario, name_shape_and_sharding_errors_point_at_the_expression)
                  "name 'foo' is not defined");
     expect_error("mesh x=4\na = input(f32[8,4], P('x'), ones)\nb = input(f32[5,3], P(), ones)\n"
                  "def f(a, b):\n    return a @ b\nrun f\n",
-                 "5:14", "dot_general: contracting dims differ in size");
+                 "5:14", "matmul: contracting dims differ: a is f32[8,4] (dim 1 = 4), b is f32[5,3] "
+                 "(dim 0 = 5)");
     expect_error("mesh x=4\na = input(f32[8], P('z'), ones)\n", "2:19",
                  "Resource axis: z of P('z',) is not found in mesh: ('x',).");
     expect_error("mesh x=4\na = input(f32[6], P('x'), ones)\n", "2:19",

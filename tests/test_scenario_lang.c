@@ -512,3 +512,41 @@ Test(lang, jax_spellings_that_differ_or_are_missing_name_what_to_write)
         expect_error("plan", text, cases[k][1], cases[k][2]);
     }
 }
+
+/* --- Item: errors point at the op that caused them, with the sizes ------------------ */
+
+Test(lang, an_uneven_constraint_is_reported_at_the_constraint)
+{
+    /* y's layout is uneven only because of the constraint two lines below */
+    const char *text = "mesh d=2 m=4\nx = input(f32[8, 6], P('d', None), iota)\n"
+                       "def f(x):\n    y = x * 2.0\n    z = y + 1.0\n"
+                       "    w = constrain(z, P(None, 'm'))\n    return w\nrun f\n";
+    expect_error("plan", text, "6:9: ",
+                 "(sharding_constraint) dim 1 of size 6 is split 4 ways by P(None, 'm'); "
+                 "uneven shards inside a program are not supported yet");
+    expect_error("run", text, "6:9: ", "(sharding_constraint) dim 1 of size 6 is split 4 ways");
+}
+
+Test(lang, shape_errors_name_the_sizes_that_differ)
+{
+    const char *head = "mesh d=2\nx = input(f32[8, 1024], P('d', None), iota)\n"
+                       "w = input(f32[512, 64], P(), iota)\ndef f(x, w):\n    return ";
+    static const char *const cases[][3] = {
+        {"x @ w", "5:14: ", "matmul: contracting dims differ: x is f32[8,1024] (dim 1 = 1024), "
+                            "w is f32[512,64] (dim 0 = 512)"},
+        {"jnp.dot(x, w)", "5:16: ", "dot: contracting dims differ: x is f32[8,1024] "
+                                    "(dim 1 = 1024), w is f32[512,64] (dim 0 = 512)"},
+        {"dot_general(x, w, (((1,), (0,)), ((), ())))", "5:12: ",
+         "dot_general: contracting dims differ: lhs is f32[8,1024] (dim 1 = 1024), rhs is "
+         "f32[512,64] (dim 0 = 512)"},
+        {"x[:, 0:64] + w", "5:23: ", "add: shapes do not broadcast: the left operand is "
+                                     "f32[8,64] (dim 0 = 8), w is f32[512,64] (dim 0 = 512)"},
+        {"maximum(x, w)", "5:12: ", "maximum: shapes do not broadcast: x is f32[8,1024] "
+                                    "(dim 0 = 8), w is f32[512,64] (dim 0 = 512)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s\nrun f\n", head, cases[k][0]);
+        expect_error("plan", text, cases[k][1], cases[k][2]);
+    }
+}

@@ -301,6 +301,53 @@ bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc 
     return !na || (*arr = ev_array(e, *arr, lb, wb)) != NULL;
 }
 
+/* "x is f32[8,1024] (dim 1 = 1024)" into out. */
+static void describe_dim(ev *e, const char *name, ss_value v, int d, char *out, size_t cap)
+{
+    ss_dtype dt;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    ev_shape(e, v, &dt, &rank, shape);
+    size_t at = (size_t)snprintf(out, cap, "%s is %s[", name, ss_dtype_name(dt));
+    for (int k = 0; k < rank && at < cap; k++)
+        at += (size_t)snprintf(out + at, cap - at, k ? ",%lld" : "%lld", (long long)shape[k]);
+    if (at < cap)
+        snprintf(out + at, cap - at, "] (dim %d = %lld)", d, (long long)shape[d]);
+}
+
+bool ev_check_shapes(ev *e, const char *op, bool matmul, val *a, const char *an, val *b,
+                     const char *bn, scn_loc loc)
+{
+    int ra, rb;
+    int64_t sa[SS_MAX_RANK], sb[SS_MAX_RANK];
+    ev_shape(e, a->v, NULL, &ra, sa);
+    ev_shape(e, b->v, NULL, &rb, sb);
+    if (!an)
+        an = scn_value_name(e->sc, a->v) ? scn_value_name(e->sc, a->v) : "the left operand";
+    if (!bn)
+        bn = scn_value_name(e->sc, b->v) ? scn_value_name(e->sc, b->v) : "the right operand";
+    int da = -1, db = -1;
+    if (matmul && ra >= 1 && rb == 2 && sa[ra - 1] != sb[0]) {
+        da = ra - 1;
+        db = 0;
+    }
+    for (int d = 0; !matmul && d < (ra > rb ? ra : rb) && da < 0; d++) {
+        int ia = d - ((ra > rb ? ra : rb) - ra), ib = d - ((ra > rb ? ra : rb) - rb);
+        if (ia >= 0 && ib >= 0 && sa[ia] != sb[ib] && sa[ia] != 1 && sb[ib] != 1) {
+            da = ia;
+            db = ib;
+        }
+    }
+    if (da < 0)
+        return true;
+    char x[160], y[160];
+    describe_dim(e, an, a->v, da, x, sizeof x);
+    describe_dim(e, bn, b->v, db, y, sizeof y);
+    ev_fail(e, loc, "%s: %s: %s, %s", op, matmul ? "contracting dims differ"
+                                                 : "shapes do not broadcast", x, y);
+    return false;
+}
+
 bool ev_resolve_spec(ev *e, ss_spec *spec, scn_loc loc)
 {
     scenario *sc = e->sc;
@@ -436,6 +483,11 @@ static val *binop_apply(ev *e, const scn_expr *x, val *a, val *b)
     if (code == -2)
         return ev_fail(e, x->loc, "operator %s works on numbers only", op);
     if (!ev_array_pair(e, &a, x->a->loc, "left operand", &b, x->b->loc, "right operand"))
+        return NULL;
+    static const char *const jnp_names[] = {"add", "subtract", "multiply", "divide", "power"};
+    if (!ev_check_shapes(e, code < 0 ? "matmul" : jnp_names[code], code < 0, a,
+                         x->a->kind == EX_NAME ? x->a->str : NULL, b,
+                         x->b->kind == EX_NAME ? x->b->str : NULL, x->loc))
         return NULL;
     ss_value out;
     int before = ss_program_value_count(e->sc->program);

@@ -134,6 +134,12 @@ val *ev_array_val(ev *e, ss_value v, scn_loc loc);
  * result keeps the array's dtype (ss_binary). */
 bool ev_array_pair(ev *e, val **a, scn_loc la, const char *wa, val **b, scn_loc lb,
                    const char *wb);
+/* Before an elementwise op (matmul false) or a matmul: fail at loc when
+ * the shapes do not fit, naming the sizes that differ ("matmul: contracting
+ * dims differ: x is f32[8,1024] (dim 1 = 1024), w is f32[512,64] (dim 0 =
+ * 512)"); an/bn name the operands (NULL: the name bound to the value). */
+bool ev_check_shapes(ev *e, const char *op, bool matmul, val *a, const char *an, val *b,
+                     const char *bn, scn_loc loc);
 /* Shape facts of an array value. */
 void ev_shape(ev *e, ss_value v, ss_dtype *dtype, int *rank, int64_t shape[]);
 /* Call a user function with evaluated arguments. */

@@ -490,7 +490,8 @@ static val *op_binary(ev *e, const callargs *ca)
         return r;
     }
     val *a = ca->v[0], *b = ca->v[1];
-    if (!ev_array_pair(e, &a, ca->locs[0], "argument", &b, ca->locs[1], "argument"))
+    if (!ev_array_pair(e, &a, ca->locs[0], "argument", &b, ca->locs[1], "argument") ||
+        !ev_check_shapes(e, ca->fname, false, a, NULL, b, NULL, ca->loc))
         return NULL;
     ss_value out;
     BEFORE();
@@ -505,7 +506,7 @@ static val *op_matmul(ev *e, const callargs *ca)
     if (!ca_check(e, ca, 2, 2, NULL))
         return NULL;
     val *a = arr_arg(e, ca, 0, NULL), *b = a ? arr_arg(e, ca, 1, NULL) : NULL;
-    if (!b)
+    if (!b || !ev_check_shapes(e, ca->fname, true, a, NULL, b, NULL, ca->loc))
         return NULL;
     ss_value out;
     BEFORE();

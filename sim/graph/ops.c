@@ -37,6 +37,23 @@ static ss_status fail_shapes(ss_status st, const char *op, const char *why, cons
     return st;
 }
 
+/* "OP: WHY: A_NAME is f32[8,1024] (dim 1 = 1024), B_NAME is f32[512,64] (dim 0 = 512)":
+ * the sizes that differ, each in its operand's own dim numbering. */
+static ss_status fail_dims(const char *op, const char *why, const char *an, const ss__node *a,
+                           int da, const char *bn, const ss__node *b, int db)
+{
+    ss__buf buf;
+    ss__buf_init(&buf);
+    ss__buf_printf(&buf, "%s: %s: %s is ", op, why, an);
+    ss__shape_repr_buf(&buf, a->dtype, a->rank, a->shape);
+    ss__buf_printf(&buf, " (dim %d = %lld), %s is ", da, (long long)a->shape[da], bn);
+    ss__shape_repr_buf(&buf, b->dtype, b->rank, b->shape);
+    ss__buf_printf(&buf, " (dim %d = %lld)", db, (long long)b->shape[db]);
+    ss_status st = ss__fail(SS_ERR_INVALID, "%s", buf.data ? buf.data : op);
+    ss__buf_free(&buf);
+    return st;
+}
+
 ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out)
 {
     const ss__node *a = ss__program_node(p, x, "unary");
@@ -197,7 +214,7 @@ ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_v
         int da = d - (rank - a->rank), db = d - (rank - b->rank);
         int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
-            return fail_shapes(SS_ERR_INVALID, names[op], "shapes do not broadcast", a, b);
+            return fail_dims(names[op], "shapes do not broadcast", "lhs", a, da, "rhs", b, db);
         shape[d] = sa > sb ? sa : sb;
     }
     ss_value bx, by;
@@ -244,10 +261,8 @@ ss_status ss_dot_general(ss_program *p, ss_value lhs, ss_value rhs, int nb,
             return fail_shapes(SS_ERR_INVALID, "dot_general",
                                "a batch or contracting dim is out of range or repeated", a, b);
         if (a->shape[l] != b->shape[r])
-            return fail_shapes(SS_ERR_INVALID, "dot_general",
-                               i < nb ? "batch dims differ in size"
-                                      : "contracting dims differ in size",
-                               a, b);
+            return fail_dims("dot_general", i < nb ? "batch dims differ" : "contracting dims differ",
+                             "lhs", a, l, "rhs", b, r);
         lused |= 1u << l;
         rused |= 1u << r;
         if (i < nb) {

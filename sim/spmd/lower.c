@@ -101,9 +101,42 @@ static void local_shape(const lower *s, const ss__node *n, const ss__layout *l, 
         out[d] = n->shape[d] / ss__layout_dim_tiles(l, s->mesh, d);
 }
 
+/* The first dim of v that layout l splits unevenly, or -1. */
+static int uneven_dim(const lower *s, ss_value v, const ss__layout *l)
+{
+    const ss__node *n = &s->p->nodes[v];
+    for (int d = 0; d < n->rank; d++)
+        if (n->shape[d] % ss__layout_dim_tiles(l, s->mesh, d) != 0)
+            return d;
+    return -1;
+}
+
+/* An uneven layout comes from a spec the program fixes somewhere (a
+ * constraint, an input's or a shard_map's spec) that is itself uneven:
+ * the error names that op first (the CLI points at the first %N), then
+ * the value where lowering met it. */
 static ss_status check_even(const lower *s, ss_value v, const ss__layout *l)
 {
     const ss__node *n = &s->p->nodes[v];
+    if (uneven_dim(s, v, l) < 0)
+        return SS_OK;
+    for (ss_value u = 0; u < s->p->n; u++) {
+        const ss__node *f = &s->p->nodes[u];
+        int d = f->fixed.known && f->op != SS__OP_CONSTANT ? uneven_dim(s, u, &f->fixed) : -1;
+        if (d < 0 || f->manual)
+            continue;
+        ss__buf b;
+        ss__buf_init(&b);
+        ss__layout_repr_buf(&b, s->mesh, &f->fixed);
+        ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
+                                "compile: %%%d (%s) dim %d of size %lld is split %lld ways by "
+                                "%s; uneven shards inside a program are not supported yet",
+                                (int)u, ss__opcode_name(f), d, (long long)f->shape[d],
+                                (long long)ss__layout_dim_tiles(&f->fixed, s->mesh, d),
+                                b.data ? b.data : "?");
+        ss__buf_free(&b);
+        return st;
+    }
     for (int d = 0; d < n->rank; d++) {
         int64_t t = ss__layout_dim_tiles(l, s->mesh, d);
         if (n->shape[d] % t != 0) {
