@@ -988,6 +988,16 @@ const char *ss_value_op_name(const ss_program *p, ss_value v);
 /* The i-th operand of value v's op; SS_ERR_RANGE past its operands. */
 ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out);
 
+/* The part of a training step that made value v: the caller's own ops
+ * (the forward, and anything written by hand), the ops ss_vjp, ss_grad and
+ * ss_value_and_grad add (the backward: transposes and their cotangents), or
+ * those of ss_optim_state_inputs and ss_optim_update (the optimizer).
+ * SS_PHASE_FORWARD for an invalid value. */
+typedef enum ss_phase { SS_PHASE_FORWARD = 0, SS_PHASE_BACKWARD, SS_PHASE_OPTIMIZER } ss_phase;
+ss_phase ss_value_phase(const ss_program *p, ss_value v);
+/* "forward", "backward", "optimizer". */
+const char *ss_phase_name(ss_phase phase);
+
 /* Run sharding propagation (docs/gspmd.md section 2: fixed user shardings,
  * shardings only become more specific, forward and backward sweeps by
  * op-priority level, dot rules from both operands). Idempotent. */

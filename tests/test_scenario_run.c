@@ -430,3 +430,118 @@ Test(scenario_run, outputs_are_npy_files_and_json_carries_the_loss_per_step)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* --- Ledger: phases and permute pairs ------------------------------------------ */
+
+static const char phase_text[] = "mesh x=2 y=4 order=[3, 1, 0, 2, 7, 6, 4, 5]\n"
+                                 "RING = ((0, 1), (1, 2), (2, 3), (3, 0))\n"
+                                 "x = input(f32[8, 16], P('x', 'y'), normal(seed=1))\n"
+                                 "w = param(f32[16, 16], P('y', None), normal(seed=2))\n"
+                                 "def body(h):\n"
+                                 "    return ppermute(h, 'y', perm=RING)\n"
+                                 "def loss(w, x):\n"
+                                 "    h = x @ w\n"
+                                 "    h = shard_map(body, in_specs=P('x', 'y'), "
+                                 "out_specs=P('x', 'y'))(h)\n"
+                                 "    return sum(h * h)\n"
+                                 "def step(w, x):\n"
+                                 "    l, g = value_and_grad(loss)(w, x)\n"
+                                 "    w = adam(w, g, learning_rate=0.01)\n"
+                                 "    return l, w\n"
+                                 "run step steps=2\n"
+                                 "check l\n"
+                                 "check w\n";
+
+static int phase_rank(const char *p)
+{
+    return strcmp(p, "forward") == 0 ? 0 : strcmp(p, "backward") == 0 ? 1
+                                      : strcmp(p, "optimizer") == 0 ? 2 : -1;
+}
+
+/* Do the JSON pairs equal `want` (n pairs) as a set? */
+static bool same_pairs(cJSON *pairs, const int want[][2], int n)
+{
+    if (cJSON_GetArraySize(pairs) != n)
+        return false;
+    for (int k = 0; k < n; k++) {
+        bool found = false;
+        for (int j = 0; j < n && !found; j++) {
+            cJSON *p = cJSON_GetArrayItem(pairs, j);
+            found = cJSON_GetArrayItem(p, 0)->valueint == want[k][0] &&
+                    cJSON_GetArrayItem(p, 1)->valueint == want[k][1];
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* A train step: a matmul whose partial sums are reduced, a ppermute in
+ * shard_map, grad, Adam. Each ledger entry carries its phase (the forward's
+ * entries first, then the backward's: the permute's transpose and the
+ * weight gradient's all-reduce over 'x'), and each permute its
+ * source_target_pairs as device ids, derived here from the mesh's device
+ * order: position (x, y) holds order[4x + y]; the ring moves y to y + 1 in
+ * each x row, and its transpose moves it back. */
+Test(scenario_run, ledger_entries_carry_their_phase_and_permute_pairs)
+{
+    const char *args[] = {"run", "ph.shard", "--json"};
+    result r = run_cli(phase_text, 3, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    cJSON *j = cJSON_Parse(r.out);
+    cJSON *entries = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "ledger"), "entries");
+    cr_assert(entries, "%s", r.out);
+    const int order[8] = {3, 1, 0, 2, 7, 6, 4, 5};
+    int fwd[8][2], bwd[8][2], n = 0;
+    for (int x = 0; x < 2; x++)
+        for (int y = 0; y < 4; y++, n++) {
+            fwd[n][0] = order[4 * x + y];
+            fwd[n][1] = order[4 * x + (y + 1) % 4];
+            bwd[n][0] = fwd[n][1];
+            bwd[n][1] = fwd[n][0];
+        }
+    int last = 0, permutes[2] = {0, 0}, weight_grad = 0, nfwd = 0;
+    cJSON *e;
+    cJSON_ArrayForEach(e, entries)
+    {
+        const char *kind = cJSON_GetObjectItem(e, "kind")->valuestring;
+        int ph = phase_rank(cJSON_GetObjectItem(e, "phase")->valuestring);
+        cr_assert(ph >= 0);
+        cr_assert(ph >= last, "entry %d (%s) in phase %d after phase %d",
+                  cJSON_GetObjectItem(e, "seq")->valueint, kind, ph, last);
+        last = ph;
+        nfwd += ph == 0;
+        cJSON *pairs = cJSON_GetObjectItem(e, "source_target_pairs");
+        if (strcmp(kind, "collective_permute") == 0) {
+            cr_assert(ph <= 1);
+            cr_assert(same_pairs(pairs, ph == 0 ? fwd : bwd, 8), "phase %d: %s", ph,
+                      cJSON_PrintUnformatted(pairs));
+            permutes[ph]++;
+        } else {
+            cr_assert(cJSON_IsNull(pairs));
+        }
+        cJSON *axes = cJSON_GetObjectItem(e, "axes");
+        if (strcmp(kind, "all_reduce") == 0 && cJSON_GetArraySize(axes) == 1 &&
+            strcmp(cJSON_GetArrayItem(axes, 0)->valuestring, "x") == 0)
+            weight_grad += ph == 1; /* dL/dw sums over the batch, split on 'x' */
+    }
+    cr_assert(nfwd >= 2 && permutes[0] == 1 && permutes[1] == 1 && weight_grad == 1,
+              "forward %d, permutes %d/%d, weight-gradient all-reduces %d", nfwd, permutes[0],
+              permutes[1], weight_grad);
+    /* the values: Adam's ops are the optimizer's, the gradient the backward's */
+    int nopt = 0;
+    cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItem(j, "values"))
+    {
+        cJSON *name = cJSON_GetObjectItem(v, "name");
+        const char *ph = cJSON_GetObjectItem(v, "phase")->valuestring;
+        nopt += strcmp(ph, "optimizer") == 0;
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "g") == 0)
+            cr_assert_str_eq(ph, "backward");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "h") == 0)
+            cr_assert_str_eq(ph, "forward");
+    }
+    cr_assert(nopt > 5, "%d optimizer values", nopt);
+    cJSON_Delete(j);
+    result_free(&r);
+}

@@ -34,6 +34,59 @@ ss_status scn_exec_ledger_source(const ss_executable *e, int i, ss_value *value,
     return SS_OK;
 }
 
+/* The node of the first kernel that reads instruction k's result, through
+ * the reshard steps (collectives, slices) that follow it; -1 if none does
+ * (a program output). */
+static ss_value first_consumer(const ss_executable *e, int k)
+{
+    int buf = e->insts[k].out;
+    for (int j = k + 1; j < e->ninsts; j++) {
+        const ss__inst *i = &e->insts[j];
+        if (i->kind == SS__INST_FREE)
+            continue;
+        bool reads = false;
+        for (int a = 0; a < i->nin && !reads; a++)
+            reads = i->in[a] == buf;
+        if (!reads)
+            continue;
+        if (i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED)
+            return i->node;
+        if (i->kind == SS__INST_STORE)
+            return -1;
+        buf = i->out;
+    }
+    return -1;
+}
+
+ss_phase scn_exec_ledger_phase(const ss_executable *e, int i)
+{
+    int k = 0, n = 0;
+    for (; k < e->ninsts; k++)
+        if (e->insts[k].kind == SS__INST_COLL && n++ == i)
+            break;
+    if (k == e->ninsts)
+        return SS_PHASE_FORWARD;
+    const ss__node *node = &e->program->nodes[e->insts[k].node];
+    /* A computed value's collective (a user's, a partial sum's reduction, a
+     * reshard of it) belongs to the part that computed it; an input's or a
+     * param's (FSDP's gathers: once for the forward, again for the
+     * backward) to the part that reads it. */
+    bool leaf = node->op == SS__OP_INPUT || node->op == SS__OP_PARAM ||
+                node->op == SS__OP_CONSTANT;
+    ss_value c = leaf ? first_consumer(e, k) : -1;
+    return ss_value_phase(e->program, c >= 0 ? c : e->insts[k].node);
+}
+
+int scn_exec_ledger_pairs(const ss_executable *e, int i, const int (**pairs)[2])
+{
+    const ss__inst *in = coll_inst(e, i);
+    *pairs = NULL;
+    if (!in || in->coll.kind != SS_COLL_PERMUTE || in->pairs_at < 0)
+        return 0;
+    *pairs = (const int (*)[2])e->pairs[in->pairs_at];
+    return in->coll.npairs;
+}
+
 ss_status scn_exec_ledger_groups(const ss_executable *e, int i, int *ngroups, int ids[],
                                  int offsets[])
 {

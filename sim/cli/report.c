@@ -277,8 +277,9 @@ static void text_ledger(const scenario *sc, const scn_report *r, FILE *f)
             value_label(sc, v, label, sizeof label);
             cli_fmt_bytes(s, sizeof s, c.sent);
             cli_fmt_bytes(b, sizeof b, (double)c.bytes);
-            fprintf(f, "  %3d %-16s over %s, %d group%s of %d, buffer %s %s, sent %s: %s %s\n",
-                    i + 1, ss_coll_kind_name(c.kind), c.axes, c.ngroups, c.ngroups == 1 ? "" : "s",
+            fprintf(f, "  %3d %-9s %-16s over %s, %d group%s of %d, buffer %s %s, sent %s: %s %s\n",
+                    i + 1, ss_phase_name(scn_exec_ledger_phase(r->exe, i)),
+                    ss_coll_kind_name(c.kind), c.axes, c.ngroups, c.ngroups == 1 ? "" : "s",
                     c.group_size, ss_dtype_name(c.dtype), b, s,
                     user ? "written in" : "reshard for", label);
         }
@@ -687,6 +688,27 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_
         } else {
             ss__buf_puts(b, "null");
         }
+        ss__buf_puts(b, ",\"source_target_pairs\":");
+        const int(*pairs)[2];
+        int np = scn_exec_ledger_pairs(r->exe, i, &pairs);
+        if (c.kind == SS_COLL_PERMUTE && ng > 0 && n <= 256) {
+            /* device ids, as XLA prints source_target_pairs={{0,1},{1,2}} */
+            ss__buf_putc(b, '[');
+            int m = 0;
+            for (int g = 0; g < ng; g++)
+                for (int k = 0; k < np; k++) {
+                    int size = off[g + 1] - off[g];
+                    if (pairs[k][0] >= size || pairs[k][1] >= size)
+                        continue;
+                    ss__buf_printf(b, "%s[%d,%d]", m++ ? "," : "", ids[off[g] + pairs[k][0]],
+                                   ids[off[g] + pairs[k][1]]);
+                }
+            ss__buf_putc(b, ']');
+        } else {
+            ss__buf_puts(b, "null");
+        }
+        ss__buf_puts(b, ",\"phase\":");
+        ss__json_str(b, ss_phase_name(scn_exec_ledger_phase(r->exe, i)));
         ss__buf_puts(b, ",\"dtype\":");
         ss__json_str(b, ss_dtype_name(c.dtype));
         ss__buf_printf(b, ",\"bytes\":%zu,\"sent\":", c.bytes);
@@ -813,6 +835,8 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
                 continue;
             ss__buf_puts(b, v ? ",{" : "{");
             json_value_ref(b, sc, v);
+            ss__buf_puts(b, ",\"phase\":");
+            ss__json_str(b, ss_phase_name(ss_value_phase(sc->program, v)));
             ss__buf_puts(b, ",\"dtype\":");
             ss__json_str(b, ss_dtype_name(dt));
             ss__buf_puts(b, ",\"shape\":");

@@ -385,6 +385,14 @@ ss_status scn_exec_ledger_source(const ss_executable *e, int i, ss_value *value,
 ss_status scn_exec_ledger_groups(const ss_executable *e, int i, int *ngroups, int ids[],
                                  int offsets[]);
 
+/* The part of the step ledger entry i runs in (forward, backward,
+ * optimizer): the phase of the value a computed value's collective serves,
+ * and for a reshard of an input or param, the phase of the op that reads it. */
+ss_phase scn_exec_ledger_phase(const ss_executable *e, int i);
+/* A permute's (source, target) pairs as ranks within each group of ledger
+ * entry i (the groups of scn_exec_ledger_groups); 0 for other kinds. */
+int scn_exec_ledger_pairs(const ss_executable *e, int i, const int (**pairs)[2]);
+
 typedef struct scn_live_buffer {
     char name[48]; /* "%12 dot_general" */
     size_t bytes;  /* arena bytes */

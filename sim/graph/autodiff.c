@@ -866,6 +866,7 @@ ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_
         return ss__fail(SS_ERR_INVALID, "vjp: the cotangent %%%d must be a float array of the "
                                         "shape of %%%d", (int)cotangent, (int)y);
     int n0 = p->n, pairs0 = p->npairs;
+    uint8_t phase0 = ss__program_enter_phase(p, SS_PHASE_BACKWARD);
     ad s = {.p = p, .ct = malloc(sizeof(ss_value) * ((size_t)y + 1)),
             .needed = calloc((size_t)y + 1, sizeof(bool))};
     if (!s.ct || !s.needed) {
@@ -878,6 +879,7 @@ ss_status ss_vjp(ss_program *p, ss_value y, ss_value cotangent, int n, const ss_
     free(s.ct);
     free(s.needed);
     free(s.inv);
+    p->phase = phase0;
     if (st)
         truncate(p, n0, pairs0);
     return st;
@@ -894,8 +896,11 @@ ss_status ss_value_and_grad(ss_program *p, ss_value loss, int n, const ss_value 
                                         "(rank 0) value, use ss_vjp otherwise",
                         (int)loss, p->nodes[loss].rank);
     int n0 = p->n, pairs0 = p->npairs;
-    ss_value one;
-    if ((st = scalar(p, 1.0, p->nodes[loss].dtype, &one)))
+    ss_value one; /* the seed cotangent: the backward's first value */
+    uint8_t phase0 = ss__program_enter_phase(p, SS_PHASE_BACKWARD);
+    st = scalar(p, 1.0, p->nodes[loss].dtype, &one);
+    p->phase = phase0;
+    if (st)
         return st;
     st = ss_vjp(p, loss, one, n, wrt, grads);
     if (st) {

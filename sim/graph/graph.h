@@ -76,6 +76,7 @@ typedef struct ss__node {
     /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
     ss_coll coll;
     int pairs_at; /* offset in the program's pair pool, -1 if none */
+    uint8_t phase; /* ss_phase: the program's phase when the node was added */
 } ss__node;
 
 struct ss_program {
@@ -89,10 +90,18 @@ struct ss_program {
     int nouts, outs_cap;
     /* Inside ss_shard_map_begin .. ss_shard_map_end. */
     bool in_manual;
+    /* ss_phase of the nodes added now: autodiff and the optimizer builders
+     * set it while they add theirs (ss__program_enter_phase). */
+    uint8_t phase;
     /* ppermute pairs of SS__OP_COLLECTIVE nodes. */
     int (*pairs)[2];
     int npairs, pairs_cap;
 };
+
+/* Enter phase `ph` (a builder of the backward or the optimizer) and return
+ * the phase to restore when it is done; a later phase is never lowered
+ * (a grad taken inside an optimizer stays the optimizer's). */
+uint8_t ss__program_enter_phase(ss_program *p, ss_phase ph);
 
 /* The collective of node n with its pairs bound (a copy). */
 ss_coll ss__node_coll(const ss_program *p, const ss__node *n);

@@ -120,6 +120,7 @@ ss_status ss_optim_state_inputs(ss_program *p, const ss_optim *o, int n, const s
     if (st)
         return st;
     int n0 = p->n, count;
+    uint8_t phase0 = ss__program_enter_phase(p, SS_PHASE_OPTIMIZER);
     int k = slots(o, &count);
     static const char *const names[2][2] = {{".trace", ""}, {".mu", ".nu"}};
     int row = o->kind == SS_OPTIM_MOMENTUM ? 0 : 1;
@@ -132,6 +133,7 @@ ss_status ss_optim_state_inputs(ss_program *p, const ss_optim *o, int n, const s
         memset(&repl, 0, sizeof repl);
         st = ss_input(p, "count", SS_F32, 0, none, &repl, &state[k * n]);
     }
+    p->phase = phase0;
     if (st) {
         p->n = n0;
         free(p->layouts);
@@ -272,7 +274,9 @@ ss_status ss_optim_update(ss_program *p, const ss_optim *o, int n, const ss_valu
     if (st)
         return st;
     int n0 = p->n;
+    uint8_t phase0 = ss__program_enter_phase(p, SS_PHASE_OPTIMIZER);
     st = update(p, o, n, params, grads, state, new_params, new_state);
+    p->phase = phase0;
     if (st) {
         p->n = n0;
         free(p->layouts);

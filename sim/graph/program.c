@@ -54,6 +54,7 @@ ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
     p->nodes = grown;
     p->nodes[p->n] = *node;
     p->nodes[p->n].manual = manual;
+    p->nodes[p->n].phase = p->phase;
     if (node->op != SS__OP_COLLECTIVE)
         p->nodes[p->n].pairs_at = -1;
     free(p->layouts);
@@ -219,6 +220,25 @@ const char *ss__opcode_name(const ss__node *n)
     case SS__OP_COUNT: break;
     }
     return "?";
+}
+
+uint8_t ss__program_enter_phase(ss_program *p, ss_phase ph)
+{
+    uint8_t before = p->phase;
+    if ((uint8_t)ph > p->phase)
+        p->phase = (uint8_t)ph;
+    return before;
+}
+
+ss_phase ss_value_phase(const ss_program *p, ss_value v)
+{
+    return p && v >= 0 && v < p->n ? (ss_phase)p->nodes[v].phase : SS_PHASE_FORWARD;
+}
+
+const char *ss_phase_name(ss_phase phase)
+{
+    static const char *const names[] = {"forward", "backward", "optimizer"};
+    return (unsigned)phase < 3 ? names[phase] : "forward";
 }
 
 const char *ss_value_op_name(const ss_program *p, ss_value v)
