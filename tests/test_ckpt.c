@@ -704,3 +704,134 @@ Test(ckpt, cli_ls_show_verify)
     rm_tmp();
 }
 
+
+/* --- ckpt show --values ------------------------------------------------------------- */
+
+/* An array of `dt` holding `v[0..n)` (exact in dt), put on `sh`. */
+static ss_array *put_values(ss_context *ctx, const ss_sharding *sh, ss_dtype dt, int rank,
+                            const int64_t shape[], const double *v, int64_t n)
+{
+    size_t es = ss_dtype_size(dt);
+    unsigned char *h = malloc((size_t)n * es + 1);
+    for (int64_t i = 0; i < n; i++) {
+        if (dt == SS_F32) {
+            float f = (float)v[i];
+            memcpy(h + i * 4, &f, 4);
+        } else {
+            int32_t x = (int32_t)v[i];
+            memcpy(h + i * 4, &x, 4);
+        }
+    }
+    ss_array *a;
+    cr_assert_eq(ss_array_put(ctx, sh, rank, shape, dt, h, "v", &a), SS_OK, "%s",
+                 ss_error_message());
+    free(h);
+    return a;
+}
+
+Test(ckpt, show_values_prints_what_was_saved_as_numpy_does)
+{
+    make_tmp();
+    ss_context *ctx = make_ctx(2, 0);
+    ss_mesh *m = mesh("x=2", 2);
+    ss_sharding byx = sharding(m, "P('x')"), rep = sharding(m, "P()");
+    double six[6] = {0, 1, 2, 3, 4, 5}, *big = malloc(2000 * sizeof *big);
+    for (int i = 0; i < 2000; i++)
+        big[i] = i;
+    ss_array *a = put_values(ctx, &byx, SS_F32, 2, (int64_t[]){2, 3}, six, 6);
+    ss_array *b = put_values(ctx, &byx, SS_I32, 1, (int64_t[]){2000}, big, 2000);
+    ss_array *c = put(ctx, &rep, SS_F32, 1, (int64_t[]){4}, 3);
+    const char *names[] = {"params.a", "params.big", "params.c"};
+    ss_array *arrays[] = {a, b, c};
+    save(ctx, 1, 3, names, arrays, SS_CKPT_ZSTD);
+    char args[600], *out, *err;
+    snprintf(args, sizeof args, "ckpt show --values %s params.a params.big", tmp_root);
+    cr_assert_eq(ts_run_cli(args, &out, &err), 0, "%s", err);
+    /* numpy: str(np.arange(6, dtype=np.float32).reshape(2, 3)) and
+     * str(np.arange(2000, dtype=np.int32)). */
+    char want[900];
+    snprintf(want, sizeof want,
+             "step 1 of %s, item 'default'\n\n"
+             "params.a: f32[2,3]\n[[0. 1. 2.]\n [3. 4. 5.]]\n\n"
+             "params.big: i32[2000]\n[   0    1    2 ... 1997 1998 1999]\n",
+             tmp_root);
+    cr_assert_str_eq(out, want);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "ckpt show --values %s 1 params.zz", tmp_root);
+    cr_assert_eq(ts_run_cli(args, &out, &err), 2);
+    cr_assert(strstr(err, "step 1 has no array 'params.zz' (it has: params.a, params.big, "
+                          "params.c)"),
+              "%s", err);
+    free(out);
+    free(err);
+    ss_array_destroy(a);
+    ss_array_destroy(b);
+    ss_array_destroy(c);
+    free(big);
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
+
+Test(ckpt, show_values_json_gives_every_saved_value)
+{
+    make_tmp();
+    ss_context *ctx = make_ctx(8, 0);
+    ss_mesh *m = mesh("a=2,b=4", 8);
+    ss_sharding s1 = sharding(m, "P('a', 'b')"), s2 = sharding(m, "P(None, 'a')");
+    const int64_t sw[2] = {64, 32}, se[3] = {4, 6, 8};
+    ss_array *w = put(ctx, &s1, SS_F32, 2, sw, 7);
+    ss_array *e = put(ctx, &s2, SS_BF16, 3, se, 8);
+    const char *names[] = {"params.w", "params.emb"};
+    ss_array *arrays[] = {w, e};
+    save(ctx, 5, 2, names, arrays, SS_CKPT_UNCOMPRESSED);
+    char args[600], *out, *err;
+    snprintf(args, sizeof args, "ckpt show --values %s --json", tmp_root);
+    cr_assert_eq(ts_run_cli(args, &out, &err), 0, "%s", err);
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j, "%s", out);
+    cr_assert_eq(cJSON_GetObjectItem(j, "step")->valueint, 5);
+    const cJSON *arr = cJSON_GetObjectItem(j, "arrays");
+    cr_assert_eq(cJSON_GetArraySize(arr), 2);
+    for (int k = 0; k < 2; k++) {
+        const cJSON *x = cJSON_GetArrayItem(arr, k);
+        cr_assert_str_eq(cJSON_GetObjectItem(x, "name")->valuestring, names[k]);
+        cr_assert_str_eq(cJSON_GetObjectItem(x, "dtype")->valuestring, k ? "bf16" : "f32");
+        /* Flatten the nested lists in order and compare with the pattern. */
+        const cJSON *stack[4] = {cJSON_GetObjectItem(x, "values")};
+        int64_t i = 0, n = k ? 4 * 6 * 8 : 64 * 32;
+        int rank = k ? 3 : 2;
+        const cJSON *rows[4];
+        rows[0] = stack[0]->child;
+        int depth = 0;
+        while (depth >= 0) {
+            if (!rows[depth]) {
+                depth--;
+                if (depth >= 0)
+                    rows[depth] = rows[depth]->next;
+                continue;
+            }
+            if (depth < rank - 1) {
+                cr_assert(cJSON_IsArray(rows[depth]));
+                rows[depth + 1] = rows[depth]->child;
+                depth++;
+                continue;
+            }
+            cr_assert(cJSON_IsNumber(rows[depth]));
+            cr_assert_eq(rows[depth]->valuedouble, pattern(i, k ? 8 : 7), "%s element %lld",
+                         names[k], (long long)i);
+            i++;
+            rows[depth] = rows[depth]->next;
+        }
+        cr_assert_eq(i, n, "%s: %lld values", names[k], (long long)i);
+    }
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    ss_array_destroy(w);
+    ss_array_destroy(e);
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+    rm_tmp();
+}
