@@ -205,10 +205,14 @@ typedef struct ss_spec {
  *   P('data', None)   PartitionSpec(('data', 'model'), None)   P()
  *   data,None         (data,model),None    ""  (= P())
  *   P('x', UNCONSTRAINED)  P.UNCONSTRAINED is also accepted
- * Quotes may be ' or " or absent. A nested tuple is an error with JAX's
- * wording; so is an entry with more than SS_MAX_AXES axes. */
+ * Quotes may be ' or " or absent; a quoted name is a Python string literal
+ * ('a\'b', "a'b", '\u00e9': Python's escapes; UTF-8, at most SS_NAME_MAX - 1
+ * bytes). A nested tuple is an error with JAX's wording; so is an entry with
+ * more than SS_MAX_AXES axes. */
 ss_status ss_spec_parse(const char *text, ss_spec *out);
-/* JAX's repr: "P('data', None)", "P('x',)", "P(('x', 'y'),)", "P()". */
+/* JAX's repr: "P('data', None)", "P('x',)", "P(('x', 'y'),)", "P()"; each
+ * name as Python's repr() of the str ("P(\"a'b\",)", 'a\'b"c', '\t'), so
+ * ss_spec_parse reads the text back to the same spec. */
 ss_status ss_spec_repr(const ss_spec *spec, char *buf, size_t cap);
 /* Equal after dropping trailing None entries. */
 int ss_spec_equal(const ss_spec *a, const ss_spec *b);

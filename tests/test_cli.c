@@ -260,6 +260,23 @@ Test(cli, show_sizes_past_int64_are_errors)
     cJSON_Delete(j);
 }
 
+/* Names with quotes print as Python's repr (it used to print P('a'b',),
+ * which does not parse), and the printed spec parses back. */
+Test(cli, rules_print_quoted_names_that_parse_back)
+{
+    char *out, *err;
+    int rc = ts_run_cli("rules --rules \"x=\\\"a'b\\\",y='c\\\"d'\" --names x,y", &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert_str_eq(out, "P(\"a'b\", 'c\"d')\n");
+    ss_spec s;
+    out[strlen(out) - 1] = '\0';
+    cr_assert_eq(ss_spec_parse(out, &s), SS_OK, "%s", ss_error_message());
+    cr_assert_str_eq(s.dims[0].axes[0], "a'b");
+    cr_assert_str_eq(s.dims[1].axes[0], "c\"d");
+    free(out);
+    free(err);
+}
+
 /* A rule naming an axis the mesh lacks is JAX's NamedSharding error at every
  * place rules meet a mesh (it used to replicate silently, even --strict). */
 Test(cli, rules_axis_missing_from_the_mesh_is_an_error)

@@ -78,3 +78,144 @@ Test(spec, builders)
     cr_assert_str_eq(buf, "P(None, ('x', 'y'))");
     cr_assert_eq(ss_spec_set_none(&s, SS_MAX_RANK), SS_ERR_RANGE);
 }
+
+/* --- Names with quotes, backslashes and non-ASCII: Python's repr, parsed back ---------- */
+
+/* Each expected text is Python 3.11's repr() of the name (str.isprintable
+ * decides which non-ASCII characters stay as they are), as C bytes. */
+static const struct {
+    const char *name, *repr;
+} py_reprs[] = {
+    {"data", "'data'"},
+    {"a'b", "\"a'b\""},
+    {"a\"b", "'a\"b'"},
+    {"a'b\"c", "'a\\'b\"c'"},
+    {"back\\slash", "'back\\\\slash'"},
+    {"tab\011here", "'tab\\there'"},
+    {"nl\012x", "'nl\\nx'"},
+    {"cr\015x", "'cr\\rx'"},
+    {"bell\007", "'bell\\x07'"},
+    {"del\177", "'del\\x7f'"},
+    {"caf\303\251", "'caf\303\251'"},
+    {"nb\302\240sp", "'nb\\xa0sp'"},
+    {"soft\302\255hy", "'soft\\xadhy'"},
+    {"zw\342\200\213sp", "'zw\\u200bsp'"},
+    {"ls\342\200\250x", "'ls\\u2028x'"},
+    {"pua\356\200\200", "'pua\\ue000'"},
+    {"smile\360\237\230\200", "'smile\360\237\230\200'"},
+    {"tag\363\240\200\201", "'tag\\U000e0001'"},
+    {"un\315\270x", "'un\\u0378x'"},
+    {"\344\270\255\346\226\207", "'\344\270\255\346\226\207'"},
+    {"q'\\", "\"q'\\\\\""},
+    {"\\'", "\"\\\\'\""},
+    {"'", "\"'\""},
+    {"\"", "'\"'"},
+    {"''\"\"", "'\\'\\'\"\"'"},
+};
+
+Test(spec, names_print_as_pythons_repr_and_parse_back)
+{
+    for (size_t i = 0; i < sizeof py_reprs / sizeof py_reprs[0]; i++) {
+        ss_spec s = {0}, back;
+        const char *axes[1] = {py_reprs[i].name};
+        cr_assert_eq(ss_spec_set_axes(&s, 0, 1, axes), SS_OK);
+        char want[128], got[256];
+        snprintf(want, sizeof want, "P(%s,)", py_reprs[i].repr);
+        cr_assert_eq(ss_spec_repr(&s, got, sizeof got), SS_OK);
+        cr_assert_str_eq(got, want, "repr of name %zu", i);
+        cr_assert_eq(ss_spec_parse(got, &back), SS_OK, "%s: %s", got, ss_error_message());
+        cr_assert(ss_spec_equal(&s, &back), "%s parsed back as something else", got);
+        cr_assert_str_eq(back.dims[0].axes[0], py_reprs[i].name);
+    }
+}
+
+Test(spec, python_string_literals_parse_as_python_reads_them)
+{
+    static const struct {
+        const char *text, *name;
+    } cases[] = {
+        {"P('a\\'b')", "a'b"},          {"P(\"a'b\")", "a'b"},
+        {"P('\\x41\\u00e9')", "A\303\251"}, {"P('\\U0001f600')", "\360\237\230\200"},
+        {"P('\\q')", "\\q"},            /* Python keeps an unknown escape */
+        {"P('\\101')", "A"},            {"P('a\\\\b')", "a\\b"},
+        {"P('\\t')", "\t"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ss_spec s;
+        cr_assert_eq(ss_spec_parse(cases[i].text, &s), SS_OK, "%s: %s", cases[i].text,
+                     ss_error_message());
+        cr_assert_str_eq(s.dims[0].axes[0], cases[i].name, "%s", cases[i].text);
+    }
+    ss_spec s;
+    cr_assert_eq(ss_spec_parse("P('\\x4')", &s), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "truncated \\xXX escape"), "%s", ss_error_message());
+    cr_assert_eq(ss_spec_parse("P('\\x00')", &s), SS_ERR_PARSE);
+    cr_assert_eq(ss_spec_parse("P('\\ud800')", &s), SS_ERR_PARSE);
+    cr_assert_eq(ss_spec_parse("P('\377')", &s), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "invalid UTF-8"), "%s", ss_error_message());
+    cr_assert_eq(ss_spec_parse("P('a\\')", &s), SS_ERR_PARSE);
+    cr_assert(strstr(ss_error_message(), "unterminated quote"), "%s", ss_error_message());
+}
+
+/* Many generated names over an alphabet of awkward characters: the repr
+ * parses back to the same spec (and so does the mesh tuple a message
+ * prints, checked through a NamedSharding error). */
+Test(spec, generated_names_round_trip)
+{
+    static const char *const alphabet[] = {"a",  "Z",  "_",  "'",  "\"", "\\", " ",  ",",  "(",
+                                           ")",  "\t", "\n", "\x01", "\x7f", "\303\251",
+                                           "\302\240", "\342\200\213", "\344\270\255",
+                                           "\360\237\230\200", "\363\240\200\201", "#", "="};
+    int nalpha = (int)(sizeof alphabet / sizeof alphabet[0]);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (int iter = 0; iter < 2000; iter++) {
+        ss_spec s = {0}, back;
+        char names[3][SS_NAME_MAX];
+        for (int k = 0; k < 3; k++) {
+            size_t len = 0;
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            int want = 1 + (int)((x >> 33) % 8);
+            for (int c = 0; c < want; c++) {
+                x = x * 6364136223846793005u + 1442695040888963407u;
+                const char *piece = alphabet[(x >> 33) % (uint64_t)nalpha];
+                if (len + strlen(piece) >= SS_NAME_MAX)
+                    break;
+                memcpy(names[k] + len, piece, strlen(piece));
+                len += strlen(piece);
+            }
+            names[k][len] = '\0';
+        }
+        if (!strcmp(names[0], names[1]) || !strcmp(names[0], names[2]) ||
+            !strcmp(names[1], names[2]))
+            continue;
+        const char *tuple[2] = {names[1], names[2]};
+        const char *one[1] = {names[0]};
+        cr_assert_eq(ss_spec_set_axes(&s, 0, 1, one), SS_OK);
+        cr_assert_eq(ss_spec_set_none(&s, 1), SS_OK);
+        cr_assert_eq(ss_spec_set_axes(&s, 2, 2, tuple), SS_OK);
+        char text[1024];
+        cr_assert_eq(ss_spec_repr(&s, text, sizeof text), SS_OK);
+        cr_assert_eq(ss_spec_parse(text, &back), SS_OK, "%s: %s", text, ss_error_message());
+        cr_assert(ss_spec_equal(&s, &back), "%s parsed back as something else", text);
+    }
+}
+
+/* Quoted names in a mesh's repr and in JAX's messages use the same repr. */
+Test(spec, mesh_repr_and_messages_quote_names_as_python)
+{
+    const char *names[2] = {"a'b", "c\"d'e"};
+    int64_t sizes[2] = {2, 4};
+    ss_mesh *m;
+    cr_assert_eq(ss_mesh_create(2, names, sizes, 8, NULL, &m), SS_OK, "%s", ss_error_message());
+    char buf[256];
+    cr_assert_eq(ss_mesh_repr(m, 0, buf, sizeof buf), SS_OK);
+    cr_assert_str_eq(buf, "Mesh(\"a'b\": 2, 'c\"d\\'e': 4)");
+    ss_spec spec;
+    cr_assert_eq(ss_spec_parse("P('z')", &spec), SS_OK);
+    ss_sharding sh;
+    ss_sharding_init(&sh, m, &spec);
+    cr_assert_eq(ss_sharding_validate(&sh), SS_ERR_AXIS);
+    cr_assert_str_eq(ss_error_message(),
+                     "Resource axis: z of P('z',) is not found in mesh: (\"a'b\", 'c\"d\\'e').");
+    ss_mesh_destroy(m);
+}

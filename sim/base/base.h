@@ -44,6 +44,22 @@ void ss__buf_vprintf(ss__buf *b, const char *fmt, va_list ap);
  * small (out then holds an empty string). *len may be NULL. */
 ss_status ss__buf_copy_out(const ss__buf *b, char *out, size_t cap, size_t *len);
 
+/* Append Python's repr() of the UTF-8 string s: 'data', "a'b", 'a\'b"c',
+ * '\t', and \xhh, \uhhhh, \Uhhhhhhhh only for characters Python does not
+ * print (pystr.c). Every name printed inside quotes goes through this, so
+ * it parses back. */
+void ss__buf_py_repr(ss__buf *b, const char *s);
+/* The same into out (cap bytes; a name's repr fits SS__PY_REPR_MAX), cut
+ * with "..." before the closing quote when it does not fit. Returns out. */
+#define SS__PY_REPR_MAX (SS_NAME_MAX * 10 + 8)
+const char *ss__py_repr(const char *s, char *out, size_t cap);
+/* Decode the Python string literal at p (p[0] is ' or "; escapes as
+ * Python's: \\ \' \" \n \t \xhh \uhhhh \Uhhhhhhhh, octal, ...) into out
+ * (cap bytes with the NUL). Returns NULL and *end past the closing quote,
+ * or a short reason ("unterminated string", "name too long", ...) with
+ * *end at the offending character. */
+const char *ss__py_str_decode(const char *p, char *out, size_t cap, const char **end);
+
 /* Python-style tuple text: "(4, 2)", "(4,)", "()". */
 void ss__buf_int_tuple(ss__buf *b, int n, const int64_t v[]);
 

@@ -147,7 +147,9 @@ void ss__layout_repr_buf(ss__buf *b, const ss_mesh *mesh, const ss__layout *l)
         bool first = true;
         for (int a = 0; a < mesh->naxes; a++)
             if (l->partial & (1u << a)) {
-                ss__buf_printf(b, first ? "'%s'" : ", '%s'", mesh->names[a]);
+                if (!first)
+                    ss__buf_puts(b, ", ");
+                ss__buf_py_repr(b, mesh->names[a]);
                 first = false;
             }
         ss__buf_putc(b, ')');

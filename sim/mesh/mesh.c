@@ -17,9 +17,10 @@ static ss_status check_name(const char *name)
 {
     if (!name || !name[0])
         return ss__fail(SS_ERR_MESH, "mesh: an axis name is empty");
+    char q[SS__PY_REPR_MAX];
     if (strlen(name) >= SS_NAME_MAX)
-        return ss__fail(SS_ERR_MESH, "mesh: axis name '%s' is longer than %d characters", name,
-                        SS_NAME_MAX - 1);
+        return ss__fail(SS_ERR_MESH, "mesh: axis name %s is longer than %d bytes",
+                        ss__py_repr(name, q, sizeof q), SS_NAME_MAX - 1);
     return SS_OK;
 }
 
@@ -35,6 +36,7 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
                         SS_MAX_DEVICES);
 
     int64_t resolved[SS_MAX_AXES];
+    char q[SS__PY_REPR_MAX], q2[SS__PY_REPR_MAX];
     int inferred = -1;
     int64_t known = 1;
     for (int i = 0; i < naxes; i++) {
@@ -43,19 +45,21 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
             return st;
         for (int j = 0; j < i; j++)
             if (strcmp(names[i], names[j]) == 0)
-                return ss__fail(SS_ERR_MESH, "mesh: axis name '%s' appears twice", names[i]);
+                return ss__fail(SS_ERR_MESH, "mesh: axis name %s appears twice",
+                                ss__py_repr(names[i], q, sizeof q));
         if (sizes[i] == -1) {
             if (inferred >= 0)
                 return ss__fail(SS_ERR_MESH,
-                                "mesh: axes '%s' and '%s' are both -1; at most one size may be "
+                                "mesh: axes %s and %s are both -1; at most one size may be "
                                 "inferred",
-                                names[inferred], names[i]);
+                                ss__py_repr(names[inferred], q, sizeof q),
+                                ss__py_repr(names[i], q2, sizeof q2));
             inferred = i;
             continue;
         }
         if (sizes[i] < 1)
-            return ss__fail(SS_ERR_MESH, "mesh: axis '%s' has size %lld; sizes must be >= 1",
-                            names[i], (long long)sizes[i]);
+            return ss__fail(SS_ERR_MESH, "mesh: axis %s has size %lld; sizes must be >= 1",
+                            ss__py_repr(names[i], q, sizeof q), (long long)sizes[i]);
         if (sizes[i] > SS_MAX_DEVICES || known * sizes[i] > (int64_t)SS_MAX_DEVICES * 2)
             return ss__fail(SS_ERR_MESH,
                             "mesh: the product of the axis sizes exceeds %d devices",
@@ -66,9 +70,10 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
     if (inferred >= 0) {
         if (ndevices % known != 0)
             return ss__fail(SS_ERR_MESH,
-                            "mesh: cannot infer the size of axis '%s': %d devices are not "
+                            "mesh: cannot infer the size of axis %s: %d devices are not "
                             "divisible by the other axes' product %lld",
-                            names[inferred], ndevices, (long long)known);
+                            ss__py_repr(names[inferred], q, sizeof q), ndevices,
+                            (long long)known);
         resolved[inferred] = ndevices / known;
         known = ndevices;
     }
@@ -273,9 +278,12 @@ ss_status ss_mesh_repr(const ss_mesh *mesh, int axis_types, char *buf, size_t ca
     ss__buf b;
     ss__buf_init(&b);
     ss__buf_puts(&b, "Mesh(");
-    for (int i = 0; i < mesh->naxes; i++)
-        ss__buf_printf(&b, "%s'%s': %lld", i ? ", " : "", mesh->names[i],
-                       (long long)mesh->sizes[i]);
+    for (int i = 0; i < mesh->naxes; i++) {
+        if (i)
+            ss__buf_puts(&b, ", ");
+        ss__buf_py_repr(&b, mesh->names[i]);
+        ss__buf_printf(&b, ": %lld", (long long)mesh->sizes[i]);
+    }
     if (axis_types && mesh->naxes > 0) {
         ss__buf_puts(&b, ", axis_types=(");
         for (int i = 0; i < mesh->naxes; i++)

@@ -80,14 +80,21 @@ static ss_status parse_name(parser *ps, const char *what, char out[SS_NAME_MAX])
     int at = col(ps);
     size_t len = 0;
     if (*ps->p == '\'' || *ps->p == '"') {
-        char q = *ps->p++;
-        start = ps->p;
-        while (start[len] && start[len] != q)
-            len++;
-        if (!start[len])
+        const char *end, *why = ss__py_str_decode(ps->p, out, SS_NAME_MAX, &end);
+        if (why && strcmp(why, "unterminated string") == 0)
             return ss__fail(SS_ERR_PARSE, "rules '%s': unterminated quote at column %d",
                             ps->text, at);
-        ps->p = start + len + 1;
+        if (why && strcmp(why, "name too long") == 0)
+            return ss__fail(SS_ERR_PARSE,
+                            "rules '%s': the name at column %d is longer than %d bytes",
+                            ps->text, at, SS_NAME_MAX - 1);
+        if (why)
+            return ss__fail(SS_ERR_PARSE, "rules '%s': %s at column %d", ps->text, why,
+                            (int)(end - ps->text) + 1);
+        ps->p = end;
+        if (!out[0])
+            return ss__fail(SS_ERR_PARSE, "rules '%s': empty name at column %d", ps->text, at);
+        return SS_OK;
     } else {
         while (is_name_char(start[len]))
             len++;
@@ -288,10 +295,24 @@ static void names_py_repr(ss__buf *b, const ss_spec *names)
     ss__buf_putc(b, ')');
 }
 
+/* A name as the rule syntax reads it back: bare when it is a plain word,
+ * else quoted as Python would ('a b', "a'b"). */
+static void rule_name(ss__buf *b, const char *name)
+{
+    bool bare = name[0] && strcmp(name, "None") != 0 && strcmp(name, "UNCONSTRAINED") != 0;
+    for (const char *c = name; *c && bare; c++)
+        bare = is_name_char(*c);
+    if (bare)
+        ss__buf_puts(b, name);
+    else
+        ss__buf_py_repr(b, name);
+}
+
 /* A rule in the parser's syntax: embed=model, x=(a,b), kv=None, y=(). */
 static void rule_text(ss__buf *b, const ss_rule *r)
 {
-    ss__buf_printf(b, "%s=", r->name);
+    rule_name(b, r->name);
+    ss__buf_putc(b, '=');
     switch (r->kind) {
     case SS_RULE_NONE:
         ss__buf_puts(b, "None");
@@ -304,11 +325,14 @@ static void rule_text(ss__buf *b, const ss_rule *r)
         break;
     case SS_RULE_AXES:
         if (r->naxes == 1) {
-            ss__buf_puts(b, r->axes[0]);
+            rule_name(b, r->axes[0]);
         } else {
             ss__buf_putc(b, '(');
-            for (int k = 0; k < r->naxes; k++)
-                ss__buf_printf(b, k ? ",%s" : "%s", r->axes[k]);
+            for (int k = 0; k < r->naxes; k++) {
+                if (k)
+                    ss__buf_putc(b, ',');
+                rule_name(b, r->axes[k]);
+            }
             ss__buf_putc(b, ')');
         }
         break;
@@ -404,8 +428,11 @@ static ss_status check_duplicates(const ss_spec *names)
     ss__buf b;
     ss__buf_init(&b);
     ss__buf_puts(&b, "Unsupported: Dimensions (");
-    for (int i = 0; i < ndups; i++)
-        ss__buf_printf(&b, i ? ", '%s'" : "'%s'", names->dims[dups[i]].axes[0]);
+    for (int i = 0; i < ndups; i++) {
+        if (i)
+            ss__buf_puts(&b, ", ");
+        ss__buf_py_repr(&b, names->dims[dups[i]].axes[0]);
+    }
     ss__buf_puts(&b, ndups == 1 ? ",) occur more than once in array names."
                                 : ") occur more than once in array names.");
     return fail_with_buf(SS_ERR_RULES, &b);
@@ -459,10 +486,13 @@ static ss_status check_strict(const ss_rules *rules, const ss_spec *names, const
         int w = st[d].lost_to;
         ss__buf b;
         ss__buf_init(&b);
-        ss__buf_printf(&b, "strict rules: '%s' (dim %d) cannot use rule ", names->dims[d].axes[0],
-                       d);
+        ss__buf_puts(&b, "strict rules: ");
+        ss__buf_py_repr(&b, names->dims[d].axes[0]);
+        ss__buf_printf(&b, " (dim %d) cannot use rule ", d);
         rule_text(&b, r);
-        ss__buf_printf(&b, ": mesh axis '%s' is already used by ", r->axes[st[d].lost_axis]);
+        ss__buf_puts(&b, ": mesh axis ");
+        ss__buf_py_repr(&b, r->axes[st[d].lost_axis]);
+        ss__buf_puts(&b, " is already used by ");
         ss__spec_dim_repr_buf(&b, &names->dims[w]);
         ss__buf_printf(&b, " (dim %d)", w);
         return fail_with_buf(SS_ERR_RULES, &b);

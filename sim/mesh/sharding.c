@@ -24,8 +24,11 @@ void ss_sharding_init(ss_sharding *sh, const ss_mesh *mesh, const ss_spec *spec)
 void ss__mesh_names_tuple(ss__buf *b, const ss_mesh *m)
 {
     ss__buf_putc(b, '(');
-    for (int i = 0; i < m->naxes; i++)
-        ss__buf_printf(b, i ? ", '%s'" : "'%s'", m->names[i]);
+    for (int i = 0; i < m->naxes; i++) {
+        if (i)
+            ss__buf_puts(b, ", ");
+        ss__buf_py_repr(b, m->names[i]);
+    }
     if (m->naxes == 1)
         ss__buf_putc(b, ',');
     ss__buf_putc(b, ')');

@@ -34,20 +34,25 @@ static bool starts_word(const parser *ps, const char *word)
     return strncmp(ps->p, word, n) == 0 && !is_name_char(ps->p[n]);
 }
 
-/* One name: quoted ('x' or "x") or bare. Writes it to out (may be ""). */
+/* One name: quoted ('x' or "x", a Python string literal with its escapes)
+ * or bare. Writes it to out (may be ""). */
 static ss_status parse_name(parser *ps, char out[SS_NAME_MAX])
 {
     size_t len = 0;
     const char *start;
     if (*ps->p == '\'' || *ps->p == '"') {
-        char q = *ps->p++;
-        start = ps->p;
-        while (ps->p[len] && ps->p[len] != q)
-            len++;
-        if (!ps->p[len])
+        const char *end, *why = ss__py_str_decode(ps->p, out, SS_NAME_MAX, &end);
+        if (why && strcmp(why, "unterminated string") == 0)
             return ss__fail(SS_ERR_PARSE, "spec '%s': unterminated quote at column %d",
-                            ps->text, col(ps) - 1);
-        ps->p += len + 1;
+                            ps->text, col(ps));
+        if (why && strcmp(why, "name too long") == 0)
+            return ss__fail(SS_ERR_PARSE, "spec '%s': name at column %d is longer than %d bytes",
+                            ps->text, col(ps), SS_NAME_MAX - 1);
+        if (why)
+            return ss__fail(SS_ERR_PARSE, "spec '%s': %s at column %d", ps->text, why,
+                            (int)(end - ps->text) + 1);
+        ps->p = end;
+        return SS_OK;
     } else {
         start = ps->p;
         while (is_name_char(ps->p[len]))
@@ -203,11 +208,14 @@ void ss__spec_dim_repr_buf(ss__buf *b, const ss_spec_dim *d)
     } else if (d->naxes == 0) {
         ss__buf_puts(b, "None");
     } else if (d->naxes == 1) {
-        ss__buf_printf(b, "'%s'", d->axes[0]);
+        ss__buf_py_repr(b, d->axes[0]);
     } else {
         ss__buf_putc(b, '(');
-        for (int k = 0; k < d->naxes; k++)
-            ss__buf_printf(b, k ? ", '%s'" : "'%s'", d->axes[k]);
+        for (int k = 0; k < d->naxes; k++) {
+            if (k)
+                ss__buf_puts(b, ", ");
+            ss__buf_py_repr(b, d->axes[k]);
+        }
         ss__buf_putc(b, ')');
     }
 }
@@ -284,8 +292,8 @@ ss_status ss_spec_set_axes(ss_spec *spec, int d, int n, const char *const axes[]
         return ss__fail(SS_ERR_RANGE, "spec entry with %d axes; at most %d", n, SS_MAX_AXES);
     for (int k = 0; k < n; k++)
         if (strlen(axes[k]) >= SS_NAME_MAX)
-            return ss__fail(SS_ERR_RANGE, "axis name '%s' is longer than %d characters",
-                            axes[k], SS_NAME_MAX - 1);
+            return ss__fail(SS_ERR_RANGE, "axis name %d of entry %d has %zu bytes; at most %d",
+                            k, d, strlen(axes[k]), SS_NAME_MAX - 1);
     ss_status st = ss_spec_set_none(spec, d);
     if (st)
         return st;

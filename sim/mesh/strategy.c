@@ -447,10 +447,10 @@ static ss_status do_fsdp(apply_ctx *a, const ss_tactic *t)
     for (int k = 0; k < t->axes.naxes; k++) {
         int ax = ss_mesh_axis_index(a->mesh, t->axes.axes[k]);
         if (ax < 0) {
-            char mesh[512], msg[700];
+            char mesh[512], msg[1024], name[SS__PY_REPR_MAX];
             ss_mesh_repr(a->mesh, 0, mesh, sizeof mesh);
-            snprintf(msg, sizeof msg, "fsdp: mesh axis '%s' is not in %s", t->axes.axes[k],
-                     mesh);
+            snprintf(msg, sizeof msg, "fsdp: mesh axis %s is not in %s",
+                     ss__py_repr(t->axes.axes[k], name, sizeof name), mesh);
             return rule_fail(a->rule, a->index, p->path, SS_ERR_AXIS, msg);
         }
         axis_size *= ss_mesh_axis_size(a->mesh, ax);

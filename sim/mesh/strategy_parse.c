@@ -13,7 +13,9 @@
  * strategy can be pasted from Python: ('.*', 'fsdp(axis="data")'),
  *
  * Patterns are raw strings: what is between the quotes goes to the regular
- * expression compiler (strategy.c) as it is. fsdp's axes may be written bare (data), quoted ('data'), as a tuple
+ * expression compiler (strategy.c) as it is (\' keeps its backslash and does
+ * not end the pattern, as in Python's r'...'). fsdp's axes may be written
+ * bare (data), quoted ('data', with Python's escapes), as a tuple
  * (('data', 'model')) or as the seed's comma string ("data, model"); its
  * keywords are axis= and min_size_mb= (the seed's min_size_to_shard_mb= too).
  * fsdp with no axis is fsdp('data'), as the seed's parser makes it.
@@ -66,7 +68,9 @@ static ss_status take_parens(tparser *t, const char **start, size_t *len)
     for (; *t->p; t->p++) {
         char c = *t->p;
         if (q) {
-            if (c == q)
+            if (c == '\\' && t->p[1])
+                t->p++; /* an escaped character, perhaps the quote */
+            else if (c == q)
                 q = 0;
         } else if (c == '\'' || c == '"') {
             q = c;
@@ -109,18 +113,20 @@ static ss_status fsdp_axes(tparser *t, ss_spec_dim *d)
     memset(d, 0, sizeof *d);
     char q = *t->p;
     if (q == '\'' || q == '"') {
-        const char *s = ++t->p, *e = strchr(s, q);
-        if (!e)
-            return ss__fail(SS_ERR_PARSE, "unterminated string");
-        t->p = e + 1;
+        char text[SS_MAX_AXES * SS_NAME_MAX];
+        const char *end, *why = ss__py_str_decode(t->p, text, sizeof text, &end);
+        if (why)
+            return ss__fail(SS_ERR_PARSE, "%s", why);
+        t->p = end;
         /* The seed's form: names separated by commas, a tuple when several. */
-        for (const char *a = s; a <= e;) {
+        const char *e = text + strlen(text);
+        for (const char *a = text; a <= e;) {
             const char *c = memchr(a, ',', (size_t)(e - a));
-            const char *end = c ? c : e;
-            ss_status st = add_axis(d, a, (size_t)(end - a));
+            const char *stop = c ? c : e;
+            ss_status st = add_axis(d, a, (size_t)(stop - a));
             if (st)
                 return st;
-            a = end + 1;
+            a = stop + 1;
         }
         return SS_OK;
     }
@@ -134,14 +140,13 @@ static ss_status fsdp_axes(tparser *t, ss_spec_dim *d)
             }
             char name[SS_NAME_MAX + 8];
             if (*t->p == '\'' || *t->p == '"') {
-                char qq = *t->p++;
-                const char *e = strchr(t->p, qq);
-                if (!e)
-                    return ss__fail(SS_ERR_PARSE, "unterminated string");
-                ss_status st = add_axis(d, t->p, (size_t)(e - t->p));
+                const char *end, *why = ss__py_str_decode(t->p, name, sizeof name, &end);
+                if (why)
+                    return ss__fail(SS_ERR_PARSE, "%s", why);
+                ss_status st = add_axis(d, name, strlen(name));
                 if (st)
                     return st;
-                t->p = e + 1;
+                t->p = end;
             } else {
                 const char *s = t->p;
                 take_name(t, name, sizeof name);
@@ -359,9 +364,12 @@ static char *take_quoted(const char **p, bool *oom)
     char q = *s;
     if (q != '\'' && q != '"')
         return NULL;
-    const char *e = strchr(s + 1, q);
-    const char *nl = strchr(s + 1, '\n');
-    if (!e || (nl && nl < e))
+    /* As a Python raw string: a backslash keeps itself and the character
+     * after it, so \' does not end the pattern. */
+    const char *e = s + 1;
+    while (*e && *e != q && *e != '\n')
+        e += e[0] == '\\' && e[1] && e[1] != '\n' ? 2 : 1;
+    if (*e != q)
         return NULL;
     size_t n = (size_t)(e - s - 1);
     char *out = malloc(n + 1);
@@ -380,7 +388,9 @@ static const char *content_end(const char *p)
     char q = 0;
     for (; *p && *p != '\n'; p++) {
         if (q) {
-            if (*p == q)
+            if (*p == '\\' && p[1] && p[1] != '\n')
+                p++; /* an escaped character, perhaps the quote */
+            else if (*p == q)
                 q = 0;
         } else if (*p == '\'' || *p == '"') {
             q = *p;
