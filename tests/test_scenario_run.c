@@ -545,3 +545,64 @@ Test(scenario_run, ledger_entries_carry_their_phase_and_permute_pairs)
     cJSON_Delete(j);
     result_free(&r);
 }
+
+/* --- Several meshes in one file ----------------------------------------------- */
+
+/* Save on a 2x4 mesh, restore on an 8-device mesh in another layout (seed
+ * 000's case): each `mesh` line starts a section with its own devices; the
+ * values restored on the second mesh are the saved ones (the flat index,
+ * checked element by element from --json's print text) although the
+ * second section declares the array as zeros. */
+Test(scenario_run, a_file_with_two_meshes_saves_on_one_and_restores_on_the_other)
+{
+    char dir[64], text[2048];
+    snprintf(dir, sizeof dir, "/tmp/ss_two_meshes_%d", (int)getpid());
+    snprintf(text, sizeof text,
+             "CKPT = '%s'\n"
+             "mesh a=2 b=4\n"
+             "w = param(f32[8, 8], P('a', 'b'), iota)\n"
+             "def f(w):\n    return w * 2.0\n"
+             "run f\n"
+             "save CKPT step=0 force\n"
+             "print(w)\n"
+             "mesh c=8\n"
+             "w = param(f32[8, 8], P(None, 'c'), zeros)\n"
+             "restore CKPT step=0\n"
+             "def f(w):\n    return w * 2.0\n"
+             "run f\n"
+             "print(w)\n", dir);
+    const char *args[] = {"run", "two.shard", "--json"};
+    result r = run_cli(text, 3, args);
+    cr_assert_eq(r.rc, 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+    cJSON *j = cJSON_Parse(r.out), *secs = cJSON_GetObjectItem(j, "sections");
+    cr_assert_eq(cJSON_GetArraySize(secs), 2, "%s", r.out);
+    const char *texts[2];
+    for (int k = 0; k < 2; k++) {
+        cJSON *s = cJSON_GetArrayItem(secs, k);
+        cJSON *axes = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "mesh"), "axes");
+        cr_assert_eq(cJSON_GetArraySize(axes), k == 0 ? 2 : 1);
+        texts[k] = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(s, "prints"), 0),
+                                       "text")->valuestring;
+    }
+    cJSON *ck = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(secs, 1),
+                                                       "checkpoints"), 0);
+    cr_assert_str_eq(cJSON_GetObjectItem(ck, "statement")->valuestring, "restore");
+    /* the numbers of both prints, in order: 0, 1, ..., 63 */
+    for (int k = 0; k < 2; k++) {
+        const char *p = texts[k];
+        for (int want = 0; want < 64; want++) {
+            while (*p && !(*p >= '0' && *p <= '9'))
+                p++;
+            char *end;
+            long got = strtol(p, &end, 10);
+            cr_assert(end != p && got == want, "section %d, element %d: %.40s", k + 1, want, p);
+            p = *end == '.' ? end + 1 : end;
+        }
+    }
+    cr_assert_str_eq(texts[0], texts[1]);
+    cJSON_Delete(j);
+    result_free(&r);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}

@@ -834,6 +834,100 @@ static bool write_plan_trace(const scenario *sc, const scn_report *r, const char
     return fclose(f) == 0;
 }
 
+static int scenario_one(run_opts *op, const char *text, bool plan);
+
+/* Does the line at p start a mesh section: `mesh` at column 1? */
+static bool mesh_line(const char *p, const char *end)
+{
+    return end - p > 5 && memcmp(p, "mesh", 4) == 0 && (p[4] == ' ' || p[4] == '\t');
+}
+
+/* A file with several top-level `mesh` statements is several scenarios, in
+ * order: the lines above the first `mesh` (constants) are shared, and each
+ * `mesh` line starts a section that runs on its own mesh and devices (its
+ * arrays, functions, run, save/restore, checks and prints). Each section
+ * sees the file with the other sections' lines blanked, so messages keep
+ * the file's line numbers. Sections stop at the first that fails. */
+static int scenario_sections(run_opts *o, const char *text, bool plan)
+{
+    scenario file;
+    memset(&file, 0, sizeof file);
+    char *own = NULL;
+    size_t len;
+    if (!text) {
+        FILE *f = fopen(o->file, "rb");
+        if (!f)
+            return scenario_one(o, NULL, plan); /* its error, as before */
+        ss__buf b;
+        ss__buf_init(&b);
+        char chunk[65536];
+        size_t n;
+        while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= ((size_t)64 << 20))
+            ss__buf_putn(&b, chunk, n);
+        fclose(f);
+        if (b.len > ((size_t)64 << 20) || b.oom) {
+            ss__buf_free(&b);
+            return fail_usage(o, b.oom ? "out of host memory" : "file larger than 64 MiB");
+        }
+        if (memchr(b.data ? b.data : "", '\0', b.len)) { /* its error, with the file's words */
+            ss__buf_free(&b);
+            return scenario_one(o, NULL, plan);
+        }
+        own = b.data ? b.data : calloc(1, 1);
+        text = own;
+    }
+    len = strlen(text);
+    int starts[64], n = 0;
+    size_t at[64];
+    int line = 1;
+    for (const char *p = text, *end = text + len; p < end && n < 64; line++) {
+        if (mesh_line(p, end)) {
+            starts[n] = line;
+            at[n++] = (size_t)(p - text);
+        }
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    if (n <= 1) { /* the text read once (the file may be a pipe) */
+        int rc = scenario_one(o, text, plan);
+        free(own);
+        return rc;
+    }
+    if (o->ov.mesh || o->outputs || o->trace || o->watch) {
+        free(own);
+        return fail_usage(o, "--mesh, --outputs, --trace and --watch take a file with one "
+                             "mesh; this one declares several");
+    }
+    char *sec = malloc(len + 1);
+    if (!sec) {
+        free(own);
+        return fail_usage(o, "out of host memory");
+    }
+    if (o->json)
+        printf("{\"command\":\"%s\",\"sections\":[", plan ? "plan" : "run");
+    int rc = SS_EXIT_OK;
+    for (int k = 0; k < n && rc == SS_EXIT_OK; k++) {
+        size_t lo = at[k], hi = k + 1 < n ? at[k + 1] : len;
+        /* the shared lines and this section's; the others blank */
+        for (size_t i = 0; i < len; i++)
+            sec[i] = i < at[0] || (i >= lo && i < hi) || text[i] == '\n' ? text[i] : ' ';
+        sec[len] = '\0';
+        if (o->json)
+            printf("%s", k ? "," : "");
+        else
+            printf("%s== %s: mesh section %d of %d (line %d) ==\n\n", k ? "\n" : "", o->file,
+                   k + 1, n, starts[k]);
+        fflush(stdout);
+        rc = scenario_one(o, sec, plan);
+        fflush(stdout);
+    }
+    if (o->json)
+        printf("]}\n");
+    free(sec);
+    free(own);
+    return rc;
+}
+
 static int scenario_main(int argc, char **argv, const char *text, bool plan)
 {
     run_opts o;
@@ -848,6 +942,14 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
         return rc;
     if (o.nstrategies > 1) /* side by side (cmd_strategy.c) */
         return scn_strategy_compare(o.file, text, &o.ov, o.nstrategies, o.strategies, o.json);
+    return scenario_sections(&o, text, plan);
+}
+
+/* One scenario (one mesh): load, compile, run or plan, report. */
+static int scenario_one(run_opts *op, const char *text, bool plan)
+{
+    run_opts o = *op;
+    int rc;
     scenario sc;
     scn_report r;
     memset(&r, 0, sizeof r);
