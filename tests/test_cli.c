@@ -260,6 +260,37 @@ Test(cli, show_sizes_past_int64_are_errors)
     cJSON_Delete(j);
 }
 
+/* A zero device memory says why (it printed "--device-memory: " and no
+ * reason); so does the scenario statement. */
+Test(cli, zero_device_memory_says_why)
+{
+    const char *forms[] = {"0", "0B", "0.0GiB", "0KiB"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "run %s/megatron.shard --device-memory %s --json",
+                 getenv("SS_SCENARIOS"), forms[i]);
+        expect_error(args, "--device-memory: must be more than 0 bytes");
+        snprintf(args, sizeof args, "plan %s/megatron.shard --device-memory=%s --json",
+                 getenv("SS_SCENARIOS"), forms[i]);
+        expect_error(args, "--device-memory: must be more than 0 bytes");
+    }
+    char path[] = "/tmp/ss_cli_dm_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    const char *text = "mesh d=2\ndevice_memory 0B\nx = input(f32[8], P(), ones)\n"
+                       "def f(x):\n    return x\nrun f\n";
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char *out, *err, args[256];
+    snprintf(args, sizeof args, "run %s", path);
+    int rc = ts_run_cli(args, &out, &err);
+    unlink(path);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, ":2:15: device_memory: must be more than 0 bytes"), "%s", err);
+    free(out);
+    free(err);
+}
+
 /* Names with quotes print as Python's repr (it used to print P('a'b',),
  * which does not parse), and the printed spec parses back. */
 Test(cli, rules_print_quoted_names_that_parse_back)

@@ -170,8 +170,10 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return fail_usage(o, "--steps expects an integer in 1..1000000");
             o->steps = (int)n;
         } else if (cli_is(&a, "--device-memory")) {
-            if (ss_size_parse(v, &o->ov.device_memory) != SS_OK || !o->ov.device_memory) {
-                snprintf(msg, sizeof msg, "--device-memory: %s", ss_error_message());
+            ss_status st = ss_size_parse(v, &o->ov.device_memory);
+            if (st || !o->ov.device_memory) {
+                snprintf(msg, sizeof msg, "--device-memory: %s",
+                         st ? ss_error_message() : "must be more than 0 bytes");
                 return fail_usage(o, msg);
             }
         } else if (cli_is(&a, "--set")) {

@@ -136,11 +136,10 @@ static bool configure_with(ev *e, const scn_overrides *ov, const scn_stmt *seen[
             char *hash = strchr(text, '#');
             if (hash)
                 *hash = '\0';
-            if (ss_size_parse(text, &sc->device_memory) != SS_OK || sc->device_memory == 0) {
+            ss_status st = ss_size_parse(text, &sc->device_memory);
+            if (st || sc->device_memory == 0) {
                 ev_fail(e, s->text_loc, "device_memory: %s",
-                        sc->device_memory == 0 && !ss_error_message()[0]
-                            ? "must be positive"
-                            : ss_error_message());
+                        st ? ss_error_message() : "must be more than 0 bytes");
                 return false;
             }
             break;
