@@ -175,7 +175,9 @@ void ss_mesh_coords(const ss_mesh *mesh, int pos, int64_t coords[]);
 /* 1 if the device order is 0..N-1 (iota), else 0. */
 int ss_mesh_is_iota(const ss_mesh *mesh);
 /* "Mesh('data': 2, 'model': 4)" (JAX's str before axis types; "Mesh()" for
- * the empty mesh). With `axis_types` nonzero, today's form
+ * the empty mesh). Names are quoted as JAX quotes them here, '...' with
+ * nothing escaped (JAX's f-string, not Python's repr: a name holding a
+ * quote does not read back, as in JAX). With `axis_types` nonzero, today's form
  * "Mesh('data': 2, 'model': 4, axis_types=(Auto, Auto))". */
 ss_status ss_mesh_repr(const ss_mesh *mesh, int axis_types, char *buf, size_t cap);
 

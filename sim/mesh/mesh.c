@@ -281,8 +281,9 @@ ss_status ss_mesh_repr(const ss_mesh *mesh, int axis_types, char *buf, size_t ca
     for (int i = 0; i < mesh->naxes; i++) {
         if (i)
             ss__buf_puts(&b, ", ");
-        ss__buf_py_repr(&b, mesh->names[i]);
-        ss__buf_printf(&b, ": %lld", (long long)mesh->sizes[i]);
+        /* JAX formats the names with f"'{k}'", not repr(): a name holding
+         * a quote prints as it is, exactly as JAX prints it. */
+        ss__buf_printf(&b, "'%s': %lld", mesh->names[i], (long long)mesh->sizes[i]);
     }
     if (axis_types && mesh->naxes > 0) {
         ss__buf_puts(&b, ", axis_types=(");
