@@ -561,7 +561,10 @@ Test(ckpt, scenario_save_force_killed_at_random_moments_keeps_the_step, .timeout
     snprintf(ck, sizeof ck, "%s/ck", tmp_root);
     srand(20261125);
     int inside = 0;
+    long run_ms = 250; /* a whole run, measured on the first one */
     for (int k = 0; k < 24; k++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         char cmd[1400];
         snprintf(cmd, sizeof cmd, "exec %s run %s/s%d.shard", bin, tmp_root, k % 2);
         fflush(NULL);
@@ -573,15 +576,19 @@ Test(ckpt, scenario_save_force_killed_at_random_moments_keeps_the_step, .timeout
             execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
             _exit(127);
         }
-        if (k > 0) { /* the first run makes step 1 */
-            struct timespec ts = {0, (long)(rand() % 250 + 1) * 1000000L};
+        if (k > 0) { /* the first run makes step 1; the others die within one run's time */
+            long ms = run_ms / 4 + rand() % (run_ms * 3 / 4 + 1); /* saves come last */
+            struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
             nanosleep(&ts, NULL);
             kill(pid, SIGKILL);
         }
         int status;
         waitpid(pid, &status, 0);
-        if (k == 0)
+        if (k == 0) {
             cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the first run failed");
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            run_ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 + 1;
+        }
         ss_ckpt_entry e[4];
         int n = 0;
         cr_assert_eq(ss_ckpt_list(ck, e, 4, &n), SS_OK, "%s", ss_error_message());
