@@ -5,10 +5,10 @@ usage: self_contained.py SOURCE_ROOT
 
 Every text file of the repository (sources, tests, scenarios, scripts,
 Markdown; not .git or build directories) is read, and these fail:
-  - a path into the workspace around the repository (`../shared`,
-    `shared/bench`, `shared/seeds`, `../notes`) or a research note
-    (`notes/NAME.md`) that is not in the repository;
-  - a citation `docs/NAME.md` of a page that does not exist, or of a
+  - a path into the workspace around the repository (its "shared" folder of
+    benchmarks, seeds and research notes) or to a research note that is
+    not in the repository (the patterns are OUTSIDE below);
+  - a citation `docs/<page>.md` of a page that does not exist, or of a
     numbered section ("docs/gspmd.md 4.1", "section 7", "S12") the page does
     not have (JSON data quotes upstream paths and is not checked for these);
   - a relative Markdown link to a file that does not exist.
@@ -22,8 +22,9 @@ ROOT = os.path.abspath(sys.argv[1])
 TEXT = (".c", ".h", ".py", ".sh", ".md", ".shard", ".txt", ".build", ".json", ".in",
         ".options")
 
-OUTSIDE = re.compile(r"\.\./shared|\bshared/(?:bench|seeds|notes|reliability)\b|\.\./notes/"
-                     r"|(?<![\w/.-])notes/[\w-]+\.md")
+# Character classes keep this file from matching its own patterns.
+OUTSIDE = re.compile(r"\.\./[s]hared|\b[s]hared/(?:bench|seeds|notes|reliability)\b"
+                     r"|\.\./[n]otes/|(?<![\w/.-])[n]otes/[\w-]+\.md")
 CITE = re.compile(r"(?<![\w/.-])docs/(\w+)\.md(?:,?\s+(?:section\s+|sections\s+)?"
                   r"(S\d+|\d+(?:\.\d+)?))?")
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
@@ -58,10 +59,7 @@ def sections(page):
 def main():
     outside, cites, links = [], [], []
     cache = {}
-    me = os.path.abspath(__file__)
     for path in files():
-        if os.path.abspath(path) == me:
-            continue
         rel = os.path.relpath(path, ROOT)
         try:
             with open(path, encoding="utf-8") as f:
