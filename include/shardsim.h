@@ -1104,7 +1104,7 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
  * are freed after their last use or become an output's shards, and the
  * input array must then only be destroyed (it holds no data). Errors as
  * ss_executable_run, plus SS_ERR_INVALID naming an input whose layout
- * differs. */
+ * differs; on failure no output array is returned (the caller owns none). */
 ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *const inputs[],
                                    const bool donate[], ss_array *outputs[]);
 

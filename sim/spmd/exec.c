@@ -503,15 +503,24 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
     for (int k = 0; k < e->ninputs; k++)
         if (donate && donate[k])
             ss__array_disown(inputs[k]);
+    int adopted = 0;
     for (int o = 0; o < e->noutputs && !st; o++) {
         const ss__node *v = &e->program->nodes[e->outputs[o]];
         ss_sharding sh;
         ss__layout_to_sharding(e->mesh, &e->program->layouts[e->outputs[o]], &sh);
         sh.partial_mask = 0;
         st = ss__array_adopt(ctx, &sh, v->rank, v->shape, v->dtype, r.outp[o], &outputs[o]);
-        if (!st)
+        if (!st) {
+            adopted++;
             for (int p = 0; p < nd; p++)
                 r.outp[o][p] = NULL;
+        }
+    }
+    /* All outputs or none: a failure to adopt one destroys those before it
+     * (the caller, seeing the error, owns nothing). */
+    for (int o = 0; st && o < adopted; o++) {
+        ss_array_destroy(outputs[o]);
+        outputs[o] = NULL;
     }
     for (int o = 0; r.outp && o < e->noutputs; o++) {
         /* Left over after a failure to adopt: give the shards back. */
