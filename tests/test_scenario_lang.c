@@ -543,6 +543,8 @@ Test(lang, shape_errors_name_the_sizes_that_differ)
                                      "f32[8,64] (dim 0 = 8), w is f32[512,64] (dim 0 = 512)"},
         {"maximum(x, w)", "5:12: ", "maximum: shapes do not broadcast: x is f32[8,1024] "
                                     "(dim 0 = 8), w is f32[512,64] (dim 0 = 512)"},
+        {"x ** w", "5:14: ", "power: shapes do not broadcast: x is f32[8,1024] "
+                             "(dim 0 = 8), w is f32[512,64] (dim 0 = 512)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char text[512];

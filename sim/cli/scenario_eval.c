@@ -484,7 +484,10 @@ static val *binop_apply(ev *e, const scn_expr *x, val *a, val *b)
         return ev_fail(e, x->loc, "operator %s works on numbers only", op);
     if (!ev_array_pair(e, &a, x->a->loc, "left operand", &b, x->b->loc, "right operand"))
         return NULL;
-    static const char *const jnp_names[] = {"add", "subtract", "multiply", "divide", "power"};
+    /* Indexed by ss_binary_op: the name JAX's shape errors use. */
+    static const char *const jnp_names[SS_BINARY_COUNT] = {
+        [SS_ADD] = "add", [SS_SUB] = "subtract", [SS_MUL] = "multiply", [SS_DIV] = "divide",
+        [SS_POW] = "power"};
     if (!ev_check_shapes(e, code < 0 ? "matmul" : jnp_names[code], code < 0, a,
                          x->a->kind == EX_NAME ? x->a->str : NULL, b,
                          x->b->kind == EX_NAME ? x->b->str : NULL, x->loc))
