@@ -11,7 +11,7 @@
  */
 #include "fuzz.h"
 
-#include "cli/scenario.h"
+#include "cli/scenario_cli.h"
 
 #include <stdio.h>
 

@@ -9,6 +9,10 @@
 # words of the input format for libFuzzer's mutations. A finding (crash, sanitizer report, leak,
 # timeout, memory past the limits) is saved under BUILD_DIR/fuzz-artifacts
 # and makes the script exit 1 after the remaining targets ran.
+# FUZZ_SEED=N fixes libFuzzer's random seed (CI sets it, so that a CI run is
+# reproducible: the same seed from an empty scratch corpus explores the same
+# inputs in the same order, and a shorter run explores a prefix of a longer
+# one); unset, every run explores anew.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +20,12 @@ build=${1:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
 secs=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(spec hlo mesh rules strategy scenario ckpt)
+[ ${#targets[@]} -gt 0 ] || targets=(spec hlo mesh rules strategy scenario ckpt mlir)
 
 # Longest input and per-input time limit of each target.
 max_len() {
     case $1 in
-        scenario) echo 9000 ;; strategy) echo 2048 ;; ckpt) echo 4096 ;;
+        scenario) echo 9000 ;; strategy) echo 2048 ;; ckpt | mlir) echo 4096 ;;
         hlo | rules) echo 512 ;; *) echo 256 ;;
     esac
 }
@@ -32,6 +36,8 @@ seeds() {
 }
 
 mkdir -p "$build/fuzz-artifacts"
+seed=()
+[ -z "${FUZZ_SEED:-}" ] || seed=(-seed="$FUZZ_SEED")
 failed=()
 for t in "${targets[@]}"; do
     exe="$build/fuzz/fuzz_$t"
@@ -48,7 +54,7 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t for ${secs}s (max_len $(max_len "$t"), timeout $(timeout_of "$t")s, rss limit 2048 MB)"
     # shellcheck disable=SC2046
     "$exe" -max_total_time="$secs" -max_len="$(max_len "$t")" -timeout="$(timeout_of "$t")" \
-        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${dict[@]}" \
+        -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "${seed[@]}" \
         -artifact_prefix="$build/fuzz-artifacts/$t-" "$work" $(seeds "$t") >"$log" 2>&1
     rc=$?
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')

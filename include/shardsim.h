@@ -114,7 +114,11 @@ typedef enum ss_dtype {
     SS_I64,
     SS_I8,
     SS_U8,
-    SS_BOOL,
+    SS_BOOL, /* StableHLO's i1: one byte, 0 or 1 */
+    SS_I16,
+    SS_U16,
+    SS_U32,
+    SS_U64,
     SS_DTYPE_COUNT
 } ss_dtype;
 
@@ -588,6 +592,13 @@ typedef struct ss_buffer_info {
     size_t offset; /* offset in the arena */
 } ss_buffer_info;
 
+/* Bytes a buffer of `bytes` takes in a device's memory: the allocator's
+ * rounding up to a multiple of 64, at least 64 (a 0-byte buffer takes 64),
+ * SIZE_MAX when the rounded size would not fit in size_t. Every count of
+ * device memory (the run's statistics, the plan's peak, a strategy's
+ * inputs) uses this. */
+size_t ss_device_buffer_bytes(size_t bytes);
+
 /* Memory counters of one device. SS_ERR_RANGE for a bad device. */
 ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out);
 /* The `cap` largest live buffers of a device, largest first (ties by
@@ -764,6 +775,23 @@ ss_status ss_coll_init(ss_coll *c, ss_coll_kind kind, const ss_mesh *mesh, const
 ss_status ss_coll_output(const ss_coll *c, ss_dtype *dtype, int *rank, int64_t shape[]);
 /* Name of a kind ("all_reduce", ...). */
 const char *ss_coll_kind_name(ss_coll_kind kind);
+/* The nccl-tests bus-bandwidth factor of a kind over a group of n devices
+ * (busbw = algbw x factor): all_reduce 2(n-1)/n; all_gather,
+ * reduce_scatter and all_to_all (n-1)/n; others 1. */
+double ss_coll_busbw_factor(ss_coll_kind kind, int64_t n);
+
+/* The cost model (sim/spmd/estimate.c has the formulas and their sources).
+ * Ring step count of a collective over a group of n devices: all_reduce
+ * 2(n-1); all_gather, reduce_scatter, all_to_all, broadcast n-1 (0 for
+ * n <= 1); permute 1. */
+int64_t ss_coll_ring_steps(ss_coll_kind kind, int64_t n);
+/* Seconds of a collective: ring steps x alpha (seconds per step) + `sent`
+ * bytes per device / `bw` bytes per second. */
+double ss_estimate_coll_seconds(ss_coll_kind kind, int64_t n, double sent, double bw,
+                                double alpha);
+/* Seconds of a kernel: the longer of flops / peak_flops and bytes / mem_bw
+ * (a roofline). */
+double ss_estimate_kernel_seconds(double flops, double bytes, double peak_flops, double mem_bw);
 /* The group of device `device` under `c`: member device ids in rank order
  * (`members` needs room for the group size), its size and the device's
  * rank. SS_ERR_RANGE if the device is not in the mesh or `cap` is small. */
@@ -794,7 +822,8 @@ typedef struct ss_coll_record {
     int64_t seq; /* collective number within its run, from 1 */
     ss_coll_kind kind;
     ss_reduce_op op;
-    char axes[96]; /* "('x', 'y')" */
+    int naxes;              /* the mesh axes it runs over, as indices of */
+    int axes[SS_MAX_AXES];  /* its mesh in the collective's order (ss_axes_repr) */
     int group_size, ngroups;
     ss_dtype dtype;
     size_t bytes;    /* S */
@@ -804,6 +833,13 @@ typedef struct ss_coll_record {
     double algbw;    /* bytes / seconds (B/s) */
     double busbw;
 } ss_coll_record;
+
+/* Python's repr of the tuple of mesh axis names axes[0..naxes) (indices of
+ * `mesh`), as JAX prints an axis_name tuple: "('x', 'y')", "('x',)", "()".
+ * Names are quoted as they are, nothing escaped. Writes at most cap bytes
+ * (NUL included; the text is cut short if cap is too small). SS_ERR_RANGE
+ * for an index that is not an axis of the mesh. */
+ss_status ss_axes_repr(const ss_mesh *mesh, int naxes, const int axes[], char *out, size_t cap);
 
 int ss_context_ledger_count(ss_context *ctx);
 /* Entry i (0 = oldest). SS_ERR_RANGE for a bad index. */
@@ -823,6 +859,36 @@ ss_status ss_context_trace_enable(ss_context *ctx, int on);
 ss_status ss_context_trace_write(ss_context *ctx, const char *path);
 /* Drop the recorded events. */
 void ss_context_trace_clear(ss_context *ctx);
+
+/* The recorded events as data, per device in the order recorded: the
+ * timeline behind ss_context_trace_write (one event here for each event of
+ * the device's track in the file). */
+typedef enum ss_trace_kind {
+    SS_TRACE_RUN = 0,    /* a device function from start to end; name "run" or
+                            the failure's status name */
+    SS_TRACE_KERNEL,     /* compute: a kernel (name: the kernel's) */
+    SS_TRACE_COLLECTIVE, /* a collective from entry to exit: its WAIT, then
+                            the transfer (name: the collective described) */
+    SS_TRACE_WAIT,       /* inside a collective: entry until the whole group
+                            has arrived */
+    SS_TRACE_MEMORY,     /* an allocation (name: the buffer's; bytes: as
+                            asked), "allocation failed", or "free" (bytes 0) */
+    SS_TRACE_LIVE        /* the live-bytes counter, after each MEMORY event */
+} ss_trace_kind;
+typedef struct ss_trace_event {
+    ss_trace_kind kind;
+    double start_us; /* microseconds since tracing was first enabled */
+    double dur_us;   /* 0 for MEMORY and LIVE (instants) */
+    char name[96];
+    double bytes;    /* COLLECTIVE: this device's input bytes; MEMORY: see above */
+    double live;     /* MEMORY, LIVE: the device's live arena bytes after it */
+    int64_t seq;     /* COLLECTIVE: its number within the run, from 1 */
+    int group_size;  /* WAIT: the group waited for */
+} ss_trace_event;
+/* Events recorded on a device; 0 for a bad device. */
+int ss_context_trace_count(ss_context *ctx, int device);
+/* Event i (0 = first) of a device. SS_ERR_RANGE for a bad device or index. */
+ss_status ss_context_trace_get(ss_context *ctx, int device, int i, ss_trace_event *out);
 
 /* ------------------------------------------------------------------------ */
 /* Programs on global arrays                                                 */
@@ -846,17 +912,42 @@ typedef int32_t ss_value;
 typedef enum ss_unary_op {
     SS_NEG = 0, SS_EXP, SS_LOG, SS_TANH, SS_RELU, SS_GELU, SS_SQRT, SS_RSQRT,
     SS_SQUARE,
-    SS_CONVERT, /* x itself; with ss_convert, in another float dtype (astype) */
+    SS_CONVERT, /* x itself; with ss_convert, in another dtype (astype) */
+    /* StableHLO's elementwise ops, by their names there. On integers: neg,
+     * abs (INT_MIN stays INT_MIN), sign, not (bitwise; logical on bool),
+     * popcnt. On floats: all but not and popcnt; is_finite gives bool.
+     * round_nearest_even is jnp.round, round_nearest_afz lax.round's
+     * default; logistic is jax.nn.sigmoid. */
+    SS_ABS, SS_SIGN, SS_FLOOR, SS_CEIL, SS_ROUND_EVEN, SS_ROUND_AFZ,
+    SS_SIN, SS_COS, SS_TAN, SS_ERF, SS_EXPM1, SS_LOG1P, SS_LOGISTIC, SS_CBRT,
+    SS_IS_FINITE, SS_NOT, SS_POPCNT,
     SS_UNARY_COUNT
 } ss_unary_op;
 
 typedef enum ss_binary_op {
     SS_ADD = 0, SS_SUB, SS_MUL, SS_DIV, SS_MAX, SS_MIN, SS_POW,
-    /* Comparisons: 1.0 where true, else 0.0, in the operands' float dtype
-     * (NaN compares false). Gradients use them as masks (autodiff.c). */
+    /* Comparisons: 1.0 where true, else 0.0, in the operands' dtype (NaN
+     * compares false). Gradients use them as masks (autodiff.c); a bool
+     * result is ss_compare's. */
     SS_EQ, SS_GT, SS_GE,
+    /* StableHLO's remainder (C's fmod: the sign of the dividend), and,
+     * or, xor (integers and bool), shift_left, shift_right_arithmetic,
+     * shift_right_logical (integers), atan2 (floats). */
+    SS_REM, SS_AND, SS_OR, SS_XOR, SS_SHIFT_LEFT, SS_SHIFT_RIGHT_ARITHMETIC,
+    SS_SHIFT_RIGHT_LOGICAL, SS_ATAN2,
     SS_BINARY_COUNT
 } ss_binary_op;
+
+/* StableHLO compare's comparison_direction and compare_type. */
+typedef enum ss_cmp_dir {
+    SS_CMP_EQ = 0, SS_CMP_NE, SS_CMP_LT, SS_CMP_LE, SS_CMP_GT, SS_CMP_GE
+} ss_cmp_dir;
+typedef enum ss_cmp_type {
+    SS_CMP_FLOAT = 0,  /* IEEE: NaN is unordered (only NE is true) */
+    SS_CMP_TOTALORDER, /* -NaN < -inf < ... < -0 < +0 < ... < inf < NaN */
+    SS_CMP_SIGNED,     /* signed integers */
+    SS_CMP_UNSIGNED    /* unsigned integers and bool */
+} ss_cmp_type;
 
 /* Create an empty program over `mesh` (borrowed; must outlive it). */
 ss_status ss_program_create(const ss_mesh *mesh, ss_program **out);
@@ -875,13 +966,42 @@ ss_status ss_param(ss_program *p, const char *name, ss_dtype dtype, int rank,
 /* A scalar f32 constant (broadcast where used). */
 ss_status ss_constant(ss_program *p, double value, ss_value *out);
 
+/* Elementwise op on x. An op the dtype lacks (exp of an integer, not of a
+ * float) is SS_ERR_UNSUPPORTED naming both. Integer ops wrap around as
+ * XLA's (two's complement). */
 ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out);
-/* x.astype(dtype) (lax.convert_element_type) between float dtypes (f32,
- * bf16, f16): rounds to nearest even when narrowing. The same dtype
- * returns x itself. SS_ERR_UNSUPPORTED for another dtype. */
+/* x.astype(dtype) (lax.convert_element_type, StableHLO convert) between
+ * any two dtypes, as XLA on CPU: floats round to nearest even when
+ * narrowing; float -> integer truncates toward zero and saturates at the
+ * type's limits, NaN -> 0 (unsigned: negatives -> 0); integer -> integer
+ * wraps; -> bool is x != 0 (NaN is true); bool -> 0 or 1. The same dtype
+ * returns x itself. Gradients pass between float dtypes only (JAX's float0
+ * for integers). */
 ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
-/* Elementwise with numpy broadcasting; shapes must broadcast. */
+/* Elementwise with numpy broadcasting; shapes must broadcast, dtypes be
+ * equal (a weakly typed scalar, ss_constant, takes the array's dtype).
+ * Integer division: x / 0 = -1 (all bits), INT_MIN / -1 = INT_MIN; x % 0 =
+ * x (XLA on CPU). Shifts by an amount outside [0, bits) give 0, or the sign
+ * fill for shift_right_arithmetic. pow is for floats. */
 ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value a, ss_value b, ss_value *out);
+/* StableHLO compare: a bool array, true where `a DIR b`, under `type`,
+ * which must suit the operands' dtype (FLOAT or TOTALORDER for floats,
+ * SIGNED for signed integers, UNSIGNED for unsigned ones and bool). Shapes
+ * broadcast as ss_binary's. No gradient flows through it. */
+ss_status ss_compare(ss_program *p, ss_cmp_dir dir, ss_cmp_type type, ss_value a, ss_value b,
+                     ss_value *out);
+/* StableHLO select (lax.select, jnp.where): on_true where pred, else
+ * on_false. pred is bool, of their shape or rank 0 (then broadcast);
+ * on_true and on_false have one shape and dtype. The cotangent goes to
+ * both branches masked by pred (JAX's transpose), none to pred. */
+ss_status ss_select(ss_program *p, ss_value pred, ss_value on_true, ss_value on_false,
+                    ss_value *out);
+/* StableHLO clamp (lax.clamp(min, x, max)): min(max(x, lo), hi), NaN in
+ * any operand gives NaN. lo and hi have x's dtype and its shape or rank 0
+ * (a weakly typed scalar, ss_constant, is converted to x's dtype).
+ * Gradients as JAX's: x's where lo < x < hi, lo's where lo > x (and lo <
+ * hi), hi's where hi < x. */
+ss_status ss_clamp(ss_program *p, ss_value lo, ss_value x, ss_value hi, ss_value *out);
 /* lax.dot_general: `nb` batch dim pairs, `nc` contracting dim pairs. The
  * result's dims are batch, then lhs free dims, then rhs free dims. */
 ss_status ss_dot_general(ss_program *p, ss_value lhs, ss_value rhs, int nb,
@@ -937,6 +1057,22 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
                   const ss_value init[], int nxs, const ss_value xs[], int nys,
                   ss_value final_carry[], ss_value ys[]);
 
+/* lax.while_loop (StableHLO while): the carries start as init[] and, while
+ * the scalar `cond` builds from them is nonzero (a comparison's 1.0, or a
+ * bool true), `body` builds the next carries from them (same shapes and
+ * dtypes). The condition is evaluated on the devices' values at run time,
+ * so the trip count may depend on data; ss_executable_plan counts the
+ * body once and says so (ss_plan.unknown_trip_loops). Both callbacks build
+ * into `p` and may use values built before the loop (they become loop
+ * operands, at most 16 operands in all). Reverse-mode differentiation
+ * through a while loop is an error, as in JAX. */
+typedef ss_status (*ss_while_cond)(ss_program *p, const ss_value carry[], ss_value *pred,
+                                   void *user);
+typedef ss_status (*ss_while_body)(ss_program *p, const ss_value carry[], ss_value next[],
+                                   void *user);
+ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, void *user,
+                        int ncarry, const ss_value init[], ss_value final_carry[]);
+
 /* shard_map: per-device code with explicit collectives, which the
  * partitioner leaves alone (docs/gspmd.md S10). ss_shard_map_begin gives,
  * for each global value xs[k], its per-device block under in_specs[k]
@@ -991,6 +1127,16 @@ ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *
                          int64_t shape[]);
 /* "dot_general", "add", "broadcast_in_dim", ... */
 const char *ss_value_op_name(const ss_program *p, ss_value v);
+/* The name value v's builder gave it (an input's or param's, an optimizer
+ * state's), else "" (also for an invalid value). */
+const char *ss_value_name(const ss_program *p, ss_value v);
+/* The source position of the code that built value v, as a front end
+ * records it (the scenario language: the statement's line and column, as
+ * JAX's source_info names the user's Python line). SS_ERR_RANGE for a
+ * value that is not p's. ss_value_source gives 0, 0 when none was recorded
+ * (or for an invalid value). */
+ss_status ss_value_set_source(ss_program *p, ss_value v, int line, int col);
+void ss_value_source(const ss_program *p, ss_value v, int *line, int *col);
 /* The i-th operand of value v's op; SS_ERR_RANGE past its operands. */
 ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out);
 
@@ -1143,6 +1289,10 @@ typedef struct ss_plan {
     double flops;
     int ncollectives;
     double sent_bytes;
+    /* Loops whose trip count is only known at run time (while loops): their
+     * body is counted once in the figures above. Counted loops (scan) are
+     * multiplied by their length. */
+    int unknown_trip_loops;
 } ss_plan;
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
 /* The plan of ss_executable_run_arrays with input k donated where donate[k]
@@ -1151,13 +1301,99 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
  * counts the inputs, which are resident before the run. */
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out);
 /* The collectives a run will record, in order (ss_coll_record without
- * timings); equal to the context's ledger after one run. */
+ * timings); equal to the context's ledger after one run. A counted loop's
+ * body is listed once per step; a while loop's condition and body once
+ * each (its trip count is known only when it runs). */
 int ss_executable_ledger_count(const ss_executable *e);
 ss_status ss_executable_ledger_get(const ss_executable *e, int i, ss_coll_record *out);
 /* One line per op: its operands' and result's shardings and how it was
  * partitioned ("local, no communication", or each reshard step with its
  * groups and bytes per device). */
 ss_status ss_executable_explain(const ss_executable *e, FILE *f);
+
+/* --- Executable facts: what a report shows, as data --- */
+
+/* Per-device memory over the instruction list, as ss_executable_plan
+ * replays it (every device runs the same list): one point per instruction
+ * (ss_executable_memory_timeline). */
+typedef struct ss_memory_point {
+    int step;          /* the instruction's position, from 0 */
+    ss_value value;    /* the value it loads, computes, reshards, stores or frees */
+    const char *what;  /* "load", "constant", "kernel", "fused", "collective",
+                          "slice", "unstack", "store", "alloc", "place", "free" */
+    size_t live_bytes; /* arena bytes alive after it */
+    size_t peak_bytes; /* the most alive while it ran (a kernel's scratch
+                          included); its maximum over the list is the plan's
+                          peak_bytes */
+} ss_memory_point;
+/* The points of a run from host arrays (ss_executable_run); *n receives
+ * their count, at most cap are written (cap 0: count only). */
+ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point out[], int cap,
+                                        int *n);
+
+/* Ledger entry i with where it comes from (ss_executable_ledger_entry). */
+typedef struct ss_ledger_entry {
+    ss_coll_record coll; /* as ss_executable_ledger_get: kind, op, axes, group
+                            counts, dtype, bytes, sent and received per device */
+    /* Provenance: the program value whose op emitted the collective (user:
+     * an explicit collective written in a shard_map body, psum, ppermute ...)
+     * or one of whose layouts the partitioner made with it (not user: a
+     * reshard, a partial sum's reduction, a windowed einsum's permute).
+     * ss_value_op_name and ss_value_name tell its op and name. */
+    ss_value value;
+    int user;
+    /* The part of the step it runs in: a computed value's collective
+     * belongs to the phase that computed the value; a reshard of an input,
+     * param or constant (FSDP's gathers: once for the forward, again for the
+     * backward) to the phase of the first op that reads the result. */
+    ss_phase phase;
+    int npairs; /* PERMUTE: its source_target_pairs over all groups; else 0 */
+} ss_ledger_entry;
+/* SS_ERR_RANGE for a bad index. */
+ss_status ss_executable_ledger_entry(const ss_executable *e, int i, ss_ledger_entry *out);
+/* Replica groups of ledger entry i as XLA's replica_groups list them:
+ * device ids, coll.ngroups groups of coll.group_size row-major in ids[],
+ * each group in rank order (the mesh axes flattened in the collective's
+ * order, first axis major), the groups in the mesh position order of their
+ * first member. cap: room in ids[]; SS_ERR_RANGE for a bad index or too
+ * small a cap. */
+ss_status ss_executable_ledger_groups(const ss_executable *e, int i, int ids[], int cap);
+/* source_target_pairs of a permute ledger entry as XLA prints them: the
+ * (source, target) pairs of every group in group order, as device ids
+ * (a pair naming a rank past a group's size is left out). *n receives
+ * entry.npairs, at most cap are written; 0 for other kinds. */
+ss_status ss_executable_ledger_pairs(const ss_executable *e, int i, int pairs[][2], int cap,
+                                     int *n);
+
+/* A buffer alive at the per-device peak (ss_executable_peak_buffers). */
+typedef struct ss_live_buffer {
+    ss_value value; /* the value it holds a block (or a reshard step) of;
+                       -1 for a kernel's scratch */
+    size_t bytes;   /* arena bytes (64-byte rounded) */
+    char name[48];  /* "%12 dot_general", "%3 all_gather", "dot scratch" */
+} ss_live_buffer;
+/* The buffers alive at the peak of the instruction list's allocations (a
+ * kernel's scratch counted while it runs), largest first, ties by name; at
+ * most cap, *n how many were written. The replay counts every result as a
+ * new buffer (no in-place reuse). SS_ERR_NOMEM when out of host memory. */
+ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[], int cap,
+                                     int *n);
+
+/* One step of the per-device instruction list that costs time: a kernel,
+ * a fused elementwise loop or a collective (ss_executable_steps). */
+typedef enum ss_step_kind { SS_STEP_KERNEL = 0, SS_STEP_FUSED, SS_STEP_COLLECTIVE } ss_step_kind;
+typedef struct ss_step_cost {
+    ss_step_kind kind;
+    ss_value value;   /* the op's value (a fused loop: its last op's) */
+    ss_dtype dtype;   /* the result's */
+    double flops;     /* per device, counted as ss_executable_plan counts them */
+    double bytes;     /* kernel, fused: bytes of the operands and results
+                         (memory traffic); collective: bytes sent per device */
+    int ledger_index; /* collective: its ledger entry; else -1 */
+} ss_step_cost;
+/* The steps in execution order; *n receives how many there are, at most
+ * cap are written (cap 0: count only). Their flops sum to the plan's. */
+ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n);
 
 /* ------------------------------------------------------------------------ */
 /* Training                                                                  */
@@ -1906,6 +2142,103 @@ ss_status ss_strategy_reshard(ss_context *ctx, const ss_strategy *s, const ss_me
                               const char *const paths[], ss_array *const arrays[],
                               const ss_reshard_options *opts, ss_array *out[],
                               ss_param_sharding shardings[], ss_reshard_stats *stats);
+
+/* ------------------------------------------------------------------------ */
+/* Scenarios                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A scenario is a text file in the .shard language (scenarios/README.md):
+ * a mesh, arrays with shardings, functions over them and what to do with
+ * them (run steps, show layouts, check against the single-device run,
+ * save and restore checkpoints, print values). `shardsim run` and
+ * `shardsim plan` are this API plus printing.
+ *
+ *     ss_scenario_options o = {.steps = 3};
+ *     ss_scenario_error err;
+ *     ss_scenario *sc;
+ *     if (ss_scenario_load("scenarios/megatron.shard", &o, &sc, &err) != SS_OK ||
+ *         ss_scenario_run(sc, &err) != SS_OK)
+ *         fprintf(stderr, "%d:%d: %s\n", err.line, err.col, err.message);
+ *     else if (!ss_scenario_checks_passed(sc))
+ *         ...;
+ *     ss_scenario_free(sc);
+ *
+ * Every failure fills the caller's ss_scenario_error (when not NULL) with
+ * the line and column it is about, the message and that source line, so a
+ * caller can print `file:line:col: message`, the line and a caret. */
+
+typedef struct ss_scenario ss_scenario;
+
+/* What the command line can change; zero-initialize and set what you need.
+ * Strings and arrays are borrowed: they must outlive the scenario. */
+typedef struct ss_scenario_options {
+    int steps;             /* > 0: replaces the run's steps=N (1..10^6) */
+    const char *mesh;      /* "data=4,model=2": replaces the file's mesh; NULL: the file's */
+    int devices;           /* devices available (the mesh takes the first); 0: the file's */
+    size_t device_memory;  /* bytes per device; 0: the file's, else SS_DEFAULT_DEVICE_MEMORY */
+    int threads;           /* run: devices inside a kernel at once; 0: the cores */
+    int nsets;             /* integer constants: NAME = VALUE replaces the file's (<= 32) */
+    const char *const *set_names;
+    const int64_t *set_values;
+    const char *strategy;  /* strategy file replacing the file's `strategy` statement */
+    ss_compile_options compile; /* windowed einsum, cheapest (ss_program_compile_with) */
+    const char *outputs;   /* run: write every result of the last step as DIR/NAME.npy */
+    const char *trace;     /* run: write a Chrome/Perfetto trace of the devices here */
+    /* run: called after every step with the steps done, of `total`, and the
+     * seconds since the first began (NULL: not called). */
+    void (*progress)(int done, int total, double elapsed_s, void *user);
+    void *progress_user;
+} ss_scenario_options;
+
+typedef struct ss_scenario_error {
+    int line, col;     /* 1-based; 0 when the error is not about a spot in the file */
+    /* true: the scenario or an option is wrong (a command exits 2); false:
+     * it failed when planned or run: a device out of memory, a deadlock, a
+     * checkpoint that does not match, out of host memory (exit 1). */
+    bool bad_input;
+    char message[2048];
+    char source_line[1024]; /* the text of line `line` (no newline), "" if none */
+} ss_scenario_error;
+
+/* Read the file at `path` (or take the NUL-terminated `text`, naming it
+ * `name` in messages), lex, parse and evaluate it: configuration, arrays,
+ * functions, and the run function expanded into a program with its
+ * outputs, shows and checks. `opts` may be NULL. On failure *out is NULL
+ * and `err` (may be NULL) says where and why: SS_ERR_PARSE for anything
+ * the scenario says wrong (the message as the language reference shows
+ * it), SS_ERR_IO for an unreadable file, SS_ERR_NOMEM. */
+ss_status ss_scenario_load(const char *path, const ss_scenario_options *opts, ss_scenario **out,
+                           ss_scenario_error *err);
+ss_status ss_scenario_load_text(const char *name, const char *text,
+                                const ss_scenario_options *opts, ss_scenario **out,
+                                ss_scenario_error *err);
+void ss_scenario_free(ss_scenario *sc);
+
+/* Compile the run function (without one: nothing) and plan its memory
+ * with the carried inputs donated as the run donates them. plan and run
+ * call it; call it first to read ss_scenario_executable, e.g. to attach a
+ * watch. Idempotent. */
+ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err);
+/* The compiled run function, or NULL (not compiled, no run function). */
+ss_executable *ss_scenario_executable(const ss_scenario *sc);
+/* The run calls `fn` (from the device threads) around every collective of
+ * its first step, as ss_executable_watch; NULL detaches. */
+void ss_scenario_watch(ss_scenario *sc, ss_watch_fn fn, void *user);
+
+/* jax.eval_shape's analog: compile, plan per-device memory and check every
+ * `restore` against its checkpoint's metadata, without devices or data.
+ * ss_scenario_fits says whether the peak fits in device memory. */
+ss_status ss_scenario_plan(ss_scenario *sc, ss_scenario_error *err);
+/* Run the steps on virtual devices (results that update arrays feed the
+ * next step; the arrays stay on the devices between steps), the save and
+ * restore statements, the same steps on the single-device reference when
+ * there are checks, and write `outputs` and `trace`. A failed check is not
+ * an error: see ss_scenario_checks_passed. Run once per scenario. */
+ss_status ss_scenario_run(ss_scenario *sc, ss_scenario_error *err);
+/* After a plan: does the peak fit? (true without a run function.) */
+bool ss_scenario_fits(const ss_scenario *sc);
+/* After a run: did every `check` pass? (true without checks.) */
+bool ss_scenario_checks_passed(const ss_scenario *sc);
 
 #ifdef __cplusplus
 }

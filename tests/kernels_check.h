@@ -7,6 +7,7 @@
 
 #include "support.h"
 
+/* Internal on purpose: the kernels are tested one by one. */
 #include "kernels/kernels.h"
 
 #include <criterion/criterion.h>
@@ -52,8 +53,8 @@ static void put(ss__tensor *t, int64_t i, double v)
 {
     switch (t->dtype) {
     case SS_F32: ((float *)t->data)[i] = (float)v; break;
-    case SS_BF16: ((uint16_t *)t->data)[i] = ss__k_f32_to_bf16((float)v); break;
-    case SS_F16: ((uint16_t *)t->data)[i] = ss__k_f32_to_f16((float)v); break;
+    case SS_BF16: ((uint16_t *)t->data)[i] = ss__f32_to_bf16((float)v); break;
+    case SS_F16: ((uint16_t *)t->data)[i] = ss__f32_to_f16((float)v); break;
     case SS_I32: ((int32_t *)t->data)[i] = (int32_t)v; break;
     default: cr_assert_fail("put: dtype %d", (int)t->dtype);
     }
@@ -63,8 +64,8 @@ static double at(const ss__tensor *t, int64_t i)
 {
     switch (t->dtype) {
     case SS_F32: return ((const float *)t->data)[i];
-    case SS_BF16: return ss__k_bf16_to_f32(((const uint16_t *)t->data)[i]);
-    case SS_F16: return ss__k_f16_to_f32(((const uint16_t *)t->data)[i]);
+    case SS_BF16: return ss__bf16_to_f32(((const uint16_t *)t->data)[i]);
+    case SS_F16: return ss__f16_to_f32(((const uint16_t *)t->data)[i]);
     case SS_I32: return ((const int32_t *)t->data)[i];
     default: return NAN;
     }

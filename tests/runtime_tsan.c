@@ -8,6 +8,7 @@
  * Prints one line per failure; exit status 0 when all pass. */
 #include "shardsim.h"
 
+/* Internal on purpose: results are compared with ss__coll_reference. */
 #include "device/coll_internal.h"
 
 #include <stdio.h>

@@ -107,6 +107,8 @@ Test(autodiff, unary_ops_match_finite_differences)
 {
     ss_mesh *m = tc_mesh("x=2", 2);
     for (int op = 0; op < SS_UNARY_COUNT; op++) {
+        if (op == SS_IS_FINITE || op == SS_NOT || op == SS_POPCNT)
+            continue; /* bool or integer results: no gradient */
         ss_program *p;
         OK(ss_program_create(m, &p));
         ss_value x = tc_in(p, "x", "P('x')", 2, 4, 6), y;
@@ -123,16 +125,92 @@ Test(autodiff, unary_ops_match_finite_differences)
 Test(autodiff, binary_ops_with_broadcast_match_finite_differences)
 {
     ss_mesh *m = tc_mesh("x=2", 2);
-    for (int op = 0; op <= SS_POW; op++) {
+    static const ss_binary_op ops[] = {SS_ADD, SS_SUB, SS_MUL, SS_DIV, SS_MAX,
+                                       SS_MIN, SS_POW, SS_REM, SS_ATAN2};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        ss_binary_op op = ops[k];
         ss_program *p;
         OK(ss_program_create(m, &p));
         ss_value a = tc_in(p, "a", "P('x')", 2, 4, 6), b = tc_in(p, "b", "P()", 1, 6), y;
-        OK(ss_binary(p, (ss_binary_op)op, a, b, &y)); /* b is broadcast over rows */
+        OK(ss_binary(p, op, a, b, &y)); /* b is broadcast over rows */
         ss_value loss = weighted_sum(p, y, "P('x')");
         int kinds[3] = {op == SS_POW ? TC_POSITIVE : TC_SIGNED,
-                        op == SS_DIV ? TC_POSITIVE : TC_SIGNED, TC_SIGNED};
+                        op == SS_DIV || op == SS_REM ? TC_POSITIVE : TC_SIGNED, TC_SIGNED};
         ss_value wrt[2] = {a, b};
         check_grad(p, loss, 2, wrt, kinds, 0, 2);
+        ss_program_destroy(p);
+    }
+    ss_mesh_destroy(m);
+}
+
+/* select (JAX's transpose: each branch where taken, nothing to the
+ * predicate) and clamp with rank-0 bounds, against difference quotients. */
+Test(autodiff, select_and_clamp_match_finite_differences)
+{
+    ss_mesh *m = tc_mesh("x=2", 2);
+    for (int which = 0; which < 2; which++) {
+        ss_program *p;
+        OK(ss_program_create(m, &p));
+        ss_value a = tc_in(p, "a", "P('x')", 2, 4, 6), b = tc_in(p, "b", "P()", 2, 4, 6), y;
+        if (which == 0) {
+            ss_value c, e, t;
+            OK(ss_compare(p, SS_CMP_GT, SS_CMP_FLOAT, a, b, &c));
+            OK(ss_unary(p, SS_EXP, a, &e));
+            OK(ss_binary(p, SS_MUL, b, b, &t));
+            OK(ss_select(p, c, e, t, &y));
+        } else {
+            ss_value lo, hi;
+            OK(ss_constant(p, -0.3, &lo));
+            OK(ss_constant(p, 0.4, &hi));
+            ss_value t;
+            OK(ss_binary(p, SS_MUL, a, b, &t));
+            OK(ss_clamp(p, lo, t, hi, &y));
+        }
+        ss_value loss = weighted_sum(p, y, "P('x')");
+        int kinds[3] = {TC_SIGNED, TC_SIGNED, TC_SIGNED};
+        ss_value wrt[2] = {a, b};
+        check_grad(p, loss, 2, wrt, kinds, 0, 2);
+        ss_program_destroy(p);
+    }
+    ss_mesh_destroy(m);
+}
+
+/* Integer values in a differentiated program (an optimizer's i32 step
+ * count, a schedule comparing it) get no cotangent, as JAX's float0:
+ * loss = sum(w * f32(step) * where(step < 3, 2, 0.5) + f32(w > 0)), whose
+ * gradient is f32(step) * (step < 3 ? 2 : 0.5) everywhere. */
+Test(autodiff, integer_values_in_a_differentiated_program_get_no_cotangent)
+{
+    ss_mesh *m = tc_mesh("x=2", 2);
+    for (int32_t step = 1; step <= 5; step += 4) {
+        ss_program *p;
+        OK(ss_program_create(m, &p));
+        ss_value w = tc_in(p, "w", "P('x')", 1, 4), s, sf, three, lt, two, half, k, t, c, cf, y,
+                 loss, g;
+        OK(ss_input(p, "step", SS_I32, 0, NULL, NULL, &s));
+        OK(ss_convert(p, s, SS_F32, &sf));
+        OK(ss_constant(p, 3.0, &three));
+        OK(ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, s, three, &lt));
+        OK(ss_constant(p, 2.0, &two));
+        OK(ss_constant(p, 0.5, &half));
+        OK(ss_select(p, lt, two, half, &k));
+        OK(ss_binary(p, SS_MUL, w, sf, &t));
+        OK(ss_binary(p, SS_MUL, t, k, &t));
+        OK(ss_constant(p, 0.0, &c));
+        OK(ss_compare(p, SS_CMP_GT, SS_CMP_FLOAT, w, c, &c));
+        OK(ss_convert(p, c, SS_F32, &cf));
+        OK(ss_binary(p, SS_ADD, t, cf, &y));
+        OK(ss_reduce(p, SS_REDUCE_SUM, y, 1, (int[]){0}, 0, &loss));
+        OK(ss_grad(p, loss, 1, &w, &g));
+        OK(ss_output(p, g, NULL));
+        float win[4] = {-1.0f, 0.5f, 2.0f, -0.25f}, gout[4];
+        const void *in[2] = {win, &step};
+        void *out[1] = {gout};
+        OK(ss_program_eval(p, in, out));
+        float want = (float)step * (step < 3 ? 2.0f : 0.5f);
+        for (int i = 0; i < 4; i++)
+            cr_assert_eq(gout[i], want, "step %d: d loss / d w[%d] = %g, want %g", step, i,
+                         (double)gout[i], (double)want);
         ss_program_destroy(p);
     }
     ss_mesh_destroy(m);

@@ -99,6 +99,7 @@ Test(mesh, errors)
 
 /* --- Checked arithmetic: every product of a user's numbers --------------------------- */
 
+/* Internal on purpose: the checked-arithmetic helpers have no public face. */
 #include "base/base.h"
 
 #include <stdint.h>

@@ -14,7 +14,7 @@
 #include "oom_wrap.h"
 #include "support.h"
 
-#include "cli/scenario.h"
+#include "cli/scenario_cli.h"
 
 #include <criterion/criterion.h>
 #include <ftw.h>

@@ -4,6 +4,8 @@
  * (ss_program_eval) within stated tolerances. */
 #include "train_check.h"
 
+/* Internal on purpose: the test reads the lowered instructions to find the
+ * fused Adam update and reruns it through the fused kernel. */
 #include "kernels/kernels_internal.h"
 #include "spmd/lower.h"
 

@@ -108,9 +108,11 @@ static void run_and_check(ss_program *p, int ndevices, const expect_coll *want, 
         TS_OK(ss_context_ledger_get(ctx, k, &a));
         TS_OK(ss_executable_ledger_get(e, k, &b));
         cr_assert(a.kind == b.kind && a.sent == b.sent && a.bytes == b.bytes &&
-                      strcmp(a.axes, b.axes) == 0 && a.group_size == b.group_size,
-                  "collective %d: run %s %s %.0f B, plan %s %s %.0f B", k,
-                  ss_coll_kind_name(a.kind), a.axes, a.sent, ss_coll_kind_name(b.kind), b.axes,
+                      a.naxes == b.naxes &&
+                      memcmp(a.axes, b.axes, sizeof a.axes[0] * (size_t)a.naxes) == 0 &&
+                      a.group_size == b.group_size,
+                  "collective %d: run %s over %d axes %.0f B, plan %s over %d axes %.0f B", k,
+                  ss_coll_kind_name(a.kind), a.naxes, a.sent, ss_coll_kind_name(b.kind), b.naxes,
                   b.sent);
     }
     if (want) {

@@ -6,6 +6,7 @@
  * all-gathers more than full replication would). */
 #include "support.h"
 
+/* Internal on purpose: the resharding planner's steps are checked. */
 #include "spmd/reshard.h"
 
 #include <criterion/criterion.h>

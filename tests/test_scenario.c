@@ -7,7 +7,7 @@
 #include "support.h"
 #include "scenario_check.h"
 
-#include "cli/scenario.h"
+#include "cli/scenario_cli.h"
 
 #include <criterion/criterion.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 #include "support.h"
 #include "scenario_check.h"
 
-#include "cli/scenario.h"
+#include "front/scenario/scenario.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -167,15 +167,15 @@ static void *read_saved(const char *dir, int64_t step, const char *name, ss_dtyp
 static void *init_values(ss_dtype dt, int rank, const int64_t shape[], const char *init,
                          uint64_t seed, double a)
 {
-    scn_array x;
+    ss__scn_array x;
     memset(&x, 0, sizeof x);
     x.dtype = dt;
     x.rank = rank;
     memcpy(x.shape, shape, sizeof(int64_t) * (size_t)rank);
-    x.init.kind = strcmp(init, "normal") == 0 ? INIT_NORMAL
-                  : strcmp(init, "iota") == 0  ? INIT_IOTA
-                  : strcmp(init, "ones") == 0  ? INIT_ONES
-                                               : INIT_RANDINT;
+    x.init.kind = strcmp(init, "normal") == 0 ? SS__SCN_INIT_NORMAL
+                  : strcmp(init, "iota") == 0  ? SS__SCN_INIT_IOTA
+                  : strcmp(init, "ones") == 0  ? SS__SCN_INIT_ONES
+                                               : SS__SCN_INIT_RANDINT;
     x.init.seed = seed;
     x.init.a = a;
     x.init.dim = -1;
@@ -183,7 +183,7 @@ static void *init_values(ss_dtype dt, int rank, const int64_t shape[], const cha
     for (int d = 0; d < rank; d++)
         n *= (size_t)shape[d];
     void *p = malloc(n + 1);
-    scn_init_fill(&x, p);
+    ss__scn_init_fill(&x, p);
     return p;
 }
 

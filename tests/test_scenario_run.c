@@ -3,7 +3,7 @@
  * the run when a part of it cannot be made. */
 #include "scenario_check.h"
 
-#include "cli/scenario.h"
+#include "front/scenario/scenario.h"
 
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -18,10 +18,10 @@
 /* --- check: NaN and Inf ---------------------------------------------------- */
 
 /* One element pair through the comparison `check` uses. */
-static scn_check_result compare1(float run, float ref)
+static ss__scn_check_result compare1(float run, float ref)
 {
-    scn_check_result res;
-    scn_check_compare(SS_F32, &run, &ref, 1, -1, &res);
+    ss__scn_check_result res;
+    ss__scn_check_compare(SS_F32, &run, &ref, 1, -1, &res);
     return res;
 }
 
@@ -38,7 +38,7 @@ Test(scenario_run, check_compares_nan_and_inf_as_assert_allclose)
         {1.0f, 1.00001f, true},     {1.0f, 1.1f, false},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        scn_check_result r = compare1(cases[k].run, cases[k].ref);
+        ss__scn_check_result r = compare1(cases[k].run, cases[k].ref);
         cr_assert_eq(r.pass, cases[k].pass, "run %g vs reference %g: passed %d", cases[k].run,
                      cases[k].ref, r.pass);
         bool nonfinite = !isfinite(cases[k].run) || !isfinite(cases[k].ref);
@@ -49,8 +49,8 @@ Test(scenario_run, check_compares_nan_and_inf_as_assert_allclose)
     }
     /* a mismatch among equal NaNs: counted, and the first one located */
     float run[4] = {NAN, 2, NAN, INFINITY}, ref[4] = {NAN, 2, 5, INFINITY};
-    scn_check_result r;
-    scn_check_compare(SS_F32, run, ref, 4, -1, &r);
+    ss__scn_check_result r;
+    ss__scn_check_compare(SS_F32, run, ref, 4, -1, &r);
     cr_assert(!r.pass);
     cr_assert_eq(r.nonfinite_bad, 1);
     cr_assert_eq(r.nonfinite_equal, 2);
@@ -239,7 +239,7 @@ Test(scenario_run, numpy_str_matches_numpy)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ss__buf b;
         ss__buf_init(&b);
-        cr_assert_eq(scn_np_str(SS_F32, 1, cases[k].shape, cases[k].v, &b), SS_OK);
+        cr_assert_eq(ss__scn_np_str(SS_F32, 1, cases[k].shape, cases[k].v, &b), SS_OK);
         cr_assert_str_eq(b.data, cases[k].want);
         ss__buf_free(&b);
     }
@@ -249,13 +249,13 @@ Test(scenario_run, numpy_str_matches_numpy)
     int64_t s2000[1] = {2000};
     ss__buf b;
     ss__buf_init(&b);
-    scn_np_str(SS_F32, 1, s2000, big, &b);
+    ss__scn_np_str(SS_F32, 1, s2000, big, &b);
     cr_assert_str_eq(b.data, "[0.000e+00 1.000e+00 2.000e+00 ... 1.997e+03 1.998e+03 1.999e+03]");
     ss__buf_free(&b);
     free(big);
     uint8_t t[2] = {1, 0};
     ss__buf_init(&b);
-    scn_np_str(SS_BOOL, 1, s2, t, &b);
+    ss__scn_np_str(SS_BOOL, 1, s2, t, &b);
     cr_assert_str_eq(b.data, "[ True False]");
     ss__buf_free(&b);
 }

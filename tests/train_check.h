@@ -9,6 +9,8 @@
 
 #include "support.h"
 
+/* Internal on purpose: the checks count the program's input and
+ * parameter nodes (SS__OP_*) of the IR. */
 #include "graph/graph.h"
 
 #include <criterion/criterion.h>
@@ -170,6 +172,21 @@ static inline double tc_unary(int op, double x)
     case SS_RSQRT: return 1 / sqrt(x);
     case SS_SQUARE: return x * x;
     case SS_CONVERT: return x;
+    case SS_ABS: return fabs(x);
+    case SS_SIGN: return x > 0 ? 1 : x < 0 ? -1 : x;
+    case SS_FLOOR: return floor(x);
+    case SS_CEIL: return ceil(x);
+    case SS_ROUND_EVEN: return nearbyint(x);
+    case SS_ROUND_AFZ: return round(x);
+    case SS_SIN: return sin(x);
+    case SS_COS: return cos(x);
+    case SS_TAN: return tan(x);
+    case SS_ERF: return erf(x);
+    case SS_EXPM1: return expm1(x);
+    case SS_LOG1P: return log1p(x);
+    case SS_LOGISTIC: return 1 / (1 + exp(-x));
+    case SS_CBRT: return cbrt(x);
+    case SS_IS_FINITE: return isfinite(x);
     }
     return NAN;
 }
@@ -187,6 +204,10 @@ static inline double tc_binary(int op, double a, double b)
     case SS_EQ: return a == b;
     case SS_GT: return a > b;
     case SS_GE: return a >= b;
+    case SS_REM: return fmod(a, b);
+    case SS_ATAN2: return atan2(a, b);
+    case SS_AND: return (a != 0) && (b != 0); /* bool masks only */
+    case SS_OR: return (a != 0) || (b != 0);
     }
     return NAN;
 }
@@ -320,6 +341,26 @@ static inline double **tc_deval(const ss_program *p, double *const inputs[])
             for (int64_t i = 0; i < total; i++)
                 o[i] = (int64_t)x[i / n->classes] == i % n->classes;
             break;
+        case SS__OP_COMPARE: /* float compare types only */
+            for (int64_t i = 0; i < total; i++) {
+                double u = x[i], w = val[n->in[1]][i];
+                static const int lt[] = {0, 1, 1, 1, 0, 0}, eq[] = {1, 0, 0, 1, 0, 1},
+                                 gt[] = {0, 1, 0, 0, 1, 1};
+                int d = n->sub / 4;
+                o[i] = u < w ? lt[d] : u > w ? gt[d] : u == w ? eq[d] : d == SS_CMP_NE;
+            }
+            break;
+        case SS__OP_SELECT:
+            for (int64_t i = 0; i < total; i++)
+                o[i] = x[i] != 0 ? val[n->in[1]][i] : val[n->in[2]][i];
+            break;
+        case SS__OP_CLAMP:
+            for (int64_t i = 0; i < total; i++) {
+                double lo = x[i], xv = val[n->in[1]][i], hi = val[n->in[2]][i];
+                o[i] = xv < lo ? lo : xv > hi ? hi : xv;
+                o[i] = o[i] > hi ? hi : o[i];
+            }
+            break;
         default: cr_assert_fail("tc_deval: op %s", ss__opcode_name(n));
         }
     }
@@ -393,9 +434,10 @@ static inline ss_context *tc_run(ss_executable *e, int ndevices, void *const ins
         ss_coll_record a, b;
         OK(ss_context_ledger_get(ctx, k, &a));
         OK(ss_executable_ledger_get(e, k, &b));
-        cr_assert(a.kind == b.kind && a.sent == b.sent && strcmp(a.axes, b.axes) == 0,
-                  "collective %d: run %s %s %.0f B, plan %s %s %.0f B", k,
-                  ss_coll_kind_name(a.kind), a.axes, a.sent, ss_coll_kind_name(b.kind), b.axes,
+        cr_assert(a.kind == b.kind && a.sent == b.sent && a.naxes == b.naxes &&
+                      memcmp(a.axes, b.axes, sizeof a.axes[0] * (size_t)a.naxes) == 0,
+                  "collective %d: run %s over %d axes %.0f B, plan %s over %d axes %.0f B", k,
+                  ss_coll_kind_name(a.kind), a.naxes, a.sent, ss_coll_kind_name(b.kind), b.naxes,
                   b.sent);
     }
     return ctx;

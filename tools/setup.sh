@@ -7,6 +7,10 @@
 #   sh tools/setup.sh --no-demo  build only
 #   sh tools/setup.sh --dry-run  say which packages are missing and the
 #                                command that would install them; change nothing
+# It also creates .venv/, a Python virtual environment holding the JAX stack
+# pinned in tests/jax/requirements.txt (about 1 GB) for the tests that
+# compare shardsim with real JAX; SETUP_JAX=0 skips it (those tests are then
+# skipped, and say so). JAX is never a dependency of the library.
 # Package managers: apt-get (Debian, Ubuntu; what CI runs), dnf (Fedora) and
 # Homebrew (macOS). SETUP_OS=debian|fedora|macos picks one by hand.
 set -eu
@@ -43,6 +47,7 @@ meson_opts=""
 case "$os" in
 debian)
     pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev"
+    [ "${SETUP_JAX:-1}" = 0 ] || pkgs="$pkgs python3-venv"
     installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
     install_cmd="${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq"
     ;;
@@ -87,11 +92,27 @@ if [ "$mode" = --dry-run ]; then
         echo "setup: nothing to install"
     fi
     echo "setup: would run: meson setup build${meson_opts:+ $meson_opts} && ninja -C build"
+    if [ "${SETUP_JAX:-1}" != 0 ]; then
+        echo "setup: would create .venv/ (python3 -m venv) with pip and tests/jax/requirements.txt"
+    fi
     exit 0
 fi
 if [ -n "$missing" ]; then
     echo "setup: installing$missing"
     sh -c "$install_cmd$missing" >/dev/null
+fi
+
+# The pinned JAX stack, reinstalled when tests/jax/requirements.txt changes
+# (.venv/requirements.txt is the copy it was installed from). A failure here
+# (no network, say) leaves the build alone: the JAX tests are then skipped.
+if [ "${SETUP_JAX:-1}" != 0 ] && ! cmp -s tests/jax/requirements.txt .venv/requirements.txt 2>/dev/null; then
+    echo "setup: installing the JAX stack of tests/jax/requirements.txt into .venv/"
+    if python3 -m venv .venv &&
+        .venv/bin/pip install -q --disable-pip-version-check -r tests/jax/requirements.txt; then
+        cp tests/jax/requirements.txt .venv/requirements.txt
+    else
+        echo "setup: could not install the JAX stack into .venv/; the JAX tests will be skipped" >&2
+    fi
 fi
 
 # shellcheck disable=SC2086 # meson_opts is empty or one word

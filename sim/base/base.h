@@ -99,6 +99,33 @@ static inline bool ss__mul_i64_checked(int64_t a, int64_t b, int64_t *out)
 #endif
 }
 
+/* A byte count in binary units (B, KiB, MiB, GiB, TiB, 1024 apart; the
+ * largest unit the count reaches, TiB at most); bytes are whole: "512 B".
+ * ss__fmt_bytes (reports): one decimal, "16.0 KiB", "1.5 MiB".
+ * ss__fmt_bytes_exact (error messages): "16 GiB" when whole in its unit,
+ * else two decimals, "1.50 MiB". */
+void ss__fmt_bytes(char *out, size_t cap, double bytes);
+void ss__fmt_bytes_exact(char *out, size_t cap, double bytes);
+
+/* An array's shape as JAX prints an aval's: "f32[8,1024]", "i32[]". Into
+ * out (cap > 0 bytes; SS__SHAPE_TEXT_MAX always suffices), cut short when
+ * cap is smaller; returns out. ss__shape_repr_buf appends the same text. */
+#define SS__SHAPE_TEXT_MAX (16 + SS_MAX_RANK * 21)
+const char *ss__shape_text(char *out, size_t cap, ss_dtype dtype, int rank,
+                           const int64_t shape[]);
+void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shape[]);
+
+/* Read all of `path` (a file or a pipe) into a NUL-terminated heap buffer
+ * (*out, *len bytes without the NUL; len may be NULL). Returns 0, or an
+ * errno value and *out NULL: fopen's or fread's error, EFBIG when the file
+ * holds more than `limit` bytes, ENOMEM. Callers word the message. */
+int ss__read_file(const char *path, size_t limit, char **out, size_t *len);
+
+/* n rounded up to a multiple of 64 (0 stays 0): offsets and sizes of
+ * 64-byte aligned pieces of one buffer. A whole buffer in device memory is
+ * ss_device_buffer_bytes (0 takes 64). n must be at most SIZE_MAX - 63. */
+static inline size_t ss__align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
 /* Checked product of n sizes (0 when any is 0); false on overflow past int64. */
 bool ss__product(int n, const int64_t v[], int64_t *out);
 

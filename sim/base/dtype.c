@@ -14,7 +14,9 @@ static const struct {
     [SS_F16] = {"f16", "float16", 2},  [SS_I32] = {"i32", "int32", 4},
     [SS_F64] = {"f64", "float64", 8},  [SS_I64] = {"i64", "int64", 8},
     [SS_I8] = {"i8", "int8", 1},       [SS_U8] = {"u8", "uint8", 1},
-    [SS_BOOL] = {"bool", "bool_", 1},
+    [SS_BOOL] = {"bool", "bool_", 1},  [SS_I16] = {"i16", "int16", 2},
+    [SS_U16] = {"u16", "uint16", 2},   [SS_U32] = {"u32", "uint32", 4},
+    [SS_U64] = {"u64", "uint64", 8},
 };
 
 size_t ss_dtype_size(ss_dtype dtype)
@@ -40,6 +42,7 @@ ss_status ss_dtype_parse(const char *text, ss_dtype *out)
         }
     }
     return ss__fail(SS_ERR_PARSE,
-                    "unknown dtype '%s' (expected f32, bf16, f16, i32, f64, i64, i8, u8 or bool)",
+                    "unknown dtype '%s' (expected f32, bf16, f16, f64, i8, i16, i32, i64, u8, "
+                    "u16, u32, u64 or bool)",
                     text);
 }

@@ -21,7 +21,7 @@
 #include "shardsim.h"
 
 #include "ckpt_internal.h"
-#include "kernels/kernels.h"
+#include "base/half.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,18 +32,13 @@
 #include <unistd.h>
 #include <zstd.h>
 
-static size_t round64(size_t n)
+size_t ss__ck_region_staging(const ss__ck_zarray *z, uint64_t csize)
 {
-    return (n + 63) & ~(size_t)63;
+    size_t raw = (size_t)ss__ck_chunk_elems(z) * ss_dtype_size(z->dtype);
+    return z->zstd ? ss__align64((size_t)csize) + ss__align64(raw) : ss__align64(raw);
 }
 
-size_t ck_region_staging(const ck_zarray *z, uint64_t csize)
-{
-    size_t raw = (size_t)ck_chunk_elems(z) * ss_dtype_size(z->dtype);
-    return z->zstd ? round64((size_t)csize) + round64(raw) : round64(raw);
-}
-
-void ck_reader_free(ck_reader *r)
+void ss__ck_reader_free(ss__ck_reader *r)
 {
     if (r->dctx)
         ZSTD_freeDCtx(r->dctx);
@@ -64,13 +59,17 @@ static val load(ss_dtype t, const unsigned char *p)
     switch (t) {
     case SS_F32: { float x; memcpy(&x, p, 4); v.isf = true; v.f = x; break; }
     case SS_F64: { double x; memcpy(&x, p, 8); v.isf = true; v.f = x; break; }
-    case SS_BF16: { uint16_t h; memcpy(&h, p, 2); v.isf = true; v.f = ss__k_bf16_to_f32(h); break; }
-    case SS_F16: { uint16_t h; memcpy(&h, p, 2); v.isf = true; v.f = ss__k_f16_to_f32(h); break; }
+    case SS_BF16: { uint16_t h; memcpy(&h, p, 2); v.isf = true; v.f = ss__bf16_to_f32(h); break; }
+    case SS_F16: { uint16_t h; memcpy(&h, p, 2); v.isf = true; v.f = ss__f16_to_f32(h); break; }
     case SS_I32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
     case SS_I64: { int64_t x; memcpy(&x, p, 8); v.i = x; break; }
     case SS_I8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
     case SS_U8: v.i = p[0]; break;
     case SS_BOOL: v.i = p[0] != 0; break;
+    case SS_I16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
+    case SS_U16: { uint16_t x; memcpy(&x, p, 2); v.i = x; break; }
+    case SS_U32: { uint32_t x; memcpy(&x, p, 4); v.i = x; break; }
+    case SS_U64: { uint64_t x; memcpy(&x, p, 8); v.i = (int64_t)x; break; } /* bits kept */
     default: break;
     }
     return v;
@@ -96,8 +95,8 @@ static void store(ss_dtype t, unsigned char *p, val v)
     switch (t) {
     case SS_F32: memcpy(p, &f32, 4); break;
     case SS_F64: memcpy(p, &f, 8); break;
-    case SS_BF16: h = ss__k_f32_to_bf16(f32); memcpy(p, &h, 2); break;
-    case SS_F16: h = ss__k_f32_to_f16(f32); memcpy(p, &h, 2); break;
+    case SS_BF16: h = ss__f32_to_bf16(f32); memcpy(p, &h, 2); break;
+    case SS_F16: h = ss__f32_to_f16(f32); memcpy(p, &h, 2); break;
     case SS_I32: {
         /* Integers wrap as numpy's astype does; floats saturate. */
         int64_t i = v.isf ? f_to_i(f, -2147483648.0, 2147483647.0) : v.i;
@@ -113,11 +112,31 @@ static void store(ss_dtype t, unsigned char *p, val v)
     case SS_I8: p[0] = (unsigned char)(uint64_t)(v.isf ? f_to_i(f, -128, 127) : v.i); break;
     case SS_U8: p[0] = (unsigned char)(uint64_t)(v.isf ? f_to_i(f, 0, 255) : v.i); break;
     case SS_BOOL: p[0] = v.isf ? (v.f != 0 || isnan(v.f)) : v.i != 0; break;
+    case SS_I16: {
+        uint16_t u = (uint16_t)(uint64_t)(v.isf ? f_to_i(f, -32768, 32767) : v.i);
+        memcpy(p, &u, 2);
+        break;
+    }
+    case SS_U16: {
+        uint16_t u = (uint16_t)(uint64_t)(v.isf ? f_to_i(f, 0, 65535) : v.i);
+        memcpy(p, &u, 2);
+        break;
+    }
+    case SS_U32: {
+        uint32_t u = (uint32_t)(uint64_t)(v.isf ? f_to_i(f, 0, 4294967295.0) : v.i);
+        memcpy(p, &u, 4);
+        break;
+    }
+    case SS_U64: { /* floats saturate at 0 and below 2^63 (within int64_t) */
+        uint64_t u = (uint64_t)(v.isf ? f_to_i(f, 0, 9223372036854774784.0) : v.i);
+        memcpy(p, &u, 8);
+        break;
+    }
     default: break;
     }
 }
 
-void ck_cast(void *dst, ss_dtype dt, const void *src, ss_dtype st, size_t n)
+void ss__ck_cast(void *dst, ss_dtype dt, const void *src, ss_dtype st, size_t n)
 {
     if (dt == st) {
         memcpy(dst, src, n * ss_dtype_size(dt));
@@ -127,14 +146,14 @@ void ck_cast(void *dst, ss_dtype dt, const void *src, ss_dtype st, size_t n)
         const float *s = src;
         uint16_t *d = dst;
         for (size_t i = 0; i < n; i++)
-            d[i] = ss__k_f32_to_bf16(s[i]);
+            d[i] = ss__f32_to_bf16(s[i]);
         return;
     }
     if (st == SS_BF16 && dt == SS_F32) {
         const uint16_t *s = src;
         float *d = dst;
         for (size_t i = 0; i < n; i++)
-            d[i] = ss__k_bf16_to_f32(s[i]);
+            d[i] = ss__bf16_to_f32(s[i]);
         return;
     }
     size_t ds = ss_dtype_size(dt), ss = ss_dtype_size(st);
@@ -155,7 +174,7 @@ typedef struct runs {
     bool done;
 } runs;
 
-static void runs_init(runs *it, const ck_zarray *z, const ck_dest *g)
+static void runs_init(runs *it, const ss__ck_zarray *z, const ss__ck_dest *g)
 {
     memset(it, 0, sizeof *it);
     int r = z->rank;
@@ -243,9 +262,9 @@ static ss_status crc_error(const where *w, uint64_t b0, uint64_t b1, uint32_t wa
                     want, got);
 }
 
-ss_status ck_chunk_size(ss_ckpt *ck, int i, const char *key, uint64_t *out)
+ss_status ss__ck_chunk_size(ss_ckpt *ck, int i, const char *key, uint64_t *out)
 {
-    char *path = ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key);
+    char *path = ss__ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key);
     if (!path)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     struct stat st;
@@ -271,11 +290,11 @@ static int first_run(const runs *its, int n)
     return best;
 }
 
-static ss_status read_raw(ck_reader *r, const ck_region *g, const ck_zarray *z, const where *w,
-                          const ck_sums *sums, runs *its, runs *peek)
+static ss_status read_raw(ss__ck_reader *r, const ss__ck_region *g, const ss__ck_zarray *z,
+                          const where *w, const ss__ck_sums *sums, runs *its, runs *peek)
 {
     size_t es = ss_dtype_size(z->dtype);
-    uint64_t fsize = (uint64_t)ck_chunk_elems(z) * es;
+    uint64_t fsize = (uint64_t)ss__ck_chunk_elems(z) * es;
     uint64_t blk = sums ? sums->block : 4096;
     if (sums && sums->bytes != fsize)
         return ss__fail(SS_ERR_IO, "array '%s' chunk %s: its checksums cover %llu bytes but a "
@@ -306,7 +325,7 @@ static ss_status read_raw(ck_reader *r, const ck_region *g, const ck_zarray *z, 
     int k;
     while (st == SS_OK && (k = first_run(its, n)) >= 0) {
         runs *it = &its[k];
-        const ck_dest *dd = &g->dest[k];
+        const ss__ck_dest *dd = &g->dest[k];
         size_t des = ss_dtype_size(dd->dtype);
         uint64_t a = (uint64_t)it->coff * es, b = a + (uint64_t)it->run * es, p = a;
         while (p < b) {
@@ -335,7 +354,7 @@ static ss_status read_raw(ck_reader *r, const ck_region *g, const ck_zarray *z, 
                 r->bytes_read += hi - lo;
                 if (!r->dry) {
                     size_t got;
-                    st = ck_pread_all(fd, r->staging, (size_t)(hi - lo), lo, &got, w->path);
+                    st = ss__ck_pread_all(fd, r->staging, (size_t)(hi - lo), lo, &got, w->path);
                     if (st == SS_OK && got != hi - lo)
                         st = size_error(w, lo + got, fsize);
                     for (uint64_t jb = lo / blk; st == SS_OK && sums && jb * blk < hi; jb++) {
@@ -350,8 +369,8 @@ static ss_status read_raw(ck_reader *r, const ck_region *g, const ck_zarray *z, 
             }
             uint64_t m = (b < hi ? b : hi) - p;
             if (dd->dst && !r->dry)
-                ck_cast((unsigned char *)dd->dst + ((uint64_t)it->doff + (p - a) / es) * des,
-                        dd->dtype, r->staging + (p - lo), z->dtype, (size_t)(m / es));
+                ss__ck_cast((unsigned char *)dd->dst + ((uint64_t)it->doff + (p - a) / es) * des,
+                            dd->dtype, r->staging + (p - lo), z->dtype, (size_t)(m / es));
             p += m;
         }
         runs_next(it);
@@ -364,7 +383,7 @@ static ss_status read_raw(ck_reader *r, const ck_region *g, const ck_zarray *z, 
 /* --- zstd ------------------------------------------------------------------- */
 
 /* Copy the needed bytes of decompressed output [base, base+len). */
-static void scatter(runs *it, uint64_t *sub, const ck_dest *g, size_t es,
+static void scatter(runs *it, uint64_t *sub, const ss__ck_dest *g, size_t es,
                     const unsigned char *buf, uint64_t base, uint64_t len, ss_dtype sdt)
 {
     size_t des = ss_dtype_size(g->dtype);
@@ -375,8 +394,8 @@ static void scatter(runs *it, uint64_t *sub, const ck_dest *g, size_t es,
             break;
         uint64_t e = b < base + len ? b : base + len;
         if (dst)
-            ck_cast(dst + ((uint64_t)it->doff + *sub / es) * des, g->dtype, buf + (a - base), sdt,
-                    (size_t)((e - a) / es));
+            ss__ck_cast(dst + ((uint64_t)it->doff + *sub / es) * des, g->dtype, buf + (a - base),
+                        sdt, (size_t)((e - a) / es));
         if (e == b) {
             runs_next(it);
             *sub = 0;
@@ -387,14 +406,14 @@ static void scatter(runs *it, uint64_t *sub, const ck_dest *g, size_t es,
     }
 }
 
-static ss_status read_zstd(ck_reader *r, const ck_region *g, const ck_zarray *z, const where *w,
-                           const ck_sums *sums, runs *its, uint64_t *subs)
+static ss_status read_zstd(ss__ck_reader *r, const ss__ck_region *g, const ss__ck_zarray *z,
+                           const where *w, const ss__ck_sums *sums, runs *its, uint64_t *subs)
 {
     size_t es = ss_dtype_size(z->dtype);
-    uint64_t raw = (uint64_t)ck_chunk_elems(z) * es;
+    uint64_t raw = (uint64_t)ss__ck_chunk_elems(z) * es;
     if (r->dry) {
         uint64_t cs;
-        ss_status st = ck_chunk_size(g->ck, g->array, w->key, &cs);
+        ss_status st = ss__ck_chunk_size(g->ck, g->array, w->key, &cs);
         if (st == SS_OK)
             r->bytes_read += cs;
         return st;
@@ -408,7 +427,7 @@ static ss_status read_zstd(ck_reader *r, const ck_region *g, const ck_zarray *z,
         close(fd);
         return size_error(w, csize, sums->bytes);
     }
-    size_t in_cap = round64((size_t)csize);
+    size_t in_cap = ss__align64((size_t)csize);
     size_t half = (r->cap / 2) & ~(size_t)63;
     if (in_cap > half)
         in_cap = half;
@@ -435,7 +454,7 @@ static ss_status read_zstd(ck_reader *r, const ck_region *g, const ck_zarray *z,
     int64_t bj = 0;
     for (uint64_t off = 0; st == SS_OK && off < csize;) {
         size_t want = csize - off < in_cap ? (size_t)(csize - off) : in_cap, got;
-        st = ck_pread_all(fd, ibuf, want, off, &got, w->path);
+        st = ss__ck_pread_all(fd, ibuf, want, off, &got, w->path);
         if (st)
             break;
         if (got != want) {
@@ -494,24 +513,24 @@ static ss_status read_zstd(ck_reader *r, const ck_region *g, const ck_zarray *z,
     return st;
 }
 
-ss_status ck_read_region(ck_reader *r, const ck_region *g)
+ss_status ss__ck_read_region(ss__ck_reader *r, const ss__ck_region *g)
 {
-    const ck_zarray *z;
-    ss_status st = ck_zarray_get(g->ck, g->array, &z);
+    const ss__ck_zarray *z;
+    ss_status st = ss__ck_zarray_get(g->ck, g->array, &z);
     if (st)
         return st;
     ss__buf key;
     ss__buf_init(&key);
-    ck_chunk_key(&key, z, g->idx);
+    ss__ck_chunk_key(&key, z, g->idx);
     const char *name = g->ck->arrays[g->array].name;
-    char *path = key.data ? ck_pathf("%s/%s/%s", g->ck->item_dir, name, key.data) : NULL;
+    char *path = key.data ? ss__ck_pathf("%s/%s/%s", g->ck->item_dir, name, key.data) : NULL;
     if (!path) {
         ss__buf_free(&key);
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     }
     where w = {name, key.data, path};
-    const ck_sums *sums;
-    st = ck_sums_get(g->ck, g->array, key.data, &sums);
+    const ss__ck_sums *sums;
+    st = ss__ck_sums_get(g->ck, g->array, key.data, &sums);
     int n = g->ndest > 0 ? g->ndest : 1;
     runs *its = st ? NULL : malloc(2 * (size_t)n * sizeof *its);
     uint64_t *subs = st ? NULL : malloc((size_t)n * sizeof *subs);

@@ -5,7 +5,7 @@
  * Two implementations that give the same value: slicing-by-8 tables built
  * once at first use (any CPU), and the SSE4.2 crc32 instruction on x86-64
  * CPUs that have it (chosen at run time). What this file does not do:
- * combine CRCs of pieces (ck_crc_acc restarts at every block boundary
+ * combine CRCs of pieces (ss__ck_crc_acc restarts at every block boundary
  * instead, which is all the format needs).
  */
 #include "shardsim.h"
@@ -32,7 +32,7 @@ static void table_build(void)
             table[t][i] = (table[t - 1][i] >> 8) ^ table[0][table[t - 1][i] & 0xFFu];
 }
 
-uint32_t ck_crc32c_table(uint32_t crc, const void *data, size_t n)
+uint32_t ss__ck_crc32c_table(uint32_t crc, const void *data, size_t n)
 {
     pthread_once(&table_once, table_build);
     const unsigned char *p = data;
@@ -54,7 +54,7 @@ uint32_t ck_crc32c_table(uint32_t crc, const void *data, size_t n)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define CK_HAVE_SSE42 1
+#define SS__CK_HAVE_SSE42 1
 __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const void *data,
                                                                size_t n)
 {
@@ -76,22 +76,22 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, con
 
 uint32_t ss_crc32c(uint32_t crc, const void *data, size_t n)
 {
-#ifdef CK_HAVE_SSE42
+#ifdef SS__CK_HAVE_SSE42
     if (__builtin_cpu_supports("sse4.2"))
         return crc32c_sse42(crc, data, n);
 #endif
-    return ck_crc32c_table(crc, data, n);
+    return ss__ck_crc32c_table(crc, data, n);
 }
 
 /* --- Block sums of a stream ----------------------------------------------- */
 
-void ck_crc_acc_init(ck_crc_acc *a, size_t block)
+void ss__ck_crc_acc_init(ss__ck_crc_acc *a, size_t block)
 {
     memset(a, 0, sizeof *a);
     a->block = block;
 }
 
-static void push(ck_crc_acc *a, uint32_t crc)
+static void push(ss__ck_crc_acc *a, uint32_t crc)
 {
     if (a->n == a->cap) {
         int64_t cap = a->cap ? a->cap * 2 : 16;
@@ -106,7 +106,7 @@ static void push(ck_crc_acc *a, uint32_t crc)
     a->crc[a->n++] = crc;
 }
 
-void ck_crc_acc_add(ck_crc_acc *a, const void *data, size_t n)
+void ss__ck_crc_acc_add(ss__ck_crc_acc *a, const void *data, size_t n)
 {
     const unsigned char *p = data;
     while (n > 0) {
@@ -125,7 +125,7 @@ void ck_crc_acc_add(ck_crc_acc *a, const void *data, size_t n)
     }
 }
 
-void ck_crc_acc_finish(ck_crc_acc *a)
+void ss__ck_crc_acc_finish(ss__ck_crc_acc *a)
 {
     if (a->fill > 0) {
         push(a, a->cur);
@@ -134,7 +134,7 @@ void ck_crc_acc_finish(ck_crc_acc *a)
     }
 }
 
-void ck_crc_acc_free(ck_crc_acc *a)
+void ss__ck_crc_acc_free(ss__ck_crc_acc *a)
 {
     free(a->crc);
     a->crc = NULL;

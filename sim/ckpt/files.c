@@ -25,7 +25,7 @@
 #include <sys/stdio.h> /* renamex_np */
 #endif
 
-char *ck_pathf(const char *fmt, ...)
+char *ss__ck_pathf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -42,21 +42,21 @@ char *ck_pathf(const char *fmt, ...)
     return s;
 }
 
-bool ck_is_dir(const char *path)
+bool ss__ck_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool ck_is_file(const char *path)
+bool ss__ck_is_file(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-ss_status ck_mkdirs(const char *path)
+ss_status ss__ck_mkdirs(const char *path)
 {
-    char *p = ck_pathf("%s", path);
+    char *p = ss__ck_pathf("%s", path);
     if (!p)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     size_t len = strlen(p);
@@ -74,12 +74,12 @@ ss_status ck_mkdirs(const char *path)
         p[i] = c;
     }
     free(p);
-    if (!ck_is_dir(path))
+    if (!ss__ck_is_dir(path))
         return ss__fail(SS_ERR_IO, "%s exists and is not a directory", path);
     return SS_OK;
 }
 
-ss_status ck_rmtree(const char *path)
+ss_status ss__ck_rmtree(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
@@ -99,12 +99,12 @@ ss_status ck_rmtree(const char *path)
     while (res == SS_OK && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        char *child = ck_pathf("%s/%s", path, e->d_name);
+        char *child = ss__ck_pathf("%s/%s", path, e->d_name);
         if (!child) {
             res = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
             break;
         }
-        res = ck_rmtree(child);
+        res = ss__ck_rmtree(child);
         free(child);
     }
     closedir(d);
@@ -113,7 +113,7 @@ ss_status ck_rmtree(const char *path)
     return res;
 }
 
-ss_status ck_swap_dirs(const char *a, const char *b, const char *aside, bool *swapped)
+ss_status ss__ck_swap_dirs(const char *a, const char *b, const char *aside, bool *swapped)
 {
     *swapped = false;
 #if defined(__linux__) && defined(RENAME_EXCHANGE)
@@ -131,7 +131,7 @@ ss_status ck_swap_dirs(const char *a, const char *b, const char *aside, bool *sw
     if (errno != EINVAL && errno != ENOTSUP)
         return ss__fail(SS_ERR_IO, "cannot exchange %s and %s: %s", a, b, strerror(errno));
 #endif
-    ss_status st = ck_rmtree(aside);
+    ss_status st = ss__ck_rmtree(aside);
     if (st == SS_OK && rename(b, aside) != 0)
         st = ss__fail(SS_ERR_IO, "cannot move %s to %s: %s", b, aside, strerror(errno));
     if (st == SS_OK && rename(a, b) != 0)
@@ -139,7 +139,7 @@ ss_status ck_swap_dirs(const char *a, const char *b, const char *aside, bool *sw
     return st;
 }
 
-ss_status ck_fsync_dir(const char *path)
+ss_status ss__ck_fsync_dir(const char *path)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
@@ -152,7 +152,7 @@ ss_status ck_fsync_dir(const char *path)
     return SS_OK;
 }
 
-ss_status ck_write_all(int fd, const void *data, size_t n, const char *path)
+ss_status ss__ck_write_all(int fd, const void *data, size_t n, const char *path)
 {
     const unsigned char *p = data;
     while (n > 0) {
@@ -168,7 +168,7 @@ ss_status ck_write_all(int fd, const void *data, size_t n, const char *path)
     return SS_OK;
 }
 
-ss_status ck_pread_all(int fd, void *buf, size_t n, uint64_t off, size_t *got, const char *path)
+ss_status ss__ck_pread_all(int fd, void *buf, size_t n, uint64_t off, size_t *got, const char *path)
 {
     unsigned char *p = buf;
     size_t done = 0;
@@ -188,12 +188,12 @@ ss_status ck_pread_all(int fd, void *buf, size_t n, uint64_t off, size_t *got, c
     return SS_OK;
 }
 
-ss_status ck_write_file(const char *path, const void *data, size_t n, bool sync)
+ss_status ss__ck_write_file(const char *path, const void *data, size_t n, bool sync)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return ss__fail(SS_ERR_IO, "cannot create %s: %s", path, strerror(errno));
-    ss_status st = ck_write_all(fd, data, n, path);
+    ss_status st = ss__ck_write_all(fd, data, n, path);
     if (st == SS_OK && sync && fsync(fd) != 0)
         st = ss__fail(SS_ERR_IO, "cannot sync %s: %s", path, strerror(errno));
     if (close(fd) != 0 && st == SS_OK)
@@ -201,46 +201,24 @@ ss_status ck_write_file(const char *path, const void *data, size_t n, bool sync)
     return st;
 }
 
-ss_status ck_read_file(const char *path, char **out, size_t *len)
+ss_status ss__ck_read_file(const char *path, char **out, size_t *len)
 {
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ss__fail(SS_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return ss__fail(SS_ERR_IO, "cannot stat %s: %s", path, strerror(e));
-    }
-    size_t n = (size_t)st.st_size;
-    char *buf = malloc(n + 1);
-    if (!buf) {
-        close(fd);
+    int e = ss__read_file(path, SIZE_MAX, out, len);
+    if (e == ENOMEM)
         return ss__fail(SS_ERR_NOMEM, "out of host memory reading %s", path);
-    }
-    size_t got = 0;
-    ss_status s = ck_pread_all(fd, buf, n, 0, &got, path);
-    close(fd);
-    if (s) {
-        free(buf);
-        return s;
-    }
-    buf[got] = '\0';
-    *out = buf;
-    if (len)
-        *len = got;
+    if (e)
+        return ss__fail(SS_ERR_IO, "cannot read %s: %s", path, strerror(e));
     return SS_OK;
 }
 
-int64_t ck_now_ns(void)
+int64_t ss__ck_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-double ck_seconds(void)
+double ss__ck_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -24,15 +24,16 @@
 static const char *const dtype_strs[SS_DTYPE_COUNT] = {
     [SS_F32] = "<f4", [SS_BF16] = "bfloat16", [SS_F16] = "<f2", [SS_I32] = "<i4",
     [SS_F64] = "<f8", [SS_I64] = "<i8",       [SS_I8] = "|i1",  [SS_U8] = "|u1",
-    [SS_BOOL] = "|b1",
+    [SS_BOOL] = "|b1", [SS_I16] = "<i2",      [SS_U16] = "<u2", [SS_U32] = "<u4",
+    [SS_U64] = "<u8",
 };
 
-const char *ck_dtype_str(ss_dtype dt)
+const char *ss__ck_dtype_str(ss_dtype dt)
 {
     return (unsigned)dt < SS_DTYPE_COUNT ? dtype_strs[dt] : "?";
 }
 
-ss_status ck_dtype_parse(const char *s, ss_dtype *out)
+ss_status ss__ck_dtype_parse(const char *s, ss_dtype *out)
 {
     for (int i = 0; i < SS_DTYPE_COUNT; i++) {
         const char *d = dtype_strs[i];
@@ -51,7 +52,7 @@ ss_status ck_dtype_parse(const char *s, ss_dtype *out)
 
 /* --- .zarray --------------------------------------------------------------- */
 
-void ck_zarray_write(ss__buf *b, const ck_zarray *z)
+void ss__ck_zarray_write(ss__buf *b, const ss__ck_zarray *z)
 {
     ss__buf_puts(b, "{\"chunks\":");
     ss__json_int_array(b, z->rank, z->chunks);
@@ -61,7 +62,7 @@ void ck_zarray_write(ss__buf *b, const ck_zarray *z)
         ss__buf_puts(b, ",\"compressor\":null");
     ss__buf_printf(b, ",\"dimension_separator\":\"%c\",\"dtype\":\"%s\",\"fill_value\":null,"
                       "\"filters\":null,\"order\":\"C\",\"shape\":",
-                   z->sep, ck_dtype_str(z->dtype));
+                   z->sep, ss__ck_dtype_str(z->dtype));
     ss__json_int_array(b, z->rank, z->shape);
     ss__buf_puts(b, ",\"zarr_format\":2}");
 }
@@ -90,7 +91,7 @@ static ss_status int_list(const cJSON *j, const char *name, const char *field, i
     return SS_OK;
 }
 
-ss_status ck_zarray_parse(const char *text, size_t len, const char *name, ck_zarray *out)
+ss_status ss__ck_zarray_parse(const char *text, size_t len, const char *name, ss__ck_zarray *out)
 {
     memset(out, 0, sizeof *out);
     char what[SS_CKPT_NAME_MAX + 32];
@@ -126,7 +127,7 @@ ss_status ck_zarray_parse(const char *text, size_t len, const char *name, ck_zar
         st = ss__fail(SS_ERR_UNSUPPORTED, "array '%s': .zarray dtype is not a string", name);
         goto done;
     }
-    if ((st = ck_dtype_parse(f->valuestring, &out->dtype))) {
+    if ((st = ss__ck_dtype_parse(f->valuestring, &out->dtype))) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", ss_error_message());
         st = ss__fail(st, "array '%s': .zarray %s", name, msg);
@@ -172,7 +173,7 @@ done:
     return st;
 }
 
-int64_t ck_chunk_elems(const ck_zarray *z)
+int64_t ss__ck_chunk_elems(const ss__ck_zarray *z)
 {
     int64_t n = 1;
     for (int d = 0; d < z->rank; d++)
@@ -180,20 +181,20 @@ int64_t ck_chunk_elems(const ck_zarray *z)
     return n;
 }
 
-int64_t ck_grid(const ck_zarray *z, int d)
+int64_t ss__ck_grid(const ss__ck_zarray *z, int d)
 {
     return (z->shape[d] + z->chunks[d] - 1) / z->chunks[d];
 }
 
-int64_t ck_grid_total(const ck_zarray *z)
+int64_t ss__ck_grid_total(const ss__ck_zarray *z)
 {
     int64_t n = 1;
     for (int d = 0; d < z->rank; d++)
-        n *= ck_grid(z, d);
+        n *= ss__ck_grid(z, d);
     return n;
 }
 
-void ck_chunk_key(ss__buf *b, const ck_zarray *z, const int64_t idx[])
+void ss__ck_chunk_key(ss__buf *b, const ss__ck_zarray *z, const int64_t idx[])
 {
     if (z->rank == 0) {
         ss__buf_putc(b, '0');
@@ -208,7 +209,7 @@ void ck_chunk_key(ss__buf *b, const ck_zarray *z, const int64_t idx[])
 
 /* --- Names ----------------------------------------------------------------- */
 
-ss_status ck_name_check(const char *name)
+ss_status ss__ck_name_check(const char *name)
 {
     if (!name || !*name)
         return ss__fail(SS_ERR_INVALID, "checkpoint: an array name is empty");
@@ -246,7 +247,7 @@ static bool all_digits(const char *s, size_t n)
     return n > 0;
 }
 
-void ck_name_tuple(ss__buf *b, const char *name)
+void ss__ck_name_tuple(ss__buf *b, const char *name)
 {
     ss__buf_putc(b, '(');
     int k = 0;
@@ -265,7 +266,7 @@ void ck_name_tuple(ss__buf *b, const char *name)
     ss__buf_puts(b, k == 0 ? ",)" : ")");
 }
 
-void ck_name_keys_json(ss__buf *b, const char *name)
+void ss__ck_name_keys_json(ss__buf *b, const char *name)
 {
     ss__buf_putc(b, '[');
     int k = 0;
@@ -282,7 +283,7 @@ void ck_name_keys_json(ss__buf *b, const char *name)
     ss__buf_putc(b, ']');
 }
 
-void ck_base64url(ss__buf *b, const char *s)
+void ss__ck_base64url(ss__buf *b, const char *s)
 {
     static const char alpha[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -334,7 +335,7 @@ static void device_mesh(ss__buf *b, const ss_mesh *m, int axis, int *pos)
     ss__buf_putc(b, ']');
 }
 
-void ck_sharding_json(ss__buf *b, const ss_sharding *sh)
+void ss__ck_sharding_json(ss__buf *b, const ss_sharding *sh)
 {
     const ss_mesh *m = sh->mesh;
     int naxes = ss_mesh_axis_count(m);
@@ -384,7 +385,7 @@ void ck_sharding_json(ss__buf *b, const ss_sharding *sh)
 }
 
 /* Flatten nested lists of {"id": n}, checking the nesting matches sizes. */
-static bool flatten_ids(const cJSON *j, const ck_saved *s, int axis, int *k)
+static bool flatten_ids(const cJSON *j, const ss__ck_saved *s, int axis, int *k)
 {
     if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != s->sizes[axis])
         return false;
@@ -404,7 +405,7 @@ static bool flatten_ids(const cJSON *j, const ck_saved *s, int axis, int *k)
     return true;
 }
 
-static ss_status parse_named(const cJSON *j, const char *name, ck_saved *s)
+static ss_status parse_named(const cJSON *j, const char *name, ss__ck_saved *s)
 {
     int64_t sizes[SS_MAX_AXES];
     int n = 0;
@@ -485,7 +486,7 @@ static ss_status parse_named(const cJSON *j, const char *name, ck_saved *s)
     return SS_OK;
 }
 
-ss_status ck_saved_parse(const char *json, const char *name, ck_saved *s)
+ss_status ss__ck_saved_parse(const char *json, const char *name, ss__ck_saved *s)
 {
     memset(s, 0, sizeof *s);
     char what[SS_CKPT_NAME_MAX + 40];
@@ -521,17 +522,17 @@ ss_status ck_saved_parse(const char *json, const char *name, ck_saved *s)
     }
     cJSON_Delete(j);
     if (st)
-        ck_saved_free(s);
+        ss__ck_saved_free(s);
     return st;
 }
 
-void ck_saved_free(ck_saved *s)
+void ss__ck_saved_free(ss__ck_saved *s)
 {
     free(s->ids);
     s->ids = NULL;
 }
 
-void ck_saved_text(const ck_saved *s, char *out, size_t cap)
+void ss__ck_saved_text(const ss__ck_saved *s, char *out, size_t cap)
 {
     ss__buf b;
     ss__buf_init(&b);

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-char *ck_step_path(const char *dir, int64_t step, bool tmp)
+char *ss__ck_step_path(const char *dir, int64_t step, bool tmp)
 {
-    return ck_pathf("%s/%lld%s", dir, (long long)step, tmp ? SS_CKPT_TMP_SUFFIX : "");
+    return ss__ck_pathf("%s/%lld%s", dir, (long long)step, tmp ? SS_CKPT_TMP_SUFFIX : "");
 }
 
 static ss_status nomem(void)
@@ -79,21 +79,21 @@ ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n)
         int64_t step = parse_step_name(e->d_name, &tmp);
         if (step < 0)
             continue;
-        char *path = ck_pathf("%s/%s", dir, e->d_name);
+        char *path = ss__ck_pathf("%s/%s", dir, e->d_name);
         if (!path) {
             st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
             break;
         }
         ss_ckpt_step_state state = SS_CKPT_IN_PROGRESS;
-        bool is_dir = ck_is_dir(path);
+        bool is_dir = ss__ck_is_dir(path);
         if (is_dir && !tmp) {
-            char *marker = ck_pathf("%s/commit_success.txt", path);
+            char *marker = ss__ck_pathf("%s/commit_success.txt", path);
             if (!marker) {
                 free(path);
                 st = nomem();
                 break;
             }
-            state = ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE;
+            state = ss__ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE;
             free(marker);
         }
         free(path);
@@ -181,7 +181,7 @@ static ss_status read_json(const char *path, cJSON **out)
     *out = NULL;
     char *text;
     size_t len;
-    ss_status st = ck_read_file(path, &text, &len);
+    ss_status st = ss__ck_read_file(path, &text, &len);
     if (st)
         return st;
     st = ss__json_parse(text, len, path, out);
@@ -191,7 +191,7 @@ static ss_status read_json(const char *path, cJSON **out)
 
 static int sums_cmp(const void *a, const void *b)
 {
-    return strcmp(((const ck_sums *)a)->key, ((const ck_sums *)b)->key);
+    return strcmp(((const ss__ck_sums *)a)->key, ((const ss__ck_sums *)b)->key);
 }
 
 /* A JSON number that is an integer in [lo, hi]. */
@@ -203,7 +203,7 @@ static bool json_int(const cJSON *j, double lo, double hi)
 
 /* One chunk's record {"bytes": B, "crc32c_block": K, "crc32c": [...]} of
  * array `arr`, added to its sums. */
-static ss_status load_chunk_sums(const char *path, ck_array *arr, const cJSON *c)
+static ss_status load_chunk_sums(const char *path, ss__ck_array *arr, const cJSON *c)
 {
     const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(c, "bytes");
     const cJSON *blk = cJSON_GetObjectItemCaseSensitive(c, "crc32c_block");
@@ -216,13 +216,13 @@ static ss_status load_chunk_sums(const char *path, ck_array *arr, const cJSON *c
     if ((uint64_t)n != (nbytes + block - 1) / block)
         return ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s: %lld checksums for %llu bytes",
                         path, arr->name, c->string, (long long)n, (unsigned long long)nbytes);
-    ck_sums *p = realloc(arr->sums, (size_t)(arr->nsums + 1) * sizeof *p);
+    ss__ck_sums *p = realloc(arr->sums, (size_t)(arr->nsums + 1) * sizeof *p);
     if (!p)
         return nomem();
     arr->sums = p;
-    ck_sums *s = &arr->sums[arr->nsums];
+    ss__ck_sums *s = &arr->sums[arr->nsums];
     memset(s, 0, sizeof *s);
-    s->key = ck_pathf("%s", c->string);
+    s->key = ss__ck_pathf("%s", c->string);
     s->crc = malloc((size_t)(n ? n : 1) * sizeof *s->crc);
     if (!s->key || !s->crc) {
         free(s->key);
@@ -284,7 +284,7 @@ static ss_status load_sums(ss_ckpt *ck, const char *path)
         }
         if (a < 0 || !cJSON_IsObject(chunks))
             continue;
-        ck_array *arr = &ck->arrays[a];
+        ss__ck_array *arr = &ck->arrays[a];
         arr->recorded = true;
         if (json_int(zcrc, 0, 4294967295.0)) {
             arr->has_zcrc = true;
@@ -331,7 +331,7 @@ static ss_status entry_name(const char *where, const cJSON *e, char *out)
         st = ss__fail(SS_ERR_PARSE, "%s: entry %s has no usable key_metadata (a list of "
                                     "{\"key\": ..., \"key_type\": ...})",
                       where, label);
-    else if (ck_name_check(b.data) != SS_OK)
+    else if (ss__ck_name_check(b.data) != SS_OK)
         st = ss__fail(SS_ERR_PARSE, "%s: entry %s: its keys must be letters, digits, '_' or "
                                     "'-' (they name directories)",
                       where, label);
@@ -343,10 +343,10 @@ static ss_status entry_name(const char *where, const cJSON *e, char *out)
 
 static ss_status load_tree(ss_ckpt *ck)
 {
-    char *path = ck_pathf("%s/_METADATA", ck->item_dir);
+    char *path = ss__ck_pathf("%s/_METADATA", ck->item_dir);
     if (!path)
         return nomem();
-    if (!ck_is_file(path)) {
+    if (!ss__ck_is_file(path)) {
         ss_status st = ss__fail(SS_ERR_IO, "Found empty checkpoint PyTree metadata in "
                                            "directory=%s (no _METADATA)",
                                 ck->item_dir);
@@ -381,15 +381,15 @@ static ss_status load_tree(ss_ckpt *ck)
         ck->n++;
     }
     const cJSON *cm = cJSON_GetObjectItemCaseSensitive(j, "custom_metadata");
-    const cJSON *mark = cJSON_GetObjectItemCaseSensitive(cm, CK_CHECKSUM_KEY);
+    const cJSON *mark = cJSON_GetObjectItemCaseSensitive(cm, SS__CK_CHECKSUM_KEY);
     if (st == SS_OK && mark) {
         if (!json_int(mark, 1, 1e9))
             st = ss__fail(SS_ERR_PARSE, "%s: custom_metadata.%s is not a format version", path,
-                          CK_CHECKSUM_KEY);
-        else if (mark->valuedouble > CK_CHECKSUM_VERSION)
+                          SS__CK_CHECKSUM_KEY);
+        else if (mark->valuedouble > SS__CK_CHECKSUM_VERSION)
             st = ss__fail(SS_ERR_UNSUPPORTED, "%s: checksum format %d is newer than this "
                                               "shardsim reads (%d)",
-                          path, mark->valueint, CK_CHECKSUM_VERSION);
+                          path, mark->valueint, SS__CK_CHECKSUM_VERSION);
         else
             ck->sums_required = ck->zcrc_required = true;
     }
@@ -400,20 +400,20 @@ static ss_status load_tree(ss_ckpt *ck)
 
 static ss_status load_shardings(ss_ckpt *ck)
 {
-    char *path = ck_pathf("%s/_sharding", ck->item_dir);
+    char *path = ss__ck_pathf("%s/_sharding", ck->item_dir);
     if (!path)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     ss_status st = SS_OK;
-    if (ck_is_file(path)) {
+    if (ss__ck_is_file(path)) {
         cJSON *j = NULL;
         st = read_json(path, &j);
         for (int i = 0; st == SS_OK && i < ck->n; i++) {
             ss__buf key;
             ss__buf_init(&key);
-            ck_base64url(&key, ck->arrays[i].name);
+            ss__ck_base64url(&key, ck->arrays[i].name);
             const cJSON *v = key.data ? cJSON_GetObjectItemCaseSensitive(j, key.data) : NULL;
             if (key.oom || (cJSON_IsString(v) &&
-                            !(ck->arrays[i].sharding = ck_pathf("%s", v->valuestring))))
+                            !(ck->arrays[i].sharding = ss__ck_pathf("%s", v->valuestring))))
                 st = nomem();
             ss__buf_free(&key);
         }
@@ -428,10 +428,10 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
     if (item) {
         snprintf(ck->item, sizeof ck->item, "%s", item);
     } else {
-        char *def = ck_pathf("%s/%s", ck->step_dir, SS_CKPT_DEFAULT_ITEM);
+        char *def = ss__ck_pathf("%s/%s", ck->step_dir, SS_CKPT_DEFAULT_ITEM);
         if (!def)
             return nomem();
-        bool has_default = ck_is_dir(def);
+        bool has_default = ss__ck_is_dir(def);
         free(def);
         if (has_default) {
             snprintf(ck->item, sizeof ck->item, "%s", SS_CKPT_DEFAULT_ITEM);
@@ -446,9 +446,9 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
             while ((e = readdir(d)) != NULL) {
                 if (e->d_name[0] == '.')
                     continue;
-                char *meta = ck_pathf("%s/%s/_METADATA", ck->step_dir, e->d_name);
+                char *meta = ss__ck_pathf("%s/%s/_METADATA", ck->step_dir, e->d_name);
                 oom |= !meta;
-                if (meta && ck_is_file(meta)) {
+                if (meta && ss__ck_is_file(meta)) {
                     if (found++ == 0)
                         snprintf(ck->item, sizeof ck->item, "%s", e->d_name);
                 }
@@ -462,10 +462,10 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
                                 ck->step_dir, found ? "more than one" : "no");
         }
     }
-    ck->item_dir = ck_pathf("%s/%s", ck->step_dir, ck->item);
+    ck->item_dir = ss__ck_pathf("%s/%s", ck->step_dir, ck->item);
     if (!ck->item_dir)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    if (!ck_is_dir(ck->item_dir))
+    if (!ss__ck_is_dir(ck->item_dir))
         return ss__fail(SS_ERR_IO, "%s has no item '%s'", ck->step_dir, ck->item);
     return SS_OK;
 }
@@ -474,11 +474,11 @@ static ss_status choose_item(ss_ckpt *ck, const char *item)
  * present it must be one JSON object whose timestamps, if any, are numbers. */
 static ss_status load_timestamps(ss_ckpt *ck)
 {
-    char *path = ck_pathf("%s/_CHECKPOINT_METADATA", ck->step_dir);
+    char *path = ss__ck_pathf("%s/_CHECKPOINT_METADATA", ck->step_dir);
     if (!path)
         return nomem();
     ss_status st = SS_OK;
-    if (ck_is_file(path)) {
+    if (ss__ck_is_file(path)) {
         cJSON *j;
         st = read_json(path, &j);
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(j, "init_timestamp_nsecs");
@@ -500,7 +500,7 @@ static ss_status load_timestamps(ss_ckpt *ck)
  * checksums, every array must have had its record. */
 static ss_status load_all_sums(ss_ckpt *ck)
 {
-    char *md = ck_pathf("%s/array_metadatas", ck->item_dir);
+    char *md = ss__ck_pathf("%s/array_metadatas", ck->item_dir);
     if (!md)
         return nomem();
     ss_status st = SS_OK;
@@ -512,7 +512,7 @@ static ss_status load_all_sums(ss_ckpt *ck)
     while (st == SS_OK && d && (e = readdir(d)) != NULL) {
         if (strncmp(e->d_name, "process_", 8) != 0)
             continue;
-        char *p = ck_pathf("%s/%s", md, e->d_name);
+        char *p = ss__ck_pathf("%s/%s", md, e->d_name);
         st = p ? load_sums(ck, p) : nomem();
         free(p);
     }
@@ -521,7 +521,7 @@ static ss_status load_all_sums(ss_ckpt *ck)
     for (int i = 0; i < ck->n; i++)
         ck->sums_required |= ck->arrays[i].recorded;
     for (int i = 0; st == SS_OK && i < ck->n; i++) {
-        ck_array *a = &ck->arrays[i];
+        ss__ck_array *a = &ck->arrays[i];
         if (ck->sums_required && !a->recorded)
             st = ss__fail(SS_ERR_IO, "array '%s' has no checksum record in %s/process_* (the "
                                      "step was saved with chunk checksums, as %s; a checksum "
@@ -530,7 +530,7 @@ static ss_status load_all_sums(ss_ckpt *ck)
                           ck->zcrc_required ? "its _METADATA records"
                                             : "the other arrays' records show");
         if (a->nsums > 1)
-            qsort(a->sums, (size_t)a->nsums, sizeof(ck_sums), sums_cmp);
+            qsort(a->sums, (size_t)a->nsums, sizeof(ss__ck_sums), sums_cmp);
         for (int k = 1; st == SS_OK && k < a->nsums; k++)
             if (strcmp(a->sums[k - 1].key, a->sums[k].key) == 0)
                 st = ss__fail(SS_ERR_PARSE, "%s: array '%s' chunk %s has two checksum records",
@@ -554,19 +554,19 @@ ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt 
     if (!ck)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     ck->step = step;
-    ck->root = ck_pathf("%s", dir);
-    ck->step_dir = ck_step_path(dir, step, false);
-    char *marker = ck->step_dir ? ck_pathf("%s/commit_success.txt", ck->step_dir) : NULL;
+    ck->root = ss__ck_pathf("%s", dir);
+    ck->step_dir = ss__ck_step_path(dir, step, false);
+    char *marker = ck->step_dir ? ss__ck_pathf("%s/commit_success.txt", ck->step_dir) : NULL;
     ss_status st = SS_OK;
     if (!ck->root || !marker) {
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    } else if (!ck_is_dir(ck->step_dir)) {
-        char *tmp = ck_step_path(dir, step, true);
-        bool in_progress = tmp && ck_is_dir(tmp);
+    } else if (!ss__ck_is_dir(ck->step_dir)) {
+        char *tmp = ss__ck_step_path(dir, step, true);
+        bool in_progress = tmp && ss__ck_is_dir(tmp);
         st = ss__fail(SS_ERR_IO, "Requested directory for restore does not exist at %s%s",
                       ck->step_dir, in_progress ? " (only an unfinished save of it)" : "");
         free(tmp);
-    } else if (!ck_is_file(marker)) {
+    } else if (!ss__ck_is_file(marker)) {
         st = ss__fail(SS_ERR_IO, "Found incomplete checkpoint at %s: no commit_success.txt",
                       ck->step_dir);
     }
@@ -594,7 +594,7 @@ void ss_ckpt_close(ss_ckpt *ck)
     if (!ck)
         return;
     for (int i = 0; ck->arrays && i < ck->n; i++) {
-        ck_array *a = &ck->arrays[i];
+        ss__ck_array *a = &ck->arrays[i];
         free(a->sharding);
         for (int k = 0; k < a->nsums; k++) {
             free(a->sums[k].key);
@@ -634,16 +634,16 @@ int ss_ckpt_array_find(const ss_ckpt *ck, const char *name)
     return -1;
 }
 
-const ck_sums *ck_sums_find(const ss_ckpt *ck, int i, const char *key)
+const ss__ck_sums *ss__ck_sums_find(const ss_ckpt *ck, int i, const char *key)
 {
-    const ck_array *a = &ck->arrays[i];
-    ck_sums probe = {.key = (char *)(uintptr_t)key};
+    const ss__ck_array *a = &ck->arrays[i];
+    ss__ck_sums probe = {.key = (char *)(uintptr_t)key};
     return a->nsums ? bsearch(&probe, a->sums, (size_t)a->nsums, sizeof probe, sums_cmp) : NULL;
 }
 
-ss_status ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ck_sums **out)
+ss_status ss__ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ss__ck_sums **out)
 {
-    *out = ck_sums_find(ck, i, key);
+    *out = ss__ck_sums_find(ck, i, key);
     if (!*out && ck->sums_required)
         return ss__fail(SS_ERR_IO, "array '%s' chunk %s has no checksum record in "
                                    "%s/array_metadatas (the step was saved with chunk "
@@ -652,14 +652,14 @@ ss_status ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ck_sums *
     return SS_OK;
 }
 
-ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out)
+ss_status ss__ck_zarray_get(ss_ckpt *ck, int i, const ss__ck_zarray **out)
 {
-    ck_array *a = &ck->arrays[i];
+    ss__ck_array *a = &ck->arrays[i];
     if (!a->zloaded) {
-        char *path = ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
+        char *path = ss__ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
         if (!path)
             return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-        if (!ck_is_file(path)) {
+        if (!ss__ck_is_file(path)) {
             ss_status st = ss__fail(SS_ERR_IO,
                                     "array '%s': File not found: %s. In many cases, this results "
                                     "from copying a checkpoint without using the `-a` flag.",
@@ -669,11 +669,11 @@ ss_status ck_zarray_get(ss_ckpt *ck, int i, const ck_zarray **out)
         }
         char *text;
         size_t len;
-        ss_status st = ck_read_file(path, &text, &len);
+        ss_status st = ss__ck_read_file(path, &text, &len);
         free(path);
         if (st)
             return st;
-        st = ck_zarray_parse(text, len, a->name, &a->z);
+        st = ss__ck_zarray_parse(text, len, a->name, &a->z);
         free(text);
         if (st)
             return st;
@@ -698,8 +698,8 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
     memset(out, 0, sizeof *out);
     if (i < 0 || i >= ck->n)
         return ss__fail(SS_ERR_RANGE, "array index %d is outside 0..%d", i, ck->n - 1);
-    const ck_zarray *z;
-    ss_status st = ck_zarray_get(ck, i, &z);
+    const ss__ck_zarray *z;
+    ss_status st = ss__ck_zarray_get(ck, i, &z);
     if (st)
         return st;
     snprintf(out->name, sizeof out->name, "%s", ck->arrays[i].name);
@@ -713,14 +713,14 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
     }
     out->compression = z->zstd ? SS_CKPT_ZSTD : SS_CKPT_UNCOMPRESSED;
     out->zstd_level = z->zstd ? z->level : 0;
-    out->nchunks = ck_grid_total(z);
+    out->nchunks = ss__ck_grid_total(z);
     out->has_crc = ck->arrays[i].nsums > 0;
     int64_t idx[SS_MAX_RANK] = {0};
     for (int64_t c = 0; c < out->nchunks; c++) {
         ss__buf key;
         ss__buf_init(&key);
-        ck_chunk_key(&key, z, idx);
-        char *path = key.data ? ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key.data)
+        ss__ck_chunk_key(&key, z, idx);
+        char *path = key.data ? ss__ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key.data)
                               : NULL;
         if (!path) {
             ss__buf_free(&key);
@@ -734,20 +734,20 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
         free(path);
         ss__buf_free(&key);
         for (int d = z->rank - 1; d >= 0; d--) {
-            if (++idx[d] < ck_grid(z, d))
+            if (++idx[d] < ss__ck_grid(z, d))
                 break;
             idx[d] = 0;
         }
     }
     if (ck->arrays[i].sharding) {
-        ck_saved s;
-        st = ck_saved_parse(ck->arrays[i].sharding, out->name, &s);
+        ss__ck_saved s;
+        st = ss__ck_saved_parse(ck->arrays[i].sharding, out->name, &s);
         if (st == SS_ERR_NOMEM)
             return st;
         if (st == SS_OK) {
             out->saved = s.kind;
-            ck_saved_text(&s, out->saved_text, sizeof out->saved_text);
-            ck_saved_free(&s);
+            ss__ck_saved_text(&s, out->saved_text, sizeof out->saved_text);
+            ss__ck_saved_free(&s);
         } else {
             out->saved = SS_CKPT_SHARDING_OTHER;
             snprintf(out->saved_text, sizeof out->saved_text, "(unreadable _sharding entry)");
@@ -782,12 +782,12 @@ ss_status ss_ckpt_saved_sharding(const ss_ckpt *ck, int i, int ndevices, ss_mesh
                                         "Provide `mesh` and `mesh_axes` OR `sharding` (no target "
                                         "sharding and none saved)",
                         name);
-    ck_saved s;
-    ss_status st = ck_saved_parse(ck->arrays[i].sharding, name, &s);
+    ss__ck_saved s;
+    ss_status st = ss__ck_saved_parse(ck->arrays[i].sharding, name, &s);
     if (st)
         return st;
     char text[512];
-    ck_saved_text(&s, text, sizeof text);
+    ss__ck_saved_text(&s, text, sizeof text);
     static const char mismatch[] =
         "Topology mismatch detected. The checkpoint was saved with a different topology than "
         "the current one. Please provide a target tree with the desired topology to restore.";
@@ -843,6 +843,6 @@ ss_status ss_ckpt_saved_sharding(const ss_ckpt *ck, int i, int ndevices, ss_mesh
             *mesh = NULL;
         }
     }
-    ck_saved_free(&s);
+    ss__ck_saved_free(&s);
     return st;
 }

@@ -29,7 +29,7 @@
 typedef struct rs_array {
     const ss_ckpt_target *t;
     int ci; /* index in the checkpoint */
-    const ck_zarray *z;
+    const ss__ck_zarray *z;
     ss_sharding sh;
     ss_mesh *own_mesh; /* the saved sharding's mesh, when used */
     int npos;
@@ -53,7 +53,7 @@ typedef struct rs_piece {
     int pos;    /* mesh position of the block's replica 0 */
     int64_t lin; /* the chunk's row-major index in its grid */
     int64_t idx[SS_MAX_RANK];
-    ck_dest dest;
+    ss__ck_dest dest;
 } rs_piece;
 
 /* One chunk to read, by one device, into every block that needs part of it. */
@@ -76,15 +76,10 @@ typedef struct rs_job {
     int64_t *chunks;
     int npieces, nchunks;
     rs_piece *pieces; /* sorted by array, chunk, position */
-    ck_dest *dests;   /* the pieces' destinations, same order */
+    ss__ck_dest *dests;   /* the pieces' destinations, same order */
     rs_chunk *chunk;  /* sorted by reader */
     int *first;       /* chunks of device d: chunk[first[d] .. first[d+1]) */
 } rs_job;
-
-static size_t round64(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
 
 /* --- Matching names -------------------------------------------------------- */
 
@@ -177,7 +172,7 @@ static ss_status resolve(rs_job *job, rs_array *a)
 {
     const ss_ckpt_target *t = a->t;
     const char *name = t->name;
-    ss_status st = ck_zarray_get(job->ck, a->ci, &a->z);
+    ss_status st = ss__ck_zarray_get(job->ck, a->ci, &a->z);
     if (st)
         return st;
     if ((unsigned)t->dtype >= SS_DTYPE_COUNT || t->rank < 0 || t->rank > SS_MAX_RANK)
@@ -265,7 +260,7 @@ static ss_status add_piece(rs_job *job, int *cap, const rs_piece *p)
 static ss_status array_pieces(rs_job *job, int i, int *cap)
 {
     rs_array *a = &job->a[i];
-    const ck_zarray *z = a->z;
+    const ss__ck_zarray *z = a->z;
     int rank = z->rank;
     for (int pos = 0; pos < a->npos; pos++) {
         const ss_shard *s = &a->shards[pos];
@@ -289,7 +284,7 @@ static ss_status array_pieces(rs_job *job, int i, int *cap)
                 int64_t c0 = p.idx[d] * z->chunks[d];
                 int64_t b0 = s->start[d] > c0 ? s->start[d] : c0;
                 int64_t b1 = s->stop[d] < c0 + z->chunks[d] ? s->stop[d] : c0 + z->chunks[d];
-                p.lin = p.lin * ck_grid(z, d) + p.idx[d];
+                p.lin = p.lin * ss__ck_grid(z, d) + p.idx[d];
                 p.dest.start[d] = b0 - c0;
                 p.dest.ext[d] = b1 - b0;
                 p.dest.dstart[d] = b0 - s->start[d];
@@ -354,7 +349,7 @@ static ss_status plan_chunks(rs_job *job)
     for (int i = 0; st == SS_OK && i < job->npieces;) {
         const rs_piece *p = &job->pieces[i];
         rs_array *a = &job->a[p->array];
-        const ck_zarray *z = a->z;
+        const ss__ck_zarray *z = a->z;
         int j = i;
         int best = -1;
         int64_t best_overlap = -1;
@@ -374,12 +369,12 @@ static ss_status plan_chunks(rs_job *job)
                 best_overlap = overlap;
             }
         }
-        uint64_t csize = (uint64_t)ck_chunk_elems(z) * ss_dtype_size(z->dtype);
+        uint64_t csize = (uint64_t)ss__ck_chunk_elems(z) * ss_dtype_size(z->dtype);
         if (z->zstd) {
             ss__buf key;
             ss__buf_init(&key);
-            ck_chunk_key(&key, z, p->idx);
-            st = key.data ? ck_chunk_size(job->ck, a->ci, key.data, &csize)
+            ss__ck_chunk_key(&key, z, p->idx);
+            st = key.data ? ss__ck_chunk_size(job->ck, a->ci, key.data, &csize)
                           : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
             ss__buf_free(&key);
         }
@@ -390,7 +385,7 @@ static ss_status plan_chunks(rs_job *job)
         c->ndest = j - i;
         memcpy(c->idx, p->idx, sizeof c->idx);
         load[best] += csize;
-        size_t need = ck_region_staging(z, csize);
+        size_t need = ss__ck_region_staging(z, csize);
         if (need > job->staging[best])
             job->staging[best] = need;
         i = j;
@@ -412,17 +407,17 @@ static ss_status plan_chunks(rs_job *job)
 }
 
 /* Read every chunk device d was given, through one staging buffer. */
-static ss_status device_reads(rs_job *job, int d, ck_reader *r)
+static ss_status device_reads(rs_job *job, int d, ss__ck_reader *r)
 {
     for (int c = job->first[d]; c < job->first[d + 1]; c++) {
         const rs_chunk *k = &job->chunk[c];
-        ck_region g;
+        ss__ck_region g;
         g.ck = job->ck;
         g.array = job->a[k->array].ci;
         memcpy(g.idx, k->idx, sizeof g.idx);
         g.ndest = k->ndest;
         g.dest = &job->dests[k->first];
-        ss_status st = ck_read_region(r, &g);
+        ss_status st = ss__ck_read_region(r, &g);
         if (st)
             return st;
     }
@@ -434,12 +429,10 @@ static ss_status device_reads(rs_job *job, int d, ck_reader *r)
 static void device_peaks(const rs_job *job, size_t peak[])
 {
     for (int d = 0; d < job->nd; d++)
-        peak[d] = round64(job->staging[d]);
+        peak[d] = job->staging[d] ? ss_device_buffer_bytes(job->staging[d]) : 0;
     for (int i = 0; i < job->n; i++)
-        for (int p = 0; p < job->a[i].npos; p++) {
-            size_t b = job->a[i].shards[p].bytes;
-            peak[job->a[i].shards[p].device] += round64(b ? b : 1);
-        }
+        for (int p = 0; p < job->a[i].npos; p++)
+            peak[job->a[i].shards[p].device] += ss_device_buffer_bytes(job->a[i].shards[p].bytes);
 }
 
 /* "; 'a', 'b' have no target sharding, so their saved S was used (...)"
@@ -458,10 +451,10 @@ static void saved_note(const rs_job *job, int d, ss__buf *b)
     if (!last)
         return;
     char saved[256] = "";
-    ck_saved s;
-    if (ck_saved_parse(job->ck->arrays[last->ci].sharding, last->t->name, &s) == SS_OK) {
-        ck_saved_text(&s, saved, sizeof saved);
-        ck_saved_free(&s);
+    ss__ck_saved s;
+    if (ss__ck_saved_parse(job->ck->arrays[last->ci].sharding, last->t->name, &s) == SS_OK) {
+        ss__ck_saved_text(&s, saved, sizeof saved);
+        ss__ck_saved_free(&s);
     }
     ss__buf_printf(b, " %s no target sharding, so %s saved %s was used (Orbax: \"Sharding "
                       "info not provided when restoring\"); give target shardings",
@@ -500,7 +493,7 @@ static ss_status read_device(ss_device *dev, void *user)
     int d = ss_device_id(dev);
     if (job->staging[d] == 0)
         return SS_OK;
-    ck_reader r;
+    ss__ck_reader r;
     memset(&r, 0, sizeof r);
     r.cap = job->staging[d];
     void *buf;
@@ -520,7 +513,7 @@ static ss_status read_device(ss_device *dev, void *user)
     st = device_reads(job, d, &r);
     job->read[d] = r.bytes_read;
     job->chunks[d] = r.chunks;
-    ck_reader_free(&r);
+    ss__ck_reader_free(&r);
     ss_device_free(job->ctx, d, buf);
     return st;
 }
@@ -624,7 +617,7 @@ ss_status ss_ckpt_restore_plan(ss_context *ctx, const char *dir, int64_t step, i
     if (st == SS_OK)
         device_peaks(&job, peak_bytes);
     for (int d = 0; st == SS_OK && d < job.nd; d++) {
-        ck_reader r;
+        ss__ck_reader r;
         memset(&r, 0, sizeof r);
         r.dry = true;
         r.cap = job.staging[d];
@@ -660,11 +653,11 @@ static ss_status allocate(rs_job *job)
             snprintf(msg, sizeof msg, "%s", ss_error_message());
             if (a->own_mesh) {
                 char saved[256];
-                ck_saved s;
+                ss__ck_saved s;
                 saved[0] = '\0';
-                if (ck_saved_parse(job->ck->arrays[a->ci].sharding, t->name, &s) == SS_OK) {
-                    ck_saved_text(&s, saved, sizeof saved);
-                    ck_saved_free(&s);
+                if (ss__ck_saved_parse(job->ck->arrays[a->ci].sharding, t->name, &s) == SS_OK) {
+                    ss__ck_saved_text(&s, saved, sizeof saved);
+                    ss__ck_saved_free(&s);
                 }
                 return ss__fail(st, "restore '%s': %s; '%s' has no target sharding, so its "
                                     "saved %s was used (Orbax: \"Sharding info not provided "
@@ -693,7 +686,7 @@ ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
                           const ss_ckpt_target targets[], const ss_ckpt_restore_options *opts,
                           ss_ckpt_state **out, ss_ckpt_stats *stats)
 {
-    double t0 = ck_seconds();
+    double t0 = ss__ck_seconds();
     if (out)
         *out = NULL;
     if (!out)
@@ -719,7 +712,7 @@ ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
         }
         bool ok = s && s->names && s->arrays && s->saved && s->meshes;
         for (int i = 0; ok && i < n; i++)
-            ok = (s->names[i] = ck_pathf("%s", targets[i].name)) != NULL;
+            ok = (s->names[i] = ss__ck_pathf("%s", targets[i].name)) != NULL;
         if (!ok) {
             if (s)
                 for (int i = 0; s->names && i < n; i++)
@@ -755,7 +748,7 @@ ss_status ss_ckpt_restore(ss_context *ctx, const char *dir, int64_t step, int n,
         }
     }
     job_free(&job, st == SS_OK);
-    sum.seconds = ck_seconds() - t0;
+    sum.seconds = ss__ck_seconds() - t0;
     if (stats)
         *stats = sum;
     *out = s;

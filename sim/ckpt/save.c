@@ -40,7 +40,7 @@ typedef struct sv_item {
     size_t bytes;
     char *path;
     char *key;
-    ck_crc_acc crc;
+    ss__ck_crc_acc crc;
     uint64_t stored;
 } sv_item;
 
@@ -54,22 +54,17 @@ typedef struct sv_job {
     size_t *dev_staging;
 } sv_job;
 
-static size_t round64(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
-
 static ss_status write_chunk(sv_item *it, bool zstd, ZSTD_CCtx *cctx, unsigned char *stage,
                              size_t cap)
 {
     int fd = open(it->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return ss__fail(SS_ERR_IO, "cannot create chunk %s: %s", it->path, strerror(errno));
-    ck_crc_acc_init(&it->crc, SS_CKPT_CRC_BLOCK);
+    ss__ck_crc_acc_init(&it->crc, SS_CKPT_CRC_BLOCK);
     ss_status st = SS_OK;
     if (!zstd) {
-        ck_crc_acc_add(&it->crc, it->data, it->bytes);
-        st = ck_write_all(fd, it->data, it->bytes, it->path);
+        ss__ck_crc_acc_add(&it->crc, it->data, it->bytes);
+        st = ss__ck_write_all(fd, it->data, it->bytes, it->path);
         it->stored = it->bytes;
     } else {
         ZSTD_CCtx_reset(cctx, ZSTD_reset_session_only);
@@ -84,12 +79,12 @@ static ss_status write_chunk(sv_item *it, bool zstd, ZSTD_CCtx *cctx, unsigned c
                               ZSTD_getErrorName(rem));
                 break;
             }
-            ck_crc_acc_add(&it->crc, stage, out.pos);
-            st = ck_write_all(fd, stage, out.pos, it->path);
+            ss__ck_crc_acc_add(&it->crc, stage, out.pos);
+            st = ss__ck_write_all(fd, stage, out.pos, it->path);
             it->stored += out.pos;
         } while (st == SS_OK && rem != 0);
     }
-    ck_crc_acc_finish(&it->crc);
+    ss__ck_crc_acc_finish(&it->crc);
     if (st == SS_OK && it->crc.oom)
         st = ss__fail(SS_ERR_NOMEM, "out of host memory for the checksums of %s", it->path);
     if (st == SS_OK && fsync(fd) != 0)
@@ -113,7 +108,7 @@ static ss_status save_device(ss_device *dev, void *user)
     ss_status st = SS_OK;
     if (job->zstd) {
         for (int i = lo; i < hi; i++) {
-            size_t need = round64(ZSTD_compressBound(job->items[i].bytes));
+            size_t need = ss__align64(ZSTD_compressBound(job->items[i].bytes));
             if (need > cap)
                 cap = need;
         }
@@ -158,10 +153,10 @@ static ss_status write_buf(const char *dir, const char *file, ss__buf *b)
 {
     if (b->oom)
         return ss__fail(SS_ERR_NOMEM, "out of host memory writing %s/%s", dir, file);
-    char *path = ck_pathf("%s/%s", dir, file);
+    char *path = ss__ck_pathf("%s/%s", dir, file);
     if (!path)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    ss_status st = ck_write_file(path, b->data ? b->data : "", b->len, true);
+    ss_status st = ss__ck_write_file(path, b->data ? b->data : "", b->len, true);
     free(path);
     return st;
 }
@@ -175,7 +170,7 @@ static void py_ints(ss__buf *b, int n, const int64_t v[])
 }
 
 static ss_status write_tree(const char *item_dir, int n, const char *const names[],
-                            const ck_zarray *z)
+                            const ss__ck_zarray *z)
 {
     ss__buf b;
     ss__buf_init(&b);
@@ -183,24 +178,24 @@ static ss_status write_tree(const char *item_dir, int n, const char *const names
     for (int i = 0; i < n; i++) {
         ss__buf t;
         ss__buf_init(&t);
-        ck_name_tuple(&t, names[i]);
+        ss__ck_name_tuple(&t, names[i]);
         if (i)
             ss__buf_puts(&b, ", ");
         ss__json_str(&b, t.data ? t.data : "");
         ss__buf_free(&t);
         ss__buf_puts(&b, ": {\"key_metadata\": ");
-        ck_name_keys_json(&b, names[i]);
+        ss__ck_name_keys_json(&b, names[i]);
         ss__buf_puts(&b, ", \"value_metadata\": {\"value_type\": \"jax.Array\", "
                          "\"skip_deserialize\": false, \"write_shape\": ");
         py_ints(&b, z[i].rank, z[i].chunks);
         ss__buf_puts(&b, "}}");
     }
     /* custom_metadata carries the promise that every chunk has a checksum
-     * record (open.c requires them then; see CK_CHECKSUM_KEY). */
+     * record (open.c requires them then; see SS__CK_CHECKSUM_KEY). */
     ss__buf_printf(&b, "}, \"use_ocdbt\": false, \"use_zarr3\": false, "
                        "\"store_array_data_equal_to_fill_value\": true, \"custom_metadata\": "
                        "{\"%s\": %d}}",
-                   CK_CHECKSUM_KEY, CK_CHECKSUM_VERSION);
+                   SS__CK_CHECKSUM_KEY, SS__CK_CHECKSUM_VERSION);
     ss_status st = write_buf(item_dir, "_METADATA", &b);
     ss__buf_free(&b);
     return st;
@@ -216,10 +211,10 @@ static ss_status write_shardings(const char *item_dir, int n, const char *const 
         if (i)
             ss__buf_putc(&b, ',');
         ss__buf_putc(&b, '"');
-        ck_base64url(&b, names[i]);
+        ss__ck_base64url(&b, names[i]);
         ss__buf_puts(&b, "\":");
         ss__buf_init(&e);
-        ck_sharding_json(&e, ss_array_sharding(arrays[i]));
+        ss__ck_sharding_json(&e, ss_array_sharding(arrays[i]));
         ss__json_str(&b, e.data ? e.data : "");
         if (e.oom)
             b.oom = true;
@@ -233,13 +228,13 @@ static ss_status write_shardings(const char *item_dir, int n, const char *const 
 
 /* array_metadatas/process_H: every array, with the chunks host H's devices wrote. */
 static ss_status write_array_metadatas(ss_context *ctx, const char *item_dir, int n,
-                                       const char *const names[], const ck_zarray *z,
+                                       const char *const names[], const ss__ck_zarray *z,
                                        const sv_job *job)
 {
-    char *md = ck_pathf("%s/array_metadatas", item_dir);
+    char *md = ss__ck_pathf("%s/array_metadatas", item_dir);
     if (!md)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    ss_status st = ck_mkdirs(md);
+    ss_status st = ss__ck_mkdirs(md);
     int hosts = ss_context_process_count(ctx);
     for (int h = 0; h < hosts && st == SS_OK; h++) {
         ss__buf b;
@@ -278,7 +273,7 @@ static ss_status write_array_metadatas(ss_context *ctx, const char *item_dir, in
         ss__buf_free(&b);
     }
     if (st == SS_OK)
-        st = ck_fsync_dir(md);
+        st = ss__ck_fsync_dir(md);
     free(md);
     return st;
 }
@@ -287,19 +282,19 @@ static ss_status write_array_metadatas(ss_context *ctx, const char *item_dir, in
 
 static ss_status delete_step(const char *dir, int64_t step)
 {
-    char *final = ck_step_path(dir, step, false), *tmp = ck_step_path(dir, step, true);
+    char *final = ss__ck_step_path(dir, step, false), *tmp = ss__ck_step_path(dir, step, true);
     ss_status st = SS_OK;
     if (!final || !tmp)
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     if (st == SS_OK)
-        st = ck_rmtree(tmp);
+        st = ss__ck_rmtree(tmp);
     /* Hide it first: once renamed, a half-deleted step is never listed. */
     if (st == SS_OK && rename(final, tmp) != 0)
         st = ss__fail(SS_ERR_IO, "cannot delete step %s: %s", final, strerror(errno));
     if (st == SS_OK)
-        st = ck_fsync_dir(dir);
+        st = ss__ck_fsync_dir(dir);
     if (st == SS_OK)
-        st = ck_rmtree(tmp);
+        st = ss__ck_rmtree(tmp);
     free(final);
     free(tmp);
     return st;
@@ -339,8 +334,8 @@ static ss_status remove_leftovers(const char *dir)
     for (int i = 0; st == SS_OK && i < n; i++) {
         if (all[i].state != SS_CKPT_IN_PROGRESS)
             continue;
-        char *tmp = ck_step_path(dir, all[i].step, true);
-        st = tmp ? ck_rmtree(tmp) : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+        char *tmp = ss__ck_step_path(dir, all[i].step, true);
+        st = tmp ? ss__ck_rmtree(tmp) : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
         free(tmp);
     }
     free(all);
@@ -365,10 +360,10 @@ static ss_status check_args(ss_context *ctx, const char *dir, int64_t step, int 
     if (o->max_to_keep < 0)
         return ss__fail(SS_ERR_INVALID, "checkpoint save: max_to_keep %d is negative",
                         o->max_to_keep);
-    if (o->item && ck_name_check(o->item) != SS_OK)
+    if (o->item && ss__ck_name_check(o->item) != SS_OK)
         return ss__fail(SS_ERR_INVALID, "checkpoint save: item name '%s' is invalid", o->item);
     for (int i = 0; i < n; i++) {
-        ss_status st = ck_name_check(names[i]);
+        ss_status st = ss__ck_name_check(names[i]);
         if (st)
             return st;
         if (!arrays[i])
@@ -396,7 +391,7 @@ static ss_status check_args(ss_context *ctx, const char *dir, int64_t step, int 
 /* Describe the arrays (one .zarray each) and list the distinct shards. */
 static ss_status plan_items(const char *item_dir, int n, const char *const names[],
                             ss_array *const arrays[], const ss_ckpt_save_options *o,
-                            ck_zarray *z, sv_job *job)
+                            ss__ck_zarray *z, sv_job *job)
 {
     int cap = 0;
     for (int i = 0; i < n; i++)
@@ -410,7 +405,7 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
     ss_status st = SS_OK;
     for (int i = 0; i < n && st == SS_OK; i++) {
         const ss_array *a = arrays[i];
-        ck_zarray *zi = &z[i];
+        ss__ck_zarray *zi = &z[i];
         zi->rank = ss_array_rank(a);
         zi->dtype = ss_array_dtype(a);
         zi->zstd = o->compression == SS_CKPT_ZSTD;
@@ -424,16 +419,16 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
             if (zi->chunks[d] < 1)
                 zi->chunks[d] = 1; /* as Orbax: 0-sized dims chunk as 1 */
         }
-        char *adir = ck_pathf("%s/%s", item_dir, names[i]);
+        char *adir = ss__ck_pathf("%s/%s", item_dir, names[i]);
         if (!adir) {
             st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
             break;
         }
         ss__buf zb;
         ss__buf_init(&zb);
-        ck_zarray_write(&zb, zi);
+        ss__ck_zarray_write(&zb, zi);
         zi->text_crc = zb.data ? ss_crc32c(0, zb.data, zb.len) : 0;
-        st = ck_mkdirs(adir);
+        st = ss__ck_mkdirs(adir);
         if (st == SS_OK)
             st = write_buf(adir, ".zarray", &zb);
         ss__buf_free(&zb);
@@ -442,28 +437,28 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
             st = ss_array_shards(a, -1, shards, SS_MAX_DEVICES, &ns);
         for (int p = 0; p < ns && st == SS_OK; p++) {
             const ss_shard *s = &shards[p].index;
-            if (s->replica_id != 0 || ck_grid_total(zi) == 0)
+            if (s->replica_id != 0 || ss__ck_grid_total(zi) == 0)
                 continue;
             int64_t idx[SS_MAX_RANK];
             for (int d = 0; d < zi->rank; d++)
                 idx[d] = s->start[d] / zi->chunks[d];
             ss__buf key;
             ss__buf_init(&key);
-            ck_chunk_key(&key, zi, idx);
+            ss__ck_chunk_key(&key, zi, idx);
             sv_item *it = &job->items[job->nitems];
             it->array = i;
             it->device = s->device;
             it->data = shards[p].data;
             it->bytes = s->bytes;
-            it->key = key.data ? ck_pathf("%s", key.data) : NULL;
-            it->path = key.data ? ck_pathf("%s/%s", adir, key.data) : NULL;
+            it->key = key.data ? ss__ck_pathf("%s", key.data) : NULL;
+            it->path = key.data ? ss__ck_pathf("%s/%s", adir, key.data) : NULL;
             ss__buf_free(&key);
             job->nitems++;
             if (!it->key || !it->path)
                 st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
         }
         if (st == SS_OK)
-            st = ck_fsync_dir(adir);
+            st = ss__ck_fsync_dir(adir);
         free(adir);
     }
     free(shards);
@@ -492,19 +487,19 @@ static ss_status publish(const char *dir, const char *tmp, const char *final, bo
     if (!replace) {
         if (rename(tmp, final) != 0)
             st = ss__fail(SS_ERR_IO, "cannot commit %s to %s: %s", tmp, final, strerror(errno));
-    } else if (!(aside = ck_pathf("%s.replaced", tmp))) {
+    } else if (!(aside = ss__ck_pathf("%s.replaced", tmp))) {
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     } else {
-        st = ck_swap_dirs(tmp, final, aside, &swapped);
+        st = ss__ck_swap_dirs(tmp, final, aside, &swapped);
     }
     if (st == SS_OK)
-        st = ck_fsync_dir(dir);
+        st = ss__ck_fsync_dir(dir);
     if (st == SS_OK)
         fault("published");
     if (st == SS_OK && replace)
-        st = ck_rmtree(swapped ? tmp : aside);
+        st = ss__ck_rmtree(swapped ? tmp : aside);
     if (st == SS_OK && replace)
-        st = ck_fsync_dir(dir);
+        st = ss__ck_fsync_dir(dir);
     if (st == SS_OK && replace)
         fault("cleaned");
     free(aside);
@@ -514,10 +509,10 @@ static ss_status publish(const char *dir, const char *tmp, const char *final, bo
 static ss_status finish(const char *dir, const char *tmp, const char *final, const char *item,
                         int64_t t_init, bool replace)
 {
-    char *item_dir = ck_pathf("%s/%s", tmp, item);
+    char *item_dir = ss__ck_pathf("%s/%s", tmp, item);
     if (!item_dir)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    ss_status st = ck_fsync_dir(item_dir);
+    ss_status st = ss__ck_fsync_dir(item_dir);
     free(item_dir);
     ss__buf b;
     ss__buf_init(&b);
@@ -527,7 +522,7 @@ static ss_status finish(const char *dir, const char *tmp, const char *final, con
                        "PyTreeCheckpointHandler\"}, \"metrics\": {}, \"performance_metrics\": "
                        "{}, \"init_timestamp_nsecs\": %lld, \"commit_timestamp_nsecs\": %lld, "
                        "\"custom_metadata\": {}}",
-                   (long long)t_init, (long long)ck_now_ns());
+                   (long long)t_init, (long long)ss__ck_now_ns());
     if (st == SS_OK)
         st = write_buf(tmp, "_CHECKPOINT_METADATA", &b);
     ss__buf_clear(&b);
@@ -536,7 +531,7 @@ static ss_status finish(const char *dir, const char *tmp, const char *final, con
         st = write_buf(tmp, "commit_success.txt", &b);
     ss__buf_free(&b);
     if (st == SS_OK)
-        st = ck_fsync_dir(tmp);
+        st = ss__ck_fsync_dir(tmp);
     if (st == SS_OK)
         st = publish(dir, tmp, final, replace);
     return st;
@@ -546,8 +541,8 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
                        const char *const names[], ss_array *const arrays[],
                        const ss_ckpt_save_options *opts, ss_ckpt_stats *stats)
 {
-    double t0 = ck_seconds();
-    int64_t t_init = ck_now_ns();
+    double t0 = ss__ck_seconds();
+    int64_t t_init = ss__ck_now_ns();
     ss_ckpt_save_options o = {0};
     if (opts)
         o = *opts;
@@ -556,19 +551,19 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
         return st;
     const char *item = o.item ? o.item : SS_CKPT_DEFAULT_ITEM;
     int nd = ss_context_device_count(ctx);
-    char *final = ck_step_path(dir, step, false), *tmp = ck_step_path(dir, step, true);
-    char *item_dir = tmp ? ck_pathf("%s/%s", tmp, item) : NULL;
-    ck_zarray *z = calloc((size_t)(n ? n : 1), sizeof *z);
+    char *final = ss__ck_step_path(dir, step, false), *tmp = ss__ck_step_path(dir, step, true);
+    char *item_dir = tmp ? ss__ck_pathf("%s/%s", tmp, item) : NULL;
+    ss__ck_zarray *z = calloc((size_t)(n ? n : 1), sizeof *z);
     sv_job job = {0};
     job.first = calloc((size_t)nd + 1, sizeof *job.first);
     job.dev_staging = calloc((size_t)nd, sizeof *job.dev_staging);
     job.zstd = o.compression == SS_CKPT_ZSTD;
     job.level = o.zstd_level ? o.zstd_level : 1;
-    job.staging = o.staging_bytes ? round64(o.staging_bytes) : SS_CKPT_DEFAULT_STAGING;
+    job.staging = o.staging_bytes ? ss__align64(o.staging_bytes) : SS_CKPT_DEFAULT_STAGING;
     if (!final || !tmp || !item_dir || !z || !job.first || !job.dev_staging)
         st = ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     if (st == SS_OK)
-        st = ck_mkdirs(dir);
+        st = ss__ck_mkdirs(dir);
     bool replace = false;
     if (st == SS_OK && access(final, F_OK) == 0) {
         if (o.force)
@@ -579,7 +574,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
     if (st == SS_OK)
         st = remove_leftovers(dir);
     if (st == SS_OK)
-        st = ck_mkdirs(item_dir);
+        st = ss__ck_mkdirs(item_dir);
     if (st == SS_OK)
         st = plan_items(item_dir, n, names, arrays, &o, z, &job);
     if (st == SS_OK)
@@ -606,7 +601,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
         s.bytes_logical += job.items[i].bytes;
         free(job.items[i].path);
         free(job.items[i].key);
-        ck_crc_acc_free(&job.items[i].crc);
+        ss__ck_crc_acc_free(&job.items[i].crc);
     }
     s.chunks = job.nitems;
     for (int d = 0; job.dev_staging && d < nd; d++)
@@ -628,7 +623,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
                           (long long)step, msg);
         }
     }
-    s.seconds = ck_seconds() - t0;
+    s.seconds = ss__ck_seconds() - t0;
     if (stats)
         *stats = s;
     return st;

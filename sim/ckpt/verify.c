@@ -38,19 +38,19 @@ static void problem(vf *v, int64_t step, ss_status st, const char *msg)
         fprintf(v->log, "step %lld: %s\n", (long long)step, msg);
 }
 
-static void verify_array(vf *v, ss_ckpt *ck, int i, ck_reader *r, int64_t *nchunks,
+static void verify_array(vf *v, ss_ckpt *ck, int i, ss__ck_reader *r, int64_t *nchunks,
                          uint64_t *stored)
 {
-    const ck_zarray *z;
-    ss_status st = ck_zarray_get(ck, i, &z);
+    const ss__ck_zarray *z;
+    ss_status st = ss__ck_zarray_get(ck, i, &z);
     if (st) {
         problem(v, ck->step, st, ss_error_message());
         return;
     }
-    int64_t total = ck_grid_total(z), idx[SS_MAX_RANK] = {0};
+    int64_t total = ss__ck_grid_total(z), idx[SS_MAX_RANK] = {0};
     for (int64_t c = 0; c < total && !v->oom; c++) {
-        ck_dest whole;
-        ck_region g;
+        ss__ck_dest whole;
+        ss__ck_region g;
         memset(&whole, 0, sizeof whole);
         memset(&g, 0, sizeof g);
         g.ck = ck;
@@ -64,16 +64,16 @@ static void verify_array(vf *v, ss_ckpt *ck, int i, ck_reader *r, int64_t *nchun
         }
         ss__buf key;
         ss__buf_init(&key);
-        ck_chunk_key(&key, z, idx);
+        ss__ck_chunk_key(&key, z, idx);
         uint64_t before = r->bytes_read;
-        st = ck_read_region(r, &g);
+        st = ss__ck_read_region(r, &g);
         if (st)
             problem(v, ck->step, st, ss_error_message());
         *stored += r->bytes_read - before;
         (*nchunks)++;
         ss__buf_free(&key);
         for (int d = z->rank - 1; d >= 0; d--) {
-            if (++idx[d] < ck_grid(z, d))
+            if (++idx[d] < ss__ck_grid(z, d))
                 break;
             idx[d] = 0;
         }
@@ -88,7 +88,7 @@ static bool any_zstd(const ss_ckpt *ck)
     return false;
 }
 
-static void verify_step(vf *v, const char *dir, int64_t step, const char *item, ck_reader *r)
+static void verify_step(vf *v, const char *dir, int64_t step, const char *item, ss__ck_reader *r)
 {
     ss_ckpt *ck;
     ss_status st = ss_ckpt_open(dir, step, item, &ck);
@@ -105,19 +105,7 @@ static void verify_step(vf *v, const char *dir, int64_t step, const char *item, 
     }
     if (v->log && v->problems == before && !v->oom) {
         char size[32];
-        double b = (double)stored;
-        const char *unit = "B";
-        if (b >= 1 << 30) {
-            b /= 1 << 30;
-            unit = "GiB";
-        } else if (b >= 1 << 20) {
-            b /= 1 << 20;
-            unit = "MiB";
-        } else if (b >= 1 << 10) {
-            b /= 1 << 10;
-            unit = "KiB";
-        }
-        snprintf(size, sizeof size, unit[0] == 'B' ? "%.0f %s" : "%.1f %s", b, unit);
+        ss__fmt_bytes(size, sizeof size, (double)stored);
         if (unchecked == 0)
             fprintf(v->log, "step %lld: ok (%d arrays, %lld chunks, %s checked)\n",
                     (long long)step, ck->n, (long long)chunks, size);
@@ -139,7 +127,7 @@ ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *
     if (!dir)
         return ss__fail(SS_ERR_INVALID, "verify: no directory");
     vf v = {log, 0, SS_OK, "", false};
-    ck_reader r;
+    ss__ck_reader r;
     memset(&r, 0, sizeof r);
     r.cap = SS_CKPT_DEFAULT_STAGING;
     r.staging = malloc(r.cap);
@@ -174,7 +162,7 @@ ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *
             fprintf(log, "%s: no checkpoints\n", dir);
         free(all);
     }
-    ck_reader_free(&r);
+    ss__ck_reader_free(&r);
     free(r.staging);
     if (problems)
         *problems = v.problems;

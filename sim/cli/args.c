@@ -112,20 +112,6 @@ ss_status cli_parse_bytes(const char *text, int64_t *out)
                     text, end);
 }
 
-void cli_fmt_bytes(char *buf, size_t cap, double bytes)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 4) {
-        bytes /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, cap, "%.0f B", bytes);
-    else
-        snprintf(buf, cap, "%.1f %s", bytes, units[u]);
-}
-
 bool cli_use_color(void)
 {
     const char *nc = getenv("NO_COLOR");

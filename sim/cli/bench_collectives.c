@@ -216,8 +216,7 @@ int ss__bench_collectives(int argc, char **argv)
                     continue;
                 }
                 double m = median(j.times, j.iters);
-                double factor = kinds[k] == SS_COLL_ALL_REDUCE ? 2.0 * (n - 1) / n
-                                                               : (double)(n - 1) / n;
+                double factor = ss_coll_busbw_factor(kinds[k], n);
                 r = (result){ss_coll_kind_name(kinds[k]), S, n, m * 1e3,
                              (double)S / m * factor / 1e9};
                 print_result(&r, json, &first);

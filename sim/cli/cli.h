@@ -38,8 +38,6 @@ ss_status cli_parse_ints(const char *text, const char *what, int64_t out[], int 
 /* "16GiB", "512MiB", "1e9" -> bytes. */
 ss_status cli_parse_bytes(const char *text, int64_t *out);
 
-/* Human-readable byte count: "16.0 KiB". */
-void cli_fmt_bytes(char *buf, size_t cap, double bytes);
 /* True when colour should be used on stdout (a terminal, NO_COLOR unset). */
 bool cli_use_color(void);
 

@@ -10,7 +10,7 @@
  * problem, 2 bad usage or an unreadable checkpoint.
  */
 #include "cli.h"
-#include "scenario.h"
+#include "scenario_cli.h"
 
 #include "base/json.h"
 
@@ -178,8 +178,8 @@ static int cmd_ls(int argc, char **argv)
         } else {
             char s1[32], s2[32], when[64];
             int64_t commit;
-            cli_fmt_bytes(s1, sizeof s1, stored);
-            cli_fmt_bytes(s2, sizeof s2, logical);
+            ss__fmt_bytes(s1, sizeof s1, stored);
+            ss__fmt_bytes(s2, sizeof s2, logical);
             ss_ckpt_timestamps(ck, NULL, &commit);
             fmt_time(when, sizeof when, commit);
             printf("  %-10s %-10s %6d %12s %12s  %s\n", step, "committed",
@@ -208,8 +208,8 @@ static void print_array(ss_ckpt *ck, int i, bool color)
         if (a >= sizeof shape || b >= sizeof chunks)
             break;
     }
-    cli_fmt_bytes(s1, sizeof s1, (double)d.bytes_stored);
-    cli_fmt_bytes(s2, sizeof s2, (double)d.bytes_logical);
+    ss__fmt_bytes(s1, sizeof s1, (double)d.bytes_stored);
+    ss__fmt_bytes(s2, sizeof s2, (double)d.bytes_logical);
     char comp[32];
     if (d.compression == SS_CKPT_ZSTD)
         snprintf(comp, sizeof comp, "zstd level %d", d.zstd_level);
@@ -305,7 +305,7 @@ static ss_status restore_whole(const ckpt_opts *o, ss_ckpt *ck, const ss_ckpt_ar
  * the digits that read back to the same value in their dtype. */
 static void json_elem(ss__buf *b, ss_dtype dt, const void *data, size_t k)
 {
-    double v = scn_elem_get(dt, data, k);
+    double v = ss__scn_elem_get(dt, data, k);
     if (dt == SS_BOOL)
         ss__buf_puts(b, v != 0 ? "true" : "false");
     else if (isnan(v))
@@ -335,16 +335,6 @@ static void json_values(ss__buf *b, const ss_ckpt_array_desc *d, const void *dat
         json_values(b, d, data, dim + 1, k);
     }
     ss__buf_putc(b, ']');
-}
-
-static void shape_text(const ss_ckpt_array_desc *d, char *out, size_t cap)
-{
-    size_t len = (size_t)snprintf(out, cap, "%s[", ss_dtype_name(d->dtype));
-    for (int k = 0; k < d->rank && len < cap; k++)
-        len += (size_t)snprintf(out + len, cap - len, k ? ",%lld" : "%lld",
-                                (long long)d->shape[k]);
-    if (len < cap)
-        snprintf(out + len, cap - len, "]");
 }
 
 static int show_values(const ckpt_opts *o, ss_ckpt *ck)
@@ -391,7 +381,7 @@ static int show_values(const ckpt_opts *o, ss_ckpt *ck)
         if (st)
             break;
         char type[300];
-        shape_text(&d, type, sizeof type);
+        ss__shape_text(type, sizeof type, d.dtype, d.rank, d.shape);
         if (o->json) {
             ss__buf_puts(&b, shown ? ",{\"name\":" : "{\"name\":");
             ss__json_str(&b, d.name);
@@ -405,7 +395,7 @@ static int show_values(const ckpt_opts *o, ss_ckpt *ck)
             ss__buf_putc(&b, '}');
         } else {
             ss__buf_printf(&b, "\n%s: %s\n", d.name, type);
-            st = scn_np_str(d.dtype, d.rank, d.shape, host, &b);
+            st = ss__scn_np_str(d.dtype, d.rank, d.shape, host, &b);
             ss__buf_putc(&b, '\n');
         }
         free(host);

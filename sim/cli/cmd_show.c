@@ -298,10 +298,9 @@ static void print_text(const show_result *r)
         printf("%s%d", p ? "," : " ", ss_mesh_device_id(r->mesh, p));
     printf("%s\n", n > 64 ? ",..." : "");
     ss_spec_repr(&r->sh.spec, buf, sizeof buf);
-    printf("%s[", ss_dtype_name(r->dtype));
-    for (int d = 0; d < r->rank; d++)
-        printf(d ? ",%lld" : "%lld", (long long)r->shape[d]);
-    printf("] sharded %s\n\n", buf);
+    char shape[SS__SHAPE_TEXT_MAX];
+    printf("%s sharded %s\n\n", ss__shape_text(shape, sizeof shape, r->dtype, r->rank, r->shape),
+           buf);
     fputs(r->picture.data ? r->picture.data : "", stdout);
     if (picture_lost_labels(r))
         printf("(JAX's picture is wider than 80 columns here and rich squeezes it, losing labels;"
@@ -315,8 +314,8 @@ static void print_text(const show_result *r)
     free(ids);
     free(off);
     char per[64], total[64];
-    cli_fmt_bytes(per, sizeof per, (double)r->shards[0].bytes);
-    cli_fmt_bytes(total, sizeof total, (double)r->shards[0].bytes * n);
+    ss__fmt_bytes(per, sizeof per, (double)r->shards[0].bytes);
+    ss__fmt_bytes(total, sizeof total, (double)r->shards[0].bytes * n);
     printf("shard shape (");
     for (int d = 0; d < r->rank; d++)
         printf(d ? ", %lld" : "%lld", (long long)r->shard_shape[d]);
@@ -350,7 +349,7 @@ static void print_text(const show_result *r)
         ss__buf_int_tuple(&coords, ss_mesh_axis_count(r->mesh), c);
         ss__buf_clear(&idx);
         fmt_index(&idx, r, s);
-        cli_fmt_bytes(per, sizeof per, (double)s->bytes);
+        ss__fmt_bytes(per, sizeof per, (double)s->bytes);
         printf("%6d  %-*s  %-*s  %7d  %10s\n", s->device, cw, coords.data ? coords.data : "", iw,
                idx.data ? idx.data : "", s->replica_id, per);
     }

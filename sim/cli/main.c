@@ -2,7 +2,7 @@
  * main.c — the `shardsim` command: dispatch to subcommands, help, demo.
  */
 #include "cli.h"
-#include "scenario.h"
+#include "scenario_cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -2,25 +2,23 @@
  * profiles.c — hardware profiles as data, and the step-time estimate that
  * `shardsim plan` prints for each.
  *
- * The model (docs/gspmd.md 5.3): a kernel takes the longer of its
- * FLOPs at peak and its operand + result bytes at HBM bandwidth (a
- * roofline, no fusion); a collective over a group of n devices takes
- * steps * alpha + (bytes the device sends) / bandwidth with ring step
- * counts: all-reduce 2(n-1), all-gather, reduce-scatter, all-to-all and
- * broadcast n-1, permute 1. An axis whose device groups fit inside one node
+ * The model (docs/gspmd.md 5.3; the formulas are the library's
+ * ss_estimate_kernel_seconds and ss_estimate_coll_seconds, in
+ * sim/spmd/estimate.c): a roofline per kernel, alpha-beta with ring step
+ * counts per collective. An axis whose device groups fit inside one node
  * (row-major device ids, devices_per_node consecutive ids per node) uses the
  * node's links, otherwise the network. Nothing overlaps: the estimate is a
  * sum, an upper bound on a well-overlapped step and a lower bound on one
  * with stragglers. The figures are public peak numbers, not measurements.
  */
-#include "scenario.h"
+#include "scenario_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const scn_profile profiles[] = {
+static const ss__scn_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
@@ -39,23 +37,23 @@ static const scn_profile profiles[] = {
      495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6},
 };
 
-int scn_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
+int ss__scn_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
 
-const scn_profile *scn_profile_get(int i)
+const ss__scn_profile *ss__scn_profile_get(int i)
 {
-    return i >= 0 && i < scn_profile_count() ? &profiles[i] : NULL;
+    return i >= 0 && i < ss__scn_profile_count() ? &profiles[i] : NULL;
 }
 
-const scn_profile *scn_profile_find(const char *name)
+const ss__scn_profile *ss__scn_profile_find(const char *name)
 {
-    for (int i = 0; i < scn_profile_count(); i++)
+    for (int i = 0; i < ss__scn_profile_count(); i++)
         if (strcmp(profiles[i].name, name) == 0)
             return &profiles[i];
     return NULL;
 }
 
 /* The share of a core each virtual device gets under cpu-here. */
-static double cpu_share(const scn_profile *p, const ss_mesh *mesh)
+static double cpu_share(const ss__scn_profile *p, const ss_mesh *mesh)
 {
     if (strcmp(p->name, "cpu-here") != 0)
         return 1.0;
@@ -66,65 +64,62 @@ static double cpu_share(const scn_profile *p, const ss_mesh *mesh)
     return n > cores ? (double)cores / n : 1.0;
 }
 
-void scn_profile_axis_link(const scn_profile *p, const ss_mesh *mesh, const char *axes,
-                           double *bw, double *alpha)
+void ss__scn_profile_axis_link(const ss__scn_profile *p, const ss_mesh *mesh, int naxes,
+                           const int axes[], double *bw, double *alpha)
 {
-    /* axes looks like "('data', 'model')": every quoted name is an axis. */
+    /* The span of device positions the group reaches: the largest of its
+     * axes' size times the stride of that axis. */
     int64_t span = 1;
-    const char *q = axes;
-    while (q && (q = strchr(q, '\'')) != NULL) {
-        const char *end = strchr(q + 1, '\'');
-        if (!end)
-            break;
-        char name[SS_NAME_MAX];
-        size_t len = (size_t)(end - q - 1);
-        if (len < sizeof name) {
-            memcpy(name, q + 1, len);
-            name[len] = '\0';
-            int a = ss_mesh_axis_index(mesh, name);
-            if (a >= 0) {
-                int64_t stride = 1;
-                for (int b = a + 1; b < ss_mesh_axis_count(mesh); b++)
-                    stride *= ss_mesh_axis_size(mesh, b);
-                int64_t s = stride * ss_mesh_axis_size(mesh, a);
-                if (s > span)
-                    span = s;
-            }
-        }
-        q = end + 1;
+    for (int k = 0; k < naxes; k++) {
+        int a = axes[k];
+        if (a < 0 || a >= ss_mesh_axis_count(mesh))
+            continue;
+        int64_t stride = 1;
+        for (int b = a + 1; b < ss_mesh_axis_count(mesh); b++)
+            stride *= ss_mesh_axis_size(mesh, b);
+        int64_t s = stride * ss_mesh_axis_size(mesh, a);
+        if (s > span)
+            span = s;
     }
     bool inside = span <= p->devices_per_node && p->devices_per_node % span == 0;
     *bw = inside ? p->link_bw : p->net_bw;
     *alpha = inside ? p->link_alpha : p->net_alpha;
 }
 
-ss_status scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
-                            const scn_profile *p, scn_estimate *out)
+ss_status ss__scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
+                            const ss__scn_profile *p, ss__scn_estimate *out)
 {
     memset(out, 0, sizeof *out);
-    scn_step_cost *c;
-    int n;
-    ss_status st = scn_exec_costs(e, &c, &n);
-    if (st)
+    int n = 0;
+    ss_status st = ss_executable_steps(e, NULL, 0, &n);
+    ss_step_cost *c = st ? NULL : malloc(sizeof *c * (size_t)(n ? n : 1));
+    if (!st && !c)
+        st = ss__fail(SS_ERR_NOMEM, "estimate: out of host memory");
+    if (!st)
+        st = ss_executable_steps(e, c, n, &n);
+    if (st) {
+        free(c);
         return st;
+    }
     double share = cpu_share(p, mesh);
     for (int k = 0; k < n; k++) {
-        if (!c[k].is_coll) {
+        /* Fused elementwise loops are not part of the estimate (yet). */
+        if (c[k].kind == SS_STEP_FUSED)
+            continue;
+        if (c[k].kind == SS_STEP_KERNEL) {
             double peak = (c[k].dtype == SS_BF16 || c[k].dtype == SS_F16 ? p->flops_bf16
                                                                           : p->flops_f32) *
                           share;
-            double tf = c[k].flops / peak, tb = c[k].bytes / (p->hbm_bw * share);
-            out->compute += tf > tb ? tf : tb;
+            out->compute += ss_estimate_kernel_seconds(c[k].flops, c[k].bytes, peak,
+                                                       p->hbm_bw * share);
             continue;
         }
         ss_coll_record r;
         if ((st = ss_executable_ledger_get(e, c[k].ledger_index, &r)))
             break;
         double bw, alpha;
-        scn_profile_axis_link(p, mesh, r.axes, &bw, &alpha);
-        double g = r.group_size > 1 ? r.group_size - 1 : 0;
-        double steps = r.kind == SS_COLL_ALL_REDUCE ? 2 * g : r.kind == SS_COLL_PERMUTE ? 1 : g;
-        out->comm += steps * alpha + r.sent / bw;
+        ss__scn_profile_axis_link(p, mesh, r.naxes, r.axes, &bw, &alpha);
+        out->comm += ss_estimate_coll_seconds(r.kind, r.group_size, r.sent, bw, alpha);
     }
     free(c);
     out->total = out->compute + out->comm;

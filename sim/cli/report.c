@@ -6,12 +6,10 @@
  * in scenarios/README.md). Every value is named by the scenario name and
  * line it came from when it has one, else by its program number "%N".
  */
-#include "scenario.h"
-#include "scenario_strategy.h"
+#include "scenario_cli.h"
 
 #include "base/json.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +19,10 @@
 static void json_num(ss__buf *b, double v);
 
 /* "name (line 12)" / "%12 dot_general (line 12)" for a program value. */
-static void value_label(const scenario *sc, ss_value v, char *buf, size_t cap)
+static void value_label(const ss_scenario *sc, ss_value v, char *buf, size_t cap)
 {
-    const char *name = scn_value_name(sc, v);
-    scn_loc loc = scn_value_loc(sc, v);
+    const char *name = ss__scn_value_name(sc, v);
+    ss__scn_loc loc = ss__scn_value_loc(sc, v);
     const char *op = sc->program ? ss_value_op_name(sc->program, v) : "?";
     if (name && loc.line)
         snprintf(buf, cap, "%s (line %d)", name, loc.line);
@@ -34,11 +32,12 @@ static void value_label(const scenario *sc, ss_value v, char *buf, size_t cap)
         snprintf(buf, cap, "%%%d %s", (int)v, op ? op : "?");
 }
 
-/* A buffer name "%12 dot_general" or "%12 gathered" as a value label. */
-static void buffer_label(const scenario *sc, const char *name, char *buf, size_t cap)
+/* A buffer at the peak ("%12 dot_general", "%12 gathered") as a value label. */
+static void buffer_label(const ss_scenario *sc, const ss_live_buffer *lb, char *buf, size_t cap)
 {
-    if (name[0] == '%' && isdigit((unsigned char)name[1])) {
-        ss_value v = (ss_value)strtol(name + 1, NULL, 10);
+    const char *name = lb->name;
+    if (lb->value >= 0) {
+        ss_value v = lb->value;
         const char *rest = strchr(name, ' ');
         char label[120];
         value_label(sc, v, label, sizeof label);
@@ -69,19 +68,10 @@ static void sharding_text(const ss_sharding *sh, char *buf, size_t cap)
     }
 }
 
-static void shape_text(ss_dtype dt, int rank, const int64_t shape[], char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "%s[", ss_dtype_name(dt));
-    for (int d = 0; d < rank && n < cap; d++)
-        n += (size_t)snprintf(buf + n, cap - n, d ? ",%lld" : "%lld", (long long)shape[d]);
-    if (n < cap)
-        snprintf(buf + n, cap - n, "]");
-}
-
 /* The sharding of a shown value: the layout a restore gave the array
  * (scenario_ckpt.c; `note` says so), propagated, or the declared spec of an
  * array the run does not use. */
-static bool show_sharding(const scenario *sc, const scn_report *r, const scn_show *w,
+static bool show_sharding(const ss_scenario *sc, const ss__scn_report *r, const ss__scn_show *w,
                           ss_sharding *sh, ss_dtype *dt, int *rank, int64_t shape[],
                           char *note, size_t cap)
 {
@@ -90,7 +80,7 @@ static bool show_sharding(const scenario *sc, const scn_report *r, const scn_sho
         if (sc->arrays[k].value == w->value)
             arr = k;
     note[0] = '\0';
-    if (arr >= 0 && scn_ckpt_show(r->ckpt, arr, sh, note, cap)) {
+    if (arr >= 0 && ss__scn_ckpt_show(r->ckpt, arr, sh, note, cap)) {
         *dt = sc->arrays[arr].dtype;
         *rank = sc->arrays[arr].rank;
         memcpy(shape, sc->arrays[arr].shape, sizeof(int64_t) * SS_MAX_RANK);
@@ -102,7 +92,7 @@ static bool show_sharding(const scenario *sc, const scn_report *r, const scn_sho
     }
     if (w->array < 0)
         return false;
-    const scn_array *a = &sc->arrays[w->array];
+    const ss__scn_array *a = &sc->arrays[w->array];
     ss_spec none;
     memset(&none, 0, sizeof none);
     ss_sharding_init(sh, sc->mesh, a->has_spec ? &a->spec : &none);
@@ -120,7 +110,7 @@ static void part_failed(ss_status *st, ss_status why)
         *st = why;
 }
 
-static char *show_picture(const scenario *sc, const scn_show *w, const ss_sharding *sh, int rank,
+static char *show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss_sharding *sh, int rank,
                           const int64_t shape[], bool color, ss_status *rst)
 {
     char *pic = malloc(MAX_PICTURE);
@@ -148,7 +138,8 @@ static char *show_picture(const scenario *sc, const scn_show *w, const ss_shardi
 /* --- Ledger summaries -------------------------------------------------------- */
 
 typedef struct ledger_row {
-    char axes[96];
+    int naxes;
+    int axes[SS_MAX_AXES]; /* mesh axis indices */
     ss_coll_kind kind;
     int count;
     double sent;
@@ -164,13 +155,15 @@ static int ledger_rows(const ss_executable *e, ledger_row *rows, int cap, double
             continue;
         *total += r.sent;
         int k = 0;
-        while (k < n && !(rows[k].kind == r.kind && strcmp(rows[k].axes, r.axes) == 0))
+        while (k < n && !(rows[k].kind == r.kind && rows[k].naxes == r.naxes &&
+                          memcmp(rows[k].axes, r.axes, sizeof r.axes[0] * (size_t)r.naxes) == 0))
             k++;
         if (k == n) {
             if (n == cap)
                 continue;
             memset(&rows[n], 0, sizeof rows[n]);
-            snprintf(rows[n].axes, sizeof rows[n].axes, "%s", r.axes);
+            rows[n].naxes = r.naxes;
+            memcpy(rows[n].axes, r.axes, sizeof r.axes);
             rows[n].kind = r.kind;
             n++;
         }
@@ -182,34 +175,32 @@ static int ledger_rows(const ss_executable *e, ledger_row *rows, int cap, double
 
 /* --- Text ---------------------------------------------------------------------- */
 
-static void text_memory(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
+static void text_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     char a[32], b[32];
     size_t cap = sc->device_memory;
     int n = ss_mesh_device_count(sc->mesh);
-    bool all = (sc->prints & SCN_PRINT_MEMORY) != 0;
-    scn_live_buffer top[8];
-    int ntop = scn_exec_peak_buffers(r->exe, top, all ? 8 : 3);
-    if (ntop < 0) {
+    bool all = (sc->prints & SS__SCN_PRINT_MEMORY) != 0;
+    ss_live_buffer top[8];
+    int ntop = 0;
+    if (ss_executable_peak_buffers(r->exe, top, all ? 8 : 3, &ntop) != SS_OK)
         part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
-        ntop = 0;
-    }
     char largest[1024] = "";
     size_t len = 0;
     for (int k = 0; k < ntop && len < sizeof largest; k++) {
         char label[200];
-        buffer_label(sc, top[k].name, label, sizeof label);
-        cli_fmt_bytes(a, sizeof a, (double)top[k].bytes);
+        buffer_label(sc, &top[k], label, sizeof label);
+        ss__fmt_bytes(a, sizeof a, (double)top[k].bytes);
         len += (size_t)snprintf(largest + len, sizeof largest - len, "%s%s %s", k ? ", " : "",
                                 label, a);
     }
-    cli_fmt_bytes(b, sizeof b, (double)cap);
+    ss__fmt_bytes(b, sizeof b, (double)cap);
     fprintf(f, "Memory per device (%s; capacity %s each)\n",
             r->is_plan ? "planned peak, the same on every device" : "measured peak of the run",
             b);
     fprintf(f, "  %-10s %12s %8s  %s\n", "devices", "peak", "used", "largest buffers at the peak");
     if (r->is_plan) {
-        cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
+        ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
         fprintf(f, "  %-10s %12s %7.2f%%  %s\n", n > 1 ? "all" : "0", a,
                 100.0 * (double)r->plan.peak_bytes / (double)cap, largest);
     } else {
@@ -230,19 +221,19 @@ static void text_memory(const scenario *sc, const scn_report *r, FILE *f, ss_sta
                 snprintf(ids, sizeof ids, "%d-%d", d, end - 1);
             else
                 snprintf(ids, sizeof ids, "%d", d);
-            cli_fmt_bytes(a, sizeof a, (double)ms.peak_bytes);
+            ss__fmt_bytes(a, sizeof a, (double)ms.peak_bytes);
             fprintf(f, "  %-10s %12s %7.2f%%  %s\n", ids, a,
                     100.0 * (double)ms.peak_bytes / (double)ms.capacity, d == 0 ? largest : "");
             d = end;
         }
         if (r->plan.peak_bytes)
             fprintf(f, "  (the plan predicted %s per device)\n",
-                    (cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a));
+                    (ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a));
     }
     fprintf(f, "\n");
 }
 
-static void text_ledger(const scenario *sc, const scn_report *r, FILE *f)
+static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     ledger_row rows[64];
     double total;
@@ -255,39 +246,39 @@ static void text_ledger(const scenario *sc, const scn_report *r, FILE *f)
     }
     fprintf(f, "  %-22s %-16s %6s %14s %7s\n", "axes", "kind", "count", "bytes/device", "share");
     for (int k = 0; k < n; k++) {
-        cli_fmt_bytes(a, sizeof a, rows[k].sent);
-        fprintf(f, "  %-22s %-16s %6d %14s %6.1f%%\n", rows[k].axes,
+        char axes[96];
+        ss__fmt_bytes(a, sizeof a, rows[k].sent);
+        ss_axes_repr(sc->mesh, rows[k].naxes, rows[k].axes, axes, sizeof axes);
+        fprintf(f, "  %-22s %-16s %6d %14s %6.1f%%\n", axes,
                 ss_coll_kind_name(rows[k].kind), rows[k].count, a,
                 total > 0 ? 100.0 * rows[k].sent / total : 0.0);
     }
-    cli_fmt_bytes(a, sizeof a, total);
+    ss__fmt_bytes(a, sizeof a, total);
     fprintf(f, "  total: %d collective%s, %s sent per device\n",
             ss_executable_ledger_count(r->exe), ss_executable_ledger_count(r->exe) == 1 ? "" : "s",
             a);
-    if (sc->prints & SCN_PRINT_LEDGER) {
+    if (sc->prints & SS__SCN_PRINT_LEDGER) {
         fprintf(f, "  in order:\n");
         for (int i = 0; i < ss_executable_ledger_count(r->exe); i++) {
-            ss_coll_record c;
-            ss_value v;
-            bool user;
-            if (ss_executable_ledger_get(r->exe, i, &c) ||
-                scn_exec_ledger_source(r->exe, i, &v, &user))
+            ss_ledger_entry le;
+            if (ss_executable_ledger_entry(r->exe, i, &le))
                 continue;
-            char label[200], s[32], b[32];
-            value_label(sc, v, label, sizeof label);
-            cli_fmt_bytes(s, sizeof s, c.sent);
-            cli_fmt_bytes(b, sizeof b, (double)c.bytes);
+            const ss_coll_record c = le.coll;
+            char label[200], s[32], b[32], axes[96];
+            value_label(sc, le.value, label, sizeof label);
+            ss__fmt_bytes(s, sizeof s, c.sent);
+            ss__fmt_bytes(b, sizeof b, (double)c.bytes);
+            ss_axes_repr(sc->mesh, c.naxes, c.axes, axes, sizeof axes);
             fprintf(f, "  %3d %-9s %-16s over %s, %d group%s of %d, buffer %s %s, sent %s: %s %s\n",
-                    i + 1, ss_phase_name(scn_exec_ledger_phase(r->exe, i)),
-                    ss_coll_kind_name(c.kind), c.axes, c.ngroups, c.ngroups == 1 ? "" : "s",
-                    c.group_size, ss_dtype_name(c.dtype), b, s,
-                    user ? "written in" : "reshard for", label);
+                    i + 1, ss_phase_name(le.phase), ss_coll_kind_name(c.kind), axes, c.ngroups,
+                    c.ngroups == 1 ? "" : "s", c.group_size, ss_dtype_name(c.dtype), b, s,
+                    le.user ? "written in" : "reshard for", label);
         }
     }
     fprintf(f, "\n");
 }
 
-static void text_explain(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
+static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     char *text = NULL;
     size_t len = 0;
@@ -307,10 +298,10 @@ static void text_explain(const scenario *sc, const scn_report *r, FILE *f, ss_st
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        scn_loc loc = {0, 0};
+        ss__scn_loc loc = {0, 0};
         if (line[0] == '%')
-            loc = scn_value_loc(sc, (ss_value)strtol(line + 1, NULL, 10));
-        const char *name = line[0] == '%' ? scn_value_name(sc, (ss_value)strtol(line + 1, NULL, 10))
+            loc = ss__scn_value_loc(sc, (ss_value)strtol(line + 1, NULL, 10));
+        const char *name = line[0] == '%' ? ss__scn_value_name(sc, (ss_value)strtol(line + 1, NULL, 10))
                                           : NULL;
         if (loc.line)
             fprintf(f, "  line %-4d %-10s %s\n", loc.line, name ? name : "", line);
@@ -321,13 +312,13 @@ static void text_explain(const scenario *sc, const scn_report *r, FILE *f, ss_st
     fprintf(f, "\n");
 }
 
-static void text_values(const scenario *sc, FILE *f, bool all)
+static void text_values(const ss_scenario *sc, FILE *f, bool all)
 {
     fprintf(f, "Values (%s)\n", all ? "every program value" : "every named value");
     fprintf(f, "  %-5s %-14s %-6s %-18s %-22s %-26s %s\n", "id", "name", "line", "op", "global",
             "sharding", "per device");
     for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {
-        const char *name = scn_value_name(sc, v);
+        const char *name = ss__scn_value_name(sc, v);
         if (!all && !name)
             continue;
         ss_dtype dt;
@@ -338,23 +329,23 @@ static void text_values(const scenario *sc, FILE *f, bool all)
             ss_value_sharding(sc->program, v, &sh))
             continue;
         char g[96], l[96], s[256];
-        shape_text(dt, rank, shape, g, sizeof g);
+        ss__shape_text(g, sizeof g, dt, rank, shape);
         sharding_text(&sh, s, sizeof s);
         ss_sharding plain = sh;
         plain.partial_mask = 0;
         if (ss_sharding_shard_shape(&plain, rank, shape, local) == SS_OK)
-            shape_text(dt, rank, local, l, sizeof l);
+            ss__shape_text(l, sizeof l, dt, rank, local);
         else
             snprintf(l, sizeof l, "?");
         fprintf(f, "  %%%-4d %-14s %-6d %-18s %-22s %-26s %s\n", (int)v, name ? name : "",
-                scn_value_loc(sc, v).line, ss_value_op_name(sc->program, v), g, s, l);
+                ss__scn_value_loc(sc, v).line, ss_value_op_name(sc->program, v), g, s, l);
     }
     fprintf(f, "\n");
 }
 
 /* The print(...) statements: each as written and what Python's print
  * shows for it after the last step. */
-static void text_prints(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
+static void text_prints(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     if (!sc->nvprints || !r->outputs)
         return;
@@ -362,7 +353,7 @@ static void text_prints(const scenario *sc, const scn_report *r, FILE *f, ss_sta
     for (int k = 0; k < sc->nvprints; k++) {
         ss__buf b;
         ss__buf_init(&b);
-        ss_status st = scn_print_text(sc, &sc->vprints[k], r->outputs, &b);
+        ss_status st = ss__scn_print_text(sc, &sc->vprints[k], r->outputs, &b);
         fprintf(f, "  line %d: %s\n", sc->vprints[k].loc.line, sc->vprints[k].source);
         if (st)
             part_failed(rst, st);
@@ -375,7 +366,7 @@ static void text_prints(const scenario *sc, const scn_report *r, FILE *f, ss_sta
 
 /* JSON "prints" and "outputs": what print(...) showed, and every result of
  * the run with its one-element value per step (the loss). */
-static void json_run_values(ss__buf *b, const scenario *sc, const scn_report *r,
+static void json_run_values(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r,
                             ss_status *rst)
 {
     if (!r->outputs)
@@ -384,7 +375,7 @@ static void json_run_values(ss__buf *b, const scenario *sc, const scn_report *r,
     for (int k = 0; k < sc->nvprints; k++) {
         ss__buf t;
         ss__buf_init(&t);
-        ss_status st = scn_print_text(sc, &sc->vprints[k], r->outputs, &t);
+        ss_status st = ss__scn_print_text(sc, &sc->vprints[k], r->outputs, &t);
         if (st)
             part_failed(rst, st);
         ss__buf_printf(b, "%s{\"line\":%d,\"col\":%d,\"source\":", k ? "," : "",
@@ -398,7 +389,7 @@ static void json_run_values(ss__buf *b, const scenario *sc, const scn_report *r,
     ss__buf_puts(b, "],\"outputs\":[");
     int n = 0;
     for (int o = 0; o < sc->noutputs; o++) {
-        const scn_output *out = &sc->outputs[o];
+        const ss__scn_output *out = &sc->outputs[o];
         ss_dtype dt;
         int rank;
         int64_t shape[SS_MAX_RANK];
@@ -440,7 +431,7 @@ static void json_run_values(ss__buf *b, const scenario *sc, const scn_report *r,
 
 /* "ok", "ok (bitwise equal)", "FAILED", and what NaN/Inf did: equal on
  * both sides (they pass, as in assert_allclose) or where they differ. */
-static void check_verdict(const scenario *sc, int k, const scn_check_result *c, char *buf,
+static void check_verdict(const ss_scenario *sc, int k, const ss__scn_check_result *c, char *buf,
                           size_t cap)
 {
     size_t n;
@@ -476,11 +467,11 @@ static void check_verdict(const scenario *sc, int k, const scn_check_result *c, 
                  (long long)c->nonfinite_equal);
 }
 
-static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_status *rst)
+static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     char a[32], b[32];
     int n = ss_mesh_device_count(sc->mesh);
-    cli_fmt_bytes(b, sizeof b, (double)sc->device_memory);
+    ss__fmt_bytes(b, sizeof b, (double)sc->device_memory);
     if (sc->run_name)
         fprintf(f, "%s: %s %s, %d step%s on %d virtual device%s (%d host%s), %s each%s\n\n",
                 sc->path, r->is_plan ? "plan" : "run", sc->run_name, r->steps,
@@ -498,7 +489,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
         part_failed(rst, vst);
     free(pic);
     for (int k = 0; k < sc->nshows; k++) {
-        const scn_show *w = &sc->shows[k];
+        const ss__scn_show *w = &sc->shows[k];
         ss_sharding sh;
         ss_dtype dt;
         int rank;
@@ -507,7 +498,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
         if (!show_sharding(sc, r, w, &sh, &dt, &rank, shape, note, sizeof note))
             continue;
         sharding_text(&sh, s, sizeof s);
-        shape_text(dt, rank, shape, t, sizeof t);
+        ss__shape_text(t, sizeof t, dt, rank, shape);
         ss_sharding plain = sh;
         plain.partial_mask = 0;
         if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) != SS_OK)
@@ -519,34 +510,34 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
             fprintf(f, "%s\n", p);
         free(p);
     }
-    scn_ckpt_report_text(sc, r->ckpt, f);
+    ss__scn_ckpt_report_text(sc, r->ckpt, f);
     if (!r->exe)
         return;
-    scn_watch_report_text(r->watch, r->exe, f);
+    ss__scn_watch_report_text(r->watch, r->exe, f);
     text_prints(sc, r, f, rst);
-    if (r->is_plan || (sc->prints & SCN_PRINT_VALUES))
-        text_values(sc, f, (sc->prints & SCN_PRINT_VALUES) && !r->is_plan);
-    if (sc->prints & SCN_PRINT_PROGRAM) {
+    if (r->is_plan || (sc->prints & SS__SCN_PRINT_VALUES))
+        text_values(sc, f, (sc->prints & SS__SCN_PRINT_VALUES) && !r->is_plan);
+    if (sc->prints & SS__SCN_PRINT_PROGRAM) {
         fprintf(f, "Program\n");
         ss_program_print(sc->program, f);
         fprintf(f, "\n");
     }
     text_memory(sc, r, f, rst);
-    scn_strategy_report_text(sc, r, f);
+    ss__scn_strategy_report_text(sc, r, f);
     text_ledger(sc, r, f);
-    if (r->explain || (sc->prints & SCN_PRINT_EXPLAIN))
+    if (r->explain || (sc->prints & SS__SCN_PRINT_EXPLAIN))
         text_explain(sc, r, f, rst);
-    cli_fmt_bytes(a, sizeof a, r->plan.sent_bytes);
+    ss__fmt_bytes(a, sizeof a, r->plan.sent_bytes);
     if (r->is_plan) {
         fprintf(f, "FLOPs per device per step: %.4g\n\n", r->plan.flops);
         fprintf(f, "Estimated step time (roofline kernels + alpha-beta ring collectives, no "
                    "overlap)\n");
         fprintf(f, "  %-12s %12s %14s %12s\n", "profile", "compute", "communication", "total");
-        for (int k = 0; k < scn_profile_count(); k++) {
-            const scn_profile *p = scn_profile_get(k);
-            scn_estimate est;
+        for (int k = 0; k < ss__scn_profile_count(); k++) {
+            const ss__scn_profile *p = ss__scn_profile_get(k);
+            ss__scn_estimate est;
             if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                scn_estimate_step(r->exe, sc->mesh, p, &est))
+                ss__scn_estimate_step(r->exe, sc->mesh, p, &est))
                 continue;
             fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
                     est.comm * 1e3, est.total * 1e3);
@@ -554,7 +545,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
         fprintf(f, "\n");
         if (!r->fits)
             fprintf(f, "DOES NOT FIT: %s per device needed, %s available\n",
-                    (cli_fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a), b);
+                    (ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a), b);
         return;
     }
     fprintf(f, "Step time\n");
@@ -569,7 +560,7 @@ static void text_report(const scenario *sc, const scn_report *r, FILE *f, ss_sta
         fprintf(f, "Checks against the single-device run (%d step%s)\n", r->steps,
                 r->steps == 1 ? "" : "s");
         for (int k = 0; k < sc->nchecks; k++) {
-            const scn_check_result *c = &r->checks[k];
+            const ss__scn_check_result *c = &r->checks[k];
             char verdict[400];
             check_verdict(sc, k, c, verdict, sizeof verdict);
             fprintf(f, "  %-14s max abs err %-10.3g rel %-10.3g tol %-8.2g %s\n",
@@ -590,32 +581,22 @@ static void json_num(ss__buf *b, double v)
         ss__buf_puts(b, "null");
 }
 
-static void json_axes(ss__buf *b, const char *axes)
+/* The names of mesh axes axes[0..n) as a JSON list. */
+static void json_axes(ss__buf *b, const ss_mesh *mesh, int n, const int axes[])
 {
     ss__buf_putc(b, '[');
-    int n = 0;
-    for (const char *q = strchr(axes, '\''); q; q = strchr(q + 1, '\'')) {
-        const char *end = strchr(q + 1, '\'');
-        if (!end)
-            break;
-        char name[SS_NAME_MAX];
-        size_t len = (size_t)(end - q - 1);
-        if (len < sizeof name) {
-            memcpy(name, q + 1, len);
-            name[len] = '\0';
-            if (n++)
-                ss__buf_putc(b, ',');
-            ss__json_str(b, name);
-        }
-        q = end;
+    for (int k = 0; k < n; k++) {
+        if (k)
+            ss__buf_putc(b, ',');
+        ss__json_str(b, ss_mesh_axis_name(mesh, axes[k]));
     }
     ss__buf_putc(b, ']');
 }
 
-static void json_value_ref(ss__buf *b, const scenario *sc, ss_value v)
+static void json_value_ref(ss__buf *b, const ss_scenario *sc, ss_value v)
 {
-    const char *name = scn_value_name(sc, v);
-    scn_loc loc = scn_value_loc(sc, v);
+    const char *name = ss__scn_value_name(sc, v);
+    ss__scn_loc loc = ss__scn_value_loc(sc, v);
     ss__buf_printf(b, "\"value\":%d,\"op\":", (int)v);
     ss__json_str(b, sc->program ? ss_value_op_name(sc->program, v) : "");
     ss__buf_puts(b, ",\"name\":");
@@ -648,20 +629,18 @@ static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
         ss__buf_puts(b, "null");
 }
 
-static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_status *rst)
+static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r, ss_status *rst)
 {
     int n = ss_mesh_device_count(sc->mesh);
-    int *ids = malloc(sizeof *ids * (size_t)n), *off = malloc(sizeof *off * (size_t)(n + 1));
-    if (!ids || !off)
+    int *ids = malloc(sizeof *ids * (size_t)n);
+    if (!ids)
         part_failed(rst, ss__fail(SS_ERR_NOMEM, "ledger: out of host memory"));
     ss__buf_puts(b, ",\"ledger\":{\"entries\":[");
-    for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids && off; i++) {
-        ss_coll_record c;
-        ss_value v;
-        bool user;
-        int ng = 0;
-        if (ss_executable_ledger_get(r->exe, i, &c) || scn_exec_ledger_source(r->exe, i, &v, &user))
+    for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids; i++) {
+        ss_ledger_entry le;
+        if (ss_executable_ledger_entry(r->exe, i, &le))
             continue;
+        const ss_coll_record c = le.coll;
         if (i)
             ss__buf_putc(b, ',');
         ss__buf_printf(b, "{\"seq\":%d,\"kind\":", i + 1);
@@ -673,15 +652,17 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_
         else
             ss__buf_puts(b, "null");
         ss__buf_puts(b, ",\"axes\":");
-        json_axes(b, c.axes);
+        json_axes(b, sc->mesh, c.naxes, c.axes);
         ss__buf_printf(b, ",\"group_size\":%d,\"ngroups\":%d,\"replica_groups\":", c.group_size,
                        c.ngroups);
-        if (scn_exec_ledger_groups(r->exe, i, &ng, ids, off) == SS_OK && n <= 256) {
+        bool groups = n <= 256 && c.ngroups > 0 &&
+                      ss_executable_ledger_groups(r->exe, i, ids, n) == SS_OK;
+        if (groups) {
             ss__buf_putc(b, '[');
-            for (int g = 0; g < ng; g++) {
+            for (int g = 0; g < c.ngroups; g++) {
                 ss__buf_puts(b, g ? ",[" : "[");
-                for (int k = off[g]; k < off[g + 1]; k++)
-                    ss__buf_printf(b, k > off[g] ? ",%d" : "%d", ids[k]);
+                for (int k = 0; k < c.group_size; k++)
+                    ss__buf_printf(b, k ? ",%d" : "%d", ids[g * c.group_size + k]);
                 ss__buf_putc(b, ']');
             }
             ss__buf_putc(b, ']');
@@ -689,34 +670,29 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_
             ss__buf_puts(b, "null");
         }
         ss__buf_puts(b, ",\"source_target_pairs\":");
-        const int(*pairs)[2];
-        int np = scn_exec_ledger_pairs(r->exe, i, &pairs);
-        if (c.kind == SS_COLL_PERMUTE && ng > 0 && n <= 256) {
+        int (*pairs)[2] = le.npairs ? malloc(sizeof *pairs * (size_t)le.npairs) : NULL;
+        int np = 0;
+        if (c.kind == SS_COLL_PERMUTE && groups && (pairs || !le.npairs) &&
+            ss_executable_ledger_pairs(r->exe, i, pairs, le.npairs, &np) == SS_OK) {
             /* device ids, as XLA prints source_target_pairs={{0,1},{1,2}} */
             ss__buf_putc(b, '[');
-            int m = 0;
-            for (int g = 0; g < ng; g++)
-                for (int k = 0; k < np; k++) {
-                    int size = off[g + 1] - off[g];
-                    if (pairs[k][0] >= size || pairs[k][1] >= size)
-                        continue;
-                    ss__buf_printf(b, "%s[%d,%d]", m++ ? "," : "", ids[off[g] + pairs[k][0]],
-                                   ids[off[g] + pairs[k][1]]);
-                }
+            for (int k = 0; k < np; k++)
+                ss__buf_printf(b, "%s[%d,%d]", k ? "," : "", pairs[k][0], pairs[k][1]);
             ss__buf_putc(b, ']');
         } else {
             ss__buf_puts(b, "null");
         }
+        free(pairs);
         ss__buf_puts(b, ",\"phase\":");
-        ss__json_str(b, ss_phase_name(scn_exec_ledger_phase(r->exe, i)));
+        ss__json_str(b, ss_phase_name(le.phase));
         ss__buf_puts(b, ",\"dtype\":");
         ss__json_str(b, ss_dtype_name(c.dtype));
         ss__buf_printf(b, ",\"bytes\":%zu,\"sent\":", c.bytes);
         json_num(b, c.sent);
         ss__buf_puts(b, ",\"received\":");
         json_num(b, c.received);
-        ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", user ? "user" : "reshard");
-        json_value_ref(b, sc, v);
+        ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", le.user ? "user" : "reshard");
+        json_value_ref(b, sc, le.value);
         ss__buf_puts(b, "}}");
     }
     ledger_row rows[64];
@@ -725,7 +701,7 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_
     ss__buf_puts(b, "],\"summary\":[");
     for (int k = 0; k < nr; k++) {
         ss__buf_puts(b, k ? ",{\"axes\":" : "{\"axes\":");
-        json_axes(b, rows[k].axes);
+        json_axes(b, sc->mesh, rows[k].naxes, rows[k].axes);
         ss__buf_puts(b, ",\"kind\":");
         ss__json_str(b, ss_coll_kind_name(rows[k].kind));
         ss__buf_printf(b, ",\"count\":%d,\"bytes_per_device\":", rows[k].count);
@@ -738,10 +714,9 @@ static void json_ledger(ss__buf *b, const scenario *sc, const scn_report *r, ss_
     json_num(b, total);
     ss__buf_putc(b, '}');
     free(ids);
-    free(off);
 }
 
-static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r, ss_status *rst)
+static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r, ss_status *rst)
 {
     ss__buf_printf(b, ",\"memory\":{\"capacity\":%zu,\"plan_peak_bytes\":%zu,\"devices\":[",
                    sc->device_memory, r->plan.peak_bytes);
@@ -756,27 +731,25 @@ static void json_memory(ss__buf *b, const scenario *sc, const scn_report *r, ss_
         json_num(b, (double)peak / (double)sc->device_memory);
         ss__buf_putc(b, '}');
     }
-    scn_live_buffer top[8];
-    int ntop = scn_exec_peak_buffers(r->exe, top, 8);
-    if (ntop < 0) {
+    ss_live_buffer top[8];
+    int ntop = 0;
+    if (ss_executable_peak_buffers(r->exe, top, 8, &ntop) != SS_OK)
         part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
-        ntop = 0;
-    }
     ss__buf_puts(b, "],\"largest_at_peak\":[");
     for (int k = 0; k < ntop; k++) {
         ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
         ss__json_str(b, top[k].name);
         ss__buf_printf(b, ",\"bytes\":%zu", top[k].bytes);
-        if (top[k].name[0] == '%') {
+        if (top[k].value >= 0) {
             ss__buf_putc(b, ',');
-            json_value_ref(b, sc, (ss_value)strtol(top[k].name + 1, NULL, 10));
+            json_value_ref(b, sc, top[k].value);
         }
         ss__buf_putc(b, '}');
     }
     ss__buf_puts(b, "]}");
 }
 
-static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_status *rst)
+static void json_report(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)
 {
     ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
     ss__json_str(b, sc->path);
@@ -820,9 +793,9 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
         ss__buf_putc(b, '}');
     }
     ss__buf_putc(b, ']');
-    scn_watch_report_json(r->watch, b);
+    ss__scn_watch_report_json(r->watch, b);
     json_run_values(b, sc, r, rst);
-    scn_ckpt_report_json(sc, r->ckpt, b);
+    ss__scn_ckpt_report_json(sc, r->ckpt, b);
     if (r->exe) {
         ss__buf_puts(b, ",\"values\":[");
         for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {
@@ -847,18 +820,18 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
         }
         ss__buf_putc(b, ']');
         json_memory(b, sc, r, rst);
-        scn_strategy_report_json(sc, r, b);
+        ss__scn_strategy_report_json(sc, r, b);
         json_ledger(b, sc, r, rst);
         ss__buf_puts(b, ",\"flops_per_device\":");
         json_num(b, r->plan.flops);
         if (r->is_plan) {
             ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
             int m = 0;
-            for (int k = 0; k < scn_profile_count(); k++) {
-                const scn_profile *p = scn_profile_get(k);
-                scn_estimate est;
+            for (int k = 0; k < ss__scn_profile_count(); k++) {
+                const ss__scn_profile *p = ss__scn_profile_get(k);
+                ss__scn_estimate est;
                 if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                    scn_estimate_step(r->exe, sc->mesh, p, &est))
+                    ss__scn_estimate_step(r->exe, sc->mesh, p, &est))
                     continue;
                 ss__buf_puts(b, m++ ? ",{\"profile\":" : "{\"profile\":");
                 ss__json_str(b, p->name);
@@ -880,7 +853,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
             json_num(b, r->steps > 1 ? r->median_s : r->first_s);
             ss__buf_puts(b, "},\"checks\":[");
             for (int k = 0; k < sc->nchecks; k++) {
-                const scn_check_result *c = &r->checks[k];
+                const ss__scn_check_result *c = &r->checks[k];
                 ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
                 ss__json_str(b, sc->checks[k].name);
                 ss__buf_printf(b, ",\"line\":%d,\"max_abs_error\":", sc->checks[k].loc.line);
@@ -899,7 +872,7 @@ static void json_report(const scenario *sc, const scn_report *r, ss__buf *b, ss_
     ss__buf_puts(b, "}\n");
 }
 
-ss_status scn_report_print(const scenario *sc, const scn_report *r, FILE *f)
+ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     ss_status st = SS_OK;
     if (!r->json) {

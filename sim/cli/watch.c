@@ -10,7 +10,7 @@
  * each device writes only its own slots, so no lock is needed. Blocks keep
  * their first SHOWN values; the report says how many there were.
  */
-#include "scenario.h"
+#include "scenario_cli.h"
 
 #include "base/json.h"
 
@@ -26,8 +26,8 @@ typedef struct slot {
     double v[SHOWN];
 } slot;
 
-struct scn_watch {
-    const scenario *sc;
+struct ss__scn_watch {
+    const ss_scenario *sc;
     const char *name;
     int ncoll, ndev;
     slot *slots; /* [collective][mesh position][before, after] */
@@ -39,20 +39,20 @@ struct scn_watch {
 };
 
 /* The before/after pair of collective i on the device at mesh position p. */
-static slot *slots_of(const scn_watch *w, int i, int p)
+static slot *slots_of(const ss__scn_watch *w, int i, int p)
 {
     return &w->slots[((size_t)i * (size_t)w->ndev + (size_t)p) * 2];
 }
 
-static bool named(const scn_watch *w, ss_value v)
+static bool named(const ss__scn_watch *w, ss_value v)
 {
-    const char *n = scn_value_name(w->sc, v);
+    const char *n = ss__scn_value_name(w->sc, v);
     return n && strcmp(n, w->name) == 0;
 }
 
 static void on_event(const ss_watch_event *ev, void *user)
 {
-    scn_watch *w = user;
+    ss__scn_watch *w = user;
     if (ev->index >= w->ncoll || !(named(w, ev->value) || named(w, ev->operand)))
         return;
     int pos = ss_mesh_position_of(w->sc->mesh, ev->device);
@@ -64,7 +64,7 @@ static void on_event(const ss_watch_event *ev, void *user)
         n *= ev->shape[d];
     s->n = n;
     for (int64_t k = 0; k < n && k < SHOWN; k++)
-        s->v[k] = scn_elem_get(ev->dtype, ev->data, (size_t)k);
+        s->v[k] = ss__scn_elem_get(ev->dtype, ev->data, (size_t)k);
     s->set = true;
     if (pos == 0) { /* every device has the same block shape */
         w->hit[ev->index] = true;
@@ -75,7 +75,7 @@ static void on_event(const ss_watch_event *ev, void *user)
     }
 }
 
-bool scn_watch_known(const scenario *sc, const char *name)
+bool ss__scn_watch_known(const ss_scenario *sc, const char *name)
 {
     for (int v = 0; v < sc->vinfo_cap; v++)
         if (sc->vinfo[v].name && strcmp(sc->vinfo[v].name, name) == 0)
@@ -83,10 +83,10 @@ bool scn_watch_known(const scenario *sc, const char *name)
     return false;
 }
 
-ss_status scn_watch_start(const scenario *sc, ss_executable *e, const char *name,
-                          scn_watch **out)
+ss_status ss__scn_watch_start(const ss_scenario *sc, ss_executable *e, const char *name,
+                          ss__scn_watch **out)
 {
-    scn_watch *w = calloc(1, sizeof *w);
+    ss__scn_watch *w = calloc(1, sizeof *w);
     if (!w)
         return ss__fail(SS_ERR_NOMEM, "out of host memory");
     w->sc = sc;
@@ -101,7 +101,7 @@ ss_status scn_watch_start(const scenario *sc, ss_executable *e, const char *name
     w->shape = calloc(nc, sizeof *w->shape);
     w->operand = calloc(nc, sizeof *w->operand);
     if (!w->slots || !w->hit || !w->dtype || !w->rank || !w->shape || !w->operand) {
-        scn_watch_free(w);
+        ss__scn_watch_free(w);
         return ss__fail(SS_ERR_NOMEM, "out of host memory");
     }
     ss_executable_watch(e, on_event, w);
@@ -109,13 +109,9 @@ ss_status scn_watch_start(const scenario *sc, ss_executable *e, const char *name
     return SS_OK;
 }
 
-void scn_watch_stop(scn_watch *w, ss_executable *e)
-{
-    (void)w;
-    ss_executable_watch(e, NULL, NULL);
-}
+ss_watch_fn ss__scn_watch_callback(void) { return on_event; }
 
-void scn_watch_free(scn_watch *w)
+void ss__scn_watch_free(ss__scn_watch *w)
 {
     if (!w)
         return;
@@ -143,37 +139,34 @@ static void block_text(const slot *s, char *buf, size_t cap)
  * device" for a collective written in a shard_map body; "#2 all_reduce sum
  * over ('model',) (line 14): a reshard of y, ..." for one the partitioner
  * added. */
-static void collective_title(const scn_watch *w, const ss_executable *e, int i, char *buf,
+static void collective_title(const ss__scn_watch *w, const ss_executable *e, int i, char *buf,
                              size_t cap)
 {
     static const char *const ops[] = {"sum", "max", "min", "mean"};
-    ss_coll_record rec;
-    ss_value v = -1;
-    bool user = false;
+    ss_ledger_entry le;
     buf[0] = '\0';
-    if (ss_executable_ledger_get(e, i, &rec) != SS_OK ||
-        scn_exec_ledger_source(e, i, &v, &user) != SS_OK)
+    if (ss_executable_ledger_entry(e, i, &le) != SS_OK)
         return;
+    const ss_coll_record rec = le.coll;
+    ss_value v = le.value;
+    bool user = le.user;
     bool reduces = rec.kind == SS_COLL_ALL_REDUCE || rec.kind == SS_COLL_REDUCE_SCATTER;
-    const char *vn = scn_value_name(w->sc, v), *on = scn_value_name(w->sc, w->operand[i]);
+    const char *vn = ss__scn_value_name(w->sc, v), *on = ss__scn_value_name(w->sc, w->operand[i]);
     char what[160], shape[64];
     if (user)
         snprintf(what, sizeof what, "%s -> %s", on ? on : "(unnamed)", vn ? vn : "(unnamed)");
     else
         snprintf(what, sizeof what, "a reshard of %s", vn ? vn : "(unnamed)");
-    size_t at = (size_t)snprintf(shape, sizeof shape, "%s[", ss_dtype_name(w->dtype[i]));
-    for (int d = 0; d < w->rank[i] && at < sizeof shape; d++)
-        at += (size_t)snprintf(shape + at, sizeof shape - at, d ? ",%lld" : "%lld",
-                               (long long)w->shape[i][d]);
-    if (at < sizeof shape)
-        snprintf(shape + at, sizeof shape - at, "]");
+    ss__shape_text(shape, sizeof shape, w->dtype[i], w->rank[i], w->shape[i]);
+    char axes[96];
+    ss_axes_repr(w->sc->mesh, rec.naxes, rec.axes, axes, sizeof axes);
     snprintf(buf, cap, "#%d %s%s%s over %s (line %d): %s, %s per device", (int)rec.seq,
              ss_coll_kind_name(rec.kind), reduces ? " " : "",
-             reduces && (unsigned)rec.op < 4 ? ops[rec.op] : "", rec.axes,
-             scn_value_loc(w->sc, v).line, what, shape);
+             reduces && (unsigned)rec.op < 4 ? ops[rec.op] : "", axes,
+             ss__scn_value_loc(w->sc, v).line, what, shape);
 }
 
-void scn_watch_report_text(const scn_watch *w, const ss_executable *e, FILE *f)
+void ss__scn_watch_report_text(const ss__scn_watch *w, const ss_executable *e, FILE *f)
 {
     if (!w)
         return;
@@ -212,7 +205,7 @@ static void json_block(ss__buf *b, const slot *s)
     ss__buf_putc(b, ']');
 }
 
-void scn_watch_report_json(const scn_watch *w, ss__buf *b)
+void ss__scn_watch_report_json(const ss__scn_watch *w, ss__buf *b)
 {
     if (!w)
         return;

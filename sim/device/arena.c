@@ -14,21 +14,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void ss__format_bytes(char *out, size_t cap, size_t bytes)
+size_t ss_device_buffer_bytes(size_t bytes)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)bytes;
-    int u = 0;
-    while (v >= 1024.0 && u < 4) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(out, cap, "%zu B", bytes);
-    else if (v == (double)(long long)v)
-        snprintf(out, cap, "%lld %s", (long long)v, units[u]);
-    else
-        snprintf(out, cap, "%.2f %s", v, units[u]);
+    if (bytes > SIZE_MAX - SS__ARENA_ALIGN)
+        return SIZE_MAX;
+    return ((bytes ? bytes : 1) + SS__ARENA_ALIGN - 1) / SS__ARENA_ALIGN * SS__ARENA_ALIGN;
 }
 
 static size_t round_up(size_t n, size_t to)
@@ -50,7 +40,7 @@ ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         char cap_text[32];
-        ss__format_bytes(cap_text, sizeof cap_text, capacity);
+        ss__fmt_bytes_exact(cap_text, sizeof cap_text, (double)capacity);
         return ss__fail(SS_ERR_NOMEM, "device %d: cannot reserve %s of address space: %s", device,
                         cap_text, strerror(errno));
     }
@@ -115,11 +105,11 @@ static size_t largest_free_block(const ss__arena *a)
 static ss_status oom(ss__arena *a, size_t bytes, const char *what, bool injected)
 {
     char req[32], live[32], cap[32], fr[32];
-    ss__format_bytes(req, sizeof req, bytes);
-    ss__format_bytes(live, sizeof live, a->live_bytes);
-    ss__format_bytes(cap, sizeof cap, a->capacity);
+    ss__fmt_bytes_exact(req, sizeof req, (double)bytes);
+    ss__fmt_bytes_exact(live, sizeof live, (double)a->live_bytes);
+    ss__fmt_bytes_exact(cap, sizeof cap, (double)a->capacity);
     size_t lf = largest_free_block(a);
-    ss__format_bytes(fr, sizeof fr, lf);
+    ss__fmt_bytes_exact(fr, sizeof fr, (double)lf);
     ss__buf b;
     ss__buf_init(&b);
     ss__buf_printf(&b, "device %d: out of memory allocating %s: %zu bytes (%s) requested, %s live "
@@ -135,7 +125,7 @@ static ss_status oom(ss__arena *a, size_t bytes, const char *what, bool injected
         ss__buf_puts(&b, "; no live buffers");
     for (int i = 0; i < n; i++) {
         char sz[32];
-        ss__format_bytes(sz, sizeof sz, top[i]->size);
+        ss__fmt_bytes_exact(sz, sizeof sz, (double)top[i]->size);
         ss__buf_printf(&b, "%s%s (%s)", i ? ", " : "; largest live buffers: ", top[i]->name, sz);
     }
     ss_status st = ss__fail(SS_ERR_DEVICE_OOM, "%s", b.oom ? "device out of memory" : b.data);
@@ -156,8 +146,7 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
         pthread_mutex_unlock(&a->lock);
         return st;
     }
-    size_t need = bytes > SIZE_MAX - SS__ARENA_ALIGN ? SIZE_MAX : round_up(bytes ? bytes : 1,
-                                                                           SS__ARENA_ALIGN);
+    size_t need = ss_device_buffer_bytes(bytes);
     ss__block *b = a->head;
     while (b && (b->live || b->size < need))
         b = b->next;

@@ -57,7 +57,5 @@ void ss__arena_stats(ss__arena *a, ss_memory_stats *out);
 int ss__arena_largest(ss__arena *a, ss_buffer_info out[], int cap);
 /* Fault injection: the nth allocation from now fails (0 disarms). */
 void ss__arena_fail_at(ss__arena *a, int64_t nth);
-/* Format a byte count as "16 GiB", "1.5 MiB", "512 B". */
-void ss__format_bytes(char *out, size_t cap, size_t bytes);
 
 #endif

@@ -84,10 +84,9 @@ static void describe(char *out, size_t cap, const char *name, ss_dtype dt, int r
 {
     ss__buf b;
     ss__buf_init(&b);
-    ss__buf_printf(&b, "'%s' %s[", name, ss_dtype_name(dt));
-    for (int d = 0; d < rank; d++)
-        ss__buf_printf(&b, d ? ",%lld" : "%lld", (long long)shape[d]);
-    ss__buf_puts(&b, "] shard [");
+    ss__buf_printf(&b, "'%s' ", name);
+    ss__shape_repr_buf(&b, dt, rank, shape);
+    ss__buf_puts(&b, " shard [");
     for (int d = 0; d < rank; d++)
         ss__buf_printf(&b, d ? ",%lld" : "%lld", (long long)(s->stop[d] - s->start[d]));
     ss__buf_puts(&b, "]");

@@ -65,33 +65,59 @@ ss_status ss_coll_init(ss_coll *c, ss_coll_kind kind, const ss_mesh *mesh, const
     return SS_OK;
 }
 
-void ss__coll_axes_text(const ss_coll *c, char *out, size_t cap)
+/* Python's repr of a tuple of names: "('x', 'y')", "('x',)", "()". */
+static void names_repr(int n, const char *const names[], char *out, size_t cap)
 {
     ss__buf b;
     ss__buf_init(&b);
     ss__buf_putc(&b, '(');
-    for (int i = 0; i < c->naxes; i++)
-        ss__buf_printf(&b, i ? ", '%s'" : "'%s'", c->axes[i]);
-    if (c->naxes == 1)
+    for (int i = 0; i < n; i++)
+        ss__buf_printf(&b, i ? ", '%s'" : "'%s'", names[i]);
+    if (n == 1)
         ss__buf_putc(&b, ',');
     ss__buf_putc(&b, ')');
-    snprintf(out, cap, "%s", b.data ? b.data : "()");
+    if (cap)
+        snprintf(out, cap, "%s", b.data ? b.data : "()");
     ss__buf_free(&b);
+}
+
+void ss__coll_axes_text(const ss_coll *c, char *out, size_t cap)
+{
+    const char *names[SS_MAX_AXES];
+    int n = c->naxes < 0 ? 0 : c->naxes > SS_MAX_AXES ? SS_MAX_AXES : c->naxes;
+    for (int i = 0; i < n; i++)
+        names[i] = c->axes[i];
+    names_repr(n, names, out, cap);
+}
+
+ss_status ss_axes_repr(const ss_mesh *mesh, int naxes, const int axes[], char *out, size_t cap)
+{
+    const char *names[SS_MAX_AXES];
+    if (cap)
+        out[0] = '\0';
+    if (!mesh || naxes < 0 || naxes > SS_MAX_AXES || (naxes && !axes))
+        return ss__fail(SS_ERR_RANGE, "axes_repr: %d axes (at most %d, and a mesh)", naxes,
+                        SS_MAX_AXES);
+    for (int i = 0; i < naxes; i++) {
+        if (axes[i] < 0 || axes[i] >= ss_mesh_axis_count(mesh))
+            return ss__fail(SS_ERR_RANGE, "axes_repr: axis index %d, the mesh has %d axes",
+                            axes[i], ss_mesh_axis_count(mesh));
+        names[i] = ss_mesh_axis_name(mesh, axes[i]);
+    }
+    names_repr(naxes, names, out, cap);
+    return SS_OK;
 }
 
 void ss__coll_describe(const ss_coll *c, char *out, size_t cap)
 {
-    char axes[128], shape[160] = "";
+    char axes[128], shape[SS__SHAPE_TEXT_MAX];
     ss__coll_axes_text(c, axes, sizeof axes);
-    size_t k = 0;
-    for (int d = 0; d < c->rank && k < sizeof shape; d++)
-        k += (size_t)snprintf(shape + k, sizeof shape - k, d ? ",%lld" : "%lld",
-                              (long long)c->shape[d]);
+    ss__shape_text(shape, sizeof shape, c->dtype, c->rank, c->shape);
     const char *extra = "";
     if (c->kind == SS_COLL_ALL_REDUCE || c->kind == SS_COLL_REDUCE_SCATTER)
         extra = op_name(c->op);
-    snprintf(out, cap, "%s%s%s %s[%s] over %s", ss_coll_kind_name(c->kind), *extra ? " " : "",
-             extra, ss_dtype_name(c->dtype), shape, axes);
+    snprintf(out, cap, "%s%s%s %s over %s", ss_coll_kind_name(c->kind), *extra ? " " : "",
+             extra, shape, axes);
 }
 
 /* Mesh axis indices of c->axes; JAX-like errors. */

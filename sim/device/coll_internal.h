@@ -1,12 +1,14 @@
 /*
  * coll_internal.h — what the threaded collectives (collectives.c), their
  * descriptors (coll_desc.c) and the naive reference (collectives_ref.c)
- * share: group sizes, element counts and 16-bit float conversions.
+ * share: group sizes and element counts.
  */
 #ifndef SS_DEVICE_COLL_INTERNAL_H
 #define SS_DEVICE_COLL_INTERNAL_H
 
 #include "device_internal.h"
+
+#include "base/half.h"
 
 #include <string.h>
 
@@ -19,41 +21,7 @@ ss_status ss__coll_group_size(const ss_coll *c, int *gsize);
 /* Product of the dims. */
 size_t ss__shape_elems(int rank, const int64_t shape[]);
 
-/* bfloat16 <-> float, round to nearest even (NaN stays NaN). */
-static inline float ss__bf16_to_f32(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint16_t ss__f32_to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40u);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-#ifdef SS__HAVE_F16
-static inline float ss__f16_to_f32(uint16_t h)
-{
-    _Float16 v;
-    memcpy(&v, &h, 2);
-    return (float)v;
-}
-
-static inline uint16_t ss__f32_to_f16(float f)
-{
-    _Float16 v = (_Float16)f;
-    uint16_t h;
-    memcpy(&h, &v, 2);
-    return h;
-}
-#endif
+/* The 16-bit conversions are base/half.h's. */
 
 /* Naive reference: compute the output of every device of `c`'s mesh from
  * every device's input, one group and one element at a time. in[i] and

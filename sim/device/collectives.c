@@ -66,6 +66,10 @@ SS__VECTORIZE static void fill_identity(ss_dtype dt, ss_reduce_op op, void *acc,
     case SS_I64: FILL(int64_t, INT64_MIN, INT64_MAX); break;
     case SS_I8: FILL(int8_t, INT8_MIN, INT8_MAX); break;
     case SS_U8: FILL(uint8_t, 0, UINT8_MAX); break;
+    case SS_I16: FILL(int16_t, INT16_MIN, INT16_MAX); break;
+    case SS_U16: FILL(uint16_t, 0, UINT16_MAX); break;
+    case SS_U32: FILL(uint32_t, 0, UINT32_MAX); break;
+    case SS_U64: FILL(uint64_t, 0, UINT64_MAX); break;
     case SS_BF16: FILL(uint16_t, 0xff80u, 0x7f80u); break;
     case SS_F16: FILL(uint16_t, 0xfc00u, 0x7c00u); break;
     default: break;
@@ -113,6 +117,10 @@ SS__VECTORIZE static void combine(ss_dtype dt, ss_reduce_op op, void *restrict a
     case SS_I64: LOOP(int64_t, (int64_t)((uint64_t)a[i] + (uint64_t)b[i])); break;
     case SS_I8: LOOP(int8_t, (int8_t)(uint8_t)((unsigned)(uint8_t)a[i] + (uint8_t)b[i])); break;
     case SS_U8: LOOP(uint8_t, (uint8_t)(a[i] + b[i])); break;
+    case SS_I16: LOOP(int16_t, (int16_t)(uint16_t)((unsigned)(uint16_t)a[i] + (uint16_t)b[i])); break;
+    case SS_U16: LOOP(uint16_t, (uint16_t)(a[i] + b[i])); break;
+    case SS_U32: LOOP(uint32_t, a[i] + b[i]); break;
+    case SS_U64: LOOP(uint64_t, a[i] + b[i]); break;
     case SS_BF16: LOOP16(ss__bf16_to_f32, ss__f32_to_bf16); break;
 #ifdef SS__HAVE_F16
     case SS_F16: LOOP16(ss__f16_to_f32, ss__f32_to_f16); break;
@@ -166,6 +174,10 @@ SS__VECTORIZE static void finish_mean(ss_dtype dt, const void *acc, void *out, s
             if (dt == SS_I32) { int32_t t; memcpy(&t, p, 4); v = t; }
             else if (dt == SS_I64) { int64_t t; memcpy(&t, p, 8); v = (double)t; }
             else if (dt == SS_I8) { v = (int8_t)*p; }
+            else if (dt == SS_I16) { int16_t t; memcpy(&t, p, 2); v = t; }
+            else if (dt == SS_U16) { uint16_t t; memcpy(&t, p, 2); v = t; }
+            else if (dt == SS_U32) { uint32_t t; memcpy(&t, p, 4); v = t; }
+            else if (dt == SS_U64) { uint64_t t; memcpy(&t, p, 8); v = (double)t; }
             else { v = *p; }
             o[i] = (float)v / (float)G;
         }
@@ -567,7 +579,9 @@ ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec)
     memset(rec, 0, sizeof *rec);
     rec->kind = c->kind;
     rec->op = c->op;
-    ss__coll_axes_text(c, rec->axes, sizeof rec->axes);
+    rec->naxes = c->naxes;
+    for (int i = 0; i < c->naxes; i++)
+        rec->axes[i] = ss_mesh_axis_index(c->mesh, c->axes[i]); /* checked by ss_coll_output */
     rec->group_size = gsize;
     rec->ngroups = ss_mesh_device_count(c->mesh) / (gsize ? gsize : 1);
     rec->dtype = c->dtype;
@@ -595,14 +609,14 @@ ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec)
     return SS_OK;
 }
 
-/* nccl-tests' bus bandwidth factor of a kind for a group of n. */
-static double busbw_factor(ss_coll_kind kind, double n)
+double ss_coll_busbw_factor(ss_coll_kind kind, int64_t n)
 {
+    double g = (double)n;
     switch (kind) {
-    case SS_COLL_ALL_REDUCE: return 2 * (n - 1) / n;
+    case SS_COLL_ALL_REDUCE: return 2 * (g - 1) / g;
     case SS_COLL_ALL_GATHER:
     case SS_COLL_REDUCE_SCATTER:
-    case SS_COLL_ALL_TO_ALL: return (n - 1) / n;
+    case SS_COLL_ALL_TO_ALL: return (g - 1) / g;
     default: return 1;
     }
 }
@@ -615,7 +629,7 @@ static void record(ss_device *dev, const ss__op *me, double seconds)
     rec.seq = me->seq;
     rec.seconds = seconds;
     rec.algbw = seconds > 0 ? (double)rec.bytes / seconds : 0;
-    rec.busbw = rec.algbw * busbw_factor(me->coll.kind, (double)rec.group_size);
+    rec.busbw = rec.algbw * ss_coll_busbw_factor(me->coll.kind, rec.group_size);
     ss__ledger_add(dev->ctx, &rec);
 }
 

@@ -27,6 +27,10 @@ static elem load(ss_dtype dt, const unsigned char *p)
     case SS_I64: memcpy(&e.i, p, 8); break;
     case SS_I8: e.i = (int8_t)*p; break;
     case SS_U8: case SS_BOOL: e.i = *p; break;
+    case SS_I16: { int16_t v; memcpy(&v, p, 2); e.i = v; break; }
+    case SS_U16: { uint16_t v; memcpy(&v, p, 2); e.i = v; break; }
+    case SS_U32: { uint32_t v; memcpy(&v, p, 4); e.i = v; break; }
+    case SS_U64: memcpy(&e.i, p, 8); break; /* compared as unsigned in apply() */
     case SS_BF16: case SS_F16: memcpy(&e.h, p, 2); break;
     default: break;
     }
@@ -41,6 +45,9 @@ static void store(ss_dtype dt, unsigned char *p, elem e)
     case SS_I32: { int32_t v = (int32_t)(uint32_t)(uint64_t)e.i; memcpy(p, &v, 4); break; }
     case SS_I64: memcpy(p, &e.i, 8); break;
     case SS_I8: case SS_U8: case SS_BOOL: *p = (unsigned char)(uint64_t)e.i; break;
+    case SS_I16: case SS_U16: { uint16_t v = (uint16_t)(uint64_t)e.i; memcpy(p, &v, 2); break; }
+    case SS_U32: { uint32_t v = (uint32_t)(uint64_t)e.i; memcpy(p, &v, 4); break; }
+    case SS_U64: memcpy(p, &e.i, 8); break;
     case SS_BF16: case SS_F16: memcpy(p, &e.h, 2); break;
     default: break;
     }
@@ -78,6 +85,10 @@ static elem identity(ss_dtype dt, ss_reduce_op op)
     case SS_I64: e.i = sgn < 0 ? INT64_MIN : sgn > 0 ? INT64_MAX : 0; break;
     case SS_I8: e.i = sgn < 0 ? INT8_MIN : sgn > 0 ? INT8_MAX : 0; break;
     case SS_U8: e.i = sgn > 0 ? UINT8_MAX : 0; break;
+    case SS_I16: e.i = sgn < 0 ? INT16_MIN : sgn > 0 ? INT16_MAX : 0; break;
+    case SS_U16: e.i = sgn > 0 ? UINT16_MAX : 0; break;
+    case SS_U32: e.i = sgn > 0 ? (int64_t)UINT32_MAX : 0; break;
+    case SS_U64: e.i = sgn > 0 ? -1 : 0; break; /* all bits: UINT64_MAX */
     default: break;
     }
     return e;
@@ -90,6 +101,9 @@ static int64_t wrap(ss_dtype dt, uint64_t v)
     case SS_I32: return (int32_t)(uint32_t)v;
     case SS_I8: return (int8_t)(uint8_t)v;
     case SS_U8: return (uint8_t)v;
+    case SS_I16: return (int16_t)(uint16_t)v;
+    case SS_U16: return (uint16_t)v;
+    case SS_U32: return (uint32_t)v;
     default: return (int64_t)v;
     }
 }
@@ -117,6 +131,11 @@ static elem apply(ss_dtype dt, ss_reduce_op op, elem a, elem b)
             a.h = to16(dt, x + y);
         break;
     }
+    case SS_U64: {
+        uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
+        a.i = (int64_t)(mx ? (x < y ? y : x) : mn ? (y < x ? y : x) : x + y);
+        break;
+    }
     default:
         a.i = mx ? (a.i < b.i ? b.i : a.i) : mn ? (b.i < a.i ? b.i : a.i)
                                                 : wrap(dt, (uint64_t)a.i + (uint64_t)b.i);
@@ -132,6 +151,7 @@ static elem mean(ss_dtype dt, elem s, int G)
     case SS_F32: e.f32 = s.f32 / (float)G; break;
     case SS_F64: e.f64 = s.f64 / (double)G; break;
     case SS_BF16: case SS_F16: e.h = to16(dt, to32(dt, s.h) / (float)G); break;
+    case SS_U64: e.f32 = (float)(double)(uint64_t)s.i / (float)G; break;
     default: e.f32 = (float)(double)s.i / (float)G; break;
     }
     return e;

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(sizeof((ss_trace_event){0}.name) >= SS__BUFNAME_MAX,
+               "ss_trace_event.name holds every recorded name");
+
 struct ss__trace_event {
     double ts, dur; /* microseconds */
     char ph;        /* 'X' slice, 'i' instant, 'C' counter */
@@ -116,6 +119,70 @@ ss_status ss_context_trace_write(ss_context *ctx, const char *path)
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)
         return ss__fail(SS_ERR_IO, "trace: error writing %s", path);
+    return SS_OK;
+}
+
+int ss_context_trace_count(ss_context *ctx, int device)
+{
+    if (!ctx || device < 0 || device >= ctx->ndevices)
+        return 0;
+    ss_device *d = &ctx->devices[device];
+    pthread_mutex_lock(&d->trace_lock);
+    int n = d->nevents;
+    pthread_mutex_unlock(&d->trace_lock);
+    return n;
+}
+
+/* The public kind of a recorded event (its phase and category). */
+static ss_trace_kind event_kind(const ss__trace_event *e)
+{
+    if (e->ph == 'C')
+        return SS_TRACE_LIVE;
+    if (e->ph == 'i')
+        return SS_TRACE_MEMORY;
+    if (strcmp(e->cat, "kernel") == 0)
+        return SS_TRACE_KERNEL;
+    if (strcmp(e->cat, "collective") == 0)
+        return SS_TRACE_COLLECTIVE;
+    if (strcmp(e->cat, "wait") == 0)
+        return SS_TRACE_WAIT;
+    return SS_TRACE_RUN;
+}
+
+/* The value of argument `key` of e, 0 if it has none. */
+static double event_arg(const ss__trace_event *e, const char *key)
+{
+    if (e->k0 && strcmp(e->k0, key) == 0)
+        return e->v0;
+    if (e->k1 && strcmp(e->k1, key) == 0)
+        return e->v1;
+    return 0;
+}
+
+ss_status ss_context_trace_get(ss_context *ctx, int device, int i, ss_trace_event *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!ctx || device < 0 || device >= ctx->ndevices)
+        return ss__fail(SS_ERR_RANGE, "trace: device %d is outside 0..%d", device,
+                        ctx ? ctx->ndevices - 1 : -1);
+    ss_device *d = &ctx->devices[device];
+    pthread_mutex_lock(&d->trace_lock);
+    int n = d->nevents;
+    if (i < 0 || i >= n) {
+        pthread_mutex_unlock(&d->trace_lock);
+        return ss__fail(SS_ERR_RANGE, "trace: event %d of device %d, which has %d", i, device,
+                        n);
+    }
+    const ss__trace_event *e = &d->events[i];
+    out->kind = event_kind(e);
+    out->start_us = e->ts;
+    out->dur_us = e->ph == 'X' ? e->dur : 0;
+    snprintf(out->name, sizeof out->name, "%s", e->name);
+    out->bytes = event_arg(e, out->kind == SS_TRACE_COLLECTIVE ? "bytes_in" : "bytes");
+    out->live = event_arg(e, "live");
+    out->seq = (int64_t)event_arg(e, "seq");
+    out->group_size = (int)event_arg(e, "group_size");
+    pthread_mutex_unlock(&d->trace_lock);
     return SS_OK;
 }
 

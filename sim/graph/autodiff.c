@@ -60,6 +60,7 @@ typedef struct ad {
      * `known` values have one. */
     unsigned *inv;
     int known, inv_cap;
+    ss_value top; /* the highest output differentiated: ct and needed have top + 1 */
 } ad;
 
 static bool is_float(ss_dtype t) { return t == SS_F32 || t == SS_BF16 || t == SS_F16; }
@@ -105,6 +106,23 @@ static ss_status bin(ss_program *p, ss_binary_op op, ss_value a, ss_value b, ss_
     return ss_binary(p, op, a, b, out);
 }
 
+/* A float comparison (bool result). */
+static ss_status cmp(ss_program *p, ss_cmp_dir dir, ss_value a, ss_value b, ss_value *out)
+{
+    return ss_compare(p, dir, SS_CMP_FLOAT, a, b, out);
+}
+
+/* g where `mask`, else zeros of g's shape and dtype. */
+static ss_status masked(ss_program *p, ss_value mask, ss_value g, bool keep_true, ss_value *out)
+{
+    const ss__node *gn = &p->nodes[g];
+    ss_value z;
+    ss_status st = full(p, 0.0, gn->dtype, gn->rank, gn->shape, &z);
+    if (st)
+        return st;
+    return keep_true ? ss_select(p, mask, g, z, out) : ss_select(p, mask, z, g, out);
+}
+
 /* a op constant */
 static ss_status binc(ss_program *p, ss_binary_op op, ss_value a, double c, ss_value *out)
 {
@@ -147,10 +165,19 @@ static ss_status reduce_mask(ss_program *p, ss_reduce_op op, ss_value x, unsigne
 }
 
 /* --- Cotangent rules ------------------------------------------------------ */
+/*
+ * One rule per op, named in the VJP column of ops.def: node n (a copy: the
+ * rules append nodes, which may move the node array) is value v, g its
+ * cotangent; for each operand k with want[k] the rule may set gin[k] to the
+ * operand's cotangent (left -1: a symbolic zero). p->in_manual is n's.
+ */
 
-static ss_status vjp_unary(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
-                           ss_value *gx)
+static ss_status vjp_unary(ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                           ss_value gin[])
 {
+    ss_program *p = s->p;
+    ss_value *gx = &gin[0];
+    (void)want;
     ss_value x = n->in[0], a, b, c, t;
     ss_status st = SS_OK;
     switch ((ss_unary_op)n->sub) {
@@ -197,6 +224,47 @@ static ss_status vjp_unary(ss_program *p, const ss__node *n, ss_value ans, ss_va
         return st;
     case SS_CONVERT: /* the cotangent back in x's dtype */
         return ss_convert(p, g, p->nodes[x].dtype, gx);
+    case SS_ABS: /* select(x >= 0, g, -g) */
+        if (!(st = ss_constant(p, 0.0, &a)) && !(st = cmp(p, SS_CMP_GE, x, a, &b)) &&
+            !(st = ss_unary(p, SS_NEG, g, &c)))
+            st = ss_select(p, b, g, c, gx);
+        return st;
+    case SS_SIGN: case SS_FLOOR: case SS_CEIL: case SS_ROUND_EVEN: case SS_ROUND_AFZ:
+        return SS_OK; /* piecewise constant: a symbolic zero (ad.defjvp_zero) */
+    case SS_SIN: /* g * cos(x) */
+        if (!(st = ss_unary(p, SS_COS, x, &a)))
+            st = bin(p, SS_MUL, g, a, gx);
+        return st;
+    case SS_COS: /* -(g * sin(x)) */
+        if (!(st = ss_unary(p, SS_SIN, x, &a)) && !(st = bin(p, SS_MUL, g, a, &b)))
+            st = ss_unary(p, SS_NEG, b, gx);
+        return st;
+    case SS_TAN: /* g * (1 + ans^2) */
+        if (!(st = ss_unary(p, SS_SQUARE, ans, &a)) && !(st = cbin(p, SS_ADD, 1.0, a, &b)))
+            st = bin(p, SS_MUL, g, b, gx);
+        return st;
+    case SS_ERF: /* 2/sqrt(pi) * (g * exp(-x^2)) */
+        if (!(st = ss_unary(p, SS_SQUARE, x, &a)) && !(st = ss_unary(p, SS_NEG, a, &a)) &&
+            !(st = ss_unary(p, SS_EXP, a, &a)) && !(st = bin(p, SS_MUL, g, a, &b)))
+            st = cbin(p, SS_MUL, 2.0 / sqrt(3.14159265358979323846), b, gx);
+        return st;
+    case SS_EXPM1: /* g * (ans + 1) */
+        if (!(st = binc(p, SS_ADD, ans, 1.0, &a)))
+            st = bin(p, SS_MUL, g, a, gx);
+        return st;
+    case SS_LOG1P: /* g / (x + 1) */
+        if (!(st = binc(p, SS_ADD, x, 1.0, &a)))
+            st = bin(p, SS_DIV, g, a, gx);
+        return st;
+    case SS_LOGISTIC: /* g * (ans * (1 - ans)) */
+        if (!(st = cbin(p, SS_SUB, 1.0, ans, &a)) && !(st = bin(p, SS_MUL, ans, a, &b)))
+            st = bin(p, SS_MUL, g, b, gx);
+        return st;
+    case SS_CBRT: /* g * (1/3 * ans^-2) */
+        if (!(st = ss_unary(p, SS_SQUARE, ans, &a)) && !(st = cbin(p, SS_DIV, 1.0, a, &a)) &&
+            !(st = cbin(p, SS_MUL, 1.0 / 3.0, a, &b)))
+            st = bin(p, SS_MUL, g, b, gx);
+        return st;
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for unary op %d", n->sub);
@@ -213,9 +281,10 @@ static ss_status balanced(ss_program *p, ss_value x, ss_value ans, ss_value y, s
     return st;
 }
 
-static ss_status vjp_binary(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
-                            const bool want[2], ss_value gin[2])
+static ss_status vjp_binary(ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                            ss_value gin[])
 {
+    ss_program *p = s->p;
     ss_value a = n->in[0], b = n->in[1], t, u, e;
     ss_status st = SS_OK;
     switch ((ss_binary_op)n->sub) {
@@ -258,9 +327,60 @@ static ss_status vjp_binary(ss_program *p, const ss__node *n, ss_value ans, ss_v
             !(st = ss_unary(p, SS_LOG, t, &t)) && !(st = bin(p, SS_MUL, t, ans, &t)))
             st = bin(p, SS_MUL, g, t, &gin[1]);
         return st;
+    case SS_REM: /* g; -g * (sign(a / b) * floor(|a / b|)) */
+        gin[0] = g;
+        if (want[1] && !(st = bin(p, SS_DIV, a, b, &t)) && !(st = ss_unary(p, SS_SIGN, t, &u)) &&
+            !(st = ss_unary(p, SS_ABS, t, &t)) && !(st = ss_unary(p, SS_FLOOR, t, &t)) &&
+            !(st = bin(p, SS_MUL, u, t, &t)) && !(st = ss_unary(p, SS_NEG, g, &u)))
+            st = bin(p, SS_MUL, u, t, &gin[1]);
+        return st;
+    case SS_ATAN2: /* g * (b / (a^2 + b^2)); g * -a / (a^2 + b^2) */
+        if ((st = ss_unary(p, SS_SQUARE, a, &t)) || (st = ss_unary(p, SS_SQUARE, b, &u)) ||
+            (st = bin(p, SS_ADD, t, u, &e)))
+            return st;
+        if (want[0] && (!(st = bin(p, SS_DIV, b, e, &t))))
+            st = bin(p, SS_MUL, g, t, &gin[0]);
+        if (!st && want[1] && !(st = ss_unary(p, SS_NEG, a, &t)) &&
+            !(st = bin(p, SS_MUL, g, t, &t)))
+            st = bin(p, SS_DIV, t, e, &gin[1]);
+        return st;
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for binary op %d", n->sub);
+}
+
+/* lax.select's transpose: the cotangent to each branch where it was
+ * taken, zeros elsewhere; nothing to the predicate. */
+static ss_status vjp_select(ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                            ss_value gin[])
+{
+    (void)ans;
+    ss_status st = SS_OK;
+    if (want[1])
+        st = masked(s->p, n->in[0], g, true, &gin[1]);
+    if (!st && want[2])
+        st = masked(s->p, n->in[0], g, false, &gin[2]);
+    return st;
+}
+
+/* lax.clamp's JVP rules (jax/_src/lax/lax.py): min gets g where min > x
+ * and min < max; x where min < x < max; max where max < x. */
+static ss_status vjp_clamp(ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                           ss_value gin[])
+{
+    (void)ans;
+    ss_program *p = s->p;
+    ss_value lo = n->in[0], x = n->in[1], hi = n->in[2], a, b, m;
+    ss_status st = SS_OK;
+    if (want[0] && !(st = cmp(p, SS_CMP_GT, lo, x, &a)) && !(st = cmp(p, SS_CMP_LT, lo, hi, &b)) &&
+        !(st = bin(p, SS_AND, a, b, &m)))
+        st = masked(p, m, g, true, &gin[0]);
+    if (!st && want[1] && !(st = cmp(p, SS_CMP_GT, x, lo, &a)) &&
+        !(st = cmp(p, SS_CMP_LT, x, hi, &b)) && !(st = bin(p, SS_AND, a, b, &m)))
+        st = masked(p, m, g, true, &gin[1]);
+    if (!st && want[2] && !(st = cmp(p, SS_CMP_LT, hi, x, &m)))
+        st = masked(p, m, g, true, &gin[2]);
+    return st;
 }
 
 /* JAX's _dot_general_transpose_lhs. x is the operand whose cotangent is
@@ -340,9 +460,23 @@ static ss_status dot_transpose(ss_program *p, const ss__node *n, ss_value g, int
     return ss_transpose(p, r, perm, out);
 }
 
-static ss_status vjp_reduce(ss_program *p, const ss__node *n, ss_value ans, ss_value g,
-                            ss_value *gx)
+static ss_status vjp_dot(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                         ss_value gin[])
 {
+    (void)v;
+    ss_status st = SS_OK;
+    for (int k = 0; k < 2 && !st; k++)
+        if (want[k])
+            st = dot_transpose(s->p, n, g, k, &gin[k]);
+    return st;
+}
+
+static ss_status vjp_reduce(ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                            ss_value gin[])
+{
+    ss_program *p = s->p;
+    ss_value *gx = &gin[0];
+    (void)want;
     const ss__node *x = &p->nodes[n->in[0]];
     ss__node xn = *x;
     if (n->sub == SS_REDUCE_SUM)
@@ -358,8 +492,32 @@ static ss_status vjp_reduce(ss_program *p, const ss__node *n, ss_value ans, ss_v
     return st;
 }
 
-static ss_status vjp_broadcast(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+static ss_status vjp_transpose(ad *s, const ss__node *n, ss_value v, ss_value g,
+                               const bool want[], ss_value gin[])
 {
+    (void)v, (void)want;
+    int inv[SS_MAX_RANK];
+    for (int d = 0; d < n->rank; d++)
+        inv[n->dims[d]] = d;
+    return ss_transpose(s->p, g, inv, &gin[0]);
+}
+
+static ss_status vjp_reshape(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                             ss_value gin[])
+{
+    (void)v, (void)want;
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    int64_t shape[SS_MAX_RANK];
+    memcpy(shape, x->shape, sizeof shape);
+    return ss_reshape(s->p, g, x->rank, shape, &gin[0]);
+}
+
+static ss_status vjp_broadcast(ad *s, const ss__node *n, ss_value v, ss_value g,
+                               const bool want[], ss_value gin[])
+{
+    ss_program *p = s->p;
+    ss_value *gx = &gin[0];
+    (void)v, (void)want;
     const ss__node *x = &p->nodes[n->in[0]];
     ss__node xn = *x;
     unsigned keep = 0, mask = 0;
@@ -383,8 +541,12 @@ static ss_status vjp_broadcast(ss_program *p, const ss__node *n, ss_value g, ss_
 }
 
 /* Zero padding of g back to the slice's operand shape, one dim at a time. */
-static ss_status vjp_slice(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+static ss_status vjp_slice(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                           ss_value gin[])
 {
+    ss_program *p = s->p;
+    ss_value *gx = &gin[0];
+    (void)v, (void)want;
     ss__node x = p->nodes[n->in[0]];
     int64_t shape[SS_MAX_RANK];
     memcpy(shape, n->shape, sizeof shape);
@@ -417,18 +579,29 @@ static ss_status vjp_slice(ss_program *p, const ss__node *n, ss_value g, ss_valu
     return SS_OK;
 }
 
-static ss_status vjp_concat(ss_program *p, const ss__node *n, ss_value g, int k, ss_value *gx)
+/* A slice per wanted operand. */
+static ss_status vjp_concat(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                            ss_value gin[])
 {
+    (void)v;
+    ss_status st = SS_OK;
     int64_t start[SS_MAX_RANK] = {0}, limit[SS_MAX_RANK];
     memcpy(limit, n->shape, sizeof limit);
-    for (int i = 0; i < k; i++)
-        start[n->dim] += p->nodes[n->in[i]].shape[n->dim];
-    limit[n->dim] = start[n->dim] + p->nodes[n->in[k]].shape[n->dim];
-    return ss_slice(p, g, start, limit, gx);
+    for (int k = 0; k < n->nin && !st; k++) {
+        limit[n->dim] = start[n->dim] + s->p->nodes[n->in[k]].shape[n->dim];
+        if (want[k])
+            st = ss_slice(s->p, g, start, limit, &gin[k]);
+        start[n->dim] = limit[n->dim];
+    }
+    return st;
 }
 
-static ss_status vjp_constrain(ss_program *p, const ss__node *n, ss_value g, ss_value *gx)
+static ss_status vjp_constrain(ad *s, const ss__node *n, ss_value v, ss_value g,
+                               const bool want[], ss_value gin[])
 {
+    (void)v, (void)want;
+    ss_program *p = s->p;
+    ss_value *gx = &gin[0];
     ss__node c = *n;
     c.in[0] = g;
     c.is_output = false;
@@ -559,42 +732,61 @@ static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
     return ss_reshape(p, block, x->rank, xs, gx);
 }
 
-/* Cotangents of a region's boundary and explicit collectives. */
-static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
+/* The region's exit. */
+static ss_status vjp_manual_out(ad *s, const ss__node *np, ss_value v, ss_value g,
+                                const bool want[], ss_value gin[])
 {
+    (void)v, (void)want;
     ss_program *p = s->p;
-    const ss__node n = p->nodes[v];
+    const ss__node n = *np;
+    ss_value *gx = &gin[0];
+    if (n.unchecked)
+        return ss__fail(SS_ERR_UNSUPPORTED, "differentiating a shard_map with "
+                                            "check_vma=False is not supported (its "
+                                            "transposes need the replication it does not "
+                                            "check)");
+    /* The exit's transpose is an entry with the same spec; an out_spec
+     * replicated over axes the block varies over is what check_vma
+     * rejects in JAX (the forward keeps replica 0's block). */
+    unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
+    if (repl & ~invariant(s, n.in[0]))
+        return ss__fail(SS_ERR_UNSUPPORTED, "shard_map out_specs replicate over mesh axes "
+                                            "the result varies over (JAX's check_vma "
+                                            "rejects it); psum or all_gather it first");
+    p->in_manual = true;
+    return ss__region_cross(p, SS__OP_MANUAL_IN, g, &n.fixed, false, gx);
+}
+
+/* The region's entry. */
+static ss_status vjp_manual_in(ad *s, const ss__node *np, ss_value v, ss_value g,
+                               const bool want[], ss_value gin[])
+{
+    (void)v, (void)want;
+    ss_program *p = s->p;
+    const ss__node n = *np;
+    ss_value *gx = &gin[0];
     ss_status st;
-    if (n.op == SS__OP_MANUAL_OUT) {
-        if (n.unchecked)
-            return ss__fail(SS_ERR_UNSUPPORTED, "differentiating a shard_map with "
-                                                "check_vma=False is not supported (its "
-                                                "transposes need the replication it does not "
-                                                "check)");
-        /* The exit's transpose is an entry with the same spec; an out_spec
-         * replicated over axes the block varies over is what check_vma
-         * rejects in JAX (the forward keeps replica 0's block). */
-        unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
-        if (repl & ~invariant(s, n.in[0]))
-            return ss__fail(SS_ERR_UNSUPPORTED, "shard_map out_specs replicate over mesh axes "
-                                                "the result varies over (JAX's check_vma "
-                                                "rejects it); psum or all_gather it first");
-        p->in_manual = true;
-        return ss__region_cross(p, SS__OP_MANUAL_IN, g, &n.fixed, false, gx);
-    }
-    if (n.op == SS__OP_MANUAL_IN) {
-        /* The entry's transpose: sum over the devices that shared the
-         * input (a replicated in_spec), then an exit with the same spec. */
-        ss_value c = g;
-        unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
-        p->in_manual = true;
-        if ((repl & ~invariant(s, c)) && (st = psum_axes(s, c, repl & ~invariant(s, c), &c)))
-            return st;
-        st = ss__region_cross(p, SS__OP_MANUAL_OUT, c, &n.fixed, false, gx);
-        p->in_manual = false;
+    /* The entry's transpose: sum over the devices that shared the
+     * input (a replicated in_spec), then an exit with the same spec. */
+    ss_value c = g;
+    unsigned repl = ss__all_axes(p) & ~ss__layout_used(&n.fixed);
+    p->in_manual = true;
+    if ((repl & ~invariant(s, c)) && (st = psum_axes(s, c, repl & ~invariant(s, c), &c)))
         return st;
-    }
-    /* An explicit collective. */
+    st = ss__region_cross(p, SS__OP_MANUAL_OUT, c, &n.fixed, false, gx);
+    p->in_manual = false;
+    return st;
+}
+
+/* An explicit collective. */
+static ss_status vjp_collective(ad *s, const ss__node *np, ss_value v, ss_value g,
+                                const bool want[], ss_value gin[])
+{
+    (void)v, (void)want;
+    ss_program *p = s->p;
+    const ss__node n = *np;
+    ss_value *gx = &gin[0];
+    ss_status st;
     p->in_manual = true;
     unsigned axes = ss__coll_axes(p, &n);
     char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
@@ -650,22 +842,70 @@ static ss_status vjp_manual(ad *s, ss_value v, ss_value g, ss_value *gx)
     }
 }
 
+/* A loop result: a while has no transpose (JAX's _while_transpose_error);
+ * a scan's results meet at the loop node, which the sweep reaches after
+ * them (it precedes them), once all their cotangents are summed. */
+static ss_status vjp_loop_result(ad *s, const ss__node *n, ss_value v, ss_value g,
+                                 const bool want[], ss_value gin[])
+{
+    (void)v, (void)want, (void)gin;
+    if (ss__node_loop(s->p, &s->p->nodes[n->in[0]])->cond)
+        return ss__fail(SS_ERR_UNSUPPORTED,
+                        "Reverse-mode differentiation does not work for lax.while_loop or "
+                        "lax.fori_loop with dynamic start/stop values. Try using lax.scan, "
+                        "or using fori_loop with static start/stop.");
+    if (s->ct[n->in[0]] < 0)
+        s->ct[n->in[0]] = g;
+    return SS_OK;
+}
+
+/* A scan: its operands' cotangents from its results' (loop_grad.c). */
+static ss_status vjp_loop(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                          ss_value gin[])
+{
+    (void)g;
+    const ss__loop *l = ss__node_loop(s->p, n);
+    ss_value cts[64];
+    if (l->ncarry + l->nys > 64)
+        return ss__fail(SS_ERR_UNSUPPORTED, "a loop with %d results", l->ncarry + l->nys);
+    for (int k = 0; k < l->ncarry + l->nys; k++) {
+        ss_value r = l->res[k];
+        cts[k] = r <= s->top && s->needed[r] ? s->ct[r] : -1;
+    }
+    return ss__loop_vjp(s->p, v, cts, want, gin);
+}
+
 /* --- The sweep ----------------------------------------------------------- */
 
-/* Whether op `n` passes a cotangent to operand k at all. */
-static bool differentiable(const ss__node *n, int k)
+typedef ss_status (*vjp_rule)(ad *s, const ss__node *n, ss_value v, ss_value g,
+                              const bool want[], ss_value gin[]);
+
+/* The VJP column of the op table. */
+static const vjp_rule vjp_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = VJP,
+#include "ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof vjp_rules / sizeof vjp_rules[0] == SS__OP_COUNT, "one rule per opcode");
+
+bool ss__vjp_has_rule(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && vjp_rules[op]; }
+
+/* Whether op `n` passes cotangents at all: a float result (integer and
+ * bool values are JAX's float0, no cotangent) and a rule. */
+static bool node_differentiable(const ss__node *n)
 {
-    (void)k;
-    if (n->stop_gradient || !is_float(n->dtype))
+    if (n->stop_gradient || !is_float(n->dtype) || !ss__vjp_has_rule(n->op))
         return false;
-    switch (n->op) {
-    case SS__OP_ONE_HOT:
-    case SS__OP_CONSTANT:
-    case SS__OP_INPUT:
-    case SS__OP_PARAM: return false;
-    case SS__OP_BINARY: return n->sub != SS_EQ && n->sub != SS_GT && n->sub != SS_GE;
-    default: return true;
-    }
+    /* Comparisons are piecewise constant. */
+    return n->op != SS__OP_BINARY || (n->sub != SS_EQ && n->sub != SS_GT && n->sub != SS_GE);
+}
+
+/* Whether op `n` passes a cotangent to operand k: a float operand (a
+ * select's predicate, an integer converted to float get none). */
+static bool differentiable(const ss_program *p, const ss__node *n, int k)
+{
+    return node_differentiable(n) && is_float(p->nodes[n->in[k]].dtype);
 }
 
 /* Remember that cotangent c belongs to primal v (a layout hint). */
@@ -712,44 +952,10 @@ static ss_status backward_node(ad *s, ss_value v)
         gin[k] = -1;
     }
     p->in_manual = n.manual;
-    switch (n.op) {
-    case SS__OP_MANUAL_IN:
-    case SS__OP_MANUAL_OUT:
-    case SS__OP_COLLECTIVE: st = vjp_manual(s, v, g, &gin[0]); break;
-    case SS__OP_UNARY: st = vjp_unary(p, &n, v, g, &gin[0]); break;
-    case SS__OP_BINARY: st = vjp_binary(p, &n, v, g, want, gin); break;
-    case SS__OP_DOT:
-        for (int k = 0; k < 2 && !st; k++)
-            if (want[k])
-                st = dot_transpose(p, &n, g, k, &gin[k]);
-        break;
-    case SS__OP_REDUCE: st = vjp_reduce(p, &n, v, g, &gin[0]); break;
-    case SS__OP_TRANSPOSE: {
-        int inv[SS_MAX_RANK];
-        for (int d = 0; d < n.rank; d++)
-            inv[n.dims[d]] = d;
-        st = ss_transpose(p, g, inv, &gin[0]);
-        break;
-    }
-    case SS__OP_RESHAPE: {
-        const ss__node *x = &p->nodes[n.in[0]];
-        int64_t shape[SS_MAX_RANK];
-        memcpy(shape, x->shape, sizeof shape);
-        st = ss_reshape(p, g, x->rank, shape, &gin[0]);
-        break;
-    }
-    case SS__OP_BROADCAST: st = vjp_broadcast(p, &n, g, &gin[0]); break;
-    case SS__OP_SLICE: st = vjp_slice(p, &n, g, &gin[0]); break;
-    case SS__OP_CONCAT:
-        for (int k = 0; k < n.nin && !st; k++)
-            if (want[k])
-                st = vjp_concat(p, &n, g, k, &gin[k]);
-        break;
-    case SS__OP_CONSTRAIN: st = vjp_constrain(p, &n, g, &gin[0]); break;
-    default:
+    if (!ss__vjp_has_rule(n.op))
         return ss__fail(SS_ERR_UNSUPPORTED, "grad: %%%d: no cotangent rule for %s", (int)v,
                         ss__opcode_name(&n));
-    }
+    st = vjp_rules[n.op](s, &n, v, g, want, gin);
     if (st)
         return ss__fail(st, "grad: %%%d (%s): %s", (int)v, ss__opcode_name(&n),
                         ss_error_message());
@@ -759,13 +965,20 @@ static ss_status backward_node(ad *s, ss_value v)
     return st;
 }
 
-/* The sweep proper; on failure the caller drops what was appended. */
-static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt[],
-                     ss_value grads[])
+/* The sweep proper from outputs ys[0..ny) with cotangents seeds[] (s->ct
+ * and s->needed have room for the highest of ys); on failure the caller
+ * drops what was appended. */
+static ss_status vjp_many(ad *s, int ny, const ss_value ys[], const ss_value seeds[], int n,
+                          const ss_value wrt[], ss_value grads[])
 {
     ss_program *p = s->p;
-    if (y < 0 || y >= p->n)
-        return ss__fail(SS_ERR_INVALID, "grad: %%%d is not a value", (int)y);
+    ss_value y = -1;
+    for (int k = 0; k < ny; k++) {
+        if (ys[k] < 0 || ys[k] >= p->n)
+            return ss__fail(SS_ERR_INVALID, "grad: %%%d is not a value", (int)ys[k]);
+        y = ys[k] > y ? ys[k] : y;
+    }
+    s->top = y;
     /* depends: reachable from an argument through differentiable ops. */
     for (ss_value v = 0; v <= y; v++) {
         bool dep = false;
@@ -773,20 +986,21 @@ static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt
             dep = wrt[i] == v;
         const ss__node *nd = &p->nodes[v];
         for (int k = 0; k < nd->nin && !dep; k++)
-            dep = s->needed[nd->in[k]] && differentiable(nd, k);
+            dep = s->needed[nd->in[k]] && differentiable(p, nd, k);
         s->needed[v] = dep;
     }
-    /* ... and reaches y: walk back from y. */
-    bool *reach = calloc((size_t)y + 1, sizeof *reach);
+    /* ... and reaches an output: walk back from them. */
+    bool *reach = calloc((size_t)y + 2, sizeof *reach);
     if (!reach)
         return ss__fail(SS_ERR_NOMEM, "grad: out of host memory");
-    reach[y] = true;
+    for (int k = 0; k < ny; k++)
+        reach[ys[k]] = true;
     for (ss_value v = y; v >= 0; v--) {
         const ss__node *nd = &p->nodes[v];
         if (!reach[v])
             continue;
         for (int k = 0; k < nd->nin; k++)
-            if (differentiable(nd, k))
+            if (differentiable(p, nd, k))
                 reach[nd->in[k]] = true;
     }
     for (ss_value v = 0; v <= y; v++)
@@ -794,22 +1008,59 @@ static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt
     free(reach);
 
     ss_status st = SS_OK;
-    s->ct[y] = s->needed[y] ? seed : -1;
+    for (int k = 0; k < ny && !st; k++) {
+        if (!s->needed[ys[k]])
+            continue;
+        if (s->ct[ys[k]] < 0)
+            s->ct[ys[k]] = seeds[k];
+        else
+            st = ss_binary(p, SS_ADD, s->ct[ys[k]], seeds[k], &s->ct[ys[k]]);
+    }
     for (ss_value v = y; v >= 0 && !st; v--) {
-        if (!s->needed[v] || s->ct[v] < 0 || !differentiable(&p->nodes[v], 0))
+        if (!s->needed[v] || s->ct[v] < 0 || !node_differentiable(&p->nodes[v]))
             continue;
         st = backward_node(s, v);
     }
     p->in_manual = false;
     for (int i = 0; i < n && !st; i++) {
         ss_value w = wrt[i];
-        if (s->ct[w] >= 0) {
+        if (w <= y && s->ct[w] >= 0) {
             grads[i] = s->ct[w];
             continue;
         }
         ss__node wn = p->nodes[w];
         st = full(p, 0.0, wn.dtype, wn.rank, wn.shape, &grads[i]);
     }
+    return st;
+}
+
+static ss_status vjp(ad *s, ss_value y, ss_value seed, int n, const ss_value wrt[],
+                     ss_value grads[])
+{
+    return vjp_many(s, 1, &y, &seed, n, wrt, grads);
+}
+
+ss_status ss__vjp_many(ss_program *p, int ny, const ss_value ys[], const ss_value seeds[],
+                       int n, const ss_value wrt[], ss_value grads[])
+{
+    ss_value top = 0;
+    for (int k = 0; k < ny; k++)
+        top = ys[k] > top ? ys[k] : top;
+    for (int i = 0; i < n; i++)
+        top = wrt[i] > top ? wrt[i] : top;
+    ad s = {.p = p, .ct = malloc(sizeof(ss_value) * ((size_t)top + 1)),
+            .needed = calloc((size_t)top + 1, sizeof(bool))};
+    ss_status st = SS_OK;
+    if (!s.ct || !s.needed) {
+        st = ss__fail(SS_ERR_NOMEM, "grad: out of host memory");
+    } else {
+        for (ss_value v = 0; v <= top; v++)
+            s.ct[v] = -1;
+        st = vjp_many(&s, ny, ys, seeds, n, wrt, grads);
+    }
+    free(s.ct);
+    free(s.needed);
+    free(s.inv);
     return st;
 }
 

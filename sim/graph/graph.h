@@ -15,26 +15,61 @@
 
 #define SS__MAX_INPUTS 16
 
+/* The opcodes, one per row of ops.def (the op table: read its header for
+ * what each op is and what a new op needs). The comments of the node's
+ * fields below say which ops use them. */
 typedef enum ss__opcode {
-    SS__OP_INPUT = 0,
-    SS__OP_PARAM,
-    SS__OP_CONSTANT,  /* f32 scalar */
-    SS__OP_UNARY,     /* sub = ss_unary_op */
-    SS__OP_BINARY,    /* sub = ss_binary_op; operands have the result's shape */
-    SS__OP_DOT,       /* dot_general */
-    SS__OP_REDUCE,    /* sub = ss_reduce_op (SUM, MAX, MIN); axes_mask */
-    SS__OP_TRANSPOSE, /* perm */
-    SS__OP_RESHAPE,
-    SS__OP_BROADCAST, /* dims: operand dim i -> result dim dims[i] */
-    SS__OP_SLICE,     /* start/limit */
-    SS__OP_CONCAT,    /* dim */
-    SS__OP_ONE_HOT,   /* classes; new last dim */
-    SS__OP_CONSTRAIN, /* with_sharding_constraint: fixed layout */
-    SS__OP_MANUAL_IN,  /* shard_map entry: a global value's block (fixed = in_spec) */
-    SS__OP_MANUAL_OUT, /* shard_map exit: blocks assembled (fixed = out_spec) */
-    SS__OP_COLLECTIVE, /* explicit collective inside shard_map; sub = ss_coll_kind */
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    SS__OP_##ID,
+#include "ops.def"
+#undef SS__OP
     SS__OP_COUNT
 } ss__opcode;
+
+/* Properties of an op that layers test instead of listing opcodes. */
+enum {
+    /* No operands: the value comes from outside the program or is a
+     * literal (input, param, constant). */
+    SS__OPF_LEAF = 1u << 0,
+    /* Result element i depends on element i of each operand only, all of
+     * one shape (fusion chains these). */
+    SS__OPF_ELEMENTWISE = 1u << 1,
+    /* Combines elements along some dims (axes_mask). */
+    SS__OPF_REDUCTION = 1u << 2,
+    /* Communicates between devices by itself (explicit, inside shard_map). */
+    SS__OPF_COLLECTIVE = 1u << 3,
+    /* Its `fixed` layout also constrains operand 0 (with_sharding_constraint,
+     * shard_map's in_specs): propagation lends it to an operand without one. */
+    SS__OPF_FIXES_LAYOUT = 1u << 4,
+    /* A shard_map boundary: values enter or leave a manual region. */
+    SS__OPF_MANUAL_BOUNDARY = 1u << 5,
+    /* Sends no cotangent to any operand (its VJP column is 0). */
+    SS__OPF_NONDIFF = 1u << 6,
+    /* Owns sub-programs (loop bodies, branches, called functions). */
+    SS__OPF_HAS_REGIONS = 1u << 7,
+    /* A result of an op with regions: that op computes, evaluates and
+     * differentiates it, and its operand (the op) has no layout. */
+    SS__OPF_REGION_RESULT = 1u << 8,
+};
+
+/* A row of the op table, as the graph layer keeps it (the per-layer
+ * functions are kept by their layers, see ops.def). */
+typedef struct ss__op_info {
+    const char *name;
+    int nin;  /* -1: variadic */
+    int nout;
+    unsigned flags; /* SS__OPF_* */
+    /* The name of a node with variant `sub`, or NULL: `name` is the name. */
+    const char *(*subname)(int sub);
+} ss__op_info;
+
+/* The row of op `op`; NULL when op is not an opcode. */
+const ss__op_info *ss__op_info_of(ss__opcode op);
+/* Whether op `op` has every flag in `flags`. */
+bool ss__op_is(ss__opcode op, unsigned flags);
+/* Whether autodiff (autodiff.c) has a cotangent rule for op `op`: its VJP
+ * column is not 0. */
+bool ss__vjp_has_rule(ss__opcode op);
 
 typedef struct ss__node {
     ss__opcode op;
@@ -77,7 +112,41 @@ typedef struct ss__node {
     ss_coll coll;
     int pairs_at; /* offset in the program's pair pool, -1 if none */
     uint8_t phase; /* ss_phase: the program's phase when the node was added */
+    int line, col; /* source position a front end recorded (ss_value_set_source); 0: none */
+    /* SS__OP_LOOP (sub: 0 while, 1 scan): its index in the program's loops
+     * (region.c). Its operands: initial carries, stacked xs, then the
+     * loop invariants of cond, then of body. Its results are the
+     * SS__OP_LOOP_RESULT nodes (sub k: final carry k < ncarry, then the
+     * stacked ys) that follow it; the loop node holds no array (rank 0,
+     * never a program value). */
+    int loop;
 } ss__node;
+
+/* A loop's regions (sub-programs on the same mesh). Values enter a region
+ * only as its arguments (its INPUT nodes, in order) and leave it only as its
+ * outputs: values of the enclosing program a body uses are made explicit
+ * loop operands (invariants) by the builder.
+ *   cond (while only): args carries, then ncond_inv invariants; one output,
+ *         a bool scalar: run the body again while it is true.
+ *   body: args carries, then one slice of each xs (its leading axis dropped),
+ *         then nbody_inv invariants; outputs the next carries, then one
+ *         slice of each ys.
+ * A counted loop (lax.scan) has no cond and runs `length` steps, step i
+ * reading xs[i] and writing ys[i] (i from length-1 down when `reverse`). */
+typedef struct ss__loop {
+    ss_program *cond;
+    ss_program *body;
+    int ncarry, nxs, nys, ncond_inv, nbody_inv;
+    int64_t length; /* -1 for a while */
+    bool reverse;
+    /* The SS__OP_LOOP_RESULT values of the loop: carries, then ys (owned;
+     * the first ones follow the loop node, residuals a gradient adds come
+     * later). */
+    ss_value *res;
+    /* Index in the ys of the carries stacked per step for a gradient
+     * (loop_grad.c), -1 until one asks for them. */
+    int residual_at;
+} ss__loop;
 
 struct ss_program {
     const ss_mesh *mesh;
@@ -96,6 +165,11 @@ struct ss_program {
     /* ppermute pairs of SS__OP_COLLECTIVE nodes. */
     int (*pairs)[2];
     int npairs, pairs_cap;
+    /* Loops (SS__OP_LOOP nodes' sub) with their regions, owned. */
+    ss__loop *loops;
+    int nloops, loops_cap;
+    /* Set on a region: the loop builder made it, it is no top-level program. */
+    bool is_region;
 };
 
 /* Enter phase `ph` (a builder of the backward or the optimizer) and return
@@ -130,8 +204,71 @@ unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, s
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out);
 /* The node of value v, or NULL (with a message) if v is not a value of p. */
 const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what);
-/* Text of a shape: "f32[8,1024]". */
-void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shape[]);
+/* Drop the nodes appended since value count n0 (a failing builder leaves
+ * the program as it was). */
+void ss__program_drop_since(ss_program *p, int n0);
+/* Broadcast x to (rank, shape) numpy-style (right-aligned) unless it has it. */
+ss_status ss__broadcast_to(ss_program *p, ss_value x, int rank, const int64_t shape[],
+                           ss_value *out);
+/* Two operands of an elementwise op `name` (ops.c): JAX's weak scalars
+ * take the other operand's dtype, both are broadcast to the common shape;
+ * *x and *y become the broadcast values. May append nodes on failure
+ * (the caller drops them). */
+ss_status ss__elementwise_operands(ss_program *p, const char *name, ss_value *x, ss_value *y,
+                                   ss_dtype *dtype, int *rank, int64_t shape[]);
+/* Whether the unary or binary op is defined on dtype dt (ops_elem.c; the
+ * kernels hold the same rules). */
+bool ss__unary_defined(ss_unary_op op, ss_dtype dt);
+bool ss__binary_defined(ss_binary_op op, ss_dtype dt);
+/* The name of node n's op ("add", "dot_general", "psum", ...); never NULL. */
 const char *ss__opcode_name(const ss__node *n);
+/* The op and variant named `name` (what ss__opcode_name gives); false if
+ * no op has that name. */
+bool ss__opcode_lookup(const char *name, ss__opcode *op, int *sub);
+
+/* The loop of an SS__OP_LOOP node. */
+static inline const ss__loop *ss__node_loop(const ss_program *p, const ss__node *n)
+{
+    return &p->loops[n->loop];
+}
+/* Result k of loop node v. */
+static inline ss_value ss__loop_result(const ss_program *p, ss_value v, int k)
+{
+    return p->loops[p->nodes[v].loop].res[k];
+}
+/* Reverse mode (autodiff.c): cotangents of wrt[0..n) given outputs
+ * ys[0..ny) with cotangents seeds[] (float values of p). */
+ss_status ss__vjp_many(ss_program *p, int ny, const ss_value ys[], const ss_value seeds[],
+                       int n, const ss_value wrt[], ss_value grads[]);
+/* The cotangents of loop node v's operands (gin[k], -1 for none; only where
+ * want[k]) from those of its results ct[k] (-1: zero), as JAX transposes a
+ * scan: a reverse loop over the carries stacked by the forward loop
+ * (loop_grad.c). A while is an error. */
+ss_status ss__loop_vjp(ss_program *p, ss_value v, const ss_value ct[], const bool want[],
+                       ss_value gin[]);
+/* Copy region r's nodes into p with its arguments bound to args[] (values
+ * of p); outs[k] receives its output k. */
+ss_status ss__region_inline(ss_program *p, const ss_program *r, const ss_value args[],
+                            ss_value outs[]);
+/* A counted loop (ss__scan_loop's arguments), steps in reverse order when
+ * `reverse`. */
+ss_status ss__counted_loop(ss_program *p, ss_scan_body body, void *user, int64_t length,
+                           bool reverse, int ncarry, const ss_value init[], int nxs,
+                           const ss_value xs[], int nys, ss_value final_carry[], ss_value ys[]);
+/* Free a loop's regions (region.c). */
+void ss__loop_free(ss__loop *l);
+/* The length of a scan over xs: each xs[k] must be an array of rank >= 1
+ * whose leading size equals `length` (or, when length < 0, the first one's);
+ * the result is at least 1. A one-line error otherwise. */
+ss_status ss__scan_length(const ss_program *p, int nxs, const ss_value xs[], int64_t length,
+                          int64_t *out);
+/* lax.scan as a counted loop (region.c; ss_scan's arguments), and unrolled
+ * at build time (scan.c), the reference the loop must equal. */
+ss_status ss__scan_loop(ss_program *p, ss_scan_body body, void *user, int64_t length,
+                        int ncarry, const ss_value init[], int nxs, const ss_value xs[], int nys,
+                        ss_value final_carry[], ss_value ys[]);
+ss_status ss__scan_unrolled(ss_program *p, ss_scan_body body, void *user, int64_t length,
+                            int ncarry, const ss_value init[], int nxs, const ss_value xs[],
+                            int nys, ss_value final_carry[], ss_value ys[]);
 
 #endif

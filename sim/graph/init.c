@@ -19,7 +19,7 @@
  */
 #include "graph.h"
 
-#include "kernels/kernels.h"
+#include "base/half.h"
 
 #include <math.h>
 #include <string.h>
@@ -125,8 +125,8 @@ static void store(ss_dtype dtype, void *dst, int64_t i, double v)
     switch (dtype) {
     case SS_F32: ((float *)dst)[i] = (float)v; break;
     case SS_F64: ((double *)dst)[i] = v; break;
-    case SS_BF16: ((uint16_t *)dst)[i] = ss__k_f32_to_bf16((float)v); break;
-    case SS_F16: ((uint16_t *)dst)[i] = ss__k_f32_to_f16((float)v); break;
+    case SS_BF16: ((uint16_t *)dst)[i] = ss__f32_to_bf16((float)v); break;
+    case SS_F16: ((uint16_t *)dst)[i] = ss__f32_to_f16((float)v); break;
     default: break;
     }
 }

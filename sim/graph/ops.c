@@ -4,7 +4,7 @@
  * Every error names the op and the shapes involved.
  */
 #include "graph.h"
-#include "kernels/kernels.h"
+#include "base/half.h"
 
 #include <string.h>
 
@@ -61,9 +61,15 @@ ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out)
         return SS_ERR_INVALID;
     if ((unsigned)op >= SS_UNARY_COUNT)
         return ss__fail(SS_ERR_INVALID, "unary: unknown op %d", (int)op);
+    if (!ss__unary_defined(op, a->dtype))
+        return ss__fail(SS_ERR_UNSUPPORTED, "%s: not defined on %s",
+                        ss__opcode_name(&(ss__node){.op = SS__OP_UNARY, .sub = op}),
+                        ss_dtype_name(a->dtype));
     ss__node n;
     node_init(&n, SS__OP_UNARY, a);
     n.sub = op;
+    if (op == SS_IS_FINITE)
+        n.dtype = SS_BOOL;
     n.in[n.nin++] = x;
     return ss__program_add(p, &n, out);
 }
@@ -73,11 +79,8 @@ ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
     const ss__node *a = ss__program_node(p, x, "convert");
     if (!a)
         return SS_ERR_INVALID;
-    bool fa = a->dtype == SS_F32 || a->dtype == SS_BF16 || a->dtype == SS_F16;
-    bool fb = dtype == SS_F32 || dtype == SS_BF16 || dtype == SS_F16;
-    if (!fa || !fb)
-        return ss__fail(SS_ERR_UNSUPPORTED, "convert: %s to %s is not supported (float dtypes "
-                        "f32, bf16 and f16 only)", ss_dtype_name(a->dtype), ss_dtype_name(dtype));
+    if ((unsigned)dtype >= SS_DTYPE_COUNT)
+        return ss__fail(SS_ERR_INVALID, "convert: unknown dtype %d", (int)dtype);
     if (a->dtype == dtype) {
         *out = x;
         return SS_OK;
@@ -131,7 +134,7 @@ ss_status ss_broadcast_in_dim(ss_program *p, ss_value x, int rank, const int64_t
 }
 
 /* Broadcast x to (rank, shape) numpy-style (right-aligned) unless it has it. */
-static ss_status broadcast_to(ss_program *p, ss_value x, int rank, const int64_t shape[],
+ss_status ss__broadcast_to(ss_program *p, ss_value x, int rank, const int64_t shape[],
                               ss_value *out)
 {
     const ss__node *a = &p->nodes[x];
@@ -164,73 +167,93 @@ static double round_to(ss_dtype dtype, double value)
 {
     float f = (float)value;
     if (dtype == SS_BF16)
-        return ss__k_bf16_to_f32(ss__k_f32_to_bf16(f));
+        return ss__bf16_to_f32(ss__f32_to_bf16(f));
     if (dtype == SS_F16)
-        return ss__k_f16_to_f32(ss__k_f32_to_f16(f));
+        return ss__f16_to_f32(ss__f32_to_f16(f));
     (void)f;
     return value; /* f32 and wider: kernels read the constant as it is */
 }
 
-/* Elementwise with JAX's weak types: a Python scalar (a constant, or a
- * broadcast of one) takes the dtype of the array it meets, its value
- * rounded to that dtype first (bf16 x times 0.1 multiplies by bf16(0.1),
- * and the result is bf16), so forward and gradients stay in the arrays'
- * dtype. Two arrays must have the same dtype. */
-ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_value *out)
+/* Elementwise operands with JAX's weak types: a Python scalar (a
+ * constant, or a broadcast of one) takes the dtype of the array it meets,
+ * its value rounded to that dtype first (bf16 x times 0.1 multiplies by
+ * bf16(0.1), and the result is bf16), so forward and gradients stay in the
+ * arrays' dtype; beside an integer or bool array it becomes a convert of
+ * the constant to that dtype. Two arrays must have the same dtype. Both
+ * are broadcast numpy-style to the common shape (*rank, shape). */
+ss_status ss__elementwise_operands(ss_program *p, const char *name, ss_value *x, ss_value *y,
+                                   ss_dtype *dtype_out, int *rank_out, int64_t shape[])
 {
-    const ss__node *a = ss__program_node(p, x, "binary");
-    const ss__node *b = a ? ss__program_node(p, y, "binary") : NULL;
+    const ss__node *a = ss__program_node(p, *x, name);
+    const ss__node *b = a ? ss__program_node(p, *y, name) : NULL;
     if (!a || !b)
         return SS_ERR_INVALID;
-    if ((unsigned)op >= SS_BINARY_COUNT)
-        return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
-    static const char *const names[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
-                                                       "min", "pow", "eq",  "gt",  "ge"};
-    const ss__node *wa = weak_scalar(p, x), *wb = weak_scalar(p, y);
+    const ss__node *wa = weak_scalar(p, *x), *wb = weak_scalar(p, *y);
     ss_dtype dtype = a->dtype;
     if (wa && !wb)
         dtype = b->dtype;
     else if (!wa && !wb && a->dtype != b->dtype)
-        return fail_shapes(SS_ERR_INVALID, names[op], "operands have different dtypes", a, b);
+        return fail_shapes(SS_ERR_INVALID, name, "operands have different dtypes", a, b);
     const ss__node *w = wa && !wb ? wa : wb && !wa ? wb : NULL;
-    if (w && round_to(dtype, w->scalar) != w->scalar) {
+    bool is_float = dtype == SS_F32 || dtype == SS_BF16 || dtype == SS_F16;
+    if (w && (!is_float || round_to(dtype, w->scalar) != w->scalar)) {
         /* the scalar in the array's dtype: a new constant (the old one may
          * have other users), broadcast below like any operand */
-        double r = round_to(dtype, w->scalar);
+        double r = is_float ? round_to(dtype, w->scalar) : w->scalar;
         ss_value c;
         ss_status st = ss_constant(p, r, &c);
+        if (!st && !is_float)
+            st = ss_convert(p, c, dtype, &c);
         if (st)
             return st;
         if (wa && !wb)
-            x = c;
+            *x = c;
         else
-            y = c;
-        a = &p->nodes[x];
-        b = &p->nodes[y];
+            *y = c;
+        a = &p->nodes[*x];
+        b = &p->nodes[*y];
     }
     int rank = a->rank > b->rank ? a->rank : b->rank;
-    int64_t shape[SS_MAX_RANK];
     for (int d = 0; d < rank; d++) {
         int da = d - (rank - a->rank), db = d - (rank - b->rank);
         int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
         if (sa != sb && sa != 1 && sb != 1)
-            return fail_dims(names[op], "shapes do not broadcast", "lhs", a, da, "rhs", b, db);
+            return fail_dims(name, "shapes do not broadcast", "lhs", a, da, "rhs", b, db);
         shape[d] = sa > sb ? sa : sb;
     }
-    ss_value bx, by;
-    ss_status st = broadcast_to(p, x, rank, shape, &bx);
+    ss_status st = ss__broadcast_to(p, *x, rank, shape, x);
     if (!st)
-        st = broadcast_to(p, y, rank, shape, &by);
-    if (st)
+        st = ss__broadcast_to(p, *y, rank, shape, y);
+    *dtype_out = dtype;
+    *rank_out = rank;
+    return st;
+}
+
+ss_status ss_binary(ss_program *p, ss_binary_op op, ss_value x, ss_value y, ss_value *out)
+{
+    if (!ss__program_node(p, x, "binary") || !ss__program_node(p, y, "binary"))
+        return SS_ERR_INVALID;
+    if ((unsigned)op >= SS_BINARY_COUNT)
+        return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
+    const char *name = ss__opcode_name(&(ss__node){.op = SS__OP_BINARY, .sub = op});
+    int n0 = p->n, rank;
+    int64_t shape[SS_MAX_RANK];
+    ss_dtype dtype;
+    ss_status st = ss__elementwise_operands(p, name, &x, &y, &dtype, &rank, shape);
+    if (!st && !ss__binary_defined(op, dtype))
+        st = ss__fail(SS_ERR_UNSUPPORTED, "%s: not defined on %s", name, ss_dtype_name(dtype));
+    if (st) {
+        ss__program_drop_since(p, n0);
         return st;
+    }
     ss__node n;
     node_init(&n, SS__OP_BINARY, NULL);
     n.sub = op;
     n.dtype = dtype;
     n.rank = rank;
     memcpy(n.shape, shape, sizeof(int64_t) * (size_t)rank);
-    n.in[0] = bx;
-    n.in[1] = by;
+    n.in[0] = x;
+    n.in[1] = y;
     n.nin = 2;
     ss__layout_unknown(&n.fixed, rank);
     return ss__program_add(p, &n, out);

@@ -28,6 +28,9 @@ void ss_program_destroy(ss_program *p)
     free(p->layouts);
     free(p->pairs);
     free(p->outs);
+    for (int k = 0; k < p->nloops; k++)
+        ss__loop_free(&p->loops[k]);
+    free(p->loops);
     free(p);
 }
 
@@ -35,6 +38,11 @@ int ss_program_value_count(const ss_program *p) { return p->n; }
 
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
 {
+    const ss__op_info *info = ss__op_info_of(node->op);
+    if (!info || node->nin < 0 || node->nin > SS__MAX_INPUTS ||
+        (info->nin >= 0 && node->nin != info->nin))
+        return ss__fail(SS_ERR_INVALID, "%s: %d operands, the op takes %d", ss__opcode_name(node),
+                        node->nin, info ? info->nin : 0);
     /* Values cross a shard_map boundary only through its entry and exit. */
     bool manual = p->in_manual && node->op != SS__OP_MANUAL_OUT;
     for (int k = 0; k < node->nin; k++) {
@@ -73,14 +81,6 @@ const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *wh
     return &p->nodes[v];
 }
 
-void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shape[])
-{
-    ss__buf_printf(b, "%s[", ss_dtype_name(dtype));
-    for (int d = 0; d < rank; d++)
-        ss__buf_printf(b, d ? ",%lld" : "%lld", (long long)shape[d]);
-    ss__buf_putc(b, ']');
-}
-
 static ss_status add_leaf(ss_program *p, ss__opcode op, const char *name, ss_dtype dtype,
                           int rank, const int64_t shape[], const ss_spec *spec, ss_value *out)
 {
@@ -88,22 +88,20 @@ static ss_status add_leaf(ss_program *p, ss__opcode op, const char *name, ss_dty
     memset(&n, 0, sizeof n);
     n.op = op;
     n.dtype = dtype;
+    const char *what = ss__op_info_of(op)->name;
     if (p->in_manual)
         return ss__fail(SS_ERR_INVALID, "%s '%s': inputs and params are declared outside "
-                                        "shard_map regions",
-                        op == SS__OP_INPUT ? "input" : "param", name);
+                                        "shard_map regions", what, name);
     if (ss_dtype_size(dtype) == 0)
-        return ss__fail(SS_ERR_INVALID, "%s '%s': invalid dtype", op == SS__OP_INPUT ? "input" : "param",
-                        name);
+        return ss__fail(SS_ERR_INVALID, "%s '%s': invalid dtype", what, name);
     if (rank < 0 || rank > SS_MAX_RANK)
-        return ss__fail(SS_ERR_RANK, "%s '%s': rank %d is outside 0..%d",
-                        op == SS__OP_INPUT ? "input" : "param", name, rank, SS_MAX_RANK);
+        return ss__fail(SS_ERR_RANK, "%s '%s': rank %d is outside 0..%d", what, name, rank,
+                        SS_MAX_RANK);
     n.rank = rank;
     for (int d = 0; d < rank; d++) {
         if (shape[d] < 1)
-            return ss__fail(SS_ERR_INVALID, "%s '%s': dimension %d has size %lld",
-                            op == SS__OP_INPUT ? "input" : "param", name, d,
-                            (long long)shape[d]);
+            return ss__fail(SS_ERR_INVALID, "%s '%s': dimension %d has size %lld", what, name,
+                            d, (long long)shape[d]);
         n.shape[d] = shape[d];
     }
     snprintf(n.name, sizeof n.name, "%s", name ? name : "");
@@ -191,37 +189,6 @@ ss_status ss_value_shape(const ss_program *p, ss_value v, ss_dtype *dtype, int *
     return SS_OK;
 }
 
-const char *ss__opcode_name(const ss__node *n)
-{
-    static const char *const unary[SS_UNARY_COUNT] = {"neg", "exp", "log", "tanh", "relu",
-                                                      "gelu", "sqrt", "rsqrt", "square",
-                                                      "convert"};
-    static const char *const binary[SS_BINARY_COUNT] = {"add", "sub", "mul", "div", "max",
-                                                        "min", "pow", "eq",  "gt",  "ge"};
-    static const char *const reduce[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};
-    switch (n->op) {
-    case SS__OP_INPUT: return "input";
-    case SS__OP_PARAM: return "param";
-    case SS__OP_CONSTANT: return "constant";
-    case SS__OP_UNARY: return (unsigned)n->sub < SS_UNARY_COUNT ? unary[n->sub] : "unary";
-    case SS__OP_BINARY: return (unsigned)n->sub < SS_BINARY_COUNT ? binary[n->sub] : "binary";
-    case SS__OP_DOT: return "dot_general";
-    case SS__OP_REDUCE: return (unsigned)n->sub < 4 ? reduce[n->sub] : "reduce";
-    case SS__OP_TRANSPOSE: return "transpose";
-    case SS__OP_RESHAPE: return "reshape";
-    case SS__OP_BROADCAST: return "broadcast_in_dim";
-    case SS__OP_SLICE: return "slice";
-    case SS__OP_CONCAT: return "concatenate";
-    case SS__OP_ONE_HOT: return "one_hot";
-    case SS__OP_CONSTRAIN: return "sharding_constraint";
-    case SS__OP_MANUAL_IN: return "shard_map_in";
-    case SS__OP_MANUAL_OUT: return "shard_map_out";
-    case SS__OP_COLLECTIVE: return ss_coll_kind_name((ss_coll_kind)n->sub);
-    case SS__OP_COUNT: break;
-    }
-    return "?";
-}
-
 uint8_t ss__program_enter_phase(ss_program *p, ss_phase ph)
 {
     uint8_t before = p->phase;
@@ -245,6 +212,28 @@ const char *ss_value_op_name(const ss_program *p, ss_value v)
 {
     const ss__node *n = ss__program_node(p, v, "value_op_name");
     return n ? ss__opcode_name(n) : NULL;
+}
+
+const char *ss_value_name(const ss_program *p, ss_value v)
+{
+    return p && v >= 0 && v < p->n ? p->nodes[v].name : "";
+}
+
+ss_status ss_value_set_source(ss_program *p, ss_value v, int line, int col)
+{
+    if (!p || v < 0 || v >= p->n)
+        return ss__fail(SS_ERR_RANGE, "value_set_source: %%%d is not a value of the program",
+                        (int)v);
+    p->nodes[v].line = line;
+    p->nodes[v].col = col;
+    return SS_OK;
+}
+
+void ss_value_source(const ss_program *p, ss_value v, int *line, int *col)
+{
+    bool ok = p && v >= 0 && v < p->n;
+    *line = ok ? p->nodes[v].line : 0;
+    *col = ok ? p->nodes[v].col : 0;
 }
 
 ss_status ss_value_operand(const ss_program *p, ss_value v, int i, ss_value *out)

@@ -1,5 +1,6 @@
 /*
- * scan.c — lax.scan and plain repetition, unrolled at build time.
+ * scan.c — lax.scan unrolled at build time: the reference the counted loop
+ * (region.c, which ss_scan builds) must equal, kept for tests.
  *
  * The body is a C callback that builds ops for one step. Unrolling keeps
  * the IR free of control flow: every step's ops are partitioned like any
@@ -64,14 +65,9 @@ static ss_status stack(ss_program *p, int64_t n, ss_value vs[], ss_value *out)
     return st;
 }
 
-ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, int ncarry,
-                  const ss_value init[], int nxs, const ss_value xs[], int nys,
-                  ss_value final_carry[], ss_value ys[])
+ss_status ss__scan_length(const ss_program *p, int nxs, const ss_value xs[], int64_t length,
+                          int64_t *out)
 {
-    if (ncarry < 0 || nxs < 0 || nys < 0 || ncarry > SS__SCAN_MAX || nxs > SS__SCAN_MAX ||
-        nys > SS__SCAN_MAX)
-        return ss__fail(SS_ERR_INVALID, "scan: at most %d carries, inputs and outputs",
-                        SS__SCAN_MAX);
     for (int k = 0; k < nxs; k++) {
         const ss__node *x = ss__program_node(p, xs[k], "scan");
         if (!x)
@@ -88,6 +84,21 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
     }
     if (length < 1)
         return ss__fail(SS_ERR_INVALID, "scan: a length >= 1 is needed (no xs given)");
+    *out = length;
+    return SS_OK;
+}
+
+ss_status ss__scan_unrolled(ss_program *p, ss_scan_body body, void *user, int64_t length,
+                            int ncarry, const ss_value init[], int nxs, const ss_value xs[],
+                            int nys, ss_value final_carry[], ss_value ys[])
+{
+    if (ncarry < 0 || nxs < 0 || nys < 0 || ncarry > SS__SCAN_MAX || nxs > SS__SCAN_MAX ||
+        nys > SS__SCAN_MAX)
+        return ss__fail(SS_ERR_INVALID, "scan: at most %d carries, inputs and outputs",
+                        SS__SCAN_MAX);
+    ss_status st0 = ss__scan_length(p, nxs, xs, length, &length);
+    if (st0)
+        return st0;
     if (length > 4096)
         return ss__fail(SS_ERR_UNSUPPORTED, "scan: %lld steps; scans are unrolled and at most "
                                             "4096 steps are supported",

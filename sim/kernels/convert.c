@@ -1,87 +1,9 @@
 /*
- * convert.c — 16-bit floats and i32 to and from f32: the scalar conversions,
- * the block loads/stores every kernel computes through, and ss__k_convert.
- *
- * The 16-bit conversions are done on bits, so they do not depend on the
- * compiler supporting _Float16 or on the FPU's rounding mode. Narrowing
- * rounds to nearest, ties to even; NaN keeps its sign and the top payload
- * bits and is made quiet, so it can never turn into an infinity.
+ * convert.c — 16-bit floats and i32 to and from f32: the block loads/stores
+ * every kernel computes through, and ss__k_convert. The scalar 16-bit
+ * conversions are base/half.h's.
  */
 #include "kernels_internal.h"
-
-float ss__k_bf16_to_f32(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-uint16_t ss__k_f32_to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x0040u);
-    /* Adding 0x7fff plus the lowest kept bit rounds half to even; a carry
-     * into the exponent is the correct rounding (up to infinity at the top). */
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-float ss__k_f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
-    uint32_t man = h & 0x3ffu;
-    uint32_t u;
-    if (exp == 0x1f) {
-        u = sign | 0x7f800000u | (man << 13);
-    } else if (exp != 0) {
-        u = sign | ((exp + 112u) << 23) | (man << 13);
-    } else if (man == 0) {
-        u = sign;
-    } else {
-        /* Subnormal: man * 2^-24. Shift the leading one up to bit 10. */
-        uint32_t e = 113;
-        while (!(man & 0x400u)) {
-            man <<= 1;
-            e--;
-        }
-        u = sign | (e << 23) | ((man & 0x3ffu) << 13);
-    }
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-uint16_t ss__k_f32_to_f16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u)
-        return (uint16_t)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a >= 0x477ff000u) /* 65520 and above round to infinity */
-        return (uint16_t)(sign | 0x7c00u);
-    if (a >= 0x38800000u) { /* 2^-14 and above: a normal half */
-        a += 0xfffu + ((a >> 13) & 1u);
-        return (uint16_t)(sign | ((a - (112u << 23)) >> 13));
-    }
-    if (a <= 0x33000000u) /* up to 2^-25 (a tie with 0): zero */
-        return sign;
-    /* Subnormal half: the value in units of 2^-24 is man * 2^(e - 126). */
-    uint32_t e = a >> 23;
-    uint32_t man = (a & 0x7fffffu) | 0x800000u;
-    uint32_t shift = 126u - e; /* 14..24 */
-    uint32_t r = man >> shift;
-    uint32_t rem = man & ((1u << shift) - 1u);
-    uint32_t half = 1u << (shift - 1u);
-    if (rem > half || (rem == half && (r & 1u)))
-        r++;
-    return (uint16_t)(sign | r);
-}
 
 /* f32 -> i32 as XLA's convert on CPU: truncate, saturate, NaN -> 0. */
 static int32_t f32_to_i32(float f)
@@ -104,13 +26,13 @@ void ss__k_load_f32(ss_dtype dt, const void *base, int64_t start, int64_t n, flo
     case SS_BF16: {
         const uint16_t *p = (const uint16_t *)base + start;
         for (int64_t i = 0; i < n; i++)
-            dst[i] = ss__k_bf16_to_f32(p[i]);
+            dst[i] = ss__bf16_to_f32(p[i]);
         break;
     }
     case SS_F16: {
         const uint16_t *p = (const uint16_t *)base + start;
         for (int64_t i = 0; i < n; i++)
-            dst[i] = ss__k_f16_to_f32(p[i]);
+            dst[i] = ss__f16_to_f32(p[i]);
         break;
     }
     case SS_I32: {
@@ -135,13 +57,13 @@ void ss__k_store_f32(ss_dtype dt, void *base, int64_t start, int64_t n, const fl
     case SS_BF16: {
         uint16_t *p = (uint16_t *)base + start;
         for (int64_t i = 0; i < n; i++)
-            p[i] = ss__k_f32_to_bf16(src[i]);
+            p[i] = ss__f32_to_bf16(src[i]);
         break;
     }
     case SS_F16: {
         uint16_t *p = (uint16_t *)base + start;
         for (int64_t i = 0; i < n; i++)
-            p[i] = ss__k_f32_to_f16(src[i]);
+            p[i] = ss__f32_to_f16(src[i]);
         break;
     }
     case SS_I32: {

@@ -169,11 +169,6 @@ static bool in_memory_order(const ss__tensor *t, const int order[])
     return true;
 }
 
-static size_t round64(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
-
 static ss_status make_plan(const ss__tensor *lhs, const ss__tensor *rhs, const ss__k_dot_dims *d,
                            ss_dtype out_dtype, dot_plan *p)
 {
@@ -229,9 +224,9 @@ static ss_status make_plan(const ss__tensor *lhs, const ss__tensor *rhs, const s
         return ss__fail(SS_ERR_RANGE, "dot_general: scratch for B=%lld M=%lld N=%lld K=%lld is "
                         "too large", (long long)p->b, (long long)p->m, (long long)p->n,
                         (long long)p->k);
-    p->lhs_bytes = p->lhs_direct ? 0 : round64((size_t)lw * sizeof(float));
-    p->rhs_bytes = p->rhs_direct ? 0 : round64((size_t)rw * sizeof(float));
-    p->out_bytes = p->out_direct ? 0 : round64((size_t)ow * sizeof(float));
+    p->lhs_bytes = p->lhs_direct ? 0 : ss__align64((size_t)lw * sizeof(float));
+    p->rhs_bytes = p->rhs_direct ? 0 : ss__align64((size_t)rw * sizeof(float));
+    p->out_bytes = p->out_direct ? 0 : ss__align64((size_t)ow * sizeof(float));
     return SS_OK;
 }
 

@@ -8,10 +8,12 @@
  * the innermost run is loaded into f32 blocks (a stretched run is one value
  * filled). All-f32, unbroadcast runs skip the blocks and work in place.
  *
- * Not here: integer arithmetic (indices are only produced and consumed by
- * the nn kernels) and ops the partitioner does not emit.
+ * Not here: integers, bool, f64 and the ops that change the dtype
+ * (compare, is_finite, convert to or from them): ss__k_unary and
+ * ss__k_binary hand those to the exact path (elementwise_int.c).
  */
 #include "kernels_internal.h"
+#include "elementwise_int.h"
 
 #include <math.h>
 
@@ -20,12 +22,21 @@ static const char *const unary_names[SS__K_UNARY_COUNT] = {
     [SS__K_TANH] = "tanh", [SS__K_RELU] = "relu", [SS__K_GELU] = "gelu",
     [SS__K_SQRT] = "sqrt", [SS__K_RSQRT] = "rsqrt", [SS__K_SQUARE] = "square",
     [SS__K_CONVERT] = "convert",
+    [SS__K_ABS] = "abs", [SS__K_SIGN] = "sign", [SS__K_FLOOR] = "floor", [SS__K_CEIL] = "ceil",
+    [SS__K_ROUND_EVEN] = "round_nearest_even", [SS__K_ROUND_AFZ] = "round_nearest_afz",
+    [SS__K_SIN] = "sine", [SS__K_COS] = "cosine", [SS__K_TAN] = "tan", [SS__K_ERF] = "erf",
+    [SS__K_EXPM1] = "exponential_minus_one", [SS__K_LOG1P] = "log_plus_one",
+    [SS__K_LOGISTIC] = "logistic", [SS__K_CBRT] = "cbrt", [SS__K_IS_FINITE] = "is_finite",
+    [SS__K_NOT] = "not", [SS__K_POPCNT] = "popcnt",
 };
 
 static const char *const binary_names[SS__K_BINARY_COUNT] = {
     [SS__K_ADD] = "add", [SS__K_SUB] = "sub", [SS__K_MUL] = "mul", [SS__K_DIV] = "div",
     [SS__K_MAX] = "max", [SS__K_MIN] = "min", [SS__K_POW] = "pow",
     [SS__K_EQ] = "eq",   [SS__K_GT] = "gt",  [SS__K_GE] = "ge",
+    [SS__K_REM] = "remainder", [SS__K_AND] = "and", [SS__K_OR] = "or", [SS__K_XOR] = "xor",
+    [SS__K_SHL] = "shift_left", [SS__K_SHR_A] = "shift_right_arithmetic",
+    [SS__K_SHR_L] = "shift_right_logical", [SS__K_ATAN2] = "atan2",
 };
 
 /* FLOPs per element (see kernels.h). */
@@ -33,6 +44,10 @@ static const int64_t unary_cost[SS__K_UNARY_COUNT] = {
     [SS__K_NEG] = 1,  [SS__K_EXP] = 1,  [SS__K_LOG] = 1,   [SS__K_TANH] = 1,   [SS__K_RELU] = 1,
     [SS__K_GELU] = 9, [SS__K_SQRT] = 1, [SS__K_RSQRT] = 2, [SS__K_SQUARE] = 1,
     [SS__K_CONVERT] = 0,
+    [SS__K_ABS] = 1, [SS__K_SIGN] = 1, [SS__K_FLOOR] = 1, [SS__K_CEIL] = 1, [SS__K_ROUND_EVEN] = 1,
+    [SS__K_ROUND_AFZ] = 1, [SS__K_SIN] = 1, [SS__K_COS] = 1, [SS__K_TAN] = 1, [SS__K_ERF] = 1,
+    [SS__K_EXPM1] = 1, [SS__K_LOG1P] = 1, [SS__K_LOGISTIC] = 3, [SS__K_CBRT] = 1,
+    [SS__K_IS_FINITE] = 1, [SS__K_NOT] = 1, [SS__K_POPCNT] = 1,
 };
 
 const char *ss__k_unary_name(ss__k_unary_op op)
@@ -60,6 +75,16 @@ static inline float relu(float x)
     return x > 0.0f || x != x ? x : 0.0f;
 }
 
+static inline float sign_f32(float x)
+{
+    return x != x || x == 0.0f ? x : x > 0.0f ? 1.0f : -1.0f;
+}
+
+static inline float logistic_f32(float x)
+{
+    return 1.0f / (1.0f + expf(-x));
+}
+
 static inline float fmax_nan(float a, float b)
 {
     return a > b || a != a ? a : b;
@@ -83,6 +108,20 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     case SS__K_RSQRT: return 1.0f / sqrtf(x);
     case SS__K_SQUARE: return x * x;
     case SS__K_CONVERT: return x;
+    case SS__K_ABS: return fabsf(x);
+    case SS__K_SIGN: return sign_f32(x);
+    case SS__K_FLOOR: return floorf(x);
+    case SS__K_CEIL: return ceilf(x);
+    case SS__K_ROUND_EVEN: return nearbyintf(x);
+    case SS__K_ROUND_AFZ: return roundf(x);
+    case SS__K_SIN: return sinf(x);
+    case SS__K_COS: return cosf(x);
+    case SS__K_TAN: return tanf(x);
+    case SS__K_ERF: return erff(x);
+    case SS__K_EXPM1: return expm1f(x);
+    case SS__K_LOG1P: return log1pf(x);
+    case SS__K_LOGISTIC: return logistic_f32(x);
+    case SS__K_CBRT: return cbrtf(x);
     default: return NAN;
     }
 }
@@ -100,6 +139,8 @@ float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
     case SS__K_EQ: return a == b ? 1.0f : 0.0f;
     case SS__K_GT: return a > b ? 1.0f : 0.0f;
     case SS__K_GE: return a >= b ? 1.0f : 0.0f;
+    case SS__K_REM: return fmodf(a, b);
+    case SS__K_ATAN2: return atan2f(a, b);
     default: return NAN;
     }
 }
@@ -125,6 +166,20 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_RSQRT: LOOP(1.0f / sqrtf(v));
     case SS__K_SQUARE: LOOP(v * v);
     case SS__K_CONVERT: LOOP(v);
+    case SS__K_ABS: LOOP(fabsf(v));
+    case SS__K_SIGN: LOOP(sign_f32(v));
+    case SS__K_FLOOR: LOOP(floorf(v));
+    case SS__K_CEIL: LOOP(ceilf(v));
+    case SS__K_ROUND_EVEN: LOOP(nearbyintf(v));
+    case SS__K_ROUND_AFZ: LOOP(roundf(v));
+    case SS__K_SIN: LOOP(sinf(v));
+    case SS__K_COS: LOOP(cosf(v));
+    case SS__K_TAN: LOOP(tanf(v));
+    case SS__K_ERF: LOOP(erff(v));
+    case SS__K_EXPM1: LOOP(expm1f(v));
+    case SS__K_LOG1P: LOOP(log1pf(v));
+    case SS__K_LOGISTIC: LOOP(logistic_f32(v));
+    case SS__K_CBRT: LOOP(cbrtf(v));
     default: LOOP(((void)v, NAN)); /* unreachable: ops are checked first */
     }
 #undef LOOP
@@ -151,15 +206,42 @@ void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, floa
     case SS__K_EQ: LOOP(u == v ? 1.0f : 0.0f);
     case SS__K_GT: LOOP(u > v ? 1.0f : 0.0f);
     case SS__K_GE: LOOP(u >= v ? 1.0f : 0.0f);
+    case SS__K_REM: LOOP(fmodf(u, v));
+    case SS__K_ATAN2: LOOP(atan2f(u, v));
     default: LOOP(((void)u, (void)v, NAN));
     }
 #undef LOOP
+}
+
+/* Ops the f32 block loops compute (the float ops). */
+static bool f32_unary_op(ss__k_unary_op op)
+{
+    return (unsigned)op < SS__K_UNARY_COUNT && op != SS__K_IS_FINITE && op != SS__K_NOT &&
+           op != SS__K_POPCNT;
+}
+
+static bool f32_binary_op(ss__k_binary_op op)
+{
+    return op <= SS__K_REM || op == SS__K_ATAN2;
+}
+
+bool ss__k_unary_is_f32_path(ss__k_unary_op op, ss_dtype x, ss_dtype out)
+{
+    return f32_unary_op(op) && ss__k_is_float(x) && ss__k_is_float(out);
+}
+
+bool ss__k_binary_is_f32_path(ss__k_binary_op op, ss_dtype a, ss_dtype b, ss_dtype out)
+{
+    return (unsigned)op < SS__K_BINARY_COUNT && f32_binary_op(op) && ss__k_is_float(a) &&
+           ss__k_is_float(b) && ss__k_is_float(out);
 }
 
 ss_status ss__k_check_unary(ss__k_unary_op op, const ss__tensor *x, const ss__tensor *out)
 {
     if ((unsigned)op >= SS__K_UNARY_COUNT)
         return ss__fail(SS_ERR_INVALID, "unary: unknown op %d", (int)op);
+    if (!ss__k_unary_is_f32_path(op, x->dtype, out->dtype))
+        return ss__k_check_elementwise(SS__K_EW_UNARY, (int)op, 1, x, out);
     const char *name = unary_names[op];
     ss_status st = ss__k_check_float(name, "input", x, NULL);
     if (!st)
@@ -171,6 +253,8 @@ ss_status ss__k_check_unary(ss__k_unary_op op, const ss__tensor *x, const ss__te
 
 ss_status ss__k_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_UNARY_COUNT && !ss__k_unary_is_f32_path(op, x->dtype, out->dtype))
+        return ss__k_elementwise(SS__K_EW_UNARY, (int)op, 1, x, out);
     ss_status st = ss__k_check_unary(op, x, out);
     if (st)
         return st;
@@ -216,6 +300,10 @@ ss_status ss__k_check_binary(ss__k_binary_op op, const ss__tensor *a, const ss__
 {
     if ((unsigned)op >= SS__K_BINARY_COUNT)
         return ss__fail(SS_ERR_INVALID, "binary: unknown op %d", (int)op);
+    if (!ss__k_binary_is_f32_path(op, a->dtype, b->dtype, out->dtype)) {
+        ss__tensor in[2] = {*a, *b};
+        return ss__k_check_elementwise(SS__K_EW_BINARY, (int)op, 2, in, out);
+    }
     const char *name = binary_names[op];
     ss_status st = ss__k_check_float(name, "lhs", a, NULL);
     if (!st)
@@ -250,6 +338,11 @@ static void gather_f32(const ss__tensor *t, int64_t start, int64_t stride, int64
 ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
                        ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_BINARY_COUNT &&
+        !ss__k_binary_is_f32_path(op, a->dtype, b->dtype, out->dtype)) {
+        ss__tensor in[2] = {*a, *b};
+        return ss__k_elementwise(SS__K_EW_BINARY, (int)op, 2, in, out);
+    }
     ss_status st = ss__k_check_binary(op, a, b, out);
     if (st)
         return st;

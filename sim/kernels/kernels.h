@@ -15,10 +15,12 @@
  * can supply it (ss__k_dot_general_work_bytes) so that it is counted in the
  * device's arena.
  *
- * Numerics. Compute is f32: bf16 and f16 inputs are widened to f32 and
- * results are rounded back to the output's dtype (round to nearest even, NaN
- * stays NaN). Inputs and outputs may have different float dtypes (f32, bf16,
- * f16); i32 is used for indices (labels, one_hot) and by ss__k_convert.
+ * Numerics. Float compute is f32: bf16 and f16 inputs are widened to f32
+ * and results are rounded back to the output's dtype (round to nearest even,
+ * NaN stays NaN). Inputs and outputs may have different float dtypes (f32,
+ * bf16, f16); i32 is used for indices (labels, one_hot) and by
+ * ss__k_convert. Elementwise ops on every other dtype (integers, bool, f64)
+ * and the ops that change the dtype take the exact path (elementwise_int.c).
  * Sums inside reductions, softmax, layer_norm and cross-entropy accumulate in
  * double in a fixed order (stated per function), so a kernel's result is
  * bit-identical run to run and independent of the number of devices or
@@ -37,6 +39,7 @@
 #define SS_KERNELS_H
 
 #include "base/base.h"
+#include "base/half.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,12 +62,7 @@ int64_t ss__k_numel(const ss__tensor *t);
 /* Conversions (convert.c)                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* bfloat16 and IEEE half <-> f32. Narrowing rounds to nearest, ties to even;
- * overflow gives infinity; NaN stays NaN (sign kept, made quiet). */
-float ss__k_bf16_to_f32(uint16_t h);
-uint16_t ss__k_f32_to_bf16(float f);
-float ss__k_f16_to_f32(uint16_t h);
-uint16_t ss__k_f32_to_f16(float f);
+/* bfloat16 and IEEE half <-> f32: base/half.h. */
 
 /* out = x converted to out->dtype; dtypes f32, bf16, f16, i32 in any
  * combination; shapes must be equal. Float to i32 truncates toward zero and
@@ -88,6 +86,24 @@ typedef enum ss__k_unary_op {
     SS__K_RSQRT,
     SS__K_SQUARE,
     SS__K_CONVERT, /* x: with an output of another float dtype, a conversion */
+    /* Appended in the order of ss_unary_op (the graph passes its sub). */
+    SS__K_ABS,     /* integers: INT_MIN stays INT_MIN (two's complement) */
+    SS__K_SIGN,    /* -1, 0 or 1; floats keep -0.0 and NaN */
+    SS__K_FLOOR,
+    SS__K_CEIL,
+    SS__K_ROUND_EVEN, /* round_nearest_even */
+    SS__K_ROUND_AFZ,  /* round_nearest_afz: halves away from zero */
+    SS__K_SIN,
+    SS__K_COS,
+    SS__K_TAN,
+    SS__K_ERF,
+    SS__K_EXPM1,
+    SS__K_LOG1P,
+    SS__K_LOGISTIC, /* 1 / (1 + exp(-x)) */
+    SS__K_CBRT,
+    SS__K_IS_FINITE, /* float -> bool; generic path only */
+    SS__K_NOT,       /* bitwise on integers, logical on bool; generic path only */
+    SS__K_POPCNT,    /* integers; generic path only */
     SS__K_UNARY_COUNT
 } ss__k_unary_op;
 
@@ -102,6 +118,15 @@ typedef enum ss__k_binary_op {
     SS__K_EQ,     /* 1 where a == b, else 0 (NaN compares unequal) */
     SS__K_GT,     /* 1 where a > b, else 0 */
     SS__K_GE,     /* 1 where a >= b, else 0 */
+    /* Appended in the order of ss_binary_op (the graph passes its sub). */
+    SS__K_REM,    /* fmod; integers: the sign of the dividend */
+    SS__K_AND,    /* AND .. SHR_L: integers and bool only (generic path) */
+    SS__K_OR,
+    SS__K_XOR,
+    SS__K_SHL,
+    SS__K_SHR_A,
+    SS__K_SHR_L,
+    SS__K_ATAN2,
     SS__K_BINARY_COUNT
 } ss__k_binary_op;
 
@@ -138,6 +163,55 @@ ss_status ss__k_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor
 /* out = op(a, s), or op(s, a) when scalar_left; out has a's shape. */
 ss_status ss__k_binary_scalar(ss__k_binary_op op, const ss__tensor *a, float s, bool scalar_left,
                               ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
+/* Elementwise on every dtype (elementwise_int.c)                            */
+/* ------------------------------------------------------------------------ */
+/*
+ * The exact path: integers (signed and unsigned, two's-complement
+ * wrap-around as XLA), bool, f64, and the ops whose result dtype is not
+ * their operands' (compare, is_finite, convert). ss__k_unary and
+ * ss__k_binary come here by themselves for any operand or result outside
+ * {f32, bf16, f16} and for the integer-only ops; compare, select and clamp
+ * always do. Operands broadcast as numpy (right-aligned, size-1 dims
+ * stretch); an operand of another dtype class than the op's domain (a
+ * weakly typed f32 scalar beside an i32 array) is converted to it first as
+ * convert does. XLA's results on CPU where C leaves them undefined:
+ *   div   x / 0 = -1 (all bits set, also unsigned), INT_MIN / -1 = INT_MIN;
+ *   rem   x % 0 = x, INT_MIN % -1 = 0; the sign of the dividend;
+ *   shifts by an amount outside [0, bits): shift_left and
+ *         shift_right_logical give 0, shift_right_arithmetic the sign fill
+ *         (the top bit of the value, unsigned types included);
+ *   convert float -> integer: truncation toward zero, saturating at the
+ *         type's limits, NaN -> 0 (unsigned: negative -> 0); -> bool is
+ *         x != 0 (NaN is true); integer -> integer wraps; integer and f64 ->
+ *         f32/bf16/f16 round once to nearest even.
+ * Floats compute in double and round once to the result's dtype.
+ */
+typedef enum ss__k_ew_kind {
+    SS__K_EW_UNARY,   /* op: ss__k_unary_op; in[0] */
+    SS__K_EW_BINARY,  /* op: ss__k_binary_op; in[0], in[1] */
+    SS__K_EW_COMPARE, /* op: direction * 4 + type (ss_cmp_dir, ss_cmp_type); -> bool */
+    SS__K_EW_SELECT,  /* in[0] bool pred, in[1] on true, in[2] on false */
+    SS__K_EW_CLAMP,   /* in[0] min, in[1] x, in[2] max: min(max(x, lo), hi), NaN propagates */
+} ss__k_ew_kind;
+
+/* out = the op on in[0..nin) (nin as the kind says), broadcasting. Errors:
+ * SS_ERR_INVALID for a bad op or shapes, SS_ERR_UNSUPPORTED for an op the
+ * dtypes do not have (a shift of floats, exp of integers, pow of integers). */
+ss_status ss__k_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tensor in[],
+                            ss__tensor *out);
+/* The naive reference of ss__k_elementwise: its own iteration (unravelled
+ * indices), the same scalar semantics (stated above). */
+ss_status ss__k_ref_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tensor in[],
+                                ss__tensor *out);
+/* Whether the f32 block path computes op on these dtypes (else
+ * ss__k_unary / ss__k_binary hand it to ss__k_elementwise). */
+bool ss__k_unary_is_f32_path(ss__k_unary_op op, ss_dtype x, ss_dtype out);
+bool ss__k_binary_is_f32_path(ss__k_binary_op op, ss_dtype a, ss_dtype b, ss_dtype out);
+/* FLOPs of compare, select, clamp over n elements: one per element (select
+ * and clamp: data movement and compares, counted as XLA counts them). */
+int64_t ss__k_flops_elementwise(ss__k_ew_kind kind, int op, int64_t n);
 
 /* ------------------------------------------------------------------------ */
 /* Reductions (reduce.c)                                                     */
@@ -325,7 +399,8 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
  * Results saturate at INT64_MAX; the data pointers are not read.
  */
 /* Per-element cost of each op: neg 1, exp 1, log 1, tanh 1, relu 1,
- * gelu 9, sqrt 1, rsqrt 2, square 1; every binary op 1. */
+ * gelu 9, sqrt 1, rsqrt 2, square 1, convert 0, logistic 3, every other
+ * unary op 1 (integer ones too); every binary op 1. */
 int64_t ss__k_flops_unary(ss__k_unary_op op, const ss__tensor *x);
 int64_t ss__k_flops_binary(ss__k_binary_op op, const ss__tensor *out);
 /* One per input element, plus one division per output element for mean. */

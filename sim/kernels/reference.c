@@ -13,6 +13,7 @@
  * accumulator from 0, as reduce.c promises, so sums agree bit for bit.
  */
 #include "kernels_internal.h"
+#include "elementwise_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,8 +24,8 @@ static double get(const ss__tensor *t, int64_t i)
 {
     switch (t->dtype) {
     case SS_F32: return (double)((const float *)t->data)[i];
-    case SS_BF16: return (double)ss__k_bf16_to_f32(((const uint16_t *)t->data)[i]);
-    case SS_F16: return (double)ss__k_f16_to_f32(((const uint16_t *)t->data)[i]);
+    case SS_BF16: return (double)ss__bf16_to_f32(((const uint16_t *)t->data)[i]);
+    case SS_F16: return (double)ss__f16_to_f32(((const uint16_t *)t->data)[i]);
     case SS_I32: return (double)((const int32_t *)t->data)[i];
     default: return NAN;
     }
@@ -36,8 +37,8 @@ static void set(ss__tensor *t, int64_t i, double v)
     float f = (float)v;
     switch (t->dtype) {
     case SS_F32: ((float *)t->data)[i] = f; break;
-    case SS_BF16: ((uint16_t *)t->data)[i] = ss__k_f32_to_bf16(f); break;
-    case SS_F16: ((uint16_t *)t->data)[i] = ss__k_f32_to_f16(f); break;
+    case SS_BF16: ((uint16_t *)t->data)[i] = ss__f32_to_bf16(f); break;
+    case SS_F16: ((uint16_t *)t->data)[i] = ss__f32_to_f16(f); break;
     case SS_I32:
         ((int32_t *)t->data)[i] = v != v ? 0 : v >= 2147483647.0 ? INT32_MAX
                                  : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
@@ -89,12 +90,28 @@ static double unary(ss__k_unary_op op, double x)
     case SS__K_RSQRT: return 1.0 / sqrt(x);
     case SS__K_SQUARE: return x * x;
     case SS__K_CONVERT: return x;
+    case SS__K_ABS: return fabs(x);
+    case SS__K_SIGN: return x != x || x == 0 ? x : x > 0 ? 1.0 : -1.0;
+    case SS__K_FLOOR: return floor(x);
+    case SS__K_CEIL: return ceil(x);
+    case SS__K_ROUND_EVEN: return nearbyint(x);
+    case SS__K_ROUND_AFZ: return round(x);
+    case SS__K_SIN: return sin(x);
+    case SS__K_COS: return cos(x);
+    case SS__K_TAN: return tan(x);
+    case SS__K_ERF: return erf(x);
+    case SS__K_EXPM1: return expm1(x);
+    case SS__K_LOG1P: return log1p(x);
+    case SS__K_LOGISTIC: return 1.0 / (1.0 + exp(-x));
+    case SS__K_CBRT: return cbrt(x);
     default: return NAN;
     }
 }
 
 ss_status ss__k_ref_unary(ss__k_unary_op op, const ss__tensor *x, ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_UNARY_COUNT && !ss__k_unary_is_f32_path(op, x->dtype, out->dtype))
+        return ss__k_ref_elementwise(SS__K_EW_UNARY, (int)op, 1, x, out);
     ss_status st = ss__k_check_unary(op, x, out);
     if (st)
         return st;
@@ -116,6 +133,8 @@ static double binary(ss__k_binary_op op, double a, double b)
     case SS__K_EQ: return a == b ? 1.0 : 0.0;
     case SS__K_GT: return a > b ? 1.0 : 0.0;
     case SS__K_GE: return a >= b ? 1.0 : 0.0;
+    case SS__K_REM: return fmod(a, b);
+    case SS__K_ATAN2: return atan2(a, b);
     default: return NAN;
     }
 }
@@ -132,6 +151,11 @@ static int64_t broadcast_index(const ss__tensor *t, int out_rank, const int64_t 
 ss_status ss__k_ref_binary(ss__k_binary_op op, const ss__tensor *a, const ss__tensor *b,
                            ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_BINARY_COUNT &&
+        !ss__k_binary_is_f32_path(op, a->dtype, b->dtype, out->dtype)) {
+        ss__tensor in[2] = {*a, *b};
+        return ss__k_ref_elementwise(SS__K_EW_BINARY, (int)op, 2, in, out);
+    }
     ss_status st = ss__k_check_binary(op, a, b, out);
     if (st)
         return st;
@@ -141,6 +165,34 @@ ss_status ss__k_ref_binary(ss__k_binary_op op, const ss__tensor *a, const ss__te
         double u = get(a, broadcast_index(a, out->rank, idx));
         double v = get(b, broadcast_index(b, out->rank, idx));
         set(out, i, binary(op, u, v));
+    }
+    return SS_OK;
+}
+
+/* Every dtype (elementwise_int.c's semantics), element by element. */
+ss_status ss__k_ref_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tensor in[],
+                                ss__tensor *out)
+{
+    ss_status st = ss__k_check_elementwise(kind, op, nin, in, out);
+    if (st)
+        return st;
+    ss_dtype dom = ss__k_ew_domain(kind, op, nin, in, out);
+    bool own = kind == SS__K_EW_COMPARE ||
+               (kind == SS__K_EW_UNARY && (op == SS__K_IS_FINITE || op == SS__K_CONVERT));
+    int64_t idx[SS_MAX_RANK];
+    for (int64_t i = 0; i < ss__k_numel(out); i++) {
+        unravel(i, out->rank, out->shape, idx);
+        ss__k_scalar v[3];
+        for (int k = 0; k < nin; k++) {
+            ss_dtype want = kind == SS__K_EW_SELECT && k == 0 ? SS_BOOL : dom;
+            v[k] = ss__k_ew_load(in[k].dtype, in[k].data, broadcast_index(&in[k], out->rank, idx));
+            if (in[k].dtype != want)
+                v[k] = ss__k_ew_convert(v[k], in[k].dtype, want);
+        }
+        ss__k_scalar y = ss__k_ew_scalar(kind, op, dom, out->dtype, v);
+        if (!own && dom != out->dtype)
+            y = ss__k_ew_convert(y, dom, out->dtype);
+        ss__k_ew_store(out->dtype, out->data, i, y);
     }
     return SS_OK;
 }

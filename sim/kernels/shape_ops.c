@@ -306,8 +306,8 @@ static void encode_value(ss_dtype dt, double value, unsigned char out[8])
     switch (dt) {
     case SS_F32: { float f = (float)value; memcpy(out, &f, 4); break; }
     case SS_F64: memcpy(out, &value, 8); break;
-    case SS_BF16: { uint16_t h = ss__k_f32_to_bf16((float)value); memcpy(out, &h, 2); break; }
-    case SS_F16: { uint16_t h = ss__k_f32_to_f16((float)value); memcpy(out, &h, 2); break; }
+    case SS_BF16: { uint16_t h = ss__f32_to_bf16((float)value); memcpy(out, &h, 2); break; }
+    case SS_F16: { uint16_t h = ss__f32_to_f16((float)value); memcpy(out, &h, 2); break; }
     case SS_I32: {
         int32_t v = c >= 2147483647.0 ? INT32_MAX : c <= -2147483648.0 ? INT32_MIN : (int32_t)c;
         memcpy(out, &v, 4);

@@ -553,34 +553,15 @@ ss_status ss_strategy_load(const char *path, ss_strategy **out)
     if (!path || !out)
         return ss__fail(SS_ERR_INVALID, "ss_strategy_load: NULL argument");
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ss__fail(SS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len + 1 == cap) {
-            char *nb = cap < ((size_t)16 << 20) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        return ss__fail(SS_ERR_IO, "%s: cannot read (or larger than 16 MiB)", path);
-    }
-    buf[len] = '\0';
+    char *buf;
+    size_t len;
+    int e = ss__read_file(path, (size_t)16 << 20, &buf, &len);
+    if (e == EFBIG)
+        return ss__fail(SS_ERR_IO, "%s: larger than 16 MiB", path);
+    if (e == ENOMEM)
+        return ss__fail(SS_ERR_NOMEM, "%s: out of host memory reading it", path);
+    if (e)
+        return ss__fail(SS_ERR_IO, "%s: cannot open: %s", path, strerror(e));
     if (memchr(buf, '\0', len)) {
         free(buf);
         return ss__fail(SS_ERR_PARSE, "%s: the file contains a NUL byte", path);

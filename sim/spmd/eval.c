@@ -42,8 +42,144 @@ static size_t bytes_of(const ss__node *n)
     return b;
 }
 
-/* Evaluate node v into outp from its operands' whole arrays `ins`, with the
- * naive reference kernels or (fast) the kernels the devices run. */
+/*
+ * The EVAL column of ops.def: node n on whole arrays `in` (its operands)
+ * into `out`, with the naive reference kernels or (fast) the kernels the
+ * devices run. Inputs, params, shard_map boundaries and collectives are
+ * evaluated by the driver (ss_program_eval_with, eval_manual).
+ */
+typedef ss_status (*eval_rule)(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                               bool fast);
+
+static ss_status eval_constant(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                               bool fast)
+{
+    (void)in, (void)fast;
+    float f = (float)n->scalar;
+    memcpy(out->data, &f, sizeof f);
+    return SS_OK;
+}
+
+static ss_status eval_unary(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_unary((ss__k_unary_op)n->sub, &in[0], out)
+                : ss__k_ref_unary((ss__k_unary_op)n->sub, &in[0], out);
+}
+
+static ss_status eval_binary(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], out)
+                : ss__k_ref_binary((ss__k_binary_op)n->sub, &in[0], &in[1], out);
+}
+
+/* compare, select, clamp: the exact elementwise path on any dtype. */
+static ss_status eval_ew(ss__k_ew_kind kind, int op, const ss__node *n, const ss__tensor in[],
+                         ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_elementwise(kind, op, n->nin, in, out)
+                : ss__k_ref_elementwise(kind, op, n->nin, in, out);
+}
+
+static ss_status eval_compare(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                              bool fast)
+{
+    return eval_ew(SS__K_EW_COMPARE, n->sub, n, in, out, fast);
+}
+
+static ss_status eval_select(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                             bool fast)
+{
+    return eval_ew(SS__K_EW_SELECT, 0, n, in, out, fast);
+}
+
+static ss_status eval_clamp(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return eval_ew(SS__K_EW_CLAMP, 0, n, in, out, fast);
+}
+
+static ss_status eval_dot(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    ss__k_dot_dims dd;
+    memset(&dd, 0, sizeof dd);
+    dd.nbatch = n->nb;
+    dd.ncontract = n->nc;
+    for (int k = 0; k < n->nb; k++) {
+        dd.lhs_batch[k] = n->lb[k];
+        dd.rhs_batch[k] = n->rb[k];
+    }
+    for (int k = 0; k < n->nc; k++) {
+        dd.lhs_contract[k] = n->lc[k];
+        dd.rhs_contract[k] = n->rc[k];
+    }
+    return fast ? ss__k_dot_general(&in[0], &in[1], &dd, out, NULL, 0)
+                : ss__k_ref_dot_general(&in[0], &in[1], &dd, out);
+}
+
+static ss_status eval_reduce(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    int axes[SS_MAX_RANK], na = 0;
+    for (int d = 0; d < in[0].rank; d++)
+        if ((n->axes_mask >> d) & 1u)
+            axes[na++] = d;
+    ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
+                         : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
+                                                   : SS__K_REDUCE_SUM;
+    return fast ? ss__k_reduce(op, &in[0], na, axes, false, out)
+                : ss__k_ref_reduce(op, &in[0], na, axes, false, out);
+}
+
+static ss_status eval_transpose(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                                bool fast)
+{
+    return fast ? ss__k_transpose(&in[0], n->dims, out)
+                : ss__k_ref_transpose(&in[0], n->dims, out);
+}
+
+/* The operand's bytes as they are (reshape, sharding constraint). */
+static ss_status eval_copy(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    (void)fast;
+    memcpy(out->data, in[0].data, bytes_of(n));
+    return SS_OK;
+}
+
+static ss_status eval_broadcast(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                                bool fast)
+{
+    return fast ? ss__k_broadcast_in_dim(&in[0], n->dims, out)
+                : ss__k_ref_broadcast_in_dim(&in[0], n->dims, out);
+}
+
+static ss_status eval_slice(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_slice(&in[0], n->start, n->limit, NULL, out)
+                : ss__k_ref_slice(&in[0], n->start, n->limit, NULL, out);
+}
+
+static ss_status eval_concat(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_concatenate(n->nin, in, n->dim, out)
+                : ss__k_ref_concatenate(n->nin, in, n->dim, out);
+}
+
+static ss_status eval_one_hot(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                              bool fast)
+{
+    (void)n;
+    return fast ? ss__k_one_hot(&in[0], out) : ss__k_ref_one_hot(&in[0], out);
+}
+
+static const eval_rule eval_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = EVAL,
+#include "graph/ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof eval_rules / sizeof eval_rules[0] == SS__OP_COUNT, "one rule per opcode");
+
+bool ss__eval_has_rule(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && eval_rules[op]; }
+
+/* Evaluate node v into outp from its operands' whole arrays `ins`. */
 static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], void *outp,
                          bool fast)
 {
@@ -51,67 +187,9 @@ static ss_status eval_op(const ss_program *p, ss_value v, void *const ins[], voi
     ss__tensor in[SS__MAX_INPUTS], out = whole(n, outp);
     for (int k = 0; k < n->nin; k++)
         in[k] = whole(&p->nodes[n->in[k]], ins[k]);
-    switch (n->op) {
-    case SS__OP_CONSTANT: {
-        float f = (float)n->scalar;
-        memcpy(outp, &f, sizeof f);
-        return SS_OK;
-    }
-    case SS__OP_UNARY:
-        return fast ? ss__k_unary((ss__k_unary_op)n->sub, &in[0], &out)
-                    : ss__k_ref_unary((ss__k_unary_op)n->sub, &in[0], &out);
-    case SS__OP_BINARY:
-        return fast ? ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out)
-                    : ss__k_ref_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out);
-    case SS__OP_DOT: {
-        ss__k_dot_dims dd;
-        memset(&dd, 0, sizeof dd);
-        dd.nbatch = n->nb;
-        dd.ncontract = n->nc;
-        for (int k = 0; k < n->nb; k++) {
-            dd.lhs_batch[k] = n->lb[k];
-            dd.rhs_batch[k] = n->rb[k];
-        }
-        for (int k = 0; k < n->nc; k++) {
-            dd.lhs_contract[k] = n->lc[k];
-            dd.rhs_contract[k] = n->rc[k];
-        }
-        return fast ? ss__k_dot_general(&in[0], &in[1], &dd, &out, NULL, 0)
-                    : ss__k_ref_dot_general(&in[0], &in[1], &dd, &out);
-    }
-    case SS__OP_REDUCE: {
-        int axes[SS_MAX_RANK], na = 0;
-        for (int d = 0; d < in[0].rank; d++)
-            if ((n->axes_mask >> d) & 1u)
-                axes[na++] = d;
-        ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
-                             : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
-                                                       : SS__K_REDUCE_SUM;
-        return fast ? ss__k_reduce(op, &in[0], na, axes, false, &out)
-                    : ss__k_ref_reduce(op, &in[0], na, axes, false, &out);
-    }
-    case SS__OP_TRANSPOSE:
-        return fast ? ss__k_transpose(&in[0], n->dims, &out)
-                    : ss__k_ref_transpose(&in[0], n->dims, &out);
-    case SS__OP_RESHAPE:
-        memcpy(outp, ins[0], bytes_of(n));
-        return SS_OK;
-    case SS__OP_BROADCAST:
-        return fast ? ss__k_broadcast_in_dim(&in[0], n->dims, &out)
-                    : ss__k_ref_broadcast_in_dim(&in[0], n->dims, &out);
-    case SS__OP_SLICE:
-        return fast ? ss__k_slice(&in[0], n->start, n->limit, NULL, &out)
-                    : ss__k_ref_slice(&in[0], n->start, n->limit, NULL, &out);
-    case SS__OP_CONCAT:
-        return fast ? ss__k_concatenate(n->nin, in, n->dim, &out)
-                    : ss__k_ref_concatenate(n->nin, in, n->dim, &out);
-    case SS__OP_ONE_HOT:
-        return fast ? ss__k_one_hot(&in[0], &out) : ss__k_ref_one_hot(&in[0], &out);
-    case SS__OP_CONSTRAIN:
-        memcpy(outp, ins[0], bytes_of(n));
-        return SS_OK;
-    default: return ss__fail(SS_ERR_UNSUPPORTED, "eval: op %s", ss__opcode_name(n));
-    }
+    if (!ss__eval_has_rule(n->op))
+        return ss__fail(SS_ERR_UNSUPPORTED, "eval: op %s", ss__opcode_name(n));
+    return eval_rules[n->op](n, in, &out, fast);
 }
 
 /* Copy a block between a global array and a per-device block at `start`. */
@@ -254,6 +332,12 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
             else
                 vals[v] = (void *)inputs[input_no++];
             borrowed[v] = true;
+        } else if (ss__op_is(n->op, SS__OPF_HAS_REGIONS)) { /* runs its regions */
+            if ((st = ss__loop_eval(p, v, vals, opts)))
+                st = ss__fail(st, "eval: %%%d (%s): %s", (int)v, ss__opcode_name(n),
+                              ss_error_message());
+        } else if (ss__op_is(n->op, SS__OPF_REGION_RESULT)) {
+            /* filled by its loop */
         } else if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
             st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
         } else if (n->op == SS__OP_MANUAL_OUT) {

@@ -28,6 +28,9 @@ typedef struct run {
     unsigned char *borrowed; /* per buffer: an input array's shard, not ours to free */
     unsigned char *kept;     /* per buffer: becomes an output array's shard */
     int *colls_done;         /* per device id: collectives run so far */
+    /* Region mode (a loop's cond or body, ss__exec_region): */
+    void *const *args;       /* LOAD k binds args[k] */
+    void **res;              /* STORE k hands its buffer to res[k] */
 } run;
 
 static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
@@ -95,6 +98,130 @@ ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t 
     return ss__k_dot_general_work_bytes(&a, &b, &i->dot, e->bufs[i->out].dtype, bytes);
 }
 
+/*
+ * The KERNEL column of ops.def: instruction i (a KERNEL of node n of
+ * program p) on local blocks `in` into `out`; `work` is the scratch
+ * ss__inst_work_bytes asked for (NULL when none).
+ */
+typedef ss_status (*kernel_rule)(const ss_program *p, const ss__node *n, const ss__inst *i,
+                                 const ss__tensor in[], ss__tensor *out, void *work,
+                                 size_t work_bytes);
+
+static ss_status run_unary(const ss_program *p, const ss__node *n, const ss__inst *i,
+                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_unary((ss__k_unary_op)n->sub, &in[0], out);
+}
+
+static ss_status run_binary(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], out);
+}
+
+static ss_status run_compare(const ss_program *p, const ss__node *n, const ss__inst *i,
+                             const ss__tensor in[], ss__tensor *out, void *work,
+                             size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_elementwise(SS__K_EW_COMPARE, n->sub, 2, in, out);
+}
+
+static ss_status run_select(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
+    return ss__k_elementwise(SS__K_EW_SELECT, 0, 3, in, out);
+}
+
+static ss_status run_clamp(const ss_program *p, const ss__node *n, const ss__inst *i,
+                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
+    return ss__k_elementwise(SS__K_EW_CLAMP, 0, 3, in, out);
+}
+
+static ss_status run_dot(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n;
+    return ss__k_dot_general(&in[0], &in[1], &i->dot, out, work, work_bytes);
+}
+
+static ss_status run_reduce(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)work, (void)work_bytes;
+    ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
+                         : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
+                                                   : SS__K_REDUCE_SUM;
+    return ss__k_reduce(op, &in[0], i->nred, i->red, false, out);
+}
+
+static ss_status run_transpose(const ss_program *p, const ss__node *n, const ss__inst *i,
+                               const ss__tensor in[], ss__tensor *out, void *work,
+                               size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_transpose(&in[0], n->dims, out);
+}
+
+static ss_status run_reshape(const ss_program *p, const ss__node *n, const ss__inst *i,
+                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
+    return ss__k_reshape(&in[0], out);
+}
+
+static ss_status run_broadcast(const ss_program *p, const ss__node *n, const ss__inst *i,
+                               const ss__tensor in[], ss__tensor *out, void *work,
+                               size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_broadcast_in_dim(&in[0], n->dims, out);
+}
+
+/* Only the dims the slice shortens are cut: a dim it keeps whole may be
+ * sharded, its block taken whole. */
+static ss_status run_slice(const ss_program *p, const ss__node *n, const ss__inst *i,
+                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)i, (void)work, (void)work_bytes;
+    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
+    for (int d = 0; d < n->rank; d++) {
+        bool sliced = n->shape[d] != p->nodes[n->in[0]].shape[d];
+        start[d] = sliced ? n->start[d] : 0;
+        limit[d] = sliced ? n->limit[d] : in[0].shape[d];
+    }
+    return ss__k_slice(&in[0], start, limit, NULL, out);
+}
+
+static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)work, (void)work_bytes;
+    return ss__k_concatenate(i->nin, in, n->dim, out);
+}
+
+static ss_status run_one_hot(const ss_program *p, const ss__node *n, const ss__inst *i,
+                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
+    return ss__k_one_hot(&in[0], out);
+}
+
+static const kernel_rule kernel_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = KERNEL,
+#include "graph/ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof kernel_rules / sizeof kernel_rules[0] == SS__OP_COUNT, "one per opcode");
+
+bool ss__exec_has_kernel(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && kernel_rules[op]; }
+
 static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **ptr)
 {
     ss_executable *e = r->e;
@@ -106,44 +233,16 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **pt
     void *work = NULL;
     size_t work_bytes = 0;
     int id = ss_device_id(dev);
-    if (n->op == SS__OP_DOT) {
-        st = ss__inst_work_bytes(e, i, &work_bytes);
-        if (!st && work_bytes)
-            st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
-        if (st)
-            return st;
-    }
+    st = ss__inst_work_bytes(e, i, &work_bytes);
+    if (!st && work_bytes)
+        st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
+    if (st)
+        return st;
     ss_device_kernel_begin(dev, ss__opcode_name(n));
-    switch (n->op) {
-    case SS__OP_UNARY: st = ss__k_unary((ss__k_unary_op)n->sub, &in[0], &out); break;
-    case SS__OP_BINARY: st = ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], &out); break;
-    case SS__OP_DOT:
-        st = ss__k_dot_general(&in[0], &in[1], &i->dot, &out, work, work_bytes);
-        break;
-    case SS__OP_REDUCE: {
-        ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
-                             : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
-                                                       : SS__K_REDUCE_SUM;
-        st = ss__k_reduce(op, &in[0], i->nred, i->red, false, &out);
-        break;
-    }
-    case SS__OP_TRANSPOSE: st = ss__k_transpose(&in[0], n->dims, &out); break;
-    case SS__OP_RESHAPE: st = ss__k_reshape(&in[0], &out); break;
-    case SS__OP_BROADCAST: st = ss__k_broadcast_in_dim(&in[0], n->dims, &out); break;
-    case SS__OP_SLICE: {
-        int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
-        for (int d = 0; d < n->rank; d++) {
-            bool sliced = n->shape[d] != e->program->nodes[n->in[0]].shape[d];
-            start[d] = sliced ? n->start[d] : 0;
-            limit[d] = sliced ? n->limit[d] : in[0].shape[d];
-        }
-        st = ss__k_slice(&in[0], start, limit, NULL, &out);
-        break;
-    }
-    case SS__OP_CONCAT: st = ss__k_concatenate(i->nin, in, n->dim, &out); break;
-    case SS__OP_ONE_HOT: st = ss__k_one_hot(&in[0], &out); break;
-    default: st = ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));
-    }
+    if (ss__exec_has_kernel(n->op))
+        st = kernel_rules[n->op](e->program, n, i, in, &out, work, work_bytes);
+    else
+        st = ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));
     ss_device_kernel_end(dev);
     if (work)
         ss_device_free(r->ctx, id, work);
@@ -221,11 +320,21 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
     ss_status st;
     if (i->kind == SS__INST_FREE) {
         int b = i->in[0];
-        if (!ptr[b] || (r->in_arrays && (r->borrowed[b] || r->kept[b])))
+        if (!ptr[b] || (r->borrowed && (r->borrowed[b] || r->kept[b])))
             return SS_OK; /* taken over by a result, or not ours */
         st = ss_device_free(r->ctx, id, ptr[b]);
         ptr[b] = NULL;
         return st;
+    }
+    if (i->kind == SS__INST_LOOP)
+        return ss__loop_run(e, i, r->ctx, dev, r->colls_done, ptr);
+    if (i->kind == SS__INST_STORE && r->args) {
+        r->res[i->index] = ptr[i->in[0]];
+        return SS_OK;
+    }
+    if (i->kind == SS__INST_LOAD && r->args) {
+        ptr[i->out] = r->args[i->index];
+        return SS_OK;
     }
     if (i->kind == SS__INST_STORE && r->in_arrays) {
         int b = i->in[0], pos = ss_mesh_position_of(m, id);
@@ -351,23 +460,17 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
     }
 }
 
-static ss_status device_main(ss_device *dev, void *user)
+/* Run e's instructions on one device; on error give back everything this
+ * device holds: copies made for outputs, then its buffers (an undonated
+ * input's shards and a region's arguments stay their owners'). */
+static ss_status run_list(run *r, ss_device *dev, const int64_t c[], void **ptr)
 {
-    run *r = user;
     ss_executable *e = r->e;
     int id = ss_device_id(dev);
-    int pos = ss_mesh_position_of(e->mesh, id);
-    if (pos < 0)
-        return SS_OK; /* not in this program's mesh */
-    int64_t c[SS_MAX_AXES];
-    coords_of(e->mesh, pos, c);
-    void **ptr = r->ptrs[id];
     ss_status st = SS_OK;
     for (int k = 0; k < e->ninsts && !st; k++)
         st = run_inst(r, dev, &e->insts[k], c, ptr);
     if (st) {
-        /* Give back everything this device holds: copies made for outputs,
-         * then its buffers (an undonated input's shards stay the caller's). */
         int at = ss_mesh_position_of(e->mesh, id);
         for (int o = 0; r->outp && o < e->noutputs; o++) {
             void *q = r->outp[o][at];
@@ -378,12 +481,52 @@ static ss_status device_main(ss_device *dev, void *user)
                 ss_device_free(r->ctx, id, q);
             r->outp[o][at] = NULL;
         }
+        for (int o = 0; r->res && o < e->noutputs; o++)
+            r->res[o] = NULL;
         for (int b = 0; b < e->nbufs; b++)
-            if (ptr[b] && !(r->in_arrays && r->borrowed[b]))
+            if (ptr[b] && !(r->borrowed && r->borrowed[b]))
                 ss_device_free(r->ctx, id, ptr[b]);
         for (int b = 0; b < e->nbufs; b++)
             ptr[b] = NULL;
     }
+    return st;
+}
+
+static ss_status device_main(ss_device *dev, void *user)
+{
+    run *r = user;
+    ss_executable *e = r->e;
+    int id = ss_device_id(dev);
+    int pos = ss_mesh_position_of(e->mesh, id);
+    if (pos < 0)
+        return SS_OK; /* not in this program's mesh */
+    int64_t c[SS_MAX_AXES];
+    coords_of(e->mesh, pos, c);
+    return run_list(r, dev, c, r->ptrs[id]);
+}
+
+ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
+                          int *colls_done, void *const args[], void *res[])
+{
+    int id = ss_device_id(dev);
+    int pos = ss_mesh_position_of(sub->mesh, id);
+    int64_t c[SS_MAX_AXES];
+    coords_of(sub->mesh, pos, c);
+    void **ptr = calloc((size_t)(sub->nbufs ? sub->nbufs : 1), sizeof(void *));
+    if (!ptr)
+        return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    /* colls_done is indexed by device id; this run only touches ours. */
+    run r;
+    memset(&r, 0, sizeof r);
+    r.e = (ss_executable *)sub;
+    r.ctx = ctx;
+    r.borrowed = sub->borrowed;
+    r.kept = sub->kept;
+    r.colls_done = colls_done;
+    r.args = args;
+    r.res = res;
+    ss_status st = run_list(&r, dev, c, ptr);
+    free(ptr);
     return st;
 }
 
@@ -403,7 +546,7 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
         if (!outputs || !outputs[k])
             return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
     run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **)), NULL, NULL, NULL,
-             NULL, NULL, calloc((size_t)n, sizeof(int))};
+             NULL, NULL, calloc((size_t)n, sizeof(int)), NULL, NULL};
     if (!r.ptrs || !r.colls_done) {
         free(r.ptrs);
         free(r.colls_done);
@@ -472,7 +615,7 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (st)
             return st;
     }
-    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL};
+    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL, NULL, NULL};
     r.ptrs = calloc((size_t)n, sizeof(void **));
     r.colls_done = calloc((size_t)n, sizeof(int));
     r.outp = calloc((size_t)(e->noutputs ? e->noutputs : 1), sizeof(void **));

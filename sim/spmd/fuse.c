@@ -53,9 +53,17 @@ static bool is_elementwise(const fuser *s, int k)
     if (i->kind != SS__INST_KERNEL)
         return false;
     const ss__node *n = node_of(s, k);
+    /* The fused kernel expresses unary and binary ops (build_inst), not
+     * every SS__OPF_ELEMENTWISE op of the table. */
     if (n->op != SS__OP_UNARY && n->op != SS__OP_BINARY)
         return false;
+    /* ... on f32 blocks: not the exact path's dtypes and ops. */
     int64_t n_out = elems(&s->e->bufs[i->out]);
+    ss_dtype od = s->e->bufs[i->out].dtype;
+    ss_dtype d0 = s->e->bufs[i->in[0]].dtype, d1 = i->nin > 1 ? s->e->bufs[i->in[1]].dtype : d0;
+    if (n->op == SS__OP_UNARY ? !ss__k_unary_is_f32_path((ss__k_unary_op)n->sub, d0, od)
+                              : !ss__k_binary_is_f32_path((ss__k_binary_op)n->sub, d0, d1, od))
+        return false;
     for (int j = 0; j < i->nin; j++) {
         const ss__bufdesc *b = &s->e->bufs[i->in[j]];
         if (b->rank != 0 && elems(b) != n_out)

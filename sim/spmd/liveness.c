@@ -112,6 +112,24 @@ static ss_status share_buffers(ss_executable *e)
     return SS_OK;
 }
 
+int ss__inst_results(const ss_executable *e, const ss__inst *i, int bufs[], int cap)
+{
+    int n = 0;
+    if (i->kind == SS__INST_STORE || i->kind == SS__INST_FREE)
+        return 0;
+    if (i->kind == SS__INST_LOOP) {
+        const ss__loop_exec *l = &e->loops[i->index];
+        for (int k = 0; k < l->ncarry + l->nys && n < cap; k++)
+            bufs[n++] = l->outs[k];
+        return n;
+    }
+    bufs[n++] = i->out;
+    if (i->kind == SS__INST_FUSED)
+        for (int j = 0; j < i->fused.nextra && n < cap; j++)
+            bufs[n++] = i->extra_out[j];
+    return n;
+}
+
 /* Insert FREE after each buffer's last use. Arguments (LOAD buffers) stay
  * live to the end, as undonated jit arguments do; outputs are freed after
  * their STORE at the end. */
@@ -133,12 +151,11 @@ ss_status ss__add_frees(ss_executable *e)
             last[ik->out] = e->ninsts - 1; /* live to the end */
             continue;
         }
-        if (k > last[ik->out])
-            last[ik->out] = k;
-        if (ik->kind == SS__INST_FUSED)
-            for (int j = 0; j < ik->fused.nextra; j++)
-                if (k > last[ik->extra_out[j]])
-                    last[ik->extra_out[j]] = k;
+        int res[SS__INST_MAX_RESULTS];
+        int nres = ss__inst_results(e, ik, res, SS__INST_MAX_RESULTS);
+        for (int j = 0; j < nres; j++)
+            if (k > last[res[j]])
+                last[res[j]] = k;
         for (int j = 0; j < ik->nin; j++)
             if (k > last[ik->in[j]])
                 last[ik->in[j]] = k;
@@ -153,15 +170,12 @@ ss_status ss__add_frees(ss_executable *e)
     for (int k = 0; k < e->ninsts; k++) {
         all[m++] = e->insts[k];
         const ss__inst *ik = &e->insts[k];
-        enum { MAXB = SS__MAX_INPUTS + 1 + SS__K_FUSED_MAX_EXTRA };
+        enum { MAXB = SS__MAX_INPUTS + SS__INST_MAX_RESULTS };
         int bufs[MAXB], nb = 0;
         for (int j = 0; j < ik->nin; j++)
             bufs[nb++] = ik->in[j];
         if (ik->kind != SS__INST_STORE && ik->kind != SS__INST_FREE)
-            bufs[nb++] = ik->out;
-        if (ik->kind == SS__INST_FUSED)
-            for (int j = 0; j < ik->fused.nextra; j++)
-                bufs[nb++] = ik->extra_out[j];
+            nb += ss__inst_results(e, ik, bufs + nb, SS__INST_MAX_RESULTS);
         if (k == e->ninsts - 1) /* the end: everything still live */
             for (int b = 0; b < e->nbufs; b++)
                 if (last[b] == k && nb < MAXB)

@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ss__arena_bytes(size_t bytes) { return ((bytes ? bytes : 1) + 63) / 64 * 64; }
-
 /* A value as lowered so far: one buffer per layout it has been brought to. */
 #define MAX_VERSIONS 4
 typedef struct lowered {
@@ -45,11 +43,13 @@ typedef struct lower {
     bool *linear_users;
     ss__buf line; /* explain text of the op being lowered */
     int ncoll_in_line;
+    int input_no; /* inputs and params lowered so far */
+    const ss__layout *want; /* region mode: output k's layout */
 } lower;
 
 /* --- Growing arrays ------------------------------------------------------ */
 
-static ss_status new_buf(lower *s, ss_dtype dtype, int rank, const int64_t shape[],
+static ss_status new_buf(lower *s, ss_value v, ss_dtype dtype, int rank, const int64_t shape[],
                          const char *name, int *out)
 {
     ss_executable *e = s->e;
@@ -67,6 +67,7 @@ static ss_status new_buf(lower *s, ss_dtype dtype, int rank, const int64_t shape
         elems *= (size_t)shape[d];
     }
     b->bytes = elems * ss_dtype_size(dtype);
+    b->value = v;
     snprintf(b->name, sizeof b->name, "%s", name);
     *out = e->nbufs++;
     return SS_OK;
@@ -194,7 +195,7 @@ static ss_status emit_coll(lower *s, ss_value v, ss_coll *c, int in, int *out, i
         return ss__fail(st, "compile: %%%d: %s", (int)v, ss_error_message());
     char name[48];
     snprintf(name, sizeof name, "%%%d %s", (int)v, ss_coll_kind_name(c->kind));
-    if ((st = new_buf(s, dt, rank, shape, name, out)))
+    if ((st = new_buf(s, v, dt, rank, shape, name, out)))
         return st;
     ss__inst i;
     ss__inst_init(&i, SS__INST_COLL, v);
@@ -279,7 +280,7 @@ static ss_status emit_step(lower *s, ss_value v, const ss__reshard_step *st, int
             return rc;
         char name[48];
         snprintf(name, sizeof name, "%%%d gathered", (int)v);
-        if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
+        if ((rc = new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
         ss__inst_init(&i, SS__INST_UNSTACK, v);
@@ -301,7 +302,7 @@ static ss_status emit_step(lower *s, ss_value v, const ss__reshard_step *st, int
                                                 "supported inside a program", (int)v);
         char name[48];
         snprintf(name, sizeof name, "%%%d slice", (int)v);
-        if ((rc = new_buf(s, n->dtype, n->rank, st->local_after, name, &out)))
+        if ((rc = new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
         ss__inst_init(&i, SS__INST_SLICE, v);
@@ -395,7 +396,7 @@ static ss_status kernel_out(lower *s, ss_value v, const ss__layout *l, int *out)
     char name[48];
     /* "%N op": reports turn the value number into its name and line. */
     snprintf(name, sizeof name, "%%%d %s", (int)v, ss__opcode_name(n));
-    return new_buf(s, n->dtype, n->rank, shape, name, out);
+    return new_buf(s, v, n->dtype, n->rank, shape, name, out);
 }
 
 static ss_status emit_kernel(lower *s, ss_value v, int nin, const int in[], const ss__layout *l,
@@ -444,19 +445,20 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
         add_version(s, v, out, &l);
         return SS_OK;
     }
-    for (int k = 0; k < n->nin; k++) {
-        ss__layout l = *want;
-        if (n->op == SS__OP_CONCAT)
-            l.n[n->dim] = 0;
-        if ((st = need(s, n->in[k], &l, &in[k])))
-            return st;
-    }
-    ss__inst i;
-    ss__inst_init(&i, SS__INST_KERNEL, v);
-    int out;
+    /* Concatenate and slice need whole the dims they join or cut (the
+     * result is brought to `want` afterwards, a local dynamic slice). */
     ss__layout l = *want;
     if (n->op == SS__OP_CONCAT)
         l.n[n->dim] = 0;
+    for (int d = 0; n->op == SS__OP_SLICE && d < n->rank; d++)
+        if (n->shape[d] != s->p->nodes[n->in[0]].shape[d])
+            l.n[d] = 0;
+    for (int k = 0; k < n->nin; k++)
+        if ((st = need(s, n->in[k], &l, &in[k])))
+            return st;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_KERNEL, v);
+    int out;
     if ((st = emit_kernel(s, v, n->nin, in, &l, &i, &out)))
         return st;
     add_version(s, v, out, &l);
@@ -563,8 +565,9 @@ static ss_status lower_one_hot(lower *s, ss_value v, const ss__layout *want)
     return st;
 }
 
-static ss_status lower_reduce(lower *s, ss_value v)
+static ss_status lower_reduce(lower *s, ss_value v, const ss__layout *want)
 {
+    (void)want;
     const ss__node *n = &s->p->nodes[v];
     const ss__node *x = &s->p->nodes[n->in[0]];
     const lowered *lx = &s->vals[n->in[0]];
@@ -709,7 +712,7 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
         char name[48];
         snprintf(name, sizeof name, "%%%d step %d", (int)v, step);
         int part;
-        if ((*st = new_buf(s, n->dtype, n->rank, shape, name, &part)))
+        if ((*st = new_buf(s, v, n->dtype, n->rank, shape, name, &part)))
             return true;
         ss__inst k;
         ss__inst_init(&k, SS__INST_KERNEL, v);
@@ -945,8 +948,9 @@ static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
     return SS_OK;
 }
 
-static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
+static ss_status lower_leaf(lower *s, ss_value v, const ss__layout *want)
 {
+    (void)want;
     const ss__node *n = &s->p->nodes[v];
     const ss__layout *l = &s->p->layouts[v];
     ss__inst i;
@@ -965,7 +969,7 @@ static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
     if ((st = check_even(s, v, l)))
         return st;
     ss__inst_init(&i, SS__INST_LOAD, v);
-    i.index = (*input_no)++;
+    i.index = s->input_no++;
     i.layout = *l;
     if ((st = kernel_out(s, v, l, &out)))
         return st;
@@ -977,104 +981,169 @@ static ss_status lower_leaf(lower *s, ss_value v, int *input_no)
     return SS_OK;
 }
 
+static ss_status lower_constrain(lower *s, ss_value v, const ss__layout *want)
+{
+    int buf;
+    ss_status st = need(s, s->p->nodes[v].in[0], want, &buf);
+    if (!st)
+        add_version(s, v, buf, want);
+    return st;
+}
+
 /* shard_map boundaries and explicit collectives. Inside a region every
  * value is a per-device block (layout "replicated" over its block shape),
  * so ordinary ops lower to local kernels with no reshard at all. */
-static ss_status lower_manual(lower *s, ss_value v)
+
+/* The operand in the in_specs layout; its block is the local value. */
+static ss_status lower_manual_in(lower *s, ss_value v, const ss__layout *want)
 {
+    (void)want;
     const ss__node *n = &s->p->nodes[v];
     ss__layout local;
     ss__layout_replicated(&local, n->rank);
-    ss_status st;
     int buf;
-    switch (n->op) {
-    case SS__OP_MANUAL_IN:
-        /* The operand in the in_specs layout; its block is the local value. */
-        if ((st = need(s, n->in[0], &n->fixed, &buf)))
-            return st;
-        add_version(s, v, buf, &local);
-        ss__buf_puts(&s->line, ": enters shard_map");
-        return SS_OK;
-    case SS__OP_MANUAL_OUT:
-        add_version(s, v, s->vals[n->in[0]].buf[0], &n->fixed);
-        ss__buf_puts(&s->line, ": leaves shard_map");
-        return SS_OK;
-    case SS__OP_COLLECTIVE: {
-        ss_coll c = ss__node_coll(s->p, n);
-        int64_t npairs = c.npairs;
-        int *flat = NULL;
-        if (npairs) {
-            flat = malloc(sizeof(int) * 2 * (size_t)npairs);
-            if (!flat)
-                return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-            for (int64_t k = 0; k < npairs; k++) {
-                flat[2 * k] = c.pairs[k][0];
-                flat[2 * k + 1] = c.pairs[k][1];
-            }
-        }
-        char desc[256];
-        ss__coll_describe(&c, desc, sizeof desc);
-        ss__buf_printf(&s->line, "; user %s %s", ss_coll_kind_name(c.kind), desc);
-        st = emit_coll(s, v, &c, s->vals[n->in[0]].buf[0], &buf, npairs, flat);
-        free(flat);
-        if (!st)
-            add_version(s, v, buf, &local);
+    ss_status st = need(s, n->in[0], &n->fixed, &buf);
+    if (st)
         return st;
-    }
-    default:
-        return SS_ERR_INVALID;
-    }
+    add_version(s, v, buf, &local);
+    ss__buf_puts(&s->line, ": enters shard_map");
+    return SS_OK;
 }
 
+/* A loop: carries brought to their layout in the loop (the layout of the
+ * loop's results: XLA reshards at the loop boundary when they differ), xs
+ * gathered along their leading dim, invariants as they are; the regions
+ * compile once (loop.c) and each result starts in its loop layout (the ys
+ * stacked with their leading dim unsharded), resharded by its own node. */
+static ss_status lower_loop(lower *s, ss_value v, const ss__layout *want_v)
+{
+    (void)want_v;
+    const ss__node *n = &s->p->nodes[v];
+    const ss__loop *l = ss__node_loop(s->p, n);
+    int in[SS__MAX_INPUTS], nres = l->ncarry + l->nys;
+    ss__layout want[SS__MAX_INPUTS], lres[64];
+    ss_status st = SS_OK;
+    if (nres < 1 || nres > 64)
+        return ss__fail(SS_ERR_UNSUPPORTED, "compile: a loop with %d results", nres);
+    for (int k = 0; k < n->nin; k++) {
+        if (k < l->ncarry)
+            want[k] = s->p->layouts[ss__loop_result(s->p, v, k)];
+        else if (k < l->ncarry + l->nxs)
+            ss__loop_stack_layout(&s->p->layouts[n->in[k]], &want[k]);
+        else
+            want[k] = s->p->layouts[n->in[k]];
+        want[k].partial = 0;
+        if ((st = need(s, n->in[k], &want[k], &in[k])))
+            return st;
+    }
+    int outs[64];
+    for (int k = 0; k < nres && !st; k++) {
+        if (k < l->ncarry)
+            lres[k] = s->p->layouts[ss__loop_result(s->p, v, k)];
+        else
+            ss__loop_stack_layout(&s->p->layouts[ss__loop_result(s->p, v, k)], &lres[k]);
+        if (!(st = check_even(s, ss__loop_result(s->p, v, k), &lres[k])))
+            st = kernel_out(s, ss__loop_result(s->p, v, k), &lres[k], &outs[k]);
+    }
+    int index;
+    if (!st)
+        st = ss__loop_lower(s->e, s->p, v, in, outs, &index);
+    if (st)
+        return st;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_LOOP, v);
+    i.nin = n->nin;
+    memcpy(i.in, in, sizeof(int) * (size_t)n->nin);
+    i.index = index;
+    i.out = outs[0];
+    if ((st = emit(s, &i)))
+        return st;
+    for (int k = 0; k < nres; k++)
+        add_version(s, ss__loop_result(s->p, v, k), outs[k], &lres[k]);
+    const ss__loop_exec *le = &s->e->loops[index];
+    if (l->length >= 0)
+        ss__buf_printf(&s->line, ": %lld steps of a body lowered once (%d instructions)",
+                       (long long)l->length, le->body->ninsts);
+    else
+        ss__buf_printf(&s->line, ": while the condition (%d instructions) holds, a body "
+                                 "lowered once (%d instructions)",
+                       le->cond->ninsts, le->body->ninsts);
+    return SS_OK;
+}
+
+/* The blocks assembled in the out_specs layout (then resharded to the
+ * propagated layout like any result). */
+static ss_status lower_manual_out(lower *s, ss_value v, const ss__layout *want)
+{
+    (void)want;
+    const ss__node *n = &s->p->nodes[v];
+    add_version(s, v, s->vals[n->in[0]].buf[0], &n->fixed);
+    ss__buf_puts(&s->line, ": leaves shard_map");
+    return SS_OK;
+}
+
+static ss_status lower_collective(lower *s, ss_value v, const ss__layout *want)
+{
+    (void)want;
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout local;
+    ss__layout_replicated(&local, n->rank);
+    ss_coll c = ss__node_coll(s->p, n);
+    int64_t npairs = c.npairs;
+    int *flat = NULL, buf;
+    if (npairs) {
+        flat = malloc(sizeof(int) * 2 * (size_t)npairs);
+        if (!flat)
+            return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+        for (int64_t k = 0; k < npairs; k++) {
+            flat[2 * k] = c.pairs[k][0];
+            flat[2 * k + 1] = c.pairs[k][1];
+        }
+    }
+    char desc[256];
+    ss__coll_describe(&c, desc, sizeof desc);
+    ss__buf_printf(&s->line, "; user %s %s", ss_coll_kind_name(c.kind), desc);
+    ss_status st = emit_coll(s, v, &c, s->vals[n->in[0]].buf[0], &buf, npairs, flat);
+    free(flat);
+    if (!st)
+        add_version(s, v, buf, &local);
+    return st;
+}
+
+/* A loop result: lower_loop gave it its buffer in its loop layout; like
+ * any result it is then brought to its propagated layout (lower_node). */
+static ss_status lower_loop_result(lower *s, ss_value v, const ss__layout *want)
+{
+    (void)s, (void)v, (void)want;
+    return SS_OK;
+}
+
+/*
+ * The LOWER column of ops.def. A rule emits node v's instructions and
+ * records the buffer of its result (add_version) in the layout it has;
+ * `want` is v's propagated layout, which the rule may compute in directly.
+ */
+typedef ss_status (*lower_rule)(lower *s, ss_value v, const ss__layout *want);
+static const lower_rule lower_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = LOWER,
+#include "graph/ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof lower_rules / sizeof lower_rules[0] == SS__OP_COUNT, "one rule per opcode");
+
+bool ss__lower_has_rule(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && lower_rules[op]; }
+
 /* Lower node v; afterwards vals[v].buf[0] holds it in its propagated layout. */
-static ss_status lower_node(lower *s, ss_value v, int *input_no)
+static ss_status lower_node(lower *s, ss_value v)
 {
     const ss__node *n = &s->p->nodes[v];
     const ss__layout *want = &s->p->layouts[v];
-    ss_status st;
-    if (n->op == SS__OP_MANUAL_IN || n->op == SS__OP_MANUAL_OUT || n->op == SS__OP_COLLECTIVE) {
-        st = lower_manual(s, v);
-        if (st || n->op != SS__OP_MANUAL_OUT)
-            return st;
-        /* The assembled value then follows its propagated layout. */
-        lowered *lv = &s->vals[v];
-        int buf;
-        ss__layout have = lv->layout[0];
-        if ((st = reshard(s, v, lv->buf[0], &have, want, &buf)))
-            return st;
-        lv->buf[0] = buf;
-        lv->layout[0] = *want;
-        lv->nversions = 1;
-        return SS_OK;
-    }
-    switch (n->op) {
-    case SS__OP_INPUT:
-    case SS__OP_PARAM:
-    case SS__OP_CONSTANT:
-        return lower_leaf(s, v, input_no);
-    case SS__OP_UNARY:
-    case SS__OP_BINARY:
-    case SS__OP_SLICE:
-    case SS__OP_CONCAT:
-        st = lower_same_layout(s, v, want);
-        break;
-    case SS__OP_CONSTRAIN: {
-        int buf;
-        if ((st = need(s, n->in[0], want, &buf)))
-            return st;
-        add_version(s, v, buf, want);
-        return SS_OK;
-    }
-    case SS__OP_TRANSPOSE: st = lower_transpose(s, v, want); break;
-    case SS__OP_BROADCAST: st = lower_broadcast(s, v, want); break;
-    case SS__OP_RESHAPE: st = lower_reshape(s, v, want); break;
-    case SS__OP_ONE_HOT: st = lower_one_hot(s, v, want); break;
-    case SS__OP_REDUCE: st = lower_reduce(s, v); break;
-    case SS__OP_DOT: st = lower_dot(s, v, want); break;
-    default: return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
-    }
-    if (st)
-        return st;
+    if (!ss__lower_has_rule(n->op))
+        return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
+    ss_status st = lower_rules[n->op](s, v, want);
+    if (st || ss__op_is(n->op, SS__OPF_HAS_REGIONS))
+        return st; /* an op with regions holds no array: its results do */
     /* Bring the result to its propagated layout; that is its own version.
      * A pending sum whose users only add it stays pending (see above). */
     lowered *lv = &s->vals[v];
@@ -1109,6 +1178,11 @@ void ss_executable_destroy(ss_executable *e)
     free(e->inputs);
     free(e->outputs);
     ss__buf_free(&e->explain);
+    for (int k = 0; k < e->nloops; k++)
+        ss__loop_exec_free(&e->loops[k]);
+    free(e->loops);
+    free(e->borrowed);
+    free(e->kept);
     free(e);
 }
 
@@ -1134,15 +1208,53 @@ ss_status ss_program_compile(ss_program *p, ss_executable **out)
     return ss_program_compile_with(p, &defaults, out);
 }
 
+static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss__layout *want,
+                         ss_executable **out);
+
 ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
                                   ss_executable **out)
+{
+    *out = NULL;
+    if (p->is_region)
+        return ss__fail(SS_ERR_INVALID, "compile: a loop's region is compiled with its loop");
+    return compile(p, opts, NULL, out);
+}
+
+ss_status ss__compile_region(ss_program *r, const ss__layout want[],
+                             const ss_compile_options *opts, ss_executable **out)
+{
+    *out = NULL;
+    return compile(r, opts, want, out);
+}
+
+/* Region mode: which buffers are bound arguments and handed-over results. */
+static ss_status mark_region_buffers(ss_executable *e)
+{
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    e->region = true;
+    e->borrowed = calloc(nb, 1);
+    e->kept = calloc(nb, 1);
+    if (!e->borrowed || !e->kept)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (int k = 0; k < e->ninsts; k++)
+        if (e->insts[k].kind == SS__INST_LOAD)
+            e->borrowed[e->insts[k].out] = 1;
+    for (int k = 0; k < e->ninsts; k++)
+        if (e->insts[k].kind == SS__INST_STORE && !e->borrowed[e->insts[k].in[0]])
+            e->kept[e->insts[k].in[0]] = 1;
+    return SS_OK;
+}
+
+static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss__layout *want,
+                         ss_executable **out)
 {
     *out = NULL;
     ss_status st = ss_program_propagate(p);
     if (st)
         return st;
     ss_executable *e = calloc(1, sizeof *e);
-    lower s = {e, p, p->mesh, calloc((size_t)(p->n ? p->n : 1), sizeof(lowered)), NULL, {0}, 0};
+    lower s = {e,    p, p->mesh, calloc((size_t)(p->n ? p->n : 1), sizeof(lowered)), NULL, {0}, 0,
+               0,    want};
     if (!e || !s.vals) {
         free(e);
         free(s.vals);
@@ -1184,11 +1296,10 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
     e->outputs = calloc((size_t)e->noutputs + 1, sizeof(ss_value));
     if (!e->inputs || !e->outputs)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    int input_no = 0;
     for (ss_value v = 0; v < p->n && !st; v++) {
         explain_head(&s, v);
         size_t head = s.line.len;
-        st = lower_node(&s, v, &input_no);
+        st = lower_node(&s, v);
         if (st)
             break;
         const ss__node *n = &p->nodes[v];
@@ -1205,9 +1316,15 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
         ss__inst_init(&i, SS__INST_STORE, v);
         i.index = o;
         e->outputs[o] = v;
-        i.in[i.nin++] = s.vals[v].buf[0];
-        i.out = s.vals[v].buf[0];
+        int buf = s.vals[v].buf[0];
         i.layout = s.vals[v].layout[0];
+        if (want) { /* a region's result, in the layout its loop carries it */
+            if ((st = need(&s, v, &want[o], &buf)))
+                break;
+            i.layout = want[o];
+        }
+        i.in[i.nin++] = buf;
+        i.out = buf;
         st = emit(&s, &i);
     }
     if (!st && !e->opts.no_fusion)
@@ -1216,6 +1333,8 @@ ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
         st = ss__schedule_updates(e);
     if (!st)
         st = ss__add_frees(e);
+    if (!st && want)
+        st = mark_region_buffers(e);
     ss__buf_free(&s.line);
     free(s.vals);
     free(s.linear_users);

@@ -30,7 +30,9 @@ typedef enum ss__inst_kind {
     SS__INST_PLACE,    /* write in[0] into in[1] (= out, no allocation) at block
                           ((coord of mesh axis `place_axis`) + place_step) mod
                           place_n along dim place_dim */
-    SS__INST_FREE      /* return buffer in[0] to the arena */
+    SS__INST_FREE,     /* return buffer in[0] to the arena */
+    SS__INST_LOOP      /* run loop `index` (ss__loop_exec) on operands in[]: its
+                          results are the buffers loops[index].outs, out = outs[0] */
 } ss__inst_kind;
 
 /* A local buffer: the same shape on every device. */
@@ -39,7 +41,8 @@ typedef struct ss__bufdesc {
     int rank;
     int64_t shape[SS_MAX_RANK];
     size_t bytes;
-    char name[48];
+    ss_value value; /* the value it holds a block (or a reshard step) of */
+    char name[48];  /* "%12 dot_general": the value and what made the buffer */
 } ss__bufdesc;
 
 typedef struct ss__inst {
@@ -82,6 +85,23 @@ typedef struct ss__inst {
     bool share_arg[1 + SS__K_FUSED_MAX_EXTRA];
 } ss__inst;
 
+/* A lowered loop (loop.c): its regions compiled once each to executables
+ * in region mode (ss__compile_region), run by the device thread as many
+ * times as the loop goes round. Operands (ss__inst.in) as the loop node's
+ * (graph.h): carries in the carry layout, xs stacked with their leading dim
+ * unsharded (step i is bytes [i*x_step, (i+1)*x_step) of the local
+ * buffer), invariants. */
+typedef struct ss__loop_exec {
+    ss_executable *cond; /* NULL: a counted loop */
+    ss_executable *body;
+    int ncarry, nxs, nys, ncond_inv, nbody_inv;
+    int64_t length; /* -1: a while */
+    bool reverse;
+    int *outs;      /* result buffers: carries, then stacked ys */
+    size_t *x_step; /* per xs: local bytes of one step */
+    size_t *y_step; /* per ys */
+} ss__loop_exec;
+
 struct ss_executable {
     ss_program *program; /* borrowed */
     const ss_mesh *mesh;
@@ -98,7 +118,44 @@ struct ss_executable {
     ss_compile_options opts;
     ss_watch_fn watch; /* ss_executable_watch */
     void *watch_user;
+    /* Loops run by SS__INST_LOOP. */
+    ss__loop_exec *loops;
+    int nloops, loops_cap;
+    /* Region mode (a loop's cond or body): LOAD k binds argument k (a
+     * borrowed buffer, never freed or overwritten), STORE k hands result k
+     * to the loop (kept, not freed); per buffer: */
+    bool region;
+    unsigned char *borrowed, *kept;
 };
+
+/* Compile region r (a loop's cond or body, propagated) in region mode:
+ * output k is brought to layout want[k] before it is handed over. */
+ss_status ss__compile_region(ss_program *r, const ss__layout want[],
+                             const ss_compile_options *opts, ss_executable **out);
+/* Loop v of p, whose operands are in buffers in[] and whose results go to
+ * buffers outs[]: compile its regions and add it to e->loops (*index). */
+ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, const int in[],
+                         const int outs[], int *index);
+void ss__loop_exec_free(ss__loop_exec *l);
+/* Run a compiled region on device `dev` with args[] bound to its LOADs:
+ * res[k] receives output k's buffer (owned by the caller unless it is one
+ * of args[]). The device's collective count `colls_done` advances. */
+ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
+                          int *colls_done, void *const args[], void *res[]);
+/* Run instruction i (SS__INST_LOOP) of e on device `dev` (exec.c's ptr
+ * table of e). */
+ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
+                       ss_device *dev, int *colls_done, void **ptr);
+/* Ledger entries of one run of loop instruction i (plan.c): a counted
+ * loop's body `length` times, a while's condition and body once each. */
+int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i);
+/* Plan of a region run (its arguments borrowed, its results kept). */
+ss_status ss__plan_region(const ss_executable *sub, ss_plan *out);
+/* At most this many results per instruction (a loop's carries and ys). */
+#define SS__INST_MAX_RESULTS 64
+/* The buffers instruction i defines (out, extra outs, a loop's results)
+ * into bufs[] (room for `cap`); their number. */
+int ss__inst_results(const ss_executable *e, const ss__inst *i, int bufs[], int cap);
 
 /* The operand whose buffer result r of i takes over (ss__inst.share): its
  * first choice when that is a temporary, or an argument the caller donated
@@ -114,6 +171,10 @@ static inline int ss__inst_taken_operand(const ss__inst *i, int r, bool first_do
  * (dot_general's operand permutations); 0 for the others. */
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes);
 
+/* FLOPs of a KERNEL or FUSED instruction on one device (plan.c); 0 for
+ * the others. */
+double ss__inst_flops(const ss_executable *e, const ss__inst *i);
+
 /* A zeroed instruction of `kind` for value `node` (no pair pool). */
 void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node);
 
@@ -127,8 +188,5 @@ ss_status ss__schedule_updates(ss_executable *e);
 /* Merge chains of single-use elementwise kernels (and broadcast scalars)
  * into FUSED instructions; runs before buffer lifetimes are set. */
 ss_status ss__fuse(ss_executable *e);
-
-/* Bytes a buffer takes in an arena (the allocator's 64-byte rounding). */
-size_t ss__arena_bytes(size_t bytes);
 
 #endif

@@ -10,6 +10,65 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The FLOPS column of ops.def: the floating-point operations of one KERNEL
+ * instruction i of node n, from its buffers' shapes (operands in0, in1 as
+ * far as it has them, result out), as XLA's cost analysis counts them.
+ */
+typedef double (*flops_rule)(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                             const ss__tensor *in1, const ss__tensor *out);
+
+static double flops_unary(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                          const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)i, (void)in1, (void)out;
+    return (double)ss__k_flops_unary((ss__k_unary_op)n->sub, in0);
+}
+
+static double flops_binary(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                           const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)i, (void)in0, (void)in1;
+    return (double)ss__k_flops_binary((ss__k_binary_op)n->sub, out);
+}
+
+/* compare, select, clamp: one per result element. */
+static double flops_ew(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                       const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)i, (void)in0, (void)in1;
+    return (double)ss__k_flops_elementwise(SS__K_EW_COMPARE, n->sub, ss__k_numel(out));
+}
+
+/* Counted as a sum whatever the reduction (XLA counts one op per element). */
+static double flops_reduce(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                           const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)n, (void)i, (void)in1;
+    return (double)ss__k_flops_reduce(SS__K_REDUCE_SUM, in0, out);
+}
+
+static double flops_dot(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                        const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)n, (void)out;
+    int64_t f = 0;
+    if (ss__k_flops_dot_general(in0, in1, &i->dot, &f) != SS_OK)
+        return 0;
+    return (double)f;
+}
+
+static const flops_rule flops_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = FLOPS,
+#include "graph/ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof flops_rules / sizeof flops_rules[0] == SS__OP_COUNT, "one rule per opcode");
+
+bool ss__plan_has_flops(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && flops_rules[op]; }
+
+/* FLOPs of one KERNEL instruction on one device. */
 static double kernel_flops(const ss_executable *e, const ss__inst *i)
 {
     const ss__node *n = &e->program->nodes[i->node];
@@ -26,18 +85,20 @@ static double kernel_flops(const ss_executable *e, const ss__inst *i)
         in1.rank = e->bufs[i->in[1]].rank;
         memcpy(in1.shape, e->bufs[i->in[1]].shape, sizeof in1.shape);
     }
-    switch (n->op) {
-    case SS__OP_UNARY: return (double)ss__k_flops_unary((ss__k_unary_op)n->sub, &in0);
-    case SS__OP_BINARY: return (double)ss__k_flops_binary((ss__k_binary_op)n->sub, &out);
-    case SS__OP_REDUCE: return (double)ss__k_flops_reduce(SS__K_REDUCE_SUM, &in0, &out);
-    case SS__OP_DOT: {
-        int64_t f = 0;
-        if (ss__k_flops_dot_general(&in0, &in1, &i->dot, &f) != SS_OK)
-            return 0;
-        return (double)f;
-    }
-    default: return 0;
-    }
+    flops_rule rule = (unsigned)n->op < SS__OP_COUNT ? flops_rules[n->op] : NULL;
+    return rule ? rule(n, i, &in0, &in1, &out) : 0;
+}
+
+double ss__inst_flops(const ss_executable *e, const ss__inst *i)
+{
+    if (i->kind == SS__INST_KERNEL)
+        return kernel_flops(e, i);
+    if (i->kind != SS__INST_FUSED)
+        return 0;
+    int64_t n = 1;
+    for (int d = 0; d < e->bufs[i->out].rank; d++)
+        n *= e->bufs[i->out].shape[d];
+    return (double)ss__k_flops_fused(&i->fused, n);
 }
 
 /* The run being planned: from host buffers (ss_executable_run), or on
@@ -66,8 +127,84 @@ static bool takes_operand(const ss__inst *i, int r, const mode *md)
     return true;
 }
 
+static const char *const inst_what[] = {
+    [SS__INST_LOAD] = "load",       [SS__INST_CONST] = "constant", [SS__INST_KERNEL] = "kernel",
+    [SS__INST_COLL] = "collective", [SS__INST_SLICE] = "slice",    [SS__INST_UNSTACK] = "unstack",
+    [SS__INST_STORE] = "store",     [SS__INST_FUSED] = "fused",    [SS__INST_ALLOC] = "alloc",
+    [SS__INST_PLACE] = "place",     [SS__INST_FREE] = "free",      [SS__INST_LOOP] = "loop",
+};
+
+/* Where plan_run writes its memory timeline: pts[0..cap), *n counted. */
+typedef struct timeline {
+    ss_memory_point *pts;
+    int cap, n;
+} timeline;
+
+static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__inst *i,
+                         size_t live, size_t peak)
+{
+    if (!tl)
+        return;
+    if (tl->n < tl->cap)
+        tl->pts[tl->n] = (ss_memory_point){
+            k, i->kind == SS__INST_FREE ? e->bufs[i->in[0]].value : i->node,
+            (size_t)i->kind < sizeof inst_what / sizeof *inst_what && inst_what[i->kind]
+                ? inst_what[i->kind]
+                : "other",
+            live, peak};
+    tl->n++;
+}
+
+/* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          ss_plan *out)
+                          ss_plan *out, timeline *tl);
+
+/* A loop instruction: its results (carries, stacked ys) stay; while it
+ * runs, the ys, the carries of the previous step (owned from the second
+ * step on) and one run of the body (or condition) are live on top of
+ * `live`. Counted loops multiply the body's figures by their length; a
+ * while counts its condition and body once (ss_plan.unknown_trip_loops). */
+static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *live,
+                           ss_plan *out, size_t *inst_peak)
+{
+    const ss__loop_exec *l = &e->loops[i->index];
+    ss_plan body, cond;
+    memset(&cond, 0, sizeof cond);
+    ss_status st = ss__plan_region(l->body, &body);
+    if (!st && l->cond)
+        st = ss__plan_region(l->cond, &cond);
+    if (st)
+        return st;
+    size_t carries = 0, ys = 0;
+    for (int k = 0; k < l->ncarry; k++)
+        carries += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+    for (int k = 0; k < l->nys; k++)
+        ys += ss_device_buffer_bytes(e->bufs[l->outs[l->ncarry + k]].bytes);
+    size_t inner = body.peak_bytes > cond.peak_bytes ? body.peak_bytes : cond.peak_bytes;
+    size_t owned = l->length == 1 ? 0 : carries; /* step 1 runs on the operands */
+    size_t peak = *live + ys + owned + inner;
+    if (*live + ys + carries > peak)
+        peak = *live + ys + carries;
+    if (peak > out->peak_bytes)
+        out->peak_bytes = peak;
+    *inst_peak = peak;
+    *live += ys + carries;
+    double trips = l->length >= 0 ? (double)l->length : 1.0;
+    out->flops += trips * body.flops + cond.flops;
+    out->ncollectives += (int)trips * body.ncollectives + cond.ncollectives;
+    out->sent_bytes += trips * body.sent_bytes + cond.sent_bytes;
+    out->unknown_trip_loops += body.unknown_trip_loops + cond.unknown_trip_loops +
+                               (l->length < 0 ? 1 : 0);
+    return SS_OK;
+}
+
+ss_status ss__plan_region(const ss_executable *sub, ss_plan *out)
+{
+    return plan_run(sub, NULL, true, out, NULL);
+}
+
+static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
+                          ss_plan *out, timeline *tl)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
@@ -96,46 +233,56 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             /* Run on arrays, an undonated argument and an output's buffer
              * outlive the run. */
             if (!md.moved[b0] && !borrowed && !kept[b0])
-                live -= ss__arena_bytes(e->bufs[b0].bytes);
+                live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
+            timeline_add(tl, e, k, i, live, live);
             continue;
         case SS__INST_STORE:
-            if (arrays && borrowed) /* an undonated input returned: copied */
-                live += ss__arena_bytes(e->bufs[b0].bytes);
+            if (arrays && borrowed && !e->region) /* an undonated input returned: copied */
+                live += ss_device_buffer_bytes(e->bufs[b0].bytes);
             else if (arrays)
                 kept[b0] = true;
             if (live > out->peak_bytes)
                 out->peak_bytes = live;
+            timeline_add(tl, e, k, i, live, live);
             continue;
         case SS__INST_PLACE:
+            timeline_add(tl, e, k, i, live, live);
             continue;
+        case SS__INST_LOOP: {
+            size_t peak = live;
+            st = plan_loop(e, i, &live, out, &peak);
+            timeline_add(tl, e, k, i, live, peak);
+            continue;
+        }
+        case SS__INST_LOAD:
+            if (e->region) { /* a region's argument: the loop's operand */
+                timeline_add(tl, e, k, i, live, live);
+                continue;
+            }
+            break;
         default:
             break;
         }
         /* A result written over a dying operand takes no new bytes (an
          * argument only when donated). */
         if (!takes_operand(i, 0, &md))
-            live += ss__arena_bytes(e->bufs[i->out].bytes);
+            live += ss_device_buffer_bytes(e->bufs[i->out].bytes);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
                 if (!takes_operand(i, 1 + x, &md))
-                    live += ss__arena_bytes(e->bufs[i->extra_out[x]].bytes);
+                    live += ss_device_buffer_bytes(e->bufs[i->extra_out[x]].bytes);
         size_t peak = live;
-        if (i->kind == SS__INST_FUSED) {
-            int64_t n = 1;
-            for (int d = 0; d < e->bufs[i->out].rank; d++)
-                n *= e->bufs[i->out].shape[d];
-            out->flops += (double)ss__k_flops_fused(&i->fused, n);
-        }
+        out->flops += ss__inst_flops(e, i);
         if (i->kind == SS__INST_KERNEL) {
             size_t work;
             if ((st = ss__inst_work_bytes(e, i, &work)))
                 break;
             if (work)
-                peak += ss__arena_bytes(work);
-            out->flops += kernel_flops(e, i);
+                peak += ss_device_buffer_bytes(work);
         }
         if (peak > out->peak_bytes)
             out->peak_bytes = peak;
+        timeline_add(tl, e, k, i, live, peak);
         if (i->kind == SS__INST_COLL) {
             ss_coll_record rec;
             ss_coll c = i->coll;
@@ -155,38 +302,90 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, out);
+    return plan_run(e, NULL, false, out, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, out);
+    return plan_run(e, donate, true, out, NULL);
 }
 
-int ss_executable_ledger_count(const ss_executable *e)
+ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point out[], int cap,
+                                        int *n)
 {
-    int n = 0;
-    for (int k = 0; k < e->ninsts; k++)
-        n += e->insts[k].kind == SS__INST_COLL;
-    return n;
+    timeline tl = {out, cap < 0 ? 0 : cap, 0};
+    ss_plan plan;
+    ss_status st = plan_run(e, NULL, false, &plan, &tl);
+    *n = st ? 0 : tl.n;
+    return st;
 }
 
-ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_record *out)
+/* Collectives of one run of e: a counted loop's body `length` times, a
+ * while's condition and body once each. */
+static int ledger_count(const ss_executable *e)
 {
     int n = 0;
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
-        if (i->kind != SS__INST_COLL || n++ != index)
-            continue;
-        ss_coll c = i->coll;
-        if (i->pairs_at >= 0)
-            c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-        ss_status st = ss__coll_record_plan(&c, out);
-        if (!st)
-            out->seq = index + 1;
-        return st;
+        n += i->kind == SS__INST_COLL;
+        if (i->kind == SS__INST_LOOP)
+            n += ss__loop_ledger_count(e, i);
     }
-    return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", index, n);
+    return n;
+}
+
+/* The collective instruction (and its executable) of entry *index of e, in
+ * run order; NULL when e has fewer (then *index is what is left). */
+static const ss__inst *ledger_find(const ss_executable *e, int *index,
+                                   const ss_executable **owner)
+{
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_COLL && (*index)-- == 0) {
+            *owner = e;
+            return i;
+        }
+        if (i->kind != SS__INST_LOOP)
+            continue;
+        const ss__loop_exec *l = &e->loops[i->index];
+        int64_t trips = l->length >= 0 ? l->length : 1;
+        int per = (l->cond ? ledger_count(l->cond) : 0) + ledger_count(l->body);
+        if (per == 0)
+            continue;
+        if (*index >= trips * per) {
+            *index -= (int)(trips * per);
+            continue;
+        }
+        *index %= per;
+        const ss__inst *f = l->cond ? ledger_find(l->cond, index, owner) : NULL;
+        return f ? f : ledger_find(l->body, index, owner);
+    }
+    return NULL;
+}
+
+int ss_executable_ledger_count(const ss_executable *e) { return ledger_count(e); }
+
+int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i)
+{
+    const ss__loop_exec *l = &e->loops[i->index];
+    int64_t trips = l->length >= 0 ? l->length : 1;
+    return (l->cond ? ledger_count(l->cond) : 0) + (int)trips * ledger_count(l->body);
+}
+
+ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_record *out)
+{
+    const ss_executable *owner = e;
+    int left = index;
+    const ss__inst *i = index >= 0 ? ledger_find(e, &left, &owner) : NULL;
+    if (!i)
+        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", index, ledger_count(e));
+    ss_coll c = i->coll;
+    if (i->pairs_at >= 0)
+        c.pairs = (const int (*)[2]) & owner->pairs[i->pairs_at];
+    ss_status st = ss__coll_record_plan(&c, out);
+    if (!st)
+        out->seq = index + 1;
+    return st;
 }
 
 int ss_executable_input_count(const ss_executable *e) { return e->ninputs; }

@@ -36,6 +36,7 @@ typedef struct prop {
     ss__layout *L;
     bool *fixed;
     bool *lent; /* layout came from a constraint on the value's user */
+    const ss__layout *hint; /* per value: a loop result's layout from its body, or NULL */
 } prop;
 
 static const ss__layout *lay(const prop *s, ss_value v) { return &s->L[v]; }
@@ -174,215 +175,369 @@ static bool dot_to_operand(const prop *s, ss_value v, int side, ss__layout *out)
     return false;
 }
 
+/*
+ * The rules, named in the FWD and BWD columns of ops.def. A forward rule
+ * gives node n's candidate layout at `level` from its operands' layouts; a
+ * backward rule gives operand i's candidate from value v's layout. Each
+ * returns false when it has none.
+ */
+typedef bool (*fwd_rule)(const prop *s, const ss__node *n, int level, ss__layout *c);
+typedef bool (*bwd_rule)(const prop *s, ss_value v, int i, int level, ss__layout *c);
+
+/* The result is laid out as operand 0 (unary ops, constraints). */
+static bool fwd_same(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__layout *a = lay(s, n->in[0]);
+    if (!a->known)
+        return false;
+    *c = *a;
+    return true;
+}
+
+static bool fwd_binary(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    const ss__layout *a = lay(s, n->in[0]), *b = lay(s, n->in[1]);
+    if (!a->known && !b->known)
+        return false;
+    if (!a->known || !b->known) {
+        *c = a->known ? *a : *b;
+        return true;
+    }
+    if (level >= 1 && ss__layout_merge(a, b, c))
+        return true;
+    *c = ss__layout_tiles(b, s->mesh) > ss__layout_tiles(a, s->mesh) ? *b : *a;
+    return true;
+}
+
+/* select and clamp: as fwd_binary over every operand of the result's
+ * rank that has a layout (operands have the result's shape). */
+static bool fwd_nary(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    bool have = false;
+    for (int k = 0; k < n->nin; k++) {
+        const ss__layout *a = lay(s, n->in[k]);
+        if (!a->known)
+            continue;
+        if (!have) {
+            *c = *a;
+            have = true;
+            continue;
+        }
+        ss__layout m;
+        if (level >= 1 && ss__layout_merge(c, a, &m))
+            *c = m;
+        else if (ss__layout_tiles(a, s->mesh) > ss__layout_tiles(c, s->mesh))
+            *c = *a;
+    }
+    return have;
+}
+
+static bool fwd_transpose(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__layout *a = lay(s, n->in[0]);
+    if (!a->known)
+        return false;
+    ss__layout_replicated(c, n->rank);
+    for (int d = 0; d < n->rank; d++) {
+        c->n[d] = a->n[n->dims[d]];
+        memcpy(c->ax[d], a->ax[n->dims[d]], SS_MAX_AXES);
+    }
+    return true;
+}
+
+static bool fwd_reshape(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__layout *a = lay(s, n->in[0]);
+    if (!a->known)
+        return false;
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    ss__reshape_layout(s->mesh, x->rank, x->shape, a, n->rank, n->shape, c);
+    return true;
+}
+
+static bool fwd_slice(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__layout *a = lay(s, n->in[0]);
+    if (!a->known)
+        return false;
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    *c = *a;
+    for (int d = 0; d < n->rank; d++)
+        if (n->shape[d] != x->shape[d])
+            c->n[d] = 0;
+    return true;
+}
+
+static bool fwd_broadcast(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    const ss__layout *a = lay(s, n->in[0]);
+    if (level < 3 || !a->known)
+        return false;
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    ss__layout_replicated(c, n->rank);
+    for (int i = 0; i < x->rank; i++)
+        if (x->shape[i] == n->shape[n->dims[i]]) {
+            c->n[n->dims[i]] = a->n[i];
+            memcpy(c->ax[n->dims[i]], a->ax[i], SS_MAX_AXES);
+        }
+    return true;
+}
+
+static bool fwd_reduce(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    const ss__layout *a = lay(s, n->in[0]);
+    if (level < 1 || !a->known)
+        return false;
+    const ss__node *x = &s->p->nodes[n->in[0]];
+    ss__layout_replicated(c, n->rank);
+    int k = 0;
+    for (int d = 0; d < x->rank; d++) {
+        if ((n->axes_mask >> d) & 1u)
+            continue;
+        c->n[k] = a->n[d];
+        memcpy(c->ax[k], a->ax[d], SS_MAX_AXES);
+        k++;
+    }
+    return true;
+}
+
+static bool fwd_one_hot(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    const ss__layout *a = lay(s, n->in[0]);
+    if (level < 1 || !a->known)
+        return false;
+    ss__layout_replicated(c, n->rank);
+    memcpy(c->n, a->n, sizeof a->n);
+    memcpy(c->ax, a->ax, sizeof a->ax);
+    c->n[n->rank - 1] = 0;
+    return true;
+}
+
+static bool fwd_concat(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    if (level < 1)
+        return false;
+    const ss__layout *best = NULL;
+    for (int i = 0; i < n->nin; i++) {
+        const ss__layout *li = lay(s, n->in[i]);
+        if (li->known && (!best || ss__layout_tiles(li, s->mesh) > ss__layout_tiles(best, s->mesh)))
+            best = li;
+    }
+    if (!best)
+        return false;
+    *c = *best;
+    c->n[n->dim] = 0;
+    return true;
+}
+
+static bool fwd_dot(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    if (level < 1)
+        return false;
+    const ss__node *l = &s->p->nodes[n->in[0]], *r = &s->p->nodes[n->in[1]];
+    int first = bytes_of(r) > bytes_of(l) ? 1 : 0; /* the larger operand first */
+    bool k0 = lay(s, n->in[first])->known, k1 = lay(s, n->in[1 - first])->known;
+    ss__layout c0, c1;
+    if (k0)
+        dot_from_operand(s, n, first, &c0);
+    if (k1)
+        dot_from_operand(s, n, 1 - first, &c1);
+    if (k0 && k1 && ss__layout_merge(&c0, &c1, c))
+        return true;
+    if (k0 || k1) {
+        *c = k0 ? c0 : c1;
+        return true;
+    }
+    return false;
+}
+
+/* Node v of a backward rule, its layout r, its operand i as x; false when
+ * no layout flows back: r unknown, or v inside a shard_map region (per
+ * device code: nothing flows out of it). */
+static bool bwd_args(const prop *s, ss_value v, int i, const ss__node **n, const ss__layout **r,
+                     const ss__node **x)
+{
+    *n = &s->p->nodes[v];
+    *r = lay(s, v);
+    *x = &s->p->nodes[(*n)->in[i]];
+    return (*r)->known && !(*n)->manual;
+}
+
+/* Operand i is laid out as the result (elementwise ops, constraints). */
+static bool bwd_same(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    *c = *r;
+    return true;
+}
+
+static bool bwd_transpose(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    ss__layout_replicated(c, x->rank);
+    for (int d = 0; d < n->rank; d++) {
+        c->n[n->dims[d]] = r->n[d];
+        memcpy(c->ax[n->dims[d]], r->ax[d], SS_MAX_AXES);
+    }
+    return true;
+}
+
+static bool bwd_reshape(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    ss__reshape_layout(s->mesh, n->rank, n->shape, r, x->rank, x->shape, c);
+    return true;
+}
+
+static bool bwd_slice(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    *c = *r;
+    for (int d = 0; d < n->rank; d++)
+        if (n->shape[d] != x->shape[d])
+            c->n[d] = 0;
+    return true;
+}
+
+static bool bwd_broadcast(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x) || level < 2)
+        return false;
+    ss__layout_replicated(c, x->rank);
+    for (int k = 0; k < x->rank; k++)
+        if (x->shape[k] == n->shape[n->dims[k]]) {
+            c->n[k] = r->n[n->dims[k]];
+            memcpy(c->ax[k], r->ax[n->dims[k]], SS_MAX_AXES);
+        }
+    return true;
+}
+
+static bool bwd_reduce(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x) || level < 1)
+        return false;
+    ss__layout_replicated(c, x->rank);
+    int k = 0;
+    for (int d = 0; d < x->rank; d++) {
+        if ((n->axes_mask >> d) & 1u)
+            continue;
+        c->n[d] = r->n[k];
+        memcpy(c->ax[d], r->ax[k], SS_MAX_AXES);
+        k++;
+    }
+    return true;
+}
+
+static bool bwd_one_hot(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x) || level < 1)
+        return false;
+    ss__layout_replicated(c, x->rank);
+    memcpy(c->n, r->n, sizeof(uint8_t) * (size_t)x->rank);
+    memcpy(c->ax, r->ax, sizeof(c->ax[0]) * (size_t)x->rank);
+    return true;
+}
+
+static bool bwd_concat(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (!bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    *c = *r;
+    c->n[n->dim] = 0;
+    return true;
+}
+
+/* From the result's layout, or the other operand's: no bwd_args (a dot
+ * inside a region has fixed operands, which no candidate changes). */
+static bool bwd_dot(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    return level >= 1 && dot_to_operand(s, v, i, c);
+}
+
+/* shard_map's in_specs act as a constraint on the entry's operand. */
+static bool bwd_manual_in(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)i, (void)level;
+    *c = s->p->nodes[v].fixed;
+    return true;
+}
+
+/* A loop result: a carry takes its initial value's layout (the loop's
+ * operand, its body parameter and its body result share one sharding),
+ * else the layout its body gives it (loop.c). */
+static bool fwd_loop_result(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    return ss__loop_result_forward(s->p, s->L, s->hint, (ss_value)(n - s->p->nodes), c);
+}
+
+/* A loop's operand: a carry's initial value from the loop's result. The
+ * loop node itself has no layout (no FWD: its results are its values). */
+static bool bwd_loop(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    return ss__loop_operand_backward(s->p, s->L, v, i, c);
+}
+
+static const struct {
+    fwd_rule fwd;
+    bwd_rule bwd;
+} prop_rules[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = {FWD, BWD},
+#include "graph/ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof prop_rules / sizeof prop_rules[0] == SS__OP_COUNT, "one row per opcode");
+
+void ss__propagate_has_rules(ss__opcode op, bool *fwd, bool *bwd)
+{
+    *fwd = (unsigned)op < SS__OP_COUNT && prop_rules[op].fwd;
+    *bwd = (unsigned)op < SS__OP_COUNT && prop_rules[op].bwd;
+}
+
 /* Forward candidate for node v at `level`; false if none. */
 static bool forward(const prop *s, ss_value v, int level, ss__layout *c)
 {
     const ss__node *n = &s->p->nodes[v];
-    const ss__layout *a = n->nin ? lay(s, n->in[0]) : NULL;
-    switch (n->op) {
-    case SS__OP_UNARY:
-    case SS__OP_CONSTRAIN:
-        if (!a->known)
-            return false;
-        *c = *a;
-        return true;
-    case SS__OP_BINARY: {
-        const ss__layout *b = lay(s, n->in[1]);
-        if (!a->known && !b->known)
-            return false;
-        if (!a->known || !b->known) {
-            *c = a->known ? *a : *b;
-            return true;
-        }
-        if (level >= 1 && ss__layout_merge(a, b, c))
-            return true;
-        *c = ss__layout_tiles(b, s->mesh) > ss__layout_tiles(a, s->mesh) ? *b : *a;
-        return true;
-    }
-    case SS__OP_TRANSPOSE:
-        if (!a->known)
-            return false;
-        ss__layout_replicated(c, n->rank);
-        for (int d = 0; d < n->rank; d++) {
-            c->n[d] = a->n[n->dims[d]];
-            memcpy(c->ax[d], a->ax[n->dims[d]], SS_MAX_AXES);
-        }
-        return true;
-    case SS__OP_RESHAPE: {
-        if (!a->known)
-            return false;
-        const ss__node *x = &s->p->nodes[n->in[0]];
-        ss__reshape_layout(s->mesh, x->rank, x->shape, a, n->rank, n->shape, c);
-        return true;
-    }
-    case SS__OP_SLICE: {
-        if (!a->known)
-            return false;
-        const ss__node *x = &s->p->nodes[n->in[0]];
-        *c = *a;
-        for (int d = 0; d < n->rank; d++)
-            if (n->shape[d] != x->shape[d])
-                c->n[d] = 0;
-        return true;
-    }
-    case SS__OP_BROADCAST: {
-        if (level < 3 || !a->known)
-            return false;
-        const ss__node *x = &s->p->nodes[n->in[0]];
-        ss__layout_replicated(c, n->rank);
-        for (int i = 0; i < x->rank; i++)
-            if (x->shape[i] == n->shape[n->dims[i]]) {
-                c->n[n->dims[i]] = a->n[i];
-                memcpy(c->ax[n->dims[i]], a->ax[i], SS_MAX_AXES);
-            }
-        return true;
-    }
-    case SS__OP_REDUCE: {
-        if (level < 1 || !a->known)
-            return false;
-        const ss__node *x = &s->p->nodes[n->in[0]];
-        ss__layout_replicated(c, n->rank);
-        int k = 0;
-        for (int d = 0; d < x->rank; d++) {
-            if ((n->axes_mask >> d) & 1u)
-                continue;
-            c->n[k] = a->n[d];
-            memcpy(c->ax[k], a->ax[d], SS_MAX_AXES);
-            k++;
-        }
-        return true;
-    }
-    case SS__OP_ONE_HOT:
-        if (level < 1 || !a->known)
-            return false;
-        ss__layout_replicated(c, n->rank);
-        memcpy(c->n, a->n, sizeof a->n);
-        memcpy(c->ax, a->ax, sizeof a->ax);
-        c->n[n->rank - 1] = 0;
-        return true;
-    case SS__OP_CONCAT: {
-        if (level < 1)
-            return false;
-        const ss__layout *best = NULL;
-        for (int i = 0; i < n->nin; i++) {
-            const ss__layout *li = lay(s, n->in[i]);
-            if (li->known &&
-                (!best || ss__layout_tiles(li, s->mesh) > ss__layout_tiles(best, s->mesh)))
-                best = li;
-        }
-        if (!best)
-            return false;
-        *c = *best;
-        c->n[n->dim] = 0;
-        return true;
-    }
-    case SS__OP_DOT: {
-        if (level < 1)
-            return false;
-        const ss__node *l = &s->p->nodes[n->in[0]], *r = &s->p->nodes[n->in[1]];
-        int first = bytes_of(r) > bytes_of(l) ? 1 : 0; /* the larger operand first */
-        bool k0 = lay(s, n->in[first])->known, k1 = lay(s, n->in[1 - first])->known;
-        ss__layout c0, c1;
-        if (k0)
-            dot_from_operand(s, n, first, &c0);
-        if (k1)
-            dot_from_operand(s, n, 1 - first, &c1);
-        if (k0 && k1 && ss__layout_merge(&c0, &c1, c))
-            return true;
-        if (k0 || k1) {
-            *c = k0 ? c0 : c1;
-            return true;
-        }
-        return false;
-    }
-    case SS__OP_INPUT:
-    case SS__OP_PARAM:
-    case SS__OP_CONSTANT:
-    case SS__OP_MANUAL_IN:
-    case SS__OP_MANUAL_OUT:
-    case SS__OP_COLLECTIVE:
-    case SS__OP_COUNT:
-        break;
-    }
-    return false;
+    fwd_rule rule = prop_rules[n->op].fwd;
+    return rule && rule(s, n, level, c);
 }
 
 /* Backward candidate for operand `i` of node v; false if none. */
 static bool backward(const prop *s, ss_value v, int i, int level, ss__layout *c)
 {
-    const ss__node *n = &s->p->nodes[v];
-    const ss__layout *r = lay(s, v);
-    const ss__node *x = &s->p->nodes[n->in[i]];
-    if (n->op == SS__OP_DOT)
-        return level >= 1 && dot_to_operand(s, v, i, c);
-    if (n->op == SS__OP_MANUAL_IN) { /* in_specs act as a constraint */
-        *c = n->fixed;
-        return true;
-    }
-    if (n->manual || n->op == SS__OP_MANUAL_OUT)
-        return false; /* the region is per-device code: nothing flows out */
-    if (!r->known)
-        return false;
-    switch (n->op) {
-    case SS__OP_UNARY:
-    case SS__OP_BINARY:
-    case SS__OP_CONSTRAIN:
-        *c = *r;
-        return true;
-    case SS__OP_TRANSPOSE:
-        ss__layout_replicated(c, x->rank);
-        for (int d = 0; d < n->rank; d++) {
-            c->n[n->dims[d]] = r->n[d];
-            memcpy(c->ax[n->dims[d]], r->ax[d], SS_MAX_AXES);
-        }
-        return true;
-    case SS__OP_RESHAPE:
-        ss__reshape_layout(s->mesh, n->rank, n->shape, r, x->rank, x->shape, c);
-        return true;
-    case SS__OP_SLICE:
-        *c = *r;
-        for (int d = 0; d < n->rank; d++)
-            if (n->shape[d] != x->shape[d])
-                c->n[d] = 0;
-        return true;
-    case SS__OP_BROADCAST:
-        if (level < 2)
-            return false;
-        ss__layout_replicated(c, x->rank);
-        for (int k = 0; k < x->rank; k++)
-            if (x->shape[k] == n->shape[n->dims[k]]) {
-                c->n[k] = r->n[n->dims[k]];
-                memcpy(c->ax[k], r->ax[n->dims[k]], SS_MAX_AXES);
-            }
-        return true;
-    case SS__OP_REDUCE: {
-        if (level < 1)
-            return false;
-        ss__layout_replicated(c, x->rank);
-        int k = 0;
-        for (int d = 0; d < x->rank; d++) {
-            if ((n->axes_mask >> d) & 1u)
-                continue;
-            c->n[d] = r->n[k];
-            memcpy(c->ax[d], r->ax[k], SS_MAX_AXES);
-            k++;
-        }
-        return true;
-    }
-    case SS__OP_ONE_HOT:
-        if (level < 1)
-            return false;
-        ss__layout_replicated(c, x->rank);
-        memcpy(c->n, r->n, sizeof(uint8_t) * (size_t)x->rank);
-        memcpy(c->ax, r->ax, sizeof(c->ax[0]) * (size_t)x->rank);
-        return true;
-    case SS__OP_CONCAT:
-        *c = *r;
-        c->n[n->dim] = 0;
-        return true;
-    default:
-        return false;
-    }
+    bwd_rule rule = prop_rules[s->p->nodes[v].op].bwd;
+    return rule && rule(s, v, i, level, c);
 }
 
 /* A cotangent without a layout borrows its primal's, weakly (a lent
@@ -399,13 +554,13 @@ static bool lend_primal(prop *s, ss_value v)
     return true;
 }
 
-ss_status ss_program_propagate(ss_program *p)
+/* The fixpoint over p's top-level nodes; loop results may take `hint`
+ * (per value, or NULL). *out: the layouts, unknown ones replicated. */
+static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **out)
 {
-    if (p->layouts)
-        return SS_OK;
     size_t count = (size_t)(p->n ? p->n : 1);
     prop s = {p, p->mesh, calloc(count, sizeof(ss__layout)), calloc(count, sizeof(bool)),
-              calloc(count, sizeof(bool))};
+              calloc(count, sizeof(bool)), hint};
     if (!s.L || !s.fixed || !s.lent) {
         free(s.L);
         free(s.fixed);
@@ -425,7 +580,7 @@ ss_status ss_program_propagate(ss_program *p)
     /* A constraint lends its layout to an operand that has none yet. */
     for (ss_value v = 0; v < p->n; v++) {
         const ss__node *n = &p->nodes[v];
-        if ((n->op == SS__OP_CONSTRAIN || n->op == SS__OP_MANUAL_IN) && !s.L[n->in[0]].known) {
+        if (ss__op_is(n->op, SS__OPF_FIXES_LAYOUT) && !s.L[n->in[0]].known) {
             s.L[n->in[0]] = n->fixed;
             s.lent[n->in[0]] = !s.fixed[n->in[0]];
         }
@@ -455,7 +610,35 @@ ss_status ss_program_propagate(ss_program *p)
             ss__layout_replicated(&s.L[v], p->nodes[v].rank);
     free(s.fixed);
     free(s.lent);
-    p->layouts = s.L;
+    *out = s.L;
+    return SS_OK;
+}
+
+ss_status ss_program_propagate(ss_program *p)
+{
+    if (p->layouts)
+        return SS_OK;
+    ss__layout *L = NULL, *hint = NULL;
+    ss_status st = fixpoint(p, NULL, &L);
+    if (!st && p->nloops) {
+        /* Loops: the regions propagate under the layouts found for their
+         * operands; what their bodies give results that had no layout is
+         * a hint, and the program propagates once more with it. */
+        st = ss__loops_hints(p, L, &hint);
+        if (!st && hint) {
+            free(L);
+            L = NULL;
+            st = fixpoint(p, hint, &L);
+        }
+        if (!st)
+            st = ss__loops_propagate(p, L);
+    }
+    free(hint);
+    if (st) {
+        free(L);
+        return st;
+    }
+    p->layouts = L;
     return SS_OK;
 }
 

@@ -83,10 +83,10 @@ ss_status ss__schedule_updates(ss_executable *e)
                 store_only[i->in[j]] = false;
         if (i->kind == SS__INST_STORE || i->kind == SS__INST_FREE)
             continue;
-        producer[i->out] = k;
-        if (i->kind == SS__INST_FUSED)
-            for (int x = 0; x < i->fused.nextra; x++)
-                producer[i->extra_out[x]] = k;
+        int res[SS__INST_MAX_RESULTS];
+        int nres = ss__inst_results(e, i, res, SS__INST_MAX_RESULTS);
+        for (int x = 0; x < nres; x++)
+            producer[res[x]] = k;
     }
     for (int k = 0; k < n; k++)
         early[k] = argument_scalar(e, k, producer, early);

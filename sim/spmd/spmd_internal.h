@@ -13,4 +13,38 @@ bool ss__reshape_layout(const ss_mesh *mesh, int in_rank, const int64_t in_shape
                         const ss__layout *in, int out_rank, const int64_t out_shape[],
                         ss__layout *out);
 
+/* Which layers of sim/spmd handle op `op`: whether its FWD and BWD
+ * (propagate.c), LOWER (lower.c), EVAL (eval.c), KERNEL (exec.c) and FLOPS
+ * (plan.c) columns of ops.def name a function. tests/test_optable.c checks
+ * them against the op's flags. */
+void ss__propagate_has_rules(ss__opcode op, bool *fwd, bool *bwd);
+bool ss__lower_has_rule(ss__opcode op);
+bool ss__eval_has_rule(ss__opcode op);
+bool ss__exec_has_kernel(ss__opcode op);
+bool ss__plan_has_flops(ss__opcode op);
+/* Loops (loop.c). Propagation: a loop result's forward candidate (a
+ * carry's initial value's layout, else hint[v] when hint is not NULL and
+ * known); a loop's operand i from its result (carries only). */
+bool ss__loop_result_forward(const ss_program *p, const ss__layout L[], const ss__layout *hint,
+                             ss_value v, ss__layout *c);
+bool ss__loop_operand_backward(const ss_program *p, const ss__layout L[], ss_value v, int i,
+                               ss__layout *c);
+/* Propagate every loop's regions of p with its arguments laid out as L
+ * says, and give (in *hint, per value of p, NULL when nothing is new) the
+ * layouts their bodies give loop results that L leaves replicated by
+ * default. */
+ss_status ss__loops_hints(ss_program *p, const ss__layout L[], ss__layout **hint);
+/* Fix each region's argument layouts from L and propagate the regions
+ * (their layouts are final afterwards). */
+ss_status ss__loops_propagate(ss_program *p, const ss__layout L[]);
+/* The layout of a loop's stacked xs operand or ys result in the loop:
+ * `l` with its leading dim unsharded; and a slice's (the leading dim
+ * dropped). */
+void ss__loop_stack_layout(const ss__layout *l, ss__layout *out);
+void ss__loop_slice_layout(const ss__layout *l, ss__layout *out);
+/* Evaluate loop v of p on one host (ss_program_eval): vals[] holds its
+ * operands; its results are written to new buffers vals[v + 1 + k]. */
+ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
+                        const ss_eval_options *opts);
+
 #endif

@@ -149,7 +149,7 @@ static size_t shard_arena_bytes(const ss_sharding *sh, const ss_array *a)
     size_t b = ss_dtype_size(ss_array_dtype(a));
     for (int d = 0; d < ss_array_rank(a); d++)
         b *= (size_t)local[d];
-    return ss__arena_bytes(b);
+    return ss_device_buffer_bytes(b);
 }
 
 static ss_status check_inputs(ss_context *ctx, int n, ss_array *const arrays[],

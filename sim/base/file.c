@@ -1,0 +1,55 @@
+/*
+ * file.c — reading a whole file (or a pipe) into memory: the one reader of
+ * the checkpoint metadata, scenario files and strategy files.
+ */
+#include "base.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int ss__read_file(const char *path, size_t limit, char **out, size_t *len)
+{
+    *out = NULL;
+    if (len)
+        *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno ? errno : EIO;
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    int err = 0;
+    for (;;) {
+        if (cap - n < 2) { /* room for one more byte and the NUL */
+            size_t ncap = cap ? (cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2) : 65536;
+            char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (!nb) {
+                err = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n > limit) {
+            err = EFBIG;
+            break;
+        }
+        if (got == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (err) {
+        free(buf);
+        return err;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    if (len)
+        *len = n;
+    return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * scenario_cli.h — `shardsim run` and `shardsim plan` over the library's
+ * scenario front end (shardsim.h, "Scenarios"): the reports (report.c,
+ * watch.c, profiles.c) and the commands (cmd_run.c,
+ * cmd_strategy.c). The reports still read the front end's internal
+ * structures (front/scenario/scenario.h) until the report is data.
+ */
+#ifndef SS_CLI_SCENARIO_CLI_H
+#define SS_CLI_SCENARIO_CLI_H
+
+#include "cli.h"
+
+#include "front/scenario/scenario.h"
+#include "front/scenario/strategy.h"
+
+#include <stdio.h>
+
+/* --- Hardware profiles and the step-time estimate (profiles.c) ----------- */
+
+typedef struct ss__scn_profile {
+    const char *name;
+    const char *about;
+    double flops_f32, flops_bf16; /* peak FLOP/s per device */
+    double hbm_bw;                /* bytes/s per device */
+    int devices_per_node;         /* devices joined by the fast links */
+    double link_bw, link_alpha;   /* per device per axis inside a node: B/s, s */
+    double net_bw, net_alpha;     /* across nodes */
+} ss__scn_profile;
+
+int ss__scn_profile_count(void);
+const ss__scn_profile *ss__scn_profile_get(int i);
+const ss__scn_profile *ss__scn_profile_find(const char *name);
+
+typedef struct ss__scn_estimate {
+    double compute, comm, total; /* seconds per step */
+} ss__scn_estimate;
+
+/* Alpha-beta ring model (docs/gspmd.md 5.3) over the executable's
+ * collectives plus a roofline per kernel; communication is not overlapped. */
+ss_status ss__scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
+                            const ss__scn_profile *p, ss__scn_estimate *out);
+/* Bandwidth and latency an axis group of the mesh gets under profile p. */
+void ss__scn_profile_axis_link(const ss__scn_profile *p, const ss_mesh *mesh, int naxes,
+                               const int axes[], double *bw, double *alpha);
+
+/* --- `run --watch NAME` (watch.c) ---------------------------------------- */
+
+/* Blocks caught around the collectives that read or write values named
+ * NAME during the steps it was attached for. */
+typedef struct ss__scn_watch ss__scn_watch;
+/* Does the scenario name any value `name`? */
+bool ss__scn_watch_known(const ss_scenario *sc, const char *name);
+/* Attach to e (its runs call back; ss_scenario_watch with
+ * ss__scn_watch_callback() limits that to the first step). */
+ss_status ss__scn_watch_start(const ss_scenario *sc, ss_executable *e, const char *name,
+                              ss__scn_watch **out);
+/* The function that records the blocks; its user pointer is the watch. */
+ss_watch_fn ss__scn_watch_callback(void);
+void ss__scn_watch_free(ss__scn_watch *w);
+/* The "Watch NAME" report section; JSON: ,"watch":{...}. */
+void ss__scn_watch_report_text(const ss__scn_watch *w, const ss_executable *e, FILE *f);
+void ss__scn_watch_report_json(const ss__scn_watch *w, ss__buf *b);
+
+/* Print the whole report: text in the order of the issue (mesh, shows,
+ * values (plan), memory, ledger, explain, step times or estimates, checks)
+ * or one JSON object (scenarios/README.md documents its schema). A part
+ * that cannot be made (out of host memory) fails the report: the text
+ * printed so far stays, JSON is not printed, and the status says why. */
+ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, FILE *f);
+
+/* --- Commands (cmd_run.c) ------------------------------------------------ */
+
+int ss__cli_run(int argc, char **argv);
+int ss__cli_plan(int argc, char **argv);
+
+/* `argv` as main's: argv[1] is "run" or "plan", options follow. The command
+ * on a scenario given as text (for tests and the fuzzer): the file argument
+ * only names the text in messages. */
+int ss__cli_scenario_text(int argc, char **argv, const char *text);
+
+/* `shardsim plan FILE --strategy A --strategy B ...`: load and plan the
+ * scenario once per strategy and print one column per strategy. Returns
+ * the exit status: 0 when at least one fits, 1 when none does, 2 for bad
+ * input. `text` as ss__cli_scenario_text (NULL: read `file`). */
+int ss__scn_strategy_compare(const char *file, const char *text, const ss__scn_overrides *ov, int n,
+                         const char *const files[], bool json);
+
+#endif

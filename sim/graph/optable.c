@@ -1,0 +1,100 @@
+/*
+ * optable.c — the graph layer's view of the op table (ops.def): each op's
+ * name, operand and result counts and flags, and the names of the variants
+ * of the ops that have them. The other layers build their own dispatch
+ * arrays from the same rows (see ops.def for which file owns which column).
+ */
+#include "graph.h"
+
+#include <string.h>
+
+/* A new op changes this count: go through ops.def's checklist. */
+_Static_assert(SS__OP_COUNT == 22, "a new op: follow the checklist at the top of ops.def");
+
+static const char *unary_name(int sub)
+{
+    static const char *const names[SS_UNARY_COUNT] = {
+        "neg", "exp", "log", "tanh", "relu", "gelu", "sqrt", "rsqrt", "square", "convert",
+        "abs", "sign", "floor", "ceil", "round_nearest_even", "round_nearest_afz", "sine",
+        "cosine", "tan", "erf", "exponential_minus_one", "log_plus_one", "logistic", "cbrt",
+        "is_finite", "not", "popcnt"};
+    return (unsigned)sub < SS_UNARY_COUNT ? names[sub] : NULL;
+}
+
+static const char *binary_name(int sub)
+{
+    static const char *const names[SS_BINARY_COUNT] = {
+        "add", "sub", "mul", "div", "max", "min", "pow", "eq", "gt", "ge", "remainder", "and",
+        "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical", "atan2"};
+    return (unsigned)sub < SS_BINARY_COUNT ? names[sub] : NULL;
+}
+
+/* Indexed by ss_reduce_op; a reduce node is SUM, MAX or MIN (a mean is
+ * built as a sum and a multiplication). */
+static const char *reduce_name(int sub)
+{
+    static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+static const char *coll_name(int sub)
+{
+    return (unsigned)sub < SS_COLL_KIND_COUNT ? ss_coll_kind_name((ss_coll_kind)sub) : NULL;
+}
+
+/* A loop node's variant: StableHLO's while, or lax.scan's counted loop. */
+static const char *loop_name(int sub)
+{
+    static const char *const names[] = {"while", "scan"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+static const ss__op_info op_table[] = {
+#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
+    [SS__OP_##ID] = {NAME, NIN, NOUT, FLAGS, SUBNAME},
+#include "ops.def"
+#undef SS__OP
+};
+_Static_assert(sizeof op_table / sizeof op_table[0] == SS__OP_COUNT, "one row per opcode");
+
+const ss__op_info *ss__op_info_of(ss__opcode op)
+{
+    return (unsigned)op < SS__OP_COUNT ? &op_table[op] : NULL;
+}
+
+bool ss__op_is(ss__opcode op, unsigned flags)
+{
+    return (unsigned)op < SS__OP_COUNT && (op_table[op].flags & flags) == flags;
+}
+
+const char *ss__opcode_name(const ss__node *n)
+{
+    const ss__op_info *o = ss__op_info_of(n->op);
+    if (!o)
+        return "?";
+    const char *sub = o->subname ? o->subname(n->sub) : NULL;
+    return sub ? sub : o->name;
+}
+
+bool ss__opcode_lookup(const char *name, ss__opcode *op, int *sub)
+{
+    for (int k = 0; k < SS__OP_COUNT; k++) {
+        const ss__op_info *o = &op_table[k];
+        if (!o->subname) {
+            if (strcmp(o->name, name) == 0) {
+                *op = (ss__opcode)k;
+                *sub = 0;
+                return true;
+            }
+            continue;
+        }
+        const char *s;
+        for (int j = 0; (s = o->subname(j)) != NULL; j++)
+            if (strcmp(s, name) == 0) {
+                *op = (ss__opcode)k;
+                *sub = j;
+                return true;
+            }
+    }
+    return false;
+}

@@ -1,0 +1,286 @@
+/*
+ * facts.c — what a report shows about a compiled executable, as data
+ * (shardsim.h, "Executable facts"): each ledger entry's provenance, phase,
+ * replica groups and permute pairs, the buffers alive at the peak, and the
+ * cost of every kernel, fused loop and collective. Everything here is read
+ * from the per-device instruction list (lower.h); nothing runs.
+ */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Position of the instruction of ledger entry i in e->insts, -1 if none
+ * (or if the entry is one of a loop's, which has no instruction here). */
+static int coll_at(const ss_executable *e, int i)
+{
+    int n = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        if (e->insts[k].kind == SS__INST_LOOP) {
+            n += ss__loop_ledger_count(e, &e->insts[k]);
+            if (n > i)
+                return -1;
+        }
+        if (e->insts[k].kind == SS__INST_COLL && n++ == i)
+            return k;
+    }
+    return -1;
+}
+
+/* The collective of instruction k with its pairs bound. */
+static ss_coll bound_coll(const ss_executable *e, int k)
+{
+    ss_coll c = e->insts[k].coll;
+    c.pairs = e->insts[k].pairs_at >= 0 ? (const int (*)[2])e->pairs[e->insts[k].pairs_at]
+                                         : NULL;
+    return c;
+}
+
+/* The node of the first kernel that reads instruction k's result, through
+ * the reshard steps (collectives, slices) that follow it; -1 if none does
+ * (a program output). */
+static ss_value first_consumer(const ss_executable *e, int k)
+{
+    int buf = e->insts[k].out;
+    for (int j = k + 1; j < e->ninsts; j++) {
+        const ss__inst *i = &e->insts[j];
+        if (i->kind == SS__INST_FREE)
+            continue;
+        bool reads = false;
+        for (int a = 0; a < i->nin && !reads; a++)
+            reads = i->in[a] == buf;
+        if (!reads)
+            continue;
+        if (i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED)
+            return i->node;
+        if (i->kind == SS__INST_STORE)
+            return -1;
+        buf = i->out;
+    }
+    return -1;
+}
+
+static ss_phase coll_phase(const ss_executable *e, int k)
+{
+    const ss__node *node = &e->program->nodes[e->insts[k].node];
+    bool leaf = ss__op_is(node->op, SS__OPF_LEAF);
+    ss_value c = leaf ? first_consumer(e, k) : -1;
+    return ss_value_phase(e->program, c >= 0 ? c : e->insts[k].node);
+}
+
+/* Replica groups of instruction k: ids row-major, *ng groups of *gs. */
+static ss_status coll_groups(const ss_executable *e, int k, int ids[], int cap, int *ng, int *gs)
+{
+    ss_coll c = bound_coll(e, k);
+    int n = ss_mesh_device_count(e->mesh);
+    char *seen = calloc((size_t)n, 1);
+    int *members = malloc(sizeof *members * (size_t)n);
+    if (!seen || !members) {
+        free(seen);
+        free(members);
+        return ss__fail(SS_ERR_NOMEM, "ledger groups: out of host memory");
+    }
+    int at = 0;
+    ss_status st = SS_OK;
+    *ng = *gs = 0;
+    for (int pos = 0; pos < n && !st; pos++) {
+        if (seen[pos])
+            continue;
+        int size = 0, rank = 0;
+        if ((st = ss_coll_group(&c, ss_mesh_device_id(e->mesh, pos), members, n, &size, &rank)))
+            break;
+        if (at + size > cap) {
+            st = ss__fail(SS_ERR_RANGE, "ledger groups: room for %d ids, need more", cap);
+            break;
+        }
+        for (int m = 0; m < size; m++) {
+            int p = ss_mesh_position_of(e->mesh, members[m]);
+            if (p >= 0)
+                seen[p] = 1;
+            ids[at++] = members[m];
+        }
+        *gs = size;
+        ++*ng;
+    }
+    free(seen);
+    free(members);
+    return st;
+}
+
+/* The permute pairs of instruction k over every group as device ids, at
+ * most cap written; *n counts them all. */
+static ss_status coll_pairs(const ss_executable *e, int k, int pairs[][2], int cap, int *n)
+{
+    const ss__inst *in = &e->insts[k];
+    *n = 0;
+    if (in->coll.kind != SS_COLL_PERMUTE || in->pairs_at < 0 || in->coll.npairs == 0)
+        return SS_OK;
+    int nd = ss_mesh_device_count(e->mesh);
+    int *ids = malloc(sizeof *ids * (size_t)nd);
+    if (!ids)
+        return ss__fail(SS_ERR_NOMEM, "ledger pairs: out of host memory");
+    int ng, gs;
+    ss_status st = coll_groups(e, k, ids, nd, &ng, &gs);
+    const int (*rank_pairs)[2] = (const int (*)[2])e->pairs[in->pairs_at];
+    for (int g = 0; g < ng && !st; g++)
+        for (int p = 0; p < in->coll.npairs; p++) {
+            if (rank_pairs[p][0] >= gs || rank_pairs[p][1] >= gs)
+                continue;
+            if (*n < cap) {
+                pairs[*n][0] = ids[g * gs + rank_pairs[p][0]];
+                pairs[*n][1] = ids[g * gs + rank_pairs[p][1]];
+            }
+            ++*n;
+        }
+    free(ids);
+    return st;
+}
+
+ss_status ss_executable_ledger_entry(const ss_executable *e, int i, ss_ledger_entry *out)
+{
+    memset(out, 0, sizeof *out);
+    out->value = -1;
+    int k = coll_at(e, i);
+    if (k < 0)
+        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+    ss_status st = ss_executable_ledger_get(e, i, &out->coll);
+    if (st)
+        return st;
+    out->value = e->insts[k].node;
+    out->user = ss__op_is(e->program->nodes[out->value].op, SS__OPF_COLLECTIVE);
+    out->phase = coll_phase(e, k);
+    return coll_pairs(e, k, NULL, 0, &out->npairs);
+}
+
+ss_status ss_executable_ledger_groups(const ss_executable *e, int i, int ids[], int cap)
+{
+    int k = coll_at(e, i);
+    if (k < 0)
+        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+    int ng, gs;
+    return coll_groups(e, k, ids, cap, &ng, &gs);
+}
+
+ss_status ss_executable_ledger_pairs(const ss_executable *e, int i, int pairs[][2], int cap,
+                                     int *n)
+{
+    *n = 0;
+    int k = coll_at(e, i);
+    if (k < 0)
+        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+    return coll_pairs(e, k, pairs, cap < 0 ? 0 : cap, n);
+}
+
+/* --- The buffers at the peak --------------------------------------------- */
+
+static int by_bytes(const void *a, const void *b)
+{
+    const ss_live_buffer *x = a, *y = b;
+    return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->name, y->name);
+}
+
+ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[], int cap,
+                                     int *n)
+{
+    *n = 0;
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    char *live = calloc(nb, 1), *at_peak = calloc(nb, 1);
+    ss_live_buffer *all = malloc(sizeof *all * (nb + 1));
+    if (!live || !at_peak || !all) {
+        free(live);
+        free(at_peak);
+        free(all);
+        return ss__fail(SS_ERR_NOMEM, "peak buffers: out of host memory");
+    }
+    size_t now = 0, peak = 0, peak_work = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_FREE) {
+            now -= ss_device_buffer_bytes(e->bufs[i->in[0]].bytes);
+            live[i->in[0]] = 0;
+            continue;
+        }
+        if (i->kind == SS__INST_STORE)
+            continue;
+        int res[SS__INST_MAX_RESULTS] = {i->out};
+        int nres = 1;
+        if (i->kind == SS__INST_LOOP) /* a loop's results all at once */
+            nres = ss__inst_results(e, i, res, SS__INST_MAX_RESULTS);
+        for (int r = 0; r < nres; r++) {
+            now += ss_device_buffer_bytes(e->bufs[res[r]].bytes);
+            live[res[r]] = 1;
+        }
+        size_t work = 0;
+        if (i->kind == SS__INST_KERNEL && ss__inst_work_bytes(e, i, &work) == SS_OK && work)
+            work = ss_device_buffer_bytes(work);
+        if (now + work > peak) {
+            peak = now + work;
+            peak_work = work;
+            memcpy(at_peak, live, nb);
+        }
+    }
+    int m = 0;
+    for (int b = 0; b < e->nbufs; b++)
+        if (at_peak[b]) {
+            all[m].value = e->bufs[b].value;
+            all[m].bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
+            snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
+        }
+    if (peak_work) {
+        all[m].value = -1;
+        all[m].bytes = peak_work;
+        snprintf(all[m++].name, sizeof all[0].name, "dot scratch");
+    }
+    qsort(all, (size_t)m, sizeof *all, by_bytes);
+    *n = m < cap ? m : cap < 0 ? 0 : cap;
+    if (*n)
+        memcpy(out, all, sizeof *all * (size_t)*n);
+    free(all);
+    free(live);
+    free(at_peak);
+    return SS_OK;
+}
+
+/* --- Costs of the steps ---------------------------------------------------- */
+
+ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n)
+{
+    int m = 0, ncoll = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        ss_step_cost c = {SS_STEP_KERNEL, i->node, SS_F32, 0, 0, -1};
+        if (i->kind == SS__INST_LOOP) { /* its steps are its regions' */
+            ncoll += ss__loop_ledger_count(e, i);
+            continue;
+        }
+        if (i->kind == SS__INST_COLL) {
+            ss_coll_record rec;
+            ss_coll bc = bound_coll(e, k);
+            ss_status st = ss__coll_record_plan(&bc, &rec);
+            if (st)
+                return st;
+            c.kind = SS_STEP_COLLECTIVE;
+            c.dtype = e->bufs[i->out].dtype;
+            c.bytes = rec.sent;
+            c.ledger_index = ncoll++;
+        } else if (i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) {
+            c.kind = i->kind == SS__INST_KERNEL ? SS_STEP_KERNEL : SS_STEP_FUSED;
+            c.dtype = e->bufs[i->out].dtype;
+            c.flops = ss__inst_flops(e, i);
+            /* Results first, then operands, in double as the estimate sums them. */
+            c.bytes = (double)e->bufs[i->out].bytes;
+            if (i->kind == SS__INST_FUSED)
+                for (int x = 0; x < i->fused.nextra; x++)
+                    c.bytes += (double)e->bufs[i->extra_out[x]].bytes;
+            for (int j = 0; j < i->nin; j++)
+                c.bytes += (double)e->bufs[i->in[j]].bytes;
+        } else {
+            continue;
+        }
+        if (m < cap)
+            out[m] = c;
+        m++;
+    }
+    *n = m;
+    return SS_OK;
+}

@@ -1,0 +1,464 @@
+/*
+ * loop.c — loops (graph.h, ss__loop) through the SPMD layers: propagation
+ * of their regions, lowering each region once, and running them.
+ *
+ * Sharding: as XLA's GSPMD, a loop's carry has one sharding, shared by the
+ * loop operand, the region parameters and the body result (docs/gspmd.md
+ * 2.2, "While/conditional bodies share the sharding of the while op, its
+ * body root and parameters"). Here it is the layout propagation gives the
+ * loop's result, which takes the initial value's layout when that has one
+ * (and the body's otherwise); an initial value laid out otherwise is
+ * resharded on entry, a body result laid out otherwise at the end of the
+ * body (a reshard at the loop boundary, as XLA's partitioner inserts).
+ * Stacked xs are gathered along their leading dim before the loop, as XLA
+ * gathers the operand of a dynamic-slice on a sharded dim; each step's
+ * slice is then local. The condition's result is replicated, so every
+ * device takes the same branch.
+ *
+ * Running: each device thread runs the loop itself. The carries start as
+ * the operands' buffers (borrowed); each body run hands back new buffers,
+ * the old ones are freed once replaced. The region executables bind their
+ * arguments without copies (an xs slice is a pointer into the stacked
+ * buffer) and return results the loop adopts; a result that is one of the
+ * arguments (a carry passed through) is kept as it is, or copied when it
+ * would otherwise be owned twice.
+ */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- Layouts ----------------------------------------------------------------- */
+
+void ss__loop_stack_layout(const ss__layout *l, ss__layout *out)
+{
+    *out = *l;
+    out->n[0] = 0;
+    out->partial = 0;
+}
+
+void ss__loop_slice_layout(const ss__layout *l, ss__layout *out)
+{
+    ss__layout_replicated(out, l->rank - 1);
+    out->known = l->known;
+    for (int d = 1; d < l->rank; d++) {
+        out->n[d - 1] = l->n[d];
+        memcpy(out->ax[d - 1], l->ax[d], SS_MAX_AXES);
+    }
+}
+
+/* A slice's layout with a leading unsharded dim: a ys result's. */
+static void unslice_layout(const ss__layout *l, ss__layout *out)
+{
+    ss__layout_replicated(out, l->rank + 1);
+    out->known = l->known;
+    for (int d = 0; d < l->rank; d++) {
+        out->n[d + 1] = l->n[d];
+        memcpy(out->ax[d + 1], l->ax[d], SS_MAX_AXES);
+    }
+}
+
+bool ss__loop_result_forward(const ss_program *p, const ss__layout L[], const ss__layout *hint,
+                             ss_value v, ss__layout *c)
+{
+    const ss__node *n = &p->nodes[v];
+    const ss__node *ln = &p->nodes[n->in[0]];
+    const ss__loop *l = ss__node_loop(p, ln);
+    if (n->sub < l->ncarry && L[ln->in[n->sub]].known) {
+        *c = L[ln->in[n->sub]];
+        c->partial = 0;
+        return true;
+    }
+    if (hint && hint[v].known) {
+        *c = hint[v];
+        return true;
+    }
+    return false;
+}
+
+bool ss__loop_operand_backward(const ss_program *p, const ss__layout L[], ss_value v, int i,
+                               ss__layout *c)
+{
+    const ss__loop *l = ss__node_loop(p, &p->nodes[v]);
+    if (i >= l->ncarry || !L[ss__loop_result(p, v, i)].known)
+        return false;
+    *c = L[ss__loop_result(p, v, i)];
+    return true;
+}
+
+/* Fix region r's argument k to layout `l` (its propagation is redone). */
+static void fix_arg(ss_program *r, int k, const ss__layout *l)
+{
+    r->nodes[k].fixed = *l;
+    r->nodes[k].fixed.known = true;
+    r->nodes[k].fixed.partial = 0;
+    r->nodes[k].fixed.rank = r->nodes[k].rank;
+    free(r->layouts);
+    r->layouts = NULL;
+}
+
+/* Fix the arguments of loop v's regions from L and propagate them. */
+static ss_status propagate_regions(ss_program *p, const ss__layout L[], ss_value v)
+{
+    const ss__node *n = &p->nodes[v];
+    ss__loop *l = &p->loops[n->loop];
+    int nc = l->ncarry, nx = l->nxs;
+    for (int k = 0; k < nc; k++) {
+        if (l->cond)
+            fix_arg(l->cond, k, &L[ss__loop_result(p, v, k)]);
+        fix_arg(l->body, k, &L[ss__loop_result(p, v, k)]);
+    }
+    for (int k = 0; k < nx; k++) {
+        ss__layout s;
+        ss__loop_slice_layout(&L[n->in[nc + k]], &s);
+        fix_arg(l->body, nc + k, &s);
+    }
+    for (int k = 0; k < l->ncond_inv; k++)
+        fix_arg(l->cond, nc + k, &L[n->in[nc + nx + k]]);
+    for (int k = 0; k < l->nbody_inv; k++)
+        fix_arg(l->body, nc + nx + k, &L[n->in[nc + nx + l->ncond_inv + k]]);
+    ss_status st = l->cond ? ss_program_propagate(l->cond) : SS_OK;
+    return st ? st : ss_program_propagate(l->body);
+}
+
+ss_status ss__loops_hints(ss_program *p, const ss__layout L[], ss__layout **hint)
+{
+    *hint = NULL;
+    ss_status st = SS_OK;
+    for (ss_value v = 0; v < p->n && !st; v++) {
+        const ss__node *n = &p->nodes[v];
+        if (n->op != SS__OP_LOOP)
+            continue;
+        if ((st = propagate_regions(p, L, v)))
+            break;
+        if (!*hint && !(*hint = calloc((size_t)p->n, sizeof(ss__layout))))
+            return ss__fail(SS_ERR_NOMEM, "propagation: out of host memory");
+        const ss__loop *l = &p->loops[n->loop];
+        for (int k = 0; k < l->ncarry + l->nys; k++) {
+            const ss__layout *b = &l->body->layouts[l->body->outs[k]];
+            if (k < l->ncarry)
+                (*hint)[ss__loop_result(p, v, k)] = *b;
+            else
+                unslice_layout(b, &(*hint)[ss__loop_result(p, v, k)]);
+            (*hint)[ss__loop_result(p, v, k)].partial = 0;
+        }
+    }
+    if (st) {
+        free(*hint);
+        *hint = NULL;
+    }
+    return st;
+}
+
+ss_status ss__loops_propagate(ss_program *p, const ss__layout L[])
+{
+    ss_status st = SS_OK;
+    for (ss_value v = 0; v < p->n && !st; v++)
+        if (p->nodes[v].op == SS__OP_LOOP)
+            st = propagate_regions(p, L, v);
+    return st;
+}
+
+/* --- Lowering ------------------------------------------------------------------- */
+
+void ss__loop_exec_free(ss__loop_exec *l)
+{
+    ss_executable_destroy(l->cond);
+    ss_executable_destroy(l->body);
+    free(l->outs);
+    free(l->x_step);
+    free(l->y_step);
+    memset(l, 0, sizeof *l);
+}
+
+ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, const int in[],
+                         const int outs[], int *index)
+{
+    const ss__node *n = &p->nodes[v];
+    const ss__loop *l = ss__node_loop(p, n);
+    int nres = l->ncarry + l->nys;
+    ss__loop_exec x;
+    memset(&x, 0, sizeof x);
+    x.ncarry = l->ncarry;
+    x.nxs = l->nxs;
+    x.nys = l->nys;
+    x.ncond_inv = l->ncond_inv;
+    x.nbody_inv = l->nbody_inv;
+    x.length = l->length;
+    x.reverse = l->reverse;
+    x.outs = malloc(sizeof(int) * (size_t)nres);
+    x.x_step = malloc(sizeof(size_t) * (size_t)(l->nxs + 1));
+    x.y_step = malloc(sizeof(size_t) * (size_t)(l->nys + 1));
+    ss__layout *want = malloc(sizeof(ss__layout) * (size_t)nres);
+    ss_status st = SS_OK;
+    if (!x.outs || !x.x_step || !x.y_step || !want)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (int k = 0; k < nres && !st; k++) {
+        x.outs[k] = outs[k];
+        if (k < l->ncarry)
+            want[k] = p->layouts[ss__loop_result(p, v, k)];
+        else
+            ss__loop_slice_layout(&p->layouts[ss__loop_result(p, v, k)], &want[k]);
+        want[k].partial = 0;
+    }
+    for (int k = 0; k < l->nxs && !st; k++)
+        x.x_step[k] = e->bufs[in[l->ncarry + k]].bytes / (size_t)l->length;
+    for (int k = 0; k < l->nys && !st; k++)
+        x.y_step[k] = e->bufs[outs[l->ncarry + k]].bytes / (size_t)l->length;
+    if (!st)
+        st = ss__compile_region(l->body, want, &e->opts, &x.body);
+    if (!st && l->cond) {
+        ss__layout rep;
+        ss__layout_replicated(&rep, 0);
+        st = ss__compile_region(l->cond, &rep, &e->opts, &x.cond);
+    }
+    free(want);
+    void *grown = st ? NULL : ss__grow(e->loops, &e->loops_cap, e->nloops + 1, sizeof *e->loops, 4);
+    if (!st && !grown)
+        st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    if (st) {
+        ss__loop_exec_free(&x);
+        return st;
+    }
+    e->loops = grown;
+    *index = e->nloops;
+    e->loops[e->nloops++] = x;
+    return SS_OK;
+}
+
+/* --- Running ---------------------------------------------------------------------- */
+
+/* Is q one of list[0..n)? */
+static bool among(const void *q, void *const list[], int n)
+{
+    for (int k = 0; k < n; k++)
+        if (list[k] == q)
+            return true;
+    return false;
+}
+
+static ss_status copy_buf(ss_context *ctx, int id, const ss__bufdesc *b, const void *src,
+                          void **out)
+{
+    ss_status st = ss__device_alloc_named(ctx, id, b->bytes, b->name, out);
+    if (!st)
+        memcpy(*out, src, b->bytes);
+    return st;
+}
+
+/* The condition on the device's current carries: *go when it holds. */
+static ss_status run_cond(const ss_executable *e, const ss__inst *i, const ss__loop_exec *l,
+                          ss_context *ctx, ss_device *dev, int *colls_done, void **ptr,
+                          void *const cur[], bool *go)
+{
+    void *args[SS__MAX_INPUTS], *res[1] = {NULL};
+    int nc = l->ncarry, na = 0;
+    for (int k = 0; k < nc; k++)
+        args[na++] = cur[k];
+    for (int k = 0; k < l->ncond_inv; k++)
+        args[na++] = ptr[i->in[nc + l->nxs + k]];
+    (void)e;
+    ss_status st = ss__exec_region(l->cond, ctx, dev, colls_done, args, res);
+    if (st)
+        return st;
+    ss_dtype dt = l->cond->program->nodes[l->cond->outputs[0]].dtype;
+    if (dt == SS_BOOL) {
+        unsigned char v;
+        memcpy(&v, res[0], 1);
+        *go = v != 0;
+    } else {
+        float v;
+        memcpy(&v, res[0], sizeof v);
+        *go = v != 0.0f;
+    }
+    if (!among(res[0], args, na))
+        st = ss_device_free(ctx, ss_device_id(dev), res[0]);
+    return st;
+}
+
+ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
+                       ss_device *dev, int *colls_done, void **ptr)
+{
+    const ss__loop_exec *l = &e->loops[i->index];
+    int id = ss_device_id(dev), nc = l->ncarry, nx = l->nxs, ny = l->nys;
+    void *cur[64], *ys[64], *args[SS__MAX_INPUTS], *res[64];
+    bool own[64];
+    ss_status st = SS_OK;
+    for (int k = 0; k < nc; k++) {
+        cur[k] = ptr[i->in[k]];
+        own[k] = false;
+    }
+    for (int k = 0; k < ny; k++)
+        ys[k] = NULL;
+    for (int k = 0; k < ny && !st; k++) {
+        const ss__bufdesc *b = &e->bufs[l->outs[nc + k]];
+        st = ss__device_alloc_named(ctx, id, b->bytes, b->name, &ys[k]);
+    }
+    for (int64_t step = 0; !st; step++) {
+        if (l->cond) {
+            bool go = false;
+            if ((st = run_cond(e, i, l, ctx, dev, colls_done, ptr, cur, &go)) || !go)
+                break;
+        } else if (step == l->length) {
+            break;
+        }
+        int64_t at = l->reverse ? l->length - 1 - step : step;
+        int na = 0;
+        for (int k = 0; k < nc; k++)
+            args[na++] = cur[k];
+        for (int k = 0; k < nx; k++)
+            args[na++] = (char *)ptr[i->in[nc + k]] + (size_t)at * l->x_step[k];
+        for (int k = 0; k < l->nbody_inv; k++)
+            args[na++] = ptr[i->in[nc + nx + l->ncond_inv + k]];
+        if ((st = ss__exec_region(l->body, ctx, dev, colls_done, args, res)))
+            break;
+        /* The new carries: a result that is an argument or an earlier
+         * result is copied (each carry owns its buffer), except a carry
+         * passed through unchanged. */
+        void *next[64];
+        bool next_own[64];
+        for (int k = 0; k < nc; k++) {
+            next[k] = res[k];
+            next_own[k] = true;
+            if (res[k] == cur[k] && !among(res[k], next, k)) {
+                next_own[k] = own[k];
+            } else if (among(res[k], args, na) || among(res[k], next, k)) {
+                void *cp = NULL;
+                if (!st)
+                    st = copy_buf(ctx, id, &e->bufs[l->outs[k]], res[k], &cp);
+                next[k] = cp;
+                next_own[k] = cp != NULL;
+            }
+        }
+        for (int k = 0; k < ny && !st; k++)
+            memcpy((char *)ys[k] + (size_t)at * l->y_step[k], res[nc + k], l->y_step[k]);
+        /* Free the results no carry keeps, then the carries replaced. */
+        for (int k = 0; k < nc + ny; k++) {
+            void *q = res[k];
+            if (q && !among(q, args, na) && !among(q, next, nc) && !among(q, res, k))
+                ss_device_free(ctx, id, q);
+        }
+        for (int k = 0; k < nc; k++) {
+            if (own[k] && !among(cur[k], next, nc))
+                ss_device_free(ctx, id, cur[k]);
+            cur[k] = next[k];
+            own[k] = next_own[k];
+        }
+    }
+    /* Results own their buffers: a carry never replaced is copied. */
+    for (int k = 0; k < nc && !st; k++)
+        if (!own[k]) {
+            if (!(st = copy_buf(ctx, id, &e->bufs[l->outs[k]], cur[k], &cur[k])))
+                own[k] = true;
+        }
+    if (st) {
+        for (int k = 0; k < nc; k++)
+            if (own[k])
+                ss_device_free(ctx, id, cur[k]);
+        for (int k = 0; k < ny; k++)
+            if (ys[k])
+                ss_device_free(ctx, id, ys[k]);
+        return st;
+    }
+    for (int k = 0; k < nc; k++)
+        ptr[l->outs[k]] = cur[k];
+    for (int k = 0; k < ny; k++)
+        ptr[l->outs[nc + k]] = ys[k];
+    return SS_OK;
+}
+
+/* --- Evaluation on one host ---------------------------------------------------------- */
+
+static size_t node_bytes(const ss__node *n)
+{
+    size_t b = ss_dtype_size(n->dtype);
+    for (int d = 0; d < n->rank; d++)
+        b *= (size_t)n->shape[d];
+    return b ? b : 1;
+}
+
+ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
+                        const ss_eval_options *opts)
+{
+    const ss__node *n = &p->nodes[v];
+    const ss__loop *l = ss__node_loop(p, n);
+    int nc = l->ncarry, nx = l->nxs, ny = l->nys;
+    void *cur[64] = {NULL}, *nxt[64] = {NULL}, *yslice[64] = {NULL};
+    const void *ins[SS__MAX_INPUTS];
+    void *outs[128];
+    size_t xstep[64], ystep[64];
+    unsigned char pred[8] = {0};
+    ss_status st = SS_OK;
+    for (int k = 0; k < nc + ny; k++)
+        vals[ss__loop_result(p, v, k)] = NULL;
+    for (int k = 0; k < nc && !st; k++) {
+        size_t b = node_bytes(&p->nodes[ss__loop_result(p, v, k)]);
+        if (!(cur[k] = malloc(b)) || !(nxt[k] = malloc(b)))
+            st = ss__fail(SS_ERR_NOMEM, "loop: out of host memory");
+        else
+            memcpy(cur[k], vals[n->in[k]], b);
+    }
+    for (int k = 0; k < nx; k++)
+        xstep[k] = node_bytes(&p->nodes[n->in[nc + k]]) / (size_t)l->length;
+    for (int k = 0; k < ny && !st; k++) {
+        size_t b = node_bytes(&p->nodes[ss__loop_result(p, v, nc + k)]);
+        ystep[k] = b / (size_t)l->length;
+        if (!(vals[ss__loop_result(p, v, nc + k)] = malloc(b)) || !(yslice[k] = malloc(ystep[k] ? ystep[k] : 1)))
+            st = ss__fail(SS_ERR_NOMEM, "loop: out of host memory");
+    }
+    for (int64_t step = 0; !st; step++) {
+        if (l->cond) {
+            int na = 0;
+            for (int k = 0; k < nc; k++)
+                ins[na++] = cur[k];
+            for (int k = 0; k < l->ncond_inv; k++)
+                ins[na++] = vals[n->in[nc + nx + k]];
+            outs[0] = pred;
+            if ((st = ss_program_eval_with(l->cond, opts, ins, outs)))
+                break;
+            ss_dtype dt = l->cond->nodes[l->cond->outs[0]].dtype;
+            float f;
+            memcpy(&f, pred, sizeof f);
+            if (dt == SS_BOOL ? pred[0] == 0 : f == 0.0f)
+                break;
+        } else if (step == l->length) {
+            break;
+        }
+        int64_t at = l->reverse ? l->length - 1 - step : step;
+        int na = 0;
+        for (int k = 0; k < nc; k++)
+            ins[na++] = cur[k];
+        for (int k = 0; k < nx; k++)
+            ins[na++] = (const char *)vals[n->in[nc + k]] + (size_t)at * xstep[k];
+        for (int k = 0; k < l->nbody_inv; k++)
+            ins[na++] = vals[n->in[nc + nx + l->ncond_inv + k]];
+        for (int k = 0; k < nc; k++)
+            outs[k] = nxt[k];
+        for (int k = 0; k < ny; k++)
+            outs[nc + k] = yslice[k];
+        if ((st = ss_program_eval_with(l->body, opts, ins, outs)))
+            break;
+        for (int k = 0; k < nc; k++) {
+            void *t = cur[k];
+            cur[k] = nxt[k];
+            nxt[k] = t;
+        }
+        for (int k = 0; k < ny; k++)
+            memcpy((char *)vals[ss__loop_result(p, v, nc + k)] + (size_t)at * ystep[k], yslice[k], ystep[k]);
+    }
+    for (int k = 0; k < nc; k++) {
+        free(nxt[k]);
+        if (st)
+            free(cur[k]);
+        else
+            vals[ss__loop_result(p, v, k)] = cur[k];
+    }
+    for (int k = 0; k < ny; k++) {
+        free(yslice[k]);
+        if (st) {
+            free(vals[ss__loop_result(p, v, nc + k)]);
+            vals[ss__loop_result(p, v, nc + k)] = NULL;
+        }
+    }
+    return st;
+}
