@@ -48,7 +48,17 @@ seeds() {
 
 mkdir -p "$build/fuzz-artifacts"
 seed=()
-[ -z "${FUZZ_SEED:-}" ] || seed=(-seed="$FUZZ_SEED")
+runner=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+    seed=(-seed="$FUZZ_SEED" -reload=0)
+    # Coverage depends on addresses (a printer's table hashes pointers), so
+    # a reproducible run also fixes them: no address randomisation, and the
+    # same small environment whoever runs it (its size moves the heap).
+    runner=(env -i PATH=/usr/bin:/bin LC_ALL=C)
+    if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then
+        runner+=(setarch "$(uname -m)" -R)
+    fi
+fi
 limit_of() {
     if [ -z "${FUZZ_SEED:-}" ]; then
         echo "-max_total_time=$secs"
@@ -71,7 +81,7 @@ for t in "${targets[@]}"; do
     log="$build/fuzz-artifacts/$t.log"
     echo "fuzz: $t: $(limit_of "$t") (max_len $(max_len "$t"), timeout $(timeout_of "$t")s, rss limit 2048 MB)"
     # shellcheck disable=SC2046
-    "$exe" $(limit_of "$t") -max_len="$(max_len "$t")" -timeout="$(timeout_of "$t")" \
+    "${runner[@]}" "$exe" $(limit_of "$t") -max_len="$(max_len "$t")" -timeout="$(timeout_of "$t")" \
         -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 "${dict[@]}" "${seed[@]}" \
         -artifact_prefix="$build/fuzz-artifacts/$t-" "$work" $(seeds "$t") >"$log" 2>&1
     rc=$?
