@@ -963,8 +963,23 @@ ss_status ss_input(ss_program *p, const char *name, ss_dtype dtype, int rank,
                    const int64_t shape[], const ss_spec *spec, ss_value *out);
 ss_status ss_param(ss_program *p, const char *name, ss_dtype dtype, int rank,
                    const int64_t shape[], const ss_spec *spec, ss_value *out);
-/* A scalar f32 constant (broadcast where used). */
+/* A scalar f32 constant (broadcast where used), weakly typed as a Python
+ * number: beside an array it takes the array's dtype. */
 ss_status ss_constant(ss_program *p, double value, ss_value *out);
+/* A constant array (StableHLO constant, a numpy array in a jitted
+ * function): `data` holds prod(shape) elements of `dtype`, row-major,
+ * little-endian (bool: one byte, 0 or 1), copied into the program. Rank 0
+ * is a strongly typed scalar. Every device holds it whole (replicated) and
+ * takes the block its users need. Errors: SS_ERR_INVALID for a NULL data,
+ * an unknown dtype, a rank outside 0..8 or a size below 1; SS_ERR_NOMEM. */
+ss_status ss_constant_array(ss_program *p, ss_dtype dtype, int rank, const int64_t shape[],
+                            const void *data, ss_value *out);
+/* lax.iota / lax.broadcasted_iota (StableHLO iota): an array of `shape`
+ * whose element at index i is i[dim], converted to `dtype` as ss_convert
+ * converts an integer (floats round to nearest even). Any dtype but bool
+ * (JAX has no bool iota). Made whole on every device, like a constant. */
+ss_status ss_iota(ss_program *p, ss_dtype dtype, int rank, const int64_t shape[], int dim,
+                  ss_value *out);
 
 /* Elementwise op on x. An op the dtype lacks (exp of an integer, not of a
  * float) is SS_ERR_UNSUPPORTED naming both. Integer ops wrap around as
@@ -1023,8 +1038,26 @@ ss_status ss_reshape(ss_program *p, ss_value x, int rank, const int64_t shape[],
 /* lax.broadcast_in_dim: operand dim i becomes result dim dims[i]. */
 ss_status ss_broadcast_in_dim(ss_program *p, ss_value x, int rank, const int64_t shape[],
                               const int dims[], ss_value *out);
+/* lax.slice: x[start:limit] per dim, 0 <= start < limit <= size. */
 ss_status ss_slice(ss_program *p, ss_value x, const int64_t start[], const int64_t limit[],
                    ss_value *out);
+/* lax.slice with strides (StableHLO slice): along dim d the elements
+ * start[d], start[d] + strides[d], ... below limit[d] (strides >= 1; the
+ * result has ceil((limit - start) / stride) of them). strides NULL is
+ * ss_slice. Its gradient is a pad with zeros (JAX's transpose). */
+ss_status ss_slice_strided(ss_program *p, ss_value x, const int64_t start[],
+                           const int64_t limit[], const int64_t strides[], ss_value *out);
+/* lax.rev (StableHLO reverse): x with the order of elements reversed
+ * along each of the `ndims` dims (distinct, negative counts from the end). */
+ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);
+/* lax.pad (StableHLO pad): x with low[d] elements of `padding_value` (a
+ * rank-0 value of x's dtype, or a weakly typed ss_constant) before dim d,
+ * high[d] after it and interior[d] between neighbours. Negative low or high
+ * cut elements off instead (interior >= 0); every result dim must keep a
+ * size of at least 1. Gradients as JAX's: x's is the strided slice of the
+ * cotangent, padding_value's the sum of the rest. */
+ss_status ss_pad(ss_program *p, ss_value x, ss_value padding_value, const int64_t low[],
+                 const int64_t high[], const int64_t interior[], ss_value *out);
 ss_status ss_concatenate(ss_program *p, int n, const ss_value xs[], int dim, ss_value *out);
 /* One-hot of an i32 array of class ids: result shape + (classes,), f32. */
 ss_status ss_one_hot(ss_program *p, ss_value labels, int64_t classes, ss_value *out);

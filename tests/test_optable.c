@@ -343,6 +343,33 @@ static ss_value s_clamp(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* lax.rev of x along both dims, times a dense constant and an iota (the
+ * constant op's other variants), so the layouts of all three meet. */
+static ss_value s_reverse(ss_program *p, const sample_in *in)
+{
+    float k[32];
+    for (int j = 0; j < 32; j++)
+        k[j] = 0.25f * (float)(j % 7) - 0.5f;
+    ss_value r, c, i, ci, y;
+    TS_OK(ss_reverse(p, in->x, 2, (int[]){0, -1}, &r));
+    TS_OK(ss_constant_array(p, SS_F32, 2, (int64_t[]){4, 8}, k, &c));
+    TS_OK(ss_iota(p, SS_F32, 2, (int64_t[]){4, 8}, 1, &i));
+    TS_OK(ss_binary(p, SS_ADD, c, i, &ci));
+    TS_OK(ss_binary(p, SS_MUL, r, ci, &y));
+    return y;
+}
+
+/* lax.pad(x, 0.5, [(1, -1, 1), (-2, 3, 0)]): interior padding, a cut and
+ * an extension, with a strided slice of the result (rows 0, 2, 4, 6). */
+static ss_value s_pad(ss_program *p, const sample_in *in)
+{
+    ss_value c, t, y;
+    TS_OK(ss_constant(p, 0.5, &c));
+    TS_OK(ss_pad(p, in->x, c, (int64_t[]){1, -2}, (int64_t[]){-1, 3}, (int64_t[]){1, 0}, &t));
+    TS_OK(ss_slice_strided(p, t, (int64_t[]){0, 1}, (int64_t[]){7, 9}, (int64_t[]){2, 3}, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -356,6 +383,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_COLLECTIVE] = s_shard_map, [SS__OP_LOOP] = s_loop,
     [SS__OP_LOOP_RESULT] = s_loop,    [SS__OP_COMPARE] = s_compare,
     [SS__OP_SELECT] = s_select,       [SS__OP_CLAMP] = s_clamp,
+    [SS__OP_REVERSE] = s_reverse,     [SS__OP_PAD] = s_pad,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

@@ -540,10 +540,22 @@ static ss_status vjp_broadcast(ad *s, const ss__node *n, ss_value v, ss_value g,
     return st;
 }
 
-/* Zero padding of g back to the slice's operand shape, one dim at a time. */
+/* reverse, pad and strided slices: ops_shape.c. */
+static ss_status vjp_shape(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                           ss_value gin[])
+{
+    (void)v;
+    return ss__vjp_shape_op(s->p, n, g, want, gin);
+}
+
+/* Zero padding of g back to the slice's operand shape, one dim at a time
+ * (a strided slice: a pad, vjp_shape). */
 static ss_status vjp_slice(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
                            ss_value gin[])
 {
+    for (int d = 0; d < n->rank; d++)
+        if (ss__slice_stride(n, d) > 1)
+            return vjp_shape(s, n, v, g, want, gin);
     ss_program *p = s->p;
     ss_value *gx = &gin[0];
     (void)v, (void)want;

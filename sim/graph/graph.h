@@ -15,6 +15,11 @@
 
 #define SS__MAX_INPUTS 16
 
+/* The variants (`sub`) of SS__OP_CONSTANT: a weakly typed f32 scalar (a
+ * Python number, ss_constant), a dense array of any dtype and shape
+ * (ss_constant_array, StableHLO's constant), and iota (ss_iota). */
+enum { SS__CONST_SCALAR = 0, SS__CONST_DENSE, SS__CONST_IOTA };
+
 /* The opcodes, one per row of ops.def (the op table: read its header for
  * what each op is and what a new op needs). The comments of the node's
  * fields below say which ops use them. */
@@ -82,14 +87,20 @@ typedef struct ss__node {
     /* dot_general */
     int nb, nc;
     int8_t lb[SS_MAX_RANK], rb[SS_MAX_RANK], lc[SS_MAX_RANK], rc[SS_MAX_RANK];
-    /* reduce */
+    /* reduce: the reduced dims; reverse: the reversed dims */
     unsigned axes_mask;
     /* transpose perm, or broadcast dims */
     int dims[SS_MAX_RANK];
-    /* slice */
-    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
-    /* concat dim */
+    /* slice: start, limit and stride (0 or 1: unit stride; ss__slice_stride);
+     * pad: start is the low padding, limit the high one (either may be
+     * negative: cropping), interior the padding between elements */
+    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK], stride[SS_MAX_RANK];
+    int64_t interior[SS_MAX_RANK];
+    /* concat dim; iota (CONSTANT variant SS__CONST_IOTA): the counting dim */
     int dim;
+    /* CONSTANT variant SS__CONST_DENSE: its bytes (row-major, little
+     * endian), a block owned by the program (ss_program.cblocks) */
+    const void *data;
     double scalar;
     int64_t classes;
     char name[64];
@@ -168,6 +179,10 @@ struct ss_program {
     /* Loops (SS__OP_LOOP nodes' sub) with their regions, owned. */
     ss__loop *loops;
     int nloops, loops_cap;
+    /* The bytes of dense constants (SS__CONST_DENSE nodes' data), one
+     * block each, owned; kept until the program is destroyed. */
+    void **cblocks;
+    int ncblocks, cblocks_cap;
     /* Set on a region: the loop builder made it, it is no top-level program. */
     bool is_region;
 };
@@ -225,6 +240,27 @@ const char *ss__opcode_name(const ss__node *n);
 /* The op and variant named `name` (what ss__opcode_name gives); false if
  * no op has that name. */
 bool ss__opcode_lookup(const char *name, ss__opcode *op, int *sub);
+
+/* Slice stride of node n along dim d (1 for a unit-stride slice). */
+static inline int64_t ss__slice_stride(const ss__node *n, int d)
+{
+    return n->stride[d] > 1 ? n->stride[d] : 1;
+}
+/* The dims of node n (slice, pad, reverse) that the op needs whole on a
+ * device: those whose size it changes and those it reverses. Any other dim
+ * may stay sharded: the op runs on the local block (shape_ops.c). */
+unsigned ss__node_whole_dims(const ss_program *p, const ss__node *n);
+/* Write constant node n's whole array (its shape and dtype) to out; an
+ * iota with the naive reference kernel when `reference`. */
+void ss__constant_fill(const ss__node *n, void *out, bool reference);
+/* The cotangents of a reverse, a pad or a strided slice (ops_shape.c):
+ * gin[k] for each operand k where want[k], from the result's g. */
+ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
+                           ss_value gin[]);
+/* Give dense constant node *n (copied from another program: a loop
+ * region's or its enclosing program's) its own copy of its bytes in p;
+ * other nodes are left as they are. */
+ss_status ss__constant_adopt(ss_program *p, ss__node *n);
 
 /* The loop of an SS__OP_LOOP node. */
 static inline const ss__loop *ss__node_loop(const ss_program *p, const ss__node *n)

@@ -158,7 +158,7 @@ static const ss__node *weak_scalar(const ss_program *p, ss_value v)
     const ss__node *n = &p->nodes[v];
     while (n->op == SS__OP_BROADCAST)
         n = &p->nodes[n->in[0]];
-    return n->op == SS__OP_CONSTANT ? n : NULL;
+    return n->op == SS__OP_CONSTANT && n->sub == SS__CONST_SCALAR ? n : NULL;
 }
 
 /* `value` as the nearest number of `dtype` (round to nearest even for

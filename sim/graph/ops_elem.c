@@ -200,9 +200,10 @@ ss_status ss_clamp(ss_program *p, ss_value lo, ss_value x, ss_value hi, ss_value
     int n0 = p->n;
     /* a Python scalar bound (ss_constant) takes x's dtype, as in jnp.clip */
     ss_status st = SS_OK;
-    if (l->dtype != a->dtype && l->op == SS__OP_CONSTANT)
+    if (l->dtype != a->dtype && l->op == SS__OP_CONSTANT && l->sub == SS__CONST_SCALAR)
         st = ss_convert(p, lo, a->dtype, &lo);
-    if (!st && p->nodes[hi].dtype != p->nodes[x].dtype && p->nodes[hi].op == SS__OP_CONSTANT)
+    if (!st && p->nodes[hi].dtype != p->nodes[x].dtype && p->nodes[hi].op == SS__OP_CONSTANT &&
+        p->nodes[hi].sub == SS__CONST_SCALAR)
         st = ss_convert(p, hi, p->nodes[x].dtype, &hi);
     if (st) {
         ss__program_drop_since(p, n0);

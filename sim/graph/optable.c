@@ -9,7 +9,14 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 22, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 24, "a new op: follow the checklist at the top of ops.def");
+
+/* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
+static const char *const_name(int sub)
+{
+    static const char *const names[] = {"constant", "dense_constant", "iota"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
 
 static const char *unary_name(int sub)
 {

@@ -28,6 +28,9 @@ void ss_program_destroy(ss_program *p)
     free(p->layouts);
     free(p->pairs);
     free(p->outs);
+    for (int k = 0; k < p->ncblocks; k++)
+        free(p->cblocks[k]);
+    free(p->cblocks);
     for (int k = 0; k < p->nloops; k++)
         ss__loop_free(&p->loops[k]);
     free(p->loops);

@@ -166,6 +166,8 @@ static ss_status extract(ss_program *p, const char *what, int start, int nargs, 
             n.pairs_at = r->npairs;
             r->npairs += np;
         }
+        if ((st = ss__constant_adopt(r, &n)))
+            break;
         if (n.op == SS__OP_LOOP) { /* a nested loop moves with its regions */
             void *grown = ss__grow(r->loops, &r->loops_cap, r->nloops + 1, sizeof *r->loops, 4);
             if (!grown) {
@@ -594,6 +596,8 @@ ss_status ss__region_inline(ss_program *p, const ss_program *r, const ss_value a
             n.pairs_at = p->npairs;
             p->npairs += np;
         }
+        if ((st = ss__constant_adopt(p, &n)))
+            break;
         p->in_manual = n.manual || n.op == SS__OP_MANUAL_OUT;
         st = ss__program_add(p, &n, &map[j]);
     }

@@ -273,6 +273,30 @@ ss_status ss__k_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[],
                     ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
+/* Index ops (index_ops.c): any dtype, exact; naive references beside them  */
+/* (reference_index.c).                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* lax.iota along `dim` of out: element i is i[dim] converted to out's
+ * dtype as ss__k_elementwise's convert does (any dtype but bool). */
+ss_status ss__k_iota(int dim, ss__tensor *out);
+ss_status ss__k_ref_iota(int dim, ss__tensor *out);
+
+/* lax.rev: out = x reversed along the dims whose bit is set in `dims`. */
+ss_status ss__k_reverse(const ss__tensor *x, unsigned dims, ss__tensor *out);
+ss_status ss__k_ref_reverse(const ss__tensor *x, unsigned dims, ss__tensor *out);
+
+/* lax.pad in full: out.shape[d] = lo[d] + x.shape[d] + (x.shape[d] - 1) *
+ * interior[d] + hi[d]; x's element i lands at lo + i * (interior + 1) when
+ * that is inside out (negative lo and hi cut), every other element is
+ * `value` (rank 0, x's dtype). interior >= 0. */
+ss_status ss__k_pad_general(const ss__tensor *x, const ss__tensor *value, const int64_t lo[],
+                            const int64_t hi[], const int64_t interior[], ss__tensor *out);
+ss_status ss__k_ref_pad_general(const ss__tensor *x, const ss__tensor *value,
+                                const int64_t lo[], const int64_t hi[],
+                                const int64_t interior[], ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
 /* Neural-network ops (nn.c)                                                 */
 /* ------------------------------------------------------------------------ */
 

@@ -67,6 +67,11 @@ ss_status ss__k_check_concatenate(int n, const ss__tensor xs[], int axis, const 
 ss_status ss__k_check_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[],
                           const ss__tensor *out);
 /* *ax is the normalised axis. */
+ss_status ss__k_check_iota(int dim, const ss__tensor *out);
+ss_status ss__k_check_reverse(const ss__tensor *x, unsigned dims, const ss__tensor *out);
+ss_status ss__k_check_pad_general(const ss__tensor *x, const ss__tensor *value,
+                                  const int64_t lo[], const int64_t hi[],
+                                  const int64_t interior[], const ss__tensor *out);
 ss_status ss__k_check_softmax(const char *op, const ss__tensor *x, int axis,
                               const ss__tensor *out, int *ax);
 ss_status ss__k_check_layer_norm(const ss__tensor *x, const ss__tensor *scale,

@@ -54,9 +54,8 @@ typedef ss_status (*eval_rule)(const ss__node *n, const ss__tensor in[], ss__ten
 static ss_status eval_constant(const ss__node *n, const ss__tensor in[], ss__tensor *out,
                                bool fast)
 {
-    (void)in, (void)fast;
-    float f = (float)n->scalar;
-    memcpy(out->data, &f, sizeof f);
+    (void)in;
+    ss__constant_fill(n, out->data, !fast);
     return SS_OK;
 }
 
@@ -152,8 +151,24 @@ static ss_status eval_broadcast(const ss__node *n, const ss__tensor in[], ss__te
 
 static ss_status eval_slice(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
-    return fast ? ss__k_slice(&in[0], n->start, n->limit, NULL, out)
-                : ss__k_ref_slice(&in[0], n->start, n->limit, NULL, out);
+    int64_t stride[SS_MAX_RANK];
+    for (int d = 0; d < n->rank; d++)
+        stride[d] = ss__slice_stride(n, d);
+    return fast ? ss__k_slice(&in[0], n->start, n->limit, stride, out)
+                : ss__k_ref_slice(&in[0], n->start, n->limit, stride, out);
+}
+
+static ss_status eval_reverse(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                              bool fast)
+{
+    return fast ? ss__k_reverse(&in[0], n->axes_mask, out)
+                : ss__k_ref_reverse(&in[0], n->axes_mask, out);
+}
+
+static ss_status eval_pad(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out)
+                : ss__k_ref_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
 }
 
 static ss_status eval_concat(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)

@@ -189,13 +189,32 @@ static ss_status run_slice(const ss_program *p, const ss__node *n, const ss__ins
                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {
     (void)i, (void)work, (void)work_bytes;
-    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK];
+    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK], stride[SS_MAX_RANK];
+    unsigned whole = ss__node_whole_dims(p, n);
     for (int d = 0; d < n->rank; d++) {
-        bool sliced = n->shape[d] != p->nodes[n->in[0]].shape[d];
+        bool sliced = (whole >> d) & 1u;
         start[d] = sliced ? n->start[d] : 0;
         limit[d] = sliced ? n->limit[d] : in[0].shape[d];
+        stride[d] = sliced ? ss__slice_stride(n, d) : 1;
     }
-    return ss__k_slice(&in[0], start, limit, NULL, out);
+    return ss__k_slice(&in[0], start, limit, stride, out);
+}
+
+/* Reversed dims are whole on the device (lower_same_layout). */
+static ss_status run_reverse(const ss_program *p, const ss__node *n, const ss__inst *i,
+                             const ss__tensor in[], ss__tensor *out, void *work,
+                             size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_reverse(&in[0], n->axes_mask, out);
+}
+
+/* Padded dims are whole; the others have no padding and keep their block. */
+static ss_status run_pad(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
 }
 
 static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__inst *i,
@@ -411,8 +430,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return SS_OK;
     }
     case SS__INST_CONST: {
-        float v = (float)e->program->nodes[i->node].scalar;
-        memcpy(out, &v, sizeof v);
+        ss__constant_fill(&e->program->nodes[i->node], out, false);
         return SS_OK;
     }
     case SS__INST_KERNEL: return run_kernel(r, dev, i, ptr);

@@ -445,16 +445,19 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
         add_version(s, v, out, &l);
         return SS_OK;
     }
-    /* Concatenate and slice need whole the dims they join or cut (the
-     * result is brought to `want` afterwards, a local dynamic slice). */
-    ss__layout l = *want;
+    /* Concatenate, slice, pad and reverse need whole the dims they join,
+     * cut, pad or reverse (the result is brought to `want` afterwards, a
+     * local dynamic slice); a pad's padding value is a replicated scalar. */
+    ss__layout l = *want, scalar;
     if (n->op == SS__OP_CONCAT)
         l.n[n->dim] = 0;
-    for (int d = 0; n->op == SS__OP_SLICE && d < n->rank; d++)
-        if (n->shape[d] != s->p->nodes[n->in[0]].shape[d])
+    unsigned whole = ss__node_whole_dims(s->p, n);
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((whole >> d) & 1u)
             l.n[d] = 0;
+    ss__layout_replicated(&scalar, 0);
     for (int k = 0; k < n->nin; k++)
-        if ((st = need(s, n->in[k], &l, &in[k])))
+        if ((st = need(s, n->in[k], n->op == SS__OP_PAD && k == 1 ? &scalar : &l, &in[k])))
             return st;
     ss__inst i;
     ss__inst_init(&i, SS__INST_KERNEL, v);
@@ -958,8 +961,8 @@ static ss_status lower_leaf(lower *s, ss_value v, const ss__layout *want)
     ss_status st;
     if (n->op == SS__OP_CONSTANT) {
         ss__inst_init(&i, SS__INST_CONST, v);
-        ss__layout r;
-        ss__layout_replicated(&r, 0);
+        ss__layout r; /* every device makes it whole */
+        ss__layout_replicated(&r, n->rank);
         if ((st = emit_kernel(s, v, 0, NULL, &r, &i, &out)))
             return st;
         s->e->insts[s->e->ninsts - 1].kind = SS__INST_CONST;

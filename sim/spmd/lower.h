@@ -19,7 +19,7 @@
 
 typedef enum ss__inst_kind {
     SS__INST_LOAD = 0, /* out = this device's block of program input `index` */
-    SS__INST_CONST,    /* out = scalar node->scalar (rank 0, f32) */
+    SS__INST_CONST,    /* out = the constant node's whole array (ss__constant_fill) */
     SS__INST_KERNEL,   /* out = node's op on local buffers in[] */
     SS__INST_COLL,     /* out = collective `coll` of in[0] */
     SS__INST_SLICE,    /* out = the sub-block of in[0] that dims' gained axes select */

@@ -264,10 +264,10 @@ static bool fwd_slice(const prop *s, const ss__node *n, int level, ss__layout *c
     const ss__layout *a = lay(s, n->in[0]);
     if (!a->known)
         return false;
-    const ss__node *x = &s->p->nodes[n->in[0]];
+    unsigned whole = ss__node_whole_dims(s->p, n);
     *c = *a;
-    for (int d = 0; d < n->rank; d++)
-        if (n->shape[d] != x->shape[d])
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((whole >> d) & 1u)
             c->n[d] = 0;
     return true;
 }
@@ -410,11 +410,12 @@ static bool bwd_slice(const prop *s, ss_value v, int i, int level, ss__layout *c
     (void)level;
     const ss__node *n, *x;
     const ss__layout *r;
-    if (!bwd_args(s, v, i, &n, &r, &x))
+    if (i != 0 || !bwd_args(s, v, i, &n, &r, &x)) /* a pad's padding value: none */
         return false;
+    unsigned whole = ss__node_whole_dims(s->p, n);
     *c = *r;
-    for (int d = 0; d < n->rank; d++)
-        if (n->shape[d] != x->shape[d])
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((whole >> d) & 1u)
             c->n[d] = 0;
     return true;
 }
@@ -665,7 +666,7 @@ ss_status ss_program_print(const ss_program *p, FILE *f)
         ss__buf_putc(&b, '(');
         for (int i = 0; i < n->nin; i++)
             ss__buf_printf(&b, i ? ", %%%d" : "%%%d", (int)n->in[i]);
-        if (n->op == SS__OP_CONSTANT)
+        if (n->op == SS__OP_CONSTANT && n->sub == SS__CONST_SCALAR)
             ss__buf_printf(&b, "%g", n->scalar);
         ss__buf_puts(&b, ") ");
         ss__shape_repr_buf(&b, n->dtype, n->rank, n->shape);
