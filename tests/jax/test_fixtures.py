@@ -80,6 +80,24 @@ def _describe(rel, old, new):
     return "\n".join(lines[:40] + ([f"... ({len(lines) - 40} more diff lines)"] if len(lines) > 40 else []))
 
 
+def _float_outputs_agree(rel, old, new):
+    """Float results XLA computes on another CPU (its vector width picks
+    other summation orders) may differ in the last bits: an output .npy
+    agrees within 1e-5 of its largest magnitude, the tolerance the C tests
+    hold shardsim to. Everything else must be byte-identical."""
+    if not rel.endswith(".npy") or not rel.startswith("outputs"):
+        return False
+    a, b = np.load(old), np.load(new)
+    if a.shape != b.shape or a.dtype != b.dtype or a.dtype.kind != "f":
+        return False
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    if not np.array_equal(np.isnan(a), np.isnan(b)):
+        return False
+    ok = ~np.isnan(a)
+    scale = max(1.0, float(np.max(np.abs(a[ok]))) if ok.any() else 1.0)
+    return bool(np.all(np.abs(a[ok] - b[ok]) <= 1e-5 * scale))
+
+
 @pytest.mark.parametrize("prog", PROGRAMS)
 def test_regenerating_gives_identical_files(regenerated, prog):
     old_root, new_root = os.path.join(DATA, prog), os.path.join(regenerated, prog)
@@ -89,7 +107,7 @@ def test_regenerating_gives_identical_files(regenerated, prog):
     for rel in sorted(old & new):
         a, b = os.path.join(old_root, rel), os.path.join(new_root, rel)
         with open(a, "rb") as fa, open(b, "rb") as fb:
-            if fa.read() != fb.read():
+            if fa.read() != fb.read() and not _float_outputs_agree(rel, a, b):
                 problems.append(_describe(rel, a, b))
     assert not problems, (f"{prog}: the installed JAX stack gives different fixtures "
                           "(regenerate with tests/jax/make_fixtures.py and review):\n" + "\n".join(problems))
