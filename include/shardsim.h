@@ -2216,6 +2216,10 @@ typedef struct ss_scenario_options {
     const char *strategy;  /* strategy file replacing the file's `strategy` statement */
     ss_compile_options compile; /* windowed einsum, cheapest (ss_program_compile_with) */
     const char *outputs;   /* run: write every result of the last step as DIR/NAME.npy */
+    /* An imported StableHLO module: its arguments from DIR/NAME.npy (NAME
+     * the argument's location name, JAX's argument path, else argN);
+     * NULL: deterministic random values. */
+    const char *inputs;
     const char *trace;     /* run: write a Chrome/Perfetto trace of the devices here */
     /* run: called after every step with the steps done, of `total`, and the
      * seconds since the first began (NULL: not called). */

@@ -41,6 +41,8 @@ static const char run_help[] =
     "  --watch NAME         during the first step, each device's block before and after\n"
     "                       every collective that reads or writes a value named NAME\n"
     "  --outputs DIR        write every result of the run (the last step's) as DIR/NAME.npy\n"
+    "  --inputs DIR         a .mlir module's arguments from DIR/NAME.npy (NAME: the\n"
+    "                       argument's path in its location, else argN); default random\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -140,6 +142,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->watch = v;
         } else if (cli_is(&a, "--outputs")) {
             o->outputs = v;
+        } else if (cli_is(&a, "--inputs")) {
+            o->ov.inputs = v;
         } else if (cli_is(&a, "--mesh")) {
             o->ov.mesh = v;
         } else if (cli_is(&a, "--devices")) {
@@ -437,6 +441,7 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
                               .strategy = o.ov.strategy,
                               .compile = o.compile,
                               .outputs = o.outputs,
+                              .inputs = o.ov.inputs,
                               .trace = plan ? NULL : o.trace};
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;

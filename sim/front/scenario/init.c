@@ -142,6 +142,10 @@ void ss__scn_init_fill(const ss__scn_array *a, void *dst)
     for (int d = 0; d < a->rank; d++)
         n *= a->shape[d];
     const ss__scn_init *in = &a->init;
+    if (in->kind == SS__SCN_INIT_HOST) {
+        memcpy(dst, in->data, (size_t)n * ss_dtype_size(a->dtype));
+        return;
+    }
     bool is_float = a->dtype == SS_F32 || a->dtype == SS_F64 || a->dtype == SS_BF16 ||
                     a->dtype == SS_F16;
     static const ss_init_kind kinds[] = {

@@ -11,6 +11,7 @@
  * that array's value at the next step.
  */
 #include "eval.h"
+#include "front/stablehlo/import.h"
 #include "strategy.h"
 
 #include <ctype.h>
@@ -683,6 +684,8 @@ ss_status ss__scn_load(ss_scenario *sc, const char *path, const char *text, cons
     }
     if (memchr(sc->src, '\0', sc->len))
         return ss__scn_fail(&sc->err, (ss__scn_loc){1, 1}, "the file contains a NUL byte");
+    if (ss__shlo_is_mlir(sc->src, sc->len)) /* jax.jit(f).lower(...).as_text() */
+        return ss__shlo_import(sc, ov);
     if (ss__scn_lex(sc->src, sc->len, &sc->arena, &sc->toks, &sc->err) ||
         ss__scn_parse(sc->src, &sc->toks, &sc->arena, &sc->file, &sc->err))
         return SS_ERR_PARSE;

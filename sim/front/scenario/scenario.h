@@ -215,7 +215,8 @@ typedef enum ss__scn_init_kind {
     SS__SCN_INIT_XAVIER,
     SS__SCN_INIT_XAVIER_UNIFORM,
     SS__SCN_INIT_UNIFORM,
-    SS__SCN_INIT_RANDINT
+    SS__SCN_INIT_RANDINT,
+    SS__SCN_INIT_HOST /* given values (run --inputs DIR): `data` */
 } ss__scn_init_kind;
 
 typedef struct ss__scn_init {
@@ -223,6 +224,7 @@ typedef struct ss__scn_init {
     uint64_t seed;
     double a;    /* FULL value; NORMAL stddev; UNIFORM scale; RANDINT high */
     int dim;     /* IOTA: -1 for the flat index, else the dimension */
+    const void *data; /* HOST: the row-major values (the scenario's arena) */
 } ss__scn_init;
 
 /* A global array: `x = input(f32[8,1024], P('data', None), ones)`. */
@@ -246,6 +248,7 @@ typedef struct ss__scn_array {
 typedef struct ss__scn_value_info {
     const char *name;
     ss__scn_loc loc;
+    const char *origin; /* imported MLIR: the user's Python "file.py:42", or NULL */
 } ss__scn_value_info;
 
 typedef struct ss__scn_output {
@@ -264,6 +267,9 @@ typedef struct ss__scn_show {
     int array;      /* global array index, or -1 */
     int row_dim, col_dim;
 } ss__scn_show;
+
+/* Checks one scenario may ask for (an imported module checks each result). */
+#define SS__SCN_MAX_CHECKS 256
 
 typedef struct ss__scn_check {
     const char *name;
@@ -299,6 +305,7 @@ typedef struct ss__scn_overrides {
     const char *set_names[32];
     int64_t set_values[32];
     const char *strategy; /* --strategy FILE: replaces the file's `strategy` */
+    const char *inputs;   /* --inputs DIR: an imported module's arguments as DIR/NAME.npy */
 } ss__scn_overrides;
 
 struct ss_scenario {
@@ -338,7 +345,7 @@ struct ss_scenario {
     int nshows;
     ss__scn_show shows[64];
     int nchecks;
-    ss__scn_check checks[64];
+    ss__scn_check checks[SS__SCN_MAX_CHECKS];
     unsigned prints;
     int nvprints;
     ss__scn_print vprints[64]; /* print(...) statements made, in order */
@@ -390,6 +397,13 @@ ss_status ss__scn_np_str(ss_dtype dt, int rank, const int64_t shape[], const voi
 ss_status ss__scn_npy_write(const char *path, ss_dtype dt, int rank, const int64_t shape[],
                         const void *data);
 
+/* Read a .npy file (npread.c): its dtype, shape and data (malloc'd, the
+ * caller frees; *bytes long). SS_ERR_IO when unreadable, SS_ERR_PARSE for
+ * a bad file, SS_ERR_UNSUPPORTED for an element type or order shardsim
+ * lacks; the message names the file. Files above `limit` bytes are refused. */
+ss_status ss__scn_npy_read(const char *path, size_t limit, ss_dtype *dt, int *rank,
+                           int64_t shape[], void **data, size_t *bytes);
+
 /* --- Reports (report.c) ---------------------------------------------------- */
 
 /* NaN and Inf compare as numpy.testing.assert_allclose (JAX's tests) does:
@@ -423,7 +437,7 @@ typedef struct ss__scn_report {
     ss_plan plan;
     int steps;
     double compile_s, first_s, median_s;
-    ss__scn_check_result checks[64];
+    ss__scn_check_result checks[SS__SCN_MAX_CHECKS];
     bool fits;              /* plan: peak <= capacity */
     struct ss__scn_ckpt_rt *ckpt; /* what the save/restore statements did or will do */
     struct ss__scn_watch *watch;  /* run --watch NAME: the blocks caught, or NULL */

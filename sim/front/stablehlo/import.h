@@ -1,0 +1,89 @@
+/*
+ * import.h — the StableHLO importer: a module as `jax.jit(f).lower(..)
+ * .as_text()` prints it (Shardy or GSPMD shardings) becomes the same
+ * ss_scenario a scenario file makes (scenario.h), so run, plan, explain
+ * and show and their reports work unchanged on it.
+ *
+ * What the module says becomes: the mesh (`sdy.mesh`, or inferred from
+ * GSPMD device lists), one global array per argument of the public entry
+ * function (its sharding the input layout, its name from the argument's
+ * location), the ops through the program builder of shardsim.h (func.call
+ * inlined), one output per result (its sharding the output layout, its
+ * name its jax.result_info), `tf.aliasing_output` as donation (the result
+ * feeds the argument between steps), and a check of every result against
+ * the single-device run. Each value keeps its op's MLIR line:column and
+ * the user's Python file:line (the first frame outside JAX's and Flax's
+ * own sources) for errors, explain and the reports.
+ *
+ * Files: import.c (module, mesh, arguments, results), import_ops.c (ops),
+ * import_mesh.c (shardings as specs; the mesh of a GSPMD module).
+ * Nothing here prints or exits; failures are ss__scn_fail at the spot.
+ */
+#ifndef SS_FRONT_STABLEHLO_IMPORT_H
+#define SS_FRONT_STABLEHLO_IMPORT_H
+
+#include "front/scenario/scenario.h"
+#include "front/stablehlo/mlir.h"
+
+/* Is this text MLIR? Its first token after blank lines and `//` comments
+ * is `module`, `func.func`, `#loc...`, `sdy.mesh` or `"builtin.module"`. */
+bool ss__shlo_is_mlir(const char *text, size_t len);
+
+/* Fill `sc` (zeroed, path and src set, arena initialised) from the MLIR
+ * text sc->src. On failure sc->err says where and why; returns
+ * SS_ERR_PARSE (bad or unsupported input) or SS_ERR_NOMEM. */
+ss_status ss__shlo_import(ss_scenario *sc, const ss__scn_overrides *ov);
+
+/* --- What the importer's files share ------------------------------------ */
+
+typedef struct ss__imp {
+    ss_scenario *sc;
+    ss__mlir_module *m;
+    const ss__scn_overrides *ov;
+    const ss__mlir_sdy_mesh *mesh; /* the module's Shardy mesh, or NULL (GSPMD) */
+    int ndevices;                  /* of the module (mhlo.num_partitions or the mesh) */
+    /* mlir value -> program value: open addressing on the pointer */
+    const ss__mlir_value **keys;
+    ss_value *vals;
+    size_t cap, used;
+    int call_depth;
+} ss__imp;
+
+/* The program value an MLIR value stands for, or -1 (with sc->err set at
+ * `op`) when none has been made. */
+ss_value ss__imp_get(ss__imp *im, const ss__mlir_op *op, const ss__mlir_value *v);
+bool ss__imp_put(ss__imp *im, const ss__mlir_value *v, ss_value x);
+/* Fail at op with a message; the op's Python origin is added. */
+bool ss__imp_fail(ss__imp *im, const ss__mlir_op *op, const char *fmt, ...) SS__PRINTF(3, 4);
+/* Record that builder call `st` made values [before, now) for `op`: their
+ * MLIR spot and Python origin; on failure the builder's message at op. */
+bool ss__imp_built(ss__imp *im, const ss__mlir_op *op, ss_status st, int before);
+/* "model.py:42" for a location (the first frame outside JAX's and the
+ * libraries' sources), in the scenario's arena; NULL when it has none. */
+const char *ss__imp_origin(ss__imp *im, const ss__mlir_loc *loc);
+
+/* The dtype of an MLIR element type; false for one shardsim lacks. */
+bool ss__imp_dtype(ss__mlir_elem e, ss_dtype *out);
+
+/* Run the ops of `block` (its arguments already mapped); `ret` receives
+ * the program values of its terminator's operands (func.return,
+ * stablehlo.return, sdy.return), at most `cap`, *nret their count. */
+bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int cap, int *nret);
+
+/* The spec a Shardy sharding or a GSPMD mhlo.sharding string gives a value
+ * of `rank` dims over sc->mesh. `what` names the value in errors. */
+bool ss__imp_sdy_spec(ss__imp *im, const ss__mlir_op *at, const ss__mlir_sdy_sharding *sh,
+                      int rank, ss_spec *out);
+bool ss__imp_gspmd_spec(ss__imp *im, const ss__mlir_op *at, const char *text, size_t len,
+                        int rank, ss_spec *out);
+/* The spec of an attribute holding either spelling (an SDY_SHARDING, an
+ * SDY_LIST's item `index`, or an mhlo.sharding STRING). */
+bool ss__imp_attr_spec(ss__imp *im, const ss__mlir_op *at, const ss__mlir_attr *a, int index,
+                       int rank, ss_spec *out);
+/* The mesh text ("data=2,model=4") and device order of the module: from
+ * its sdy.mesh, or the smallest mesh over which every GSPMD sharding of the
+ * entry function is a NamedSharding (axes named x, y, z, ...). */
+bool ss__imp_mesh_text(ss__imp *im, const ss__mlir_func *entry, char *text, size_t cap,
+                       int order[], int *norder);
+
+#endif
