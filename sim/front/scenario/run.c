@@ -108,13 +108,16 @@ static void free_step_values(const ss_scenario *sc, ss__scn_report *r)
     r->step_values = NULL;
 }
 
+#define OUT_NAME_MAX 512
+
 /* The file name of output o under --outputs: its name, or RUN_K for the
  * K-th result without one; '/' and other path characters become '_'; a
- * name taken earlier gets _2, _3, ... */
-static void output_file_name(const ss_scenario *sc, int o, char *buf, size_t cap)
+ * name taken by an earlier output (names[j], j < o) gets _2, _3, ... */
+static void output_file_name(const ss_scenario *sc, int o, char (*names)[OUT_NAME_MAX],
+                             char *buf, size_t cap)
 {
     const char *name = sc->outputs[o].name;
-    char base[200];
+    char base[OUT_NAME_MAX - 16];
     if (name) {
         snprintf(base, sizeof base, "%s", name);
     } else {
@@ -129,13 +132,8 @@ static void output_file_name(const ss_scenario *sc, int o, char *buf, size_t cap
     snprintf(buf, cap, "%s", base);
     for (int dup = 2;; dup++) {
         bool taken = false;
-        for (int j = 0; j < o && !taken; j++) {
-            char other[256];
-            if (sc->outputs[j].extra)
-                continue;
-            output_file_name(sc, j, other, sizeof other);
-            taken = strcmp(other, buf) == 0;
-        }
+        for (int j = 0; j < o && !taken; j++)
+            taken = !sc->outputs[j].extra && strcmp(names[j], buf) == 0;
         if (!taken)
             return;
         snprintf(buf, cap, "%s_%d", base, dup);
@@ -149,22 +147,25 @@ static ss_status write_outputs(const ss_scenario *sc, const char *dir, void *con
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return ss__fail(SS_ERR_IO, "--outputs %s: cannot create the directory: %s", dir,
                         strerror(errno));
-    for (int o = 0; o < sc->noutputs; o++) {
+    char (*names)[OUT_NAME_MAX] = calloc((size_t)sc->noutputs + 1, sizeof *names);
+    if (!names)
+        return ss__fail(SS_ERR_NOMEM, "out of host memory");
+    ss_status st = SS_OK;
+    for (int o = 0; !st && o < sc->noutputs; o++) {
         if (sc->outputs[o].extra)
             continue;
-        char name[256], path[4096];
-        output_file_name(sc, o, name, sizeof name);
-        snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+        char path[4096 + OUT_NAME_MAX];
+        output_file_name(sc, o, names, names[o], sizeof names[o]);
+        snprintf(path, sizeof path, "%s/%s.npy", dir, names[o]);
         ss_dtype dt;
         int rank;
         int64_t shape[SS_MAX_RANK];
-        ss_status st = ss_value_shape(sc->program, sc->outputs[o].value, &dt, &rank, shape);
+        st = ss_value_shape(sc->program, sc->outputs[o].value, &dt, &rank, shape);
         if (!st)
             st = ss__scn_npy_write(path, dt, rank, shape, out[o]);
-        if (st)
-            return st;
     }
-    return SS_OK;
+    free(names);
+    return st;
 }
 
 static void host_free(ss__scn_host *h)

@@ -465,6 +465,9 @@ static bool import_module(ss__imp *im)
         return ss__imp_fail(im, NULL, "out of host memory");
     sc->run_loc = op_loc(f.op);
     sc->steps = 1;
+    if (f.body->nargs != f.type->n)
+        return ss__imp_fail(im, f.op, "@%s: %d block arguments for %d inputs in its type",
+                            f.name, f.body->nargs, f.type->n);
     for (int i = 0; i < f.type->n; i++)
         if (!add_argument(im, &f, i))
             return false;

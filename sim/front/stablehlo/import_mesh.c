@@ -24,6 +24,8 @@ bool ss__imp_sdy_spec(ss__imp *im, const ss__mlir_op *at, const ss__mlir_sdy_sha
                       int rank, ss_spec *out)
 {
     memset(out, 0, sizeof *out);
+    if (rank > SS_MAX_RANK)
+        return ss__imp_fail(im, at, "rank %d (at most %d)", rank, SS_MAX_RANK);
     if (sh->ndims != rank)
         return ss__imp_fail(im, at, "a sharding of %d dims for a value of rank %d", sh->ndims,
                             rank);
@@ -62,6 +64,8 @@ bool ss__imp_gspmd_spec(ss__imp *im, const ss__mlir_op *at, const char *text, si
     char buf[4096];
     if (len >= sizeof buf || memchr(text, 0, len))
         return ss__imp_fail(im, at, "mhlo.sharding: too long or not text");
+    if (rank > SS_MAX_RANK)
+        return ss__imp_fail(im, at, "rank %d (at most %d)", rank, SS_MAX_RANK);
     memcpy(buf, text, len);
     buf[len] = '\0';
     ss_hlo hlo;

@@ -401,6 +401,27 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
 }
 
+/* The value shardsim built has the type the text gives the result. */
+static bool same_type(ss__imp *im, const ss__mlir_op *op, const ss__mlir_value *res, ss_value v)
+{
+    ss_dtype dt, want;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    if (v < 0 || ss_value_shape(prog(im), v, &dt, &rank, shape) != SS_OK)
+        return ss__imp_fail(im, op, "'%s': result %d was not built", op->name, res->index);
+    const ss__mlir_type *t = res->type;
+    bool same = t->kind == SS__MLIR_TY_TENSOR && ss__imp_dtype(t->elem, &want) && want == dt &&
+                t->rank == rank;
+    for (int d = 0; same && d < rank; d++)
+        same = t->dims[d] == shape[d];
+    if (same)
+        return true;
+    char have[96];
+    ss__shape_text(have, sizeof have, dt, rank, shape);
+    return ss__imp_fail(im, op, "'%s': shardsim computes %s where the text's result %s has "
+                                "another type", op->name, have, res->name ? res->name : "?");
+}
+
 static bool is_terminator(const char *n)
 {
     return strcmp(n, "func.return") == 0 || strcmp(n, "stablehlo.return") == 0 ||
@@ -435,11 +456,19 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
         if (ok && !r)
             ok = ss__imp_fail(im, NULL, "out of host memory");
         int before = ss_program_value_count(prog(im));
+        bool passes = strcmp(op->name, "func.call") == 0 ||
+                      strcmp(op->name, "stablehlo.optimization_barrier") == 0;
+        if (ok && !passes && op->nresults != 1)
+            ok = ss__imp_fail(im, op, "unsupported op '%s' with %d results",
+                              op->name, op->nresults);
+        for (int k = 0; ok && k < op->nresults; k++)
+            r[k] = -1;
         if (ok)
             ok = map_op(im, op, x, r);
-        if (ok && strcmp(op->name, "func.call") != 0 &&
-            strcmp(op->name, "stablehlo.optimization_barrier") != 0)
+        if (ok && !passes)
             ok = ss__imp_built(im, op, SS_OK, before);
+        for (int k = 0; ok && k < op->nresults; k++)
+            ok = same_type(im, op, op->results[k], r[k]);
         for (int k = 0; ok && k < op->nresults; k++)
             ok = ss__imp_put(im, op->results[k], r[k]);
         if (x != small_x)
