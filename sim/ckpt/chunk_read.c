@@ -221,12 +221,23 @@ static void runs_next(runs *it)
 
 /* --- Error helpers --------------------------------------------------------- */
 
+/* Where one chunk's stored bytes are: a whole file (ocdbt false), `len`
+ * bytes at `base` of an OCDBT data file, or `len` bytes in memory (an
+ * OCDBT inline value, `mem`). `path` names the file in messages. */
 typedef struct where {
     const char *name, *key, *path;
+    bool ocdbt;
+    const unsigned char *mem;
+    uint64_t base, len;
 } where;
 
 static ss_status open_chunk(const where *w, int *fd, uint64_t *size)
 {
+    *fd = -1;
+    if (w->mem) {
+        *size = w->len;
+        return SS_OK;
+    }
     *fd = open(w->path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0) {
         if (errno == ENOENT)
@@ -244,7 +255,40 @@ static ss_status open_chunk(const where *w, int *fd, uint64_t *size)
                         w->path, strerror(e));
     }
     *size = (uint64_t)st.st_size;
+    if (w->ocdbt) {
+        if (*size < w->base || *size - w->base < w->len) {
+            close(*fd);
+            *fd = -1;
+            return ss__fail(SS_ERR_IO, "array '%s' chunk %s: OCDBT data file %s is truncated "
+                                       "(%llu bytes; the chunk is at [%llu, %llu))",
+                            w->name, w->key, w->path, (unsigned long long)*size,
+                            (unsigned long long)w->base, (unsigned long long)(w->base + w->len));
+        }
+        *size = w->len;
+    }
     return SS_OK;
+}
+
+static void close_fd(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
+/* pread of the chunk's stored bytes [off, off+n). */
+static ss_status chunk_pread(const where *w, int fd, void *buf, size_t n, uint64_t off,
+                             size_t *got)
+{
+    if (w->mem) {
+        size_t m = off >= w->len ? 0 : (size_t)(w->len - off < n ? w->len - off : n);
+        if (m)
+            memcpy(buf, w->mem + off, m);
+        *got = m;
+        return SS_OK;
+    }
+    if (w->ocdbt && (off >= w->len || w->len - off < n))
+        n = off >= w->len ? 0 : (size_t)(w->len - off);
+    return ss__ck_pread_all(fd, buf, n, w->base + off, got, w->path);
 }
 
 static ss_status size_error(const where *w, uint64_t have, uint64_t want)
@@ -262,17 +306,52 @@ static ss_status crc_error(const where *w, uint64_t b0, uint64_t b1, uint32_t wa
                     want, got);
 }
 
+/* Fill *w for chunk `key` of array i; *path is the malloc'd path it names. */
+static ss_status locate(ss_ckpt *ck, int i, const char *key, where *w, char **path)
+{
+    const char *name = ck->arrays[i].name;
+    memset(w, 0, sizeof *w);
+    w->name = name;
+    w->key = key;
+    if (!ck->kv) {
+        *path = ss__ck_pathf("%s/%s/%s", ck->item_dir, name, key);
+        w->path = *path;
+        return *path ? SS_OK : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    }
+    char *k = ss__ck_pathf("%s/%s", name, key);
+    if (!k)
+        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    const ss__ocdbt_entry *e = ss__ocdbt_find(ck->kv, k);
+    free(k);
+    if (!e)
+        return ss__fail(SS_ERR_IO, "array '%s' chunk %s is missing: no key %s/%s in the OCDBT "
+                                   "store %s",
+                        name, key, name, key, ck->item_dir);
+    w->ocdbt = true;
+    w->len = e->length;
+    if (e->is_inline) {
+        w->mem = e->inl ? e->inl : (const unsigned char *)"";
+        *path = ss__ck_pathf("%s/manifest.ocdbt (inline value %s/%s)", ck->item_dir, name, key);
+    } else {
+        w->base = e->offset;
+        *path = ss__ck_pathf("%s/%s", ck->item_dir, ck->kv->files[e->file]);
+    }
+    w->path = *path;
+    return *path ? SS_OK : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+}
+
 ss_status ss__ck_chunk_size(ss_ckpt *ck, int i, const char *key, uint64_t *out)
 {
-    char *path = ss__ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key);
-    if (!path)
-        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    where w;
+    char *path = NULL;
+    ss_status s = locate(ck, i, key, &w, &path);
     struct stat st;
-    ss_status s = SS_OK;
-    if (stat(path, &st) != 0)
+    if (s == SS_OK && w.ocdbt)
+        *out = w.len;
+    else if (s == SS_OK && stat(path, &st) != 0)
         s = ss__fail(SS_ERR_IO, "array '%s' chunk %s is missing: %s", ck->arrays[i].name, key,
                      path);
-    else
+    else if (s == SS_OK)
         *out = (uint64_t)st.st_size;
     free(path);
     return s;
@@ -313,7 +392,7 @@ static ss_status read_raw(ss__ck_reader *r, const ss__ck_region *g, const ss__ck
         if (st)
             return st;
         if (have != fsize) {
-            close(fd);
+            close_fd(fd);
             return size_error(w, have, fsize);
         }
     }
@@ -354,7 +433,7 @@ static ss_status read_raw(ss__ck_reader *r, const ss__ck_region *g, const ss__ck
                 r->bytes_read += hi - lo;
                 if (!r->dry) {
                     size_t got;
-                    st = ss__ck_pread_all(fd, r->staging, (size_t)(hi - lo), lo, &got, w->path);
+                    st = chunk_pread(w, fd, r->staging, (size_t)(hi - lo), lo, &got);
                     if (st == SS_OK && got != hi - lo)
                         st = size_error(w, lo + got, fsize);
                     for (uint64_t jb = lo / blk; st == SS_OK && sums && jb * blk < hi; jb++) {
@@ -375,8 +454,7 @@ static ss_status read_raw(ss__ck_reader *r, const ss__ck_region *g, const ss__ck
         }
         runs_next(it);
     }
-    if (fd >= 0)
-        close(fd);
+    close_fd(fd);
     return st;
 }
 
@@ -424,7 +502,7 @@ static ss_status read_zstd(ss__ck_reader *r, const ss__ck_region *g, const ss__c
     if (st)
         return st;
     if (sums && sums->bytes != csize) {
-        close(fd);
+        close_fd(fd);
         return size_error(w, csize, sums->bytes);
     }
     size_t in_cap = ss__align64((size_t)csize);
@@ -433,12 +511,12 @@ static ss_status read_zstd(ss__ck_reader *r, const ss__ck_region *g, const ss__c
         in_cap = half;
     size_t out_cap = r->cap - in_cap;
     if (in_cap == 0 || out_cap < 64) {
-        close(fd);
+        close_fd(fd);
         return ss__fail(SS_ERR_INVALID, "array '%s' chunk %s: staging of %zu bytes is too small",
                         w->name, w->key, r->cap);
     }
     if (!r->dctx && !(r->dctx = ZSTD_createDCtx())) {
-        close(fd);
+        close_fd(fd);
         return ss__fail(SS_ERR_NOMEM, "array '%s' chunk %s: no memory for a zstd context",
                         w->name, w->key);
     }
@@ -454,7 +532,7 @@ static ss_status read_zstd(ss__ck_reader *r, const ss__ck_region *g, const ss__c
     int64_t bj = 0;
     for (uint64_t off = 0; st == SS_OK && off < csize;) {
         size_t want = csize - off < in_cap ? (size_t)(csize - off) : in_cap, got;
-        st = ss__ck_pread_all(fd, ibuf, want, off, &got, w->path);
+        st = chunk_pread(w, fd, ibuf, want, off, &got);
         if (st)
             break;
         if (got != want) {
@@ -504,7 +582,7 @@ static ss_status read_zstd(ss__ck_reader *r, const ss__ck_region *g, const ss__c
             base += whole;
         } while (in.pos < in.size || (o.pos == out_cap && ret != 0));
     }
-    close(fd);
+    close_fd(fd);
     if (st == SS_OK && (ret != 0 || base + keep != raw))
         st = ss__fail(SS_ERR_IO, "array '%s' chunk %s is %s: it decompresses to %llu bytes, "
                                  "expected %llu (%s)",
@@ -522,13 +600,14 @@ ss_status ss__ck_read_region(ss__ck_reader *r, const ss__ck_region *g)
     ss__buf key;
     ss__buf_init(&key);
     ss__ck_chunk_key(&key, z, g->idx);
-    const char *name = g->ck->arrays[g->array].name;
-    char *path = key.data ? ss__ck_pathf("%s/%s/%s", g->ck->item_dir, name, key.data) : NULL;
-    if (!path) {
+    where w;
+    char *path = NULL;
+    st = key.data ? locate(g->ck, g->array, key.data, &w, &path)
+                  : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+    if (st) {
         ss__buf_free(&key);
-        return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
+        return st;
     }
-    where w = {name, key.data, path};
     const ss__ck_sums *sums;
     st = ss__ck_sums_get(g->ck, g->array, key.data, &sums);
     int n = g->ndest > 0 ? g->ndest : 1;

@@ -137,6 +137,87 @@ void ss__ck_saved_free(ss__ck_saved *s);
 /* "NamedSharding(mesh=Mesh('a': 2, 'b': 4), spec=P('a', 'b'))". */
 void ss__ck_saved_text(const ss__ck_saved *s, char *out, size_t cap);
 
+/* --- ocdbt_frame.c ------------------------------------------------------ */
+
+#define SS__OCDBT_MAGIC_MANIFEST 0x0cdb3a2au
+#define SS__OCDBT_MAGIC_BTREE 0x0cdb20deu
+#define SS__OCDBT_MAX_PATH 65535u
+
+/* A read position in decoded bytes; any read past the end sets `bad` and
+ * returns 0 / NULL, so a decoder checks `bad` once after a group. */
+typedef struct ss__ocdbt_cur {
+    const unsigned char *p;
+    size_t n, at;
+    bool bad;
+} ss__ocdbt_cur;
+
+uint64_t ss__ocdbt_varint(ss__ocdbt_cur *c);
+const unsigned char *ss__ocdbt_bytes(ss__ocdbt_cur *c, uint64_t n);
+unsigned ss__ocdbt_u8(ss__ocdbt_cur *c);
+uint64_t ss__ocdbt_le64(const unsigned char *p);
+/* Check the frame of the `n` bytes at `p` (magic, length, version,
+ * compression, CRC32C) and give its body, decompressed into at most `cap`
+ * bytes, malloc'd. SS_ERR_IO naming `what` for damage, SS_ERR_UNSUPPORTED
+ * for a version or compression not read. */
+ss_status ss__ocdbt_frame(const unsigned char *p, size_t n, uint32_t magic, uint64_t cap,
+                          const char *what, unsigned char **body, size_t *blen);
+
+/* A data file table: full paths (transitive + path[i]) and the transitive
+ * prefixes their children use (transitive + base_path[i]). */
+typedef struct ss__ocdbt_table {
+    int n;
+    char **path, **base;
+} ss__ocdbt_table;
+
+ss_status ss__ocdbt_table_read(ss__ocdbt_cur *c, const char *transitive, const char *what,
+                               ss__ocdbt_table *t);
+void ss__ocdbt_table_free(ss__ocdbt_table *t);
+
+/* --- ocdbt_read.c ------------------------------------------------------- */
+
+/* One key of an OCDBT store: its value inline (kept in memory) or at
+ * [offset, offset+length) of data file `file` (a path relative to root). */
+typedef struct ss__ocdbt_entry {
+    char *key;
+    bool is_inline;
+    unsigned char *inl;
+    int file;
+    uint64_t offset, length;
+} ss__ocdbt_entry;
+
+/* The keys of an OCDBT store's newest version, sorted. */
+typedef struct ss__ocdbt {
+    char *root;
+    int nfiles;
+    char **files;
+    int n, cap;
+    ss__ocdbt_entry *e;
+    uint64_t generation, commit_time;
+} ss__ocdbt;
+
+/* Read `len` bytes at `off` of data file `path` (relative to the store)
+ * into a new malloc'd buffer; errors name the file. */
+typedef ss_status (*ss__ocdbt_loader)(void *ctx, const char *path, uint64_t off, uint64_t len,
+                                      unsigned char **out);
+
+/* Whether dir/manifest.ocdbt exists. */
+bool ss__ocdbt_present(const char *dir);
+/* Read the store in `dir` (manifest and every B+tree node; not the
+ * out-of-line values). SS_ERR_IO for missing, truncated or damaged files
+ * (CRC32C, lengths, structure), SS_ERR_UNSUPPORTED for format features not
+ * read, SS_ERR_NOMEM; each names the file. */
+ss_status ss__ocdbt_open(const char *dir, ss__ocdbt **out);
+/* Decode the `n` manifest bytes at `p` into `kv` (kv->root set, no entries
+ * yet), reading nodes through `load`. Errors as ss__ocdbt_open. */
+ss_status ss__ocdbt_decode(ss__ocdbt *kv, const unsigned char *p, size_t n,
+                           ss__ocdbt_loader load, void *ctx);
+void ss__ocdbt_free(ss__ocdbt *kv);
+/* The entry of `key`, or NULL. */
+const ss__ocdbt_entry *ss__ocdbt_find(const ss__ocdbt *kv, const char *key);
+/* A whole value (at most 1 GiB), NUL-terminated, malloc'd. */
+ss_status ss__ocdbt_read_value(const ss__ocdbt *kv, const ss__ocdbt_entry *e, char **out,
+                               size_t *len);
+
 /* --- open.c --------------------------------------------------------------- */
 
 /* CRC32Cs recorded for one chunk file. */
@@ -177,6 +258,10 @@ struct ss_ckpt {
     bool sums_required, zcrc_required;
     int n;
     ss__ck_array *arrays;
+    /* The item's OCDBT store (Orbax's default layout), or NULL when its
+     * arrays are plain files. Keys are the paths the files would have
+     * below item_dir ("params.w/.zarray", "params.w/0.1"). */
+    ss__ocdbt *kv;
 };
 
 /* The key of _METADATA's custom_metadata object whose value (an integer,
@@ -192,6 +277,10 @@ const ss__ck_sums *ss__ck_sums_find(const ss_ckpt *ck, int i, const char *key);
  * none are required); SS_ERR_IO naming the array and chunk when the step
  * requires them (sums_required) and the record is missing. */
 ss_status ss__ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ss__ck_sums **out);
+/* Whether `dir` is itself one checkpoint (holds _CHECKPOINT_METADATA or
+ * _METADATA, as StandardCheckpointer.save(dir) writes) rather than a
+ * directory of steps; ss_ckpt_open then opens it as step 0. */
+bool ss__ck_is_single(const char *dir);
 /* Path of the step directory's name for `step`. */
 char *ss__ck_step_path(const char *dir, int64_t step, bool tmp);
 

@@ -425,6 +425,13 @@ static ss_status load_shardings(ss_ckpt *ck)
 
 static ss_status choose_item(ss_ckpt *ck, const char *item)
 {
+    char *own = item ? NULL : ss__ck_pathf("%s/_METADATA", ck->step_dir);
+    bool is_item = own && ss__ck_is_file(own);
+    free(own);
+    if (is_item) { /* StandardCheckpointer.save(DIR): the step is the item */
+        ck->item_dir = ss__ck_pathf("%s", ck->step_dir);
+        return ck->item_dir ? SS_OK : nomem();
+    }
     if (item) {
         snprintf(ck->item, sizeof ck->item, "%s", item);
     } else {
@@ -540,12 +547,27 @@ static ss_status load_all_sums(ss_ckpt *ck)
     return st;
 }
 
+bool ss__ck_is_single(const char *dir)
+{
+    char *a = ss__ck_pathf("%s/_CHECKPOINT_METADATA", dir);
+    char *b = ss__ck_pathf("%s/_METADATA", dir);
+    bool yes = (a && ss__ck_is_file(a)) || (b && ss__ck_is_file(b));
+    free(a);
+    free(b);
+    return yes;
+}
+
 ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt **out)
 {
     *out = NULL;
     if (!dir)
         return ss__fail(SS_ERR_INVALID, "checkpoint: no directory");
-    if (step < 0) {
+    bool single = ss__ck_is_single(dir);
+    if (single && step > 0)
+        return ss__fail(SS_ERR_INVALID, "%s is one checkpoint (it holds _CHECKPOINT_METADATA or "
+                                        "_METADATA), not a directory of steps: give no step",
+                        dir);
+    if (step < 0 && !single) {
         ss_status st = ss_ckpt_latest_step(dir, &step);
         if (st)
             return st;
@@ -553,9 +575,9 @@ ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt 
     ss_ckpt *ck = calloc(1, sizeof *ck);
     if (!ck)
         return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-    ck->step = step;
+    ck->step = single ? 0 : step;
     ck->root = ss__ck_pathf("%s", dir);
-    ck->step_dir = ss__ck_step_path(dir, step, false);
+    ck->step_dir = single ? ss__ck_pathf("%s", dir) : ss__ck_step_path(dir, step, false);
     char *marker = ck->step_dir ? ss__ck_pathf("%s/commit_success.txt", ck->step_dir) : NULL;
     ss_status st = SS_OK;
     if (!ck->root || !marker) {
@@ -575,6 +597,8 @@ ss_status ss_ckpt_open(const char *dir, int64_t step, const char *item, ss_ckpt 
         st = load_timestamps(ck);
     if (!st)
         st = choose_item(ck, item);
+    if (!st && ss__ocdbt_present(ck->item_dir))
+        st = ss__ocdbt_open(ck->item_dir, &ck->kv);
     if (!st)
         st = load_tree(ck);
     if (!st)
@@ -603,6 +627,7 @@ void ss_ckpt_close(ss_ckpt *ck)
         free(a->sums);
     }
     free(ck->arrays);
+    ss__ocdbt_free(ck->kv);
     free(ck->root);
     free(ck->step_dir);
     free(ck->item_dir);
@@ -652,25 +677,44 @@ ss_status ss__ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ss__c
     return SS_OK;
 }
 
+/* The .zarray text of array a: a file, or a key of the item's OCDBT store. */
+static ss_status read_zarray(ss_ckpt *ck, const ss__ck_array *a, char **text, size_t *len)
+{
+    if (ck->kv) {
+        char *key = ss__ck_pathf("%s/.zarray", a->name);
+        if (!key)
+            return nomem();
+        const ss__ocdbt_entry *e = ss__ocdbt_find(ck->kv, key);
+        free(key);
+        if (!e)
+            return ss__fail(SS_ERR_IO, "array '%s': no key %s/.zarray in the OCDBT store %s "
+                                       "(zarr v3 arrays are not read yet)",
+                            a->name, a->name, ck->item_dir);
+        return ss__ocdbt_read_value(ck->kv, e, text, len);
+    }
+    char *path = ss__ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
+    if (!path)
+        return nomem();
+    if (!ss__ck_is_file(path)) {
+        ss_status st = ss__fail(SS_ERR_IO,
+                                "array '%s': File not found: %s. In many cases, this results "
+                                "from copying a checkpoint without using the `-a` flag.",
+                                a->name, path);
+        free(path);
+        return st;
+    }
+    ss_status st = ss__ck_read_file(path, text, len);
+    free(path);
+    return st;
+}
+
 ss_status ss__ck_zarray_get(ss_ckpt *ck, int i, const ss__ck_zarray **out)
 {
     ss__ck_array *a = &ck->arrays[i];
     if (!a->zloaded) {
-        char *path = ss__ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
-        if (!path)
-            return ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
-        if (!ss__ck_is_file(path)) {
-            ss_status st = ss__fail(SS_ERR_IO,
-                                    "array '%s': File not found: %s. In many cases, this results "
-                                    "from copying a checkpoint without using the `-a` flag.",
-                                    a->name, path);
-            free(path);
-            return st;
-        }
         char *text;
         size_t len;
-        ss_status st = ss__ck_read_file(path, &text, &len);
-        free(path);
+        ss_status st = read_zarray(ck, a, &text, &len);
         if (st)
             return st;
         st = ss__ck_zarray_parse(text, len, a->name, &a->z);
@@ -720,18 +764,15 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
         ss__buf key;
         ss__buf_init(&key);
         ss__ck_chunk_key(&key, z, idx);
-        char *path = key.data ? ss__ck_pathf("%s/%s/%s", ck->item_dir, ck->arrays[i].name, key.data)
-                              : NULL;
-        if (!path) {
+        if (!key.data) {
             ss__buf_free(&key);
             return nomem();
         }
-        struct stat sb;
-        if (stat(path, &sb) == 0)
-            out->bytes_stored += (uint64_t)sb.st_size;
+        uint64_t size;
+        if (ss__ck_chunk_size(ck, i, key.data, &size) == SS_OK)
+            out->bytes_stored += size;
         else
             out->chunks_missing++;
-        free(path);
         ss__buf_free(&key);
         for (int d = z->rank - 1; d >= 0; d--) {
             if (++idx[d] < ss__ck_grid(z, d))

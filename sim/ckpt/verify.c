@@ -108,12 +108,12 @@ static void verify_step(vf *v, const char *dir, int64_t step, const char *item, 
         ss__fmt_bytes(size, sizeof size, (double)stored);
         if (unchecked == 0)
             fprintf(v->log, "step %lld: ok (%d arrays, %lld chunks, %s checked)\n",
-                    (long long)step, ck->n, (long long)chunks, size);
+                    (long long)ck->step, ck->n, (long long)chunks, size);
         else
             fprintf(v->log, "step %lld: readable, but it records no checksums (as Orbax and "
                             "zarr-python save): %d arrays, %lld chunks, %s read; sizes%s "
                             "checked, values not\n",
-                    (long long)step, ck->n, (long long)chunks, size,
+                    (long long)ck->step, ck->n, (long long)chunks, size,
                     any_zstd(ck) ? " and zstd frames" : "");
     }
     ss_ckpt_close(ck);
@@ -134,7 +134,7 @@ ss_status ss_ckpt_verify(const char *dir, int64_t step, const char *item, FILE *
     if (!r.staging)
         return ss__fail(SS_ERR_NOMEM, "verify: out of host memory");
     ss_status st = SS_OK;
-    if (step >= 0) {
+    if (step >= 0 || ss__ck_is_single(dir)) {
         verify_step(&v, dir, step, item, &r);
     } else {
         int n = 0;
