@@ -1614,6 +1614,20 @@ ss_status ss_array_from_init(ss_context *ctx, const ss_sharding *sh, int rank,
  *                                      compressor {"id":"zstd","level":1} or null
  *       NAME/0.1                       one chunk file per distinct shard
  *
+ * With ss_ckpt_save_options.ocdbt the NAME/ files are instead the keys
+ * "NAME/.zarray", "NAME/0.1" of one OCDBT store (TensorStore's key-value
+ * format, Orbax's default): ITEM/manifest.ocdbt and ITEM/d/<id>.
+ *
+ * Reading accepts, besides that layout, what orbax-checkpoint writes: an
+ * item holding an OCDBT store (chosen by ITEM/manifest.ocdbt; merged from
+ * ocdbt.process_N/ stores), zarr v3 arrays (NAME/zarr.json with one
+ * sharding_indexed inner chunk per chunk, keys NAME/c/1/0), and a DIR that
+ * is one checkpoint itself (StandardCheckpointer().save(DIR): DIR holds
+ * _CHECKPOINT_METADATA or _METADATA), opened as step 0 (any other step is
+ * SS_ERR_INVALID). Damaged stores are SS_ERR_IO naming the file (CRC32C
+ * mismatch, bad length, truncated data file, missing key); format
+ * features not read are SS_ERR_UNSUPPORTED naming what.
+ *
  * NAME is the array's tree path with keys joined by '.' ("params.dense.kernel");
  * each key is letters, digits, '_' or '-', and a key of digits only is a
  * sequence index (Orbax key_type 1), any other a dict key (key_type 2).
@@ -1724,6 +1738,9 @@ typedef struct ss_ckpt_save_options {
                                         committed steps beyond this many */
     int force;                       /* nonzero: replace an existing DIR/STEP (Orbax's
                                         force=True), atomically: see ss_ckpt_save */
+    int ocdbt;                       /* nonzero: the item's .zarray and chunk files go
+                                        into one OCDBT store (ITEM/manifest.ocdbt,
+                                        ITEM/d/...), Orbax's default layout */
 } ss_ckpt_save_options;
 
 /* What a save or restore did. Restore counts: bytes_needed is the size, in

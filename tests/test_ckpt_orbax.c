@@ -12,6 +12,10 @@
 
 TestSuite(ckpt_orbax, .fini = rm_tmp);
 
+static ss_status restore_noise(ss_context *ctx, const char *dir);
+static void copy_tree(const char *from, const char *to);
+static void expect_one_line_error(ss_status st, const char *needle);
+
 typedef struct leaf {
     char name[128];
     ss_dtype dtype;
@@ -120,6 +124,42 @@ Test(ckpt_orbax, checkpoint_manager_step_restores_on_one_device)
     ss_mesh *m = mesh("x=1,y=1", 1);
     restore_all(data_path("orbax/manager"), ctx, m);
     ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+}
+
+Test(ckpt_orbax, zarr3_in_ocdbt_restores_into_another_mesh)
+{
+    ss_context *ctx = make_ctx(8, 0);
+    ss_mesh *m = mesh("x=4,y=2", 8);
+    restore_all(data_path("orbax/zarr3"), ctx, m);
+    restore_all(data_path("orbax/zarr3"), ctx, NULL);
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+}
+
+Test(ckpt_orbax, zarr3_and_zarr2_files_without_ocdbt_restore)
+{
+    ss_context *ctx = make_ctx(8, 0);
+    ss_mesh *m = mesh("x=4,y=2", 8);
+    restore_all(data_path("orbax/zarr3_files"), ctx, m);
+    restore_all(data_path("orbax/zarr2_files"), ctx, m);
+    ss_mesh_destroy(m);
+    ss_context_destroy(ctx);
+}
+
+Test(ckpt_orbax, a_damaged_zarr3_shard_index_is_an_error)
+{
+    make_tmp();
+    char *dir = path_of("%s", "ck");
+    copy_tree(data_path("orbax/zarr3_files"), dir);
+    const char *shard = path_of("%s", "ck/extra.noise/c/1/3");
+    struct stat sb;
+    cr_assert_eq(stat(shard, &sb), 0);
+    flip_byte(shard, sb.st_size - 12); /* inside the 16-byte index */
+    ss_context *ctx = make_ctx(8, 0);
+    expect_one_line_error(restore_noise(ctx, dir), "shard index CRC32C mismatch");
+    cr_assert_eq(truncate(shard, 10), 0);
+    expect_one_line_error(restore_noise(ctx, dir), "truncated");
     ss_context_destroy(ctx);
 }
 
@@ -258,5 +298,54 @@ Test(ckpt_orbax, a_damaged_value_is_a_zstd_error_and_a_missing_file_names_itself
     } else {
         expect_one_line_error(st, "missing");
     }
+    ss_context_destroy(ctx);
+}
+
+/* ---- shardsim writing OCDBT ------------------------------------------------ */
+
+Test(ckpt_orbax, ocdbt_save_round_trips_into_another_mesh_with_checksums)
+{
+    make_tmp();
+    ss_context *ctx = make_ctx(8, 0);
+    ss_mesh *m24 = mesh("a=2,b=4", 8), *m222 = mesh("x=2,y=2,z=2", 8);
+    ss_sharding s24 = sharding(m24, "P('a', 'b')"), s1 = sharding(m24, "P('b')");
+    const int64_t wshape[2] = {64, 64}, bshape[1] = {8};
+    ss_array *a[2] = {put(ctx, &s24, SS_F32, 2, wshape, 3), put(ctx, &s1, SS_BF16, 1, bshape, 5)};
+    const char *names[2] = {"params.w", "params.b"};
+    /* Uncompressed: params.w's 2 KiB chunks go out of line, into the data
+     * file, ahead of the B+tree node. */
+    ss_ckpt_save_options o = {.ocdbt = 1, .compression = SS_CKPT_UNCOMPRESSED};
+    TS_OK(ss_ckpt_save(ctx, tmp_root, 1, 2, names, a, &o, NULL));
+    cr_assert(access(path_of("%s", "1/default/manifest.ocdbt"), F_OK) == 0);
+    cr_assert(access(path_of("%s", "1/default/params.w"), F_OK) != 0, "array dirs remain");
+    ss_sharding t24 = sharding(m222, "P(('y', 'z'), 'x')"), t1 = sharding(m222, "P('z')");
+    ss_ckpt_target t[2] = {target("params.w", SS_F32, 2, wshape, &t24),
+                           target("params.b", SS_BF16, 1, bshape, &t1)};
+    ss_ckpt_state *s;
+    TS_OK(ss_ckpt_restore(ctx, tmp_root, 1, 2, t, NULL, &s, NULL));
+    expect_pattern(ss_ckpt_state_array(s, 0), 3);
+    expect_pattern(ss_ckpt_state_array(s, 1), 5);
+    ss_ckpt_state_destroy(s);
+    int problems = -1;
+    TS_OK(ss_ckpt_verify(tmp_root, 1, NULL, NULL, &problems));
+    cr_assert_eq(problems, 0);
+    /* A flipped byte inside a chunk in the data file: its recorded CRC32C
+     * catches it. */
+    char file[1400];
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ls %s/1/default/d", tmp_root);
+    FILE *p = popen(cmd, "r");
+    char name[256] = "";
+    cr_assert(p && fgets(name, sizeof name, p));
+    pclose(p);
+    name[strcspn(name, "\n")] = '\0';
+    snprintf(file, sizeof file, "%s/1/default/d/%s", tmp_root, name);
+    flip_byte(file, 40);
+    ss_status st = ss_ckpt_restore(ctx, tmp_root, 1, 2, t, NULL, &s, NULL);
+    expect_one_line_error(st, "chunk 0.0: CRC32C mismatch");
+    for (int i = 0; i < 2; i++)
+        ss_array_destroy(a[i]);
+    ss_mesh_destroy(m24);
+    ss_mesh_destroy(m222);
     ss_context_destroy(ctx);
 }

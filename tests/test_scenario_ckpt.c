@@ -597,17 +597,23 @@ Test(scenario_ckpt, bad_statements_point_at_line_and_column, .init = make_tmp, .
     expect_error(W "save\n", "3:5", "expected an expression, found end of line");
     expect_error(W "save 3 step=0\n", "3:6",
                  "save: DIR is the checkpoint directory as a string, e.g. '/tmp/ckpt', not an "
-                 "integer (save DIR step=N [force])");
+                 "integer (save DIR step=N [layout='ocdbt'] [force])");
     expect_error(W "restore '' step=0\n", "3:9", "restore: DIR is the checkpoint directory as a "
                                                  "string, e.g. '/tmp/ckpt', not an empty string");
     /* Found while loading: nothing is read or written ('ck' is never made). */
-    expect_error(W "save 'ck'\n", "3:1", "save needs step=N (save DIR step=N [force])");
+    expect_error(W "save 'ck'\n", "3:1",
+                 "save needs step=N (save DIR step=N [layout='ocdbt'] [force])");
+    expect_error(W "save 'ck' step=0 layout='zarr'\n", "3:25",
+                 "save: layout is 'ocdbt' (Orbax's default: one OCDBT store per item) or "
+                 "'files' (one file per chunk, the default)");
+    expect_error(W "restore 'ck' step=0 layout='ocdbt'\n", "3:21",
+                 "unknown restore option 'layout' (restore DIR step=N [partial])");
     expect_error(W "save 'ck' step=-1\n", "3:16", "step must be >= 0");
     expect_error(W "save 'ck' step=1.5\n", "3:16", "step must be an integer");
     expect_error(W "save 'ck' step=0 steps=2\n", "3:18",
-                 "unknown save option 'steps' (save DIR step=N [force])");
+                 "unknown save option 'steps' (save DIR step=N [layout='ocdbt'] [force])");
     expect_error(W "save 'ck' step=0 partial\n", "3:18",
-                 "unknown save flag 'partial' (save DIR step=N [force])");
+                 "unknown save flag 'partial' (save DIR step=N [layout='ocdbt'] [force])");
     expect_error(W "restore 'ck' step=0 force\n", "3:21",
                  "unknown restore flag 'force' (restore DIR step=N [partial])");
     expect_error(W "restore 'ck' partial partial step=0\n", "3:22",

@@ -221,12 +221,13 @@ static void runs_next(runs *it)
 
 /* --- Error helpers --------------------------------------------------------- */
 
-/* Where one chunk's stored bytes are: a whole file (ocdbt false), `len`
- * bytes at `base` of an OCDBT data file, or `len` bytes in memory (an
- * OCDBT inline value, `mem`). `path` names the file in messages. */
+/* Where one chunk's stored bytes are: a whole file (ranged false), `len`
+ * bytes at `base` of a file (an OCDBT data file, or the inner chunk of a
+ * zarr v3 shard), or `len` bytes in memory (an OCDBT inline value, `mem`).
+ * `path` names the file in messages. */
 typedef struct where {
     const char *name, *key, *path;
-    bool ocdbt;
+    bool ranged;
     const unsigned char *mem;
     uint64_t base, len;
 } where;
@@ -255,12 +256,12 @@ static ss_status open_chunk(const where *w, int *fd, uint64_t *size)
                         w->path, strerror(e));
     }
     *size = (uint64_t)st.st_size;
-    if (w->ocdbt) {
+    if (w->ranged) {
         if (*size < w->base || *size - w->base < w->len) {
             close(*fd);
             *fd = -1;
-            return ss__fail(SS_ERR_IO, "array '%s' chunk %s: OCDBT data file %s is truncated "
-                                       "(%llu bytes; the chunk is at [%llu, %llu))",
+            return ss__fail(SS_ERR_IO, "array '%s' chunk %s: %s is truncated (%llu bytes; "
+                                       "the chunk is at [%llu, %llu))",
                             w->name, w->key, w->path, (unsigned long long)*size,
                             (unsigned long long)w->base, (unsigned long long)(w->base + w->len));
         }
@@ -286,7 +287,7 @@ static ss_status chunk_pread(const where *w, int fd, void *buf, size_t n, uint64
         *got = m;
         return SS_OK;
     }
-    if (w->ocdbt && (off >= w->len || w->len - off < n))
+    if (w->ranged && (off >= w->len || w->len - off < n))
         n = off >= w->len ? 0 : (size_t)(w->len - off);
     return ss__ck_pread_all(fd, buf, n, w->base + off, got, w->path);
 }
@@ -327,7 +328,7 @@ static ss_status locate(ss_ckpt *ck, int i, const char *key, where *w, char **pa
         return ss__fail(SS_ERR_IO, "array '%s' chunk %s is missing: no key %s/%s in the OCDBT "
                                    "store %s",
                         name, key, name, key, ck->item_dir);
-    w->ocdbt = true;
+    w->ranged = true;
     w->len = e->length;
     if (e->is_inline) {
         w->mem = e->inl ? e->inl : (const unsigned char *)"";
@@ -340,13 +341,75 @@ static ss_status locate(ss_ckpt *ck, int i, const char *key, where *w, char **pa
     return *path ? SS_OK : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
 }
 
+/* A zarr v3 shard of one inner chunk: read its index, check it, and narrow
+ * *w to the inner chunk's bytes. */
+static ss_status inner_chunk(const ss__ck_zarray *z, where *w)
+{
+    int fd = -1;
+    uint64_t size;
+    ss_status st = open_chunk(w, &fd, &size);
+    if (st)
+        return st;
+    unsigned char idx[20];
+    size_t isz = z->index_crc ? 20 : 16, got = 0;
+    if (size < isz)
+        st = ss__fail(SS_ERR_IO, "array '%s' chunk %s is truncated: %llu bytes, shorter than "
+                                 "its shard index (%s)",
+                      w->name, w->key, (unsigned long long)size, w->path);
+    uint64_t at = z->index_start ? 0 : size - isz;
+    if (!st) {
+        bool was = w->ranged;
+        uint64_t len = w->len;
+        if (!w->ranged && !w->mem) { /* read the index at its place in the file */
+            w->ranged = true;
+            w->len = size;
+        }
+        st = chunk_pread(w, fd, idx, isz, at, &got);
+        w->ranged = was;
+        w->len = len;
+    }
+    close_fd(fd);
+    if (!st && got != isz)
+        st = ss__fail(SS_ERR_IO, "array '%s' chunk %s: its shard index is truncated (%s)",
+                      w->name, w->key, w->path);
+    if (st)
+        return st;
+    if (z->index_crc) {
+        uint32_t want = (uint32_t)idx[16] | (uint32_t)idx[17] << 8 | (uint32_t)idx[18] << 16 |
+                        (uint32_t)idx[19] << 24;
+        uint32_t crc = ss_crc32c(0, idx, 16);
+        if (crc != want)
+            return ss__fail(SS_ERR_IO, "array '%s' chunk %s: shard index CRC32C mismatch "
+                                       "(recorded %08x, computed %08x) in %s",
+                            w->name, w->key, want, crc, w->path);
+    }
+    uint64_t off = ss__ocdbt_le64(idx), len = ss__ocdbt_le64(idx + 8);
+    if (off == UINT64_MAX && len == UINT64_MAX)
+        return ss__fail(SS_ERR_IO, "array '%s' chunk %s is missing: its shard index marks it "
+                                   "empty (%s)",
+                        w->name, w->key, w->path);
+    uint64_t lo = z->index_start ? isz : 0, hi = z->index_start ? size : size - isz;
+    if (off < lo || off > hi || len > hi - off)
+        return ss__fail(SS_ERR_IO, "array '%s' chunk %s: its shard index points at [%llu, "
+                                   "+%llu), outside the shard's %llu bytes (%s)",
+                        w->name, w->key, (unsigned long long)off, (unsigned long long)len,
+                        (unsigned long long)size, w->path);
+    if (w->mem)
+        w->mem += off;
+    else
+        w->base += off;
+    w->ranged = true;
+    w->len = len;
+    return SS_OK;
+}
+
 ss_status ss__ck_chunk_size(ss_ckpt *ck, int i, const char *key, uint64_t *out)
 {
     where w;
     char *path = NULL;
     ss_status s = locate(ck, i, key, &w, &path);
     struct stat st;
-    if (s == SS_OK && w.ocdbt)
+    if (s == SS_OK && w.ranged)
         *out = w.len;
     else if (s == SS_OK && stat(path, &st) != 0)
         s = ss__fail(SS_ERR_IO, "array '%s' chunk %s is missing: %s", ck->arrays[i].name, key,
@@ -608,8 +671,11 @@ ss_status ss__ck_read_region(ss__ck_reader *r, const ss__ck_region *g)
         ss__buf_free(&key);
         return st;
     }
-    const ss__ck_sums *sums;
-    st = ss__ck_sums_get(g->ck, g->array, key.data, &sums);
+    const ss__ck_sums *sums = NULL;
+    if (z->sharded && !r->dry)
+        st = inner_chunk(z, &w);
+    if (!st && !z->sharded) /* shardsim's sums cover whole v2 chunk files */
+        st = ss__ck_sums_get(g->ck, g->array, key.data, &sums);
     int n = g->ndest > 0 ? g->ndest : 1;
     runs *its = st ? NULL : malloc(2 * (size_t)n * sizeof *its);
     uint64_t *subs = st ? NULL : malloc((size_t)n * sizeof *subs);

@@ -86,6 +86,11 @@ typedef struct ss__ck_zarray {
     int level;
     char sep; /* dimension_separator: '.' or '/' */
     uint32_t text_crc; /* CRC32C of the .zarray text as written or read */
+    /* zarr v3 (zarr.json, zarr3.c): chunk keys "c/1/0" unless v2_keys;
+     * sharded: each stored chunk is a sharding_indexed shard of one inner
+     * chunk, located by a 16-byte index (+ CRC32C when index_crc) at its
+     * end (its start when index_start). */
+    bool v3, v2_keys, sharded, index_crc, index_start;
 } ss__ck_zarray;
 
 /* numpy typestr as zarr v2 writes it: "<f4", "bfloat16", "|b1", ... */
@@ -98,6 +103,14 @@ void ss__ck_zarray_write(ss__buf *b, const ss__ck_zarray *z);
 /* Parse the `len` bytes of `text` (NUL-terminated; the .zarray of array
  * `name`), recording their CRC32C in out->text_crc. */
 ss_status ss__ck_zarray_parse(const char *text, size_t len, const char *name, ss__ck_zarray *out);
+/* --- zarr3.c --------------------------------------------------------------- */
+
+/* Parse the `len` bytes of a zarr.json (NUL-terminated; array `name`):
+ * SS_ERR_PARSE for malformed metadata, SS_ERR_UNSUPPORTED for what is not
+ * read (zarr3.c's opening comment lists it), each naming the array. */
+ss_status ss__ck_zarr3_parse(const char *text, size_t len, const char *name,
+                             ss__ck_zarray *out);
+
 /* Elements and bytes of one (full) chunk. */
 int64_t ss__ck_chunk_elems(const ss__ck_zarray *z);
 /* Chunks along dim d and in the whole grid (0 if a dim is 0). */
@@ -217,6 +230,14 @@ const ss__ocdbt_entry *ss__ocdbt_find(const ss__ocdbt *kv, const char *key);
 /* A whole value (at most 1 GiB), NUL-terminated, malloc'd. */
 ss_status ss__ocdbt_read_value(const ss__ocdbt *kv, const ss__ocdbt_entry *e, char **out,
                                size_t *len);
+
+/* --- ocdbt_write.c ------------------------------------------------------- */
+
+/* Move the files of the `n` array directories of `item_dir` into an OCDBT
+ * store there (manifest.ocdbt, d/<id>; keys "NAME/FILE"), fsynced, and
+ * remove the directories. SS_ERR_IO naming the path, SS_ERR_NOMEM,
+ * SS_ERR_UNSUPPORTED when the keys would not fit one B+tree node. */
+ss_status ss__ocdbt_pack(const char *item_dir, int n, const char *const names[]);
 
 /* --- open.c --------------------------------------------------------------- */
 

@@ -196,6 +196,12 @@ int64_t ss__ck_grid_total(const ss__ck_zarray *z)
 
 void ss__ck_chunk_key(ss__buf *b, const ss__ck_zarray *z, const int64_t idx[])
 {
+    if (z->v3 && !z->v2_keys) { /* zarr v3 "default": c, c/0, c/1/0 */
+        ss__buf_putc(b, 'c');
+        for (int d = 0; d < z->rank; d++)
+            ss__buf_printf(b, "%c%lld", z->sep, (long long)idx[d]);
+        return;
+    }
     if (z->rank == 0) {
         ss__buf_putc(b, '0');
         return;

@@ -677,35 +677,42 @@ ss_status ss__ck_sums_get(const ss_ckpt *ck, int i, const char *key, const ss__c
     return SS_OK;
 }
 
-/* The .zarray text of array a: a file, or a key of the item's OCDBT store. */
-static ss_status read_zarray(ss_ckpt *ck, const ss__ck_array *a, char **text, size_t *len)
+/* The array metadata text of array a, .zarray or else zarr.json (*v3): a
+ * file, or a key of the item's OCDBT store. */
+static ss_status read_zarray(ss_ckpt *ck, const ss__ck_array *a, char **text, size_t *len,
+                             bool *v3)
 {
-    if (ck->kv) {
-        char *key = ss__ck_pathf("%s/.zarray", a->name);
-        if (!key)
+    static const char *const names[2] = {".zarray", "zarr.json"};
+    for (int k = 0; k < 2; k++) {
+        *v3 = k == 1;
+        if (ck->kv) {
+            char *key = ss__ck_pathf("%s/%s", a->name, names[k]);
+            if (!key)
+                return nomem();
+            const ss__ocdbt_entry *e = ss__ocdbt_find(ck->kv, key);
+            free(key);
+            if (e)
+                return ss__ocdbt_read_value(ck->kv, e, text, len);
+            continue;
+        }
+        char *path = ss__ck_pathf("%s/%s/%s", ck->item_dir, a->name, names[k]);
+        if (!path)
             return nomem();
-        const ss__ocdbt_entry *e = ss__ocdbt_find(ck->kv, key);
-        free(key);
-        if (!e)
-            return ss__fail(SS_ERR_IO, "array '%s': no key %s/.zarray in the OCDBT store %s "
-                                       "(zarr v3 arrays are not read yet)",
-                            a->name, a->name, ck->item_dir);
-        return ss__ocdbt_read_value(ck->kv, e, text, len);
-    }
-    char *path = ss__ck_pathf("%s/%s/.zarray", ck->item_dir, a->name);
-    if (!path)
-        return nomem();
-    if (!ss__ck_is_file(path)) {
-        ss_status st = ss__fail(SS_ERR_IO,
-                                "array '%s': File not found: %s. In many cases, this results "
-                                "from copying a checkpoint without using the `-a` flag.",
-                                a->name, path);
+        if (ss__ck_is_file(path)) {
+            ss_status st = ss__ck_read_file(path, text, len);
+            free(path);
+            return st;
+        }
         free(path);
-        return st;
     }
-    ss_status st = ss__ck_read_file(path, text, len);
-    free(path);
-    return st;
+    if (ck->kv)
+        return ss__fail(SS_ERR_IO, "array '%s': no key %s/.zarray or %s/zarr.json in the OCDBT "
+                                   "store %s",
+                        a->name, a->name, a->name, ck->item_dir);
+    return ss__fail(SS_ERR_IO, "array '%s': File not found: %s/%s/.zarray (nor zarr.json). In "
+                               "many cases, this results from copying a checkpoint without "
+                               "using the `-a` flag.",
+                    a->name, ck->item_dir, a->name);
 }
 
 ss_status ss__ck_zarray_get(ss_ckpt *ck, int i, const ss__ck_zarray **out)
@@ -714,10 +721,12 @@ ss_status ss__ck_zarray_get(ss_ckpt *ck, int i, const ss__ck_zarray **out)
     if (!a->zloaded) {
         char *text;
         size_t len;
-        ss_status st = read_zarray(ck, a, &text, &len);
+        bool v3;
+        ss_status st = read_zarray(ck, a, &text, &len, &v3);
         if (st)
             return st;
-        st = ss__ck_zarray_parse(text, len, a->name, &a->z);
+        st = v3 ? ss__ck_zarr3_parse(text, len, a->name, &a->z)
+                : ss__ck_zarray_parse(text, len, a->name, &a->z);
         free(text);
         if (st)
             return st;

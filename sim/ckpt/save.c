@@ -170,7 +170,7 @@ static void py_ints(ss__buf *b, int n, const int64_t v[])
 }
 
 static ss_status write_tree(const char *item_dir, int n, const char *const names[],
-                            const ss__ck_zarray *z)
+                            const ss__ck_zarray *z, bool ocdbt)
 {
     ss__buf b;
     ss__buf_init(&b);
@@ -192,10 +192,10 @@ static ss_status write_tree(const char *item_dir, int n, const char *const names
     }
     /* custom_metadata carries the promise that every chunk has a checksum
      * record (open.c requires them then; see SS__CK_CHECKSUM_KEY). */
-    ss__buf_printf(&b, "}, \"use_ocdbt\": false, \"use_zarr3\": false, "
+    ss__buf_printf(&b, "}, \"use_ocdbt\": %s, \"use_zarr3\": false, "
                        "\"store_array_data_equal_to_fill_value\": true, \"custom_metadata\": "
                        "{\"%s\": %d}}",
-                   SS__CK_CHECKSUM_KEY, SS__CK_CHECKSUM_VERSION);
+                   ocdbt ? "true" : "false", SS__CK_CHECKSUM_KEY, SS__CK_CHECKSUM_VERSION);
     ss_status st = write_buf(item_dir, "_METADATA", &b);
     ss__buf_free(&b);
     return st;
@@ -578,7 +578,7 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
     if (st == SS_OK)
         st = plan_items(item_dir, n, names, arrays, &o, z, &job);
     if (st == SS_OK)
-        st = write_tree(item_dir, n, names, z);
+        st = write_tree(item_dir, n, names, z, o.ocdbt != 0);
     if (st == SS_OK)
         st = write_shardings(item_dir, n, names, arrays);
     if (st == SS_OK) {
@@ -593,6 +593,8 @@ ss_status ss_ckpt_save(ss_context *ctx, const char *dir, int64_t step, int n,
     }
     if (st == SS_OK)
         st = write_array_metadatas(ctx, item_dir, n, names, z, &job);
+    if (st == SS_OK && o.ocdbt)
+        st = ss__ocdbt_pack(item_dir, n, names);
     if (st == SS_OK)
         st = finish(dir, tmp, final, item, t_init, replace);
     ss_ckpt_stats s = {0};

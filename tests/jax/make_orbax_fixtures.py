@@ -9,6 +9,9 @@ with orbax's own defaults (OCDBT, zarr arrays, zstd chunks):
 
   train_state/            StandardCheckpointer().save(DIR, state)
   manager/1/default/      CheckpointManager(DIR).save(1, StandardSave(state))
+  zarr3/                  PyTreeCheckpointHandler(use_zarr3=True): OCDBT, zarr v3
+  zarr3_files/            ... (use_zarr3=True, use_ocdbt=False): zarr v3 files
+  zarr2_files/            ... (use_ocdbt=False): the older zarr v2 files
   expected/index.json     every array: name (keys joined by '.'), dtype, shape
   expected/NAME.bin       its values as orbax restores them (little-endian,
                           C order): the independent reference tests compare
@@ -127,6 +130,11 @@ def main():
     with ocp.CheckpointManager(os.path.join(out, "manager")) as mgr:
         mgr.save(1, args=ocp.args.StandardSave(tree))
         mgr.wait_until_finished()
+    for name, kw in [("zarr3", dict(use_zarr3=True)),
+                     ("zarr3_files", dict(use_zarr3=True, use_ocdbt=False)),
+                     ("zarr2_files", dict(use_ocdbt=False))]:
+        with ocp.Checkpointer(ocp.PyTreeCheckpointHandler(**kw)) as c:
+            c.save(os.path.join(out, name), args=ocp.args.PyTreeSave(tree))
     # The reference: what orbax itself restores, into the saved shardings.
     abstract = jax.tree_util.tree_map(ocp.utils.to_shape_dtype_struct, tree)
     restored = ckptr.restore(os.path.join(out, "train_state"), abstract)

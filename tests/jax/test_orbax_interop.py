@@ -5,9 +5,11 @@ live (run by tests/jax/run_live.py from `meson test` when .venv exists):
   dtypes sharded on a 2x4 mesh of 8 CPU devices, through StandardCheckpointer
   and through CheckpointManager; `shardsim ckpt verify` accepts it and
   `shardsim ckpt show --values --json` gives exactly orbax's values;
-- shardsim writes a checkpoint from a scenario (`save`), and orbax restores
-  it with StandardRestore into another mesh and other shardings, with the
-  values shardsim reads back;
+- orbax writes zarr v3 arrays (use_zarr3=True), in OCDBT and as files;
+  shardsim reads them with orbax's values;
+- shardsim writes a checkpoint from a scenario (`save`, one file per chunk
+  and layout='ocdbt'), and orbax restores it with StandardRestore into
+  another mesh and other shardings, with the values shardsim reads back;
 - a damaged OCDBT store gives shardsim a one-line error and exit status 2.
 """
 import json
@@ -99,7 +101,21 @@ def test_shardsim_reads_checkpoint_manager_steps(tmp_path, mesh):
     check_same(tree, shardsim_values(root, "5"))
 
 
-def test_orbax_restores_shardsim_saves_into_another_mesh(tmp_path):
+@pytest.mark.parametrize("kw", [dict(use_zarr3=True), dict(use_zarr3=True, use_ocdbt=False)],
+                         ids=["zarr3_ocdbt", "zarr3_files"])
+def test_shardsim_reads_zarr3_layouts(tmp_path, mesh, kw):
+    tree = make_tree(mesh)
+    path = str(tmp_path / "ck")
+    with ocp.Checkpointer(ocp.PyTreeCheckpointHandler(**kw)) as c:
+        c.save(path, args=ocp.args.PyTreeSave(tree))
+    assert json.load(open(os.path.join(path, "_METADATA")))["use_zarr3"] is True
+    rc, out, err = shardsim("ckpt", "verify", path)
+    assert rc == 0, err + out
+    check_same(tree, shardsim_values(path))
+
+
+@pytest.mark.parametrize("layout", ["files", "ocdbt"])
+def test_orbax_restores_shardsim_saves_into_another_mesh(tmp_path, layout):
     ck = str(tmp_path / "ss")
     scenario = tmp_path / "save.shard"
     scenario.write_text(
@@ -108,19 +124,22 @@ def test_orbax_restores_shardsim_saves_into_another_mesh(tmp_path):
         "w = param(f32[16, 32], P('a', 'b'), normal(seed=1))\n"
         "v = param(bf16[8, 16], P(None, 'b'), iota)\n"
         "c = param(f32[12], P('a'), normal(seed=2))\n"
-        "save CKPT step=0\n")
+        "big = param(f32[64, 64], P('a', 'b'), normal(seed=3))\n"
+        f"save CKPT step=0 layout='{layout}'\n")
     rc, out, err = shardsim("run", str(scenario))
     assert rc == 0, err + out
     want = shardsim_values(ck, "0")
     other = jax.make_mesh((4, 2), ("x", "y"))
-    specs = {"w": P("y", "x"), "v": P("x", None), "c": P("x")}
+    specs = {"w": P("y", "x"), "v": P("x", None), "c": P("x"), "big": P(None, ("x", "y"))}
     abstract = {n: jax.ShapeDtypeStruct(tuple(want[n]["shape"]),
                                         jnp.bfloat16 if want[n]["dtype"] == "bf16"
                                         else jnp.float32,
                                         sharding=NamedSharding(other, specs[n]))
                 for n in specs}
+    item = os.path.join(ck, "0", "default")
+    assert os.path.exists(os.path.join(item, "manifest.ocdbt")) == (layout == "ocdbt")
     with ocp.StandardCheckpointer() as c:
-        restored = c.restore(os.path.join(ck, "0", "default"), abstract)
+        restored = c.restore(item, abstract)
     for n in specs:
         assert restored[n].sharding == abstract[n].sharding, n
         got = np.asarray(restored[n])

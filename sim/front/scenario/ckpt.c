@@ -55,6 +55,7 @@
 typedef struct ck_stmt {
     bool restore;
     bool flag;      /* restore: partial; save: force */
+    bool ocdbt;     /* save: layout='ocdbt' */
     bool after_run; /* stands below the `run` statement */
     const char *dir;
     int64_t step;
@@ -71,7 +72,7 @@ bool ss__scn_ev_ckpt_stmt(ss__scn_ev *e, const ss__scn_stmt *s, bool after_run)
     ss_scenario *sc = e->sc;
     const char *word = s->kind == SS__SCN_ST_RESTORE ? "restore" : "save";
     const char *usage = s->kind == SS__SCN_ST_RESTORE ? "restore DIR step=N [partial]"
-                                              : "save DIR step=N [force]";
+                                              : "save DIR step=N [layout='ocdbt'] [force]";
     if (!sc->ckpt) {
         int n = 0;
         for (int k = 0; k < sc->file.nstmts; k++)
@@ -107,6 +108,19 @@ bool ss__scn_ev_ckpt_stmt(ss__scn_ev *e, const ss__scn_stmt *s, bool after_run)
     }
     c.dir = d->s;
     for (int k = 0; k < s->nkw; k++) {
+        if (!c.restore && strcmp(s->kwnames[k], "layout") == 0) {
+            val *v = ss__scn_ev_eval(e, &e->globals, s->kwvals[k]);
+            if (!v)
+                return false;
+            if (v->kind != V_STR || (strcmp(v->s, "ocdbt") != 0 && strcmp(v->s, "files") != 0)) {
+                ss__scn_ev_fail(e, s->kwvals[k]->loc, "save: layout is 'ocdbt' (Orbax's default: "
+                                                      "one OCDBT store per item) or 'files' (one "
+                                                      "file per chunk, the default)");
+                return false;
+            }
+            c.ocdbt = strcmp(v->s, "ocdbt") == 0;
+            continue;
+        }
         if (strcmp(s->kwnames[k], "step") != 0) {
             ss__scn_ev_fail(e, s->kwlocs[k], "unknown %s option '%s' (%s)", word, s->kwnames[k], usage);
             return false;
@@ -754,7 +768,7 @@ static int do_save(ss__scn_ckpt_rt *rt, int k, bool ran, ss__scn_error *err)
         names[n++] = it->name;
     }
     /* `force` replaces DIR/STEP atomically (ss_ckpt_save_options.force). */
-    ss_ckpt_save_options so = {.force = c->flag};
+    ss_ckpt_save_options so = {.force = c->flag, .ocdbt = c->ocdbt};
     ss_ckpt_stats stats;
     if ((st = ss_ckpt_save(ctx, c->dir, c->step, n, names, arrs, &so, &stats))) {
         code = fail_status(err, c, st);
