@@ -179,6 +179,14 @@ Test(ckpt_orbax, listing_and_verify_see_the_orbax_layout)
     cr_assert_eq(d.nchunks, 8);
     cr_assert_eq(d.saved, SS_CKPT_SHARDING_NAMED);
     ss_ckpt_close(ck);
+    /* The directory is one checkpoint: listed as step 0, and only step 0. */
+    ss_ckpt_entry e[2];
+    int ne = 0;
+    TS_OK(ss_ckpt_list(data_path("orbax/train_state"), e, 2, &ne));
+    cr_assert_eq(ne, 1);
+    cr_assert_eq(e[0].step, 0);
+    cr_assert_eq(e[0].state, SS_CKPT_COMMITTED);
+    cr_assert_eq(ss_ckpt_open(data_path("orbax/train_state"), 1, NULL, &ck), SS_ERR_INVALID);
     int problems = -1;
     TS_OK(ss_ckpt_verify(data_path("orbax/train_state"), -1, NULL, NULL, &problems));
     cr_assert_eq(problems, 0);

@@ -66,6 +66,18 @@ static int entry_cmp(const void *a, const void *b)
 ss_status ss_ckpt_list(const char *dir, ss_ckpt_entry out[], int cap, int *n)
 {
     *n = 0;
+    if (ss__ck_is_single(dir)) { /* one checkpoint: step 0 */
+        char *marker = ss__ck_pathf("%s/commit_success.txt", dir);
+        if (!marker)
+            return nomem();
+        ss_ckpt_entry e = {0, ss__ck_is_file(marker) ? SS_CKPT_COMMITTED : SS_CKPT_INCOMPLETE};
+        free(marker);
+        *n = 1;
+        if (cap < 1)
+            return ss__fail(SS_ERR_RANGE, "room for %d checkpoint entries, %s has 1", cap, dir);
+        out[0] = e;
+        return SS_OK;
+    }
     DIR *d = opendir(dir);
     if (!d)
         return ss__fail(errno == ENOMEM ? SS_ERR_NOMEM : SS_ERR_IO,
