@@ -3,7 +3,10 @@
  * The input starts with the manifest (as long as its header says, or the
  * whole input); every B+tree node the manifest or a node refers to (any
  * data file path) is read from the whole input at the referenced offset
- * and length (missing bytes are an error, as a short file is). Each key found is then looked up and, when its value is
+ * and length (missing bytes are an error, as a short file is). Each frame's
+ * length field and CRC32C are set right before decoding, so that mutations
+ * reach the decoders behind the checksum (tests/test_ckpt_orbax.c checks
+ * that damage is caught by the CRC32C). Each key found is then looked up and, when its value is
  * inline, read whole. Seeds (fuzz/corpus/ocdbt) are single-file stores
  * whose nodes live in the manifest's own bytes, built by
  * fuzz/make_ocdbt_seeds.py.
@@ -17,6 +20,18 @@ typedef struct input {
     size_t size;
 } input;
 
+/* Make the n bytes at p a frame with a true length and CRC32C. */
+static void fix_frame(unsigned char *p, size_t n)
+{
+    if (n < 18)
+        return;
+    for (int i = 0; i < 8; i++)
+        p[4 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+    uint32_t crc = ss_crc32c(0, p, n - 4);
+    for (int i = 0; i < 4; i++)
+        p[n - 4 + i] = (unsigned char)(crc >> (8 * i));
+}
+
 static ss_status load(void *ctx, const char *path, uint64_t off, uint64_t len,
                       unsigned char **out)
 {
@@ -29,6 +44,7 @@ static ss_status load(void *ctx, const char *path, uint64_t off, uint64_t len,
     if (!*out)
         return ss__fail(SS_ERR_NOMEM, "fuzz: out of memory");
     memcpy(*out, in->data + off, (size_t)len);
+    fix_frame(*out, (size_t)len);
     return SS_OK;
 }
 
@@ -59,7 +75,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (n >= 12 && n < size)
             mlen = (size_t)n;
     }
-    if (ss__ocdbt_decode(kv, data, mlen, load, &in) == SS_OK) {
+    unsigned char *m = malloc(mlen ? mlen : 1);
+    if (!m) {
+        ss__ocdbt_free(kv);
+        return 0;
+    }
+    memcpy(m, data, mlen);
+    fix_frame(m, mlen);
+    ss_status st = ss__ocdbt_decode(kv, m, mlen, load, &in);
+    free(m);
+    if (st == SS_OK) {
         for (int i = 0; i < kv->n; i++) {
             const ss__ocdbt_entry *e = ss__ocdbt_find(kv, kv->e[i].key);
             if (e != &kv->e[i])
