@@ -10,7 +10,11 @@ live (run by tests/jax/run_live.py from `meson test` when .venv exists):
 - shardsim writes a checkpoint from a scenario (`save`, one file per chunk
   and layout='ocdbt'), and orbax restores it with StandardRestore into
   another mesh and other shardings, with the values shardsim reads back;
-- a damaged OCDBT store gives shardsim a one-line error and exit status 2.
+- a damaged OCDBT store gives shardsim a one-line error and exit status 2;
+- the seed (flax#5110, issue 19 item 4): an NNX model's state saved by orbax
+  replicated on a 2x4 mesh; with nnx.eval_shape's shapes and the intended
+  shardings a scenario restores it (values equal), and with the shardings
+  dropped the plan refuses it before reading, naming the arrays.
 """
 import json
 import os
@@ -161,3 +165,76 @@ def test_damaged_ocdbt_store_is_a_one_line_error(tmp_path, mesh):
     assert rc == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "CRC32C mismatch" in lines[0], err
+
+
+def _nnx_saved_replicated(tmp_path, mesh):
+    """The seed's save: an NNX model's state, replicated on a 2x4 mesh."""
+    from flax import nnx
+
+    class Model(nnx.Module):
+        def __init__(self, rngs):
+            self.linear1 = nnx.Linear(256, 512, rngs=rngs)
+            self.linear2 = nnx.Linear(512, 256, rngs=rngs)
+
+    state = nnx.state(Model(nnx.Rngs(0)))
+    state = jax.tree_util.tree_map(lambda x: jax.device_put(x, NamedSharding(mesh, P())), state)
+    path = str(tmp_path / "nnx")
+    with ocp.StandardCheckpointer() as c:
+        c.save(path, state)
+    abstract = nnx.state(nnx.eval_shape(lambda: Model(nnx.Rngs(0))))
+    return path, _by_name(state), _by_name(abstract)
+
+
+def _by_name(tree):
+    """Leaves by their checkpoint name, keys joined by '.' as Orbax names them."""
+    out = {}
+    for path, leaf in jax.tree_util.tree_flatten_with_path(tree)[0]:
+        keys = [str(getattr(k, "key", getattr(k, "name", k))) for k in path]
+        if keys[-1] != "value":
+            keys.append("value")
+        out[".".join(keys)] = leaf
+    return out
+
+
+SEED_PARAMS = [("k1", "linear1/kernel/value", "P(None, 'b')"),
+               ("b1", "linear1/bias/value", "P('b')"),
+               ("k2", "linear2/kernel/value", "P('b', None)"),
+               ("b2", "linear2/bias/value", "P()")]
+
+
+def _seed_scenario(tmp_path, ckpt, abstract, with_shardings, out=None):
+    lines = [f"CKPT = '{ckpt}'", "mesh a=2 b=4", "device_memory 1MiB"]
+    for var, path, spec in SEED_PARAMS:
+        shape = ", ".join(str(d) for d in abstract[path.replace("/", ".")].shape)
+        lines.append(f"{var} = param(f32[{shape}], {spec if with_shardings else 'None'}, zeros, "
+                     f"path='{path}')")
+    lines.append("restore CKPT step=0")
+    if out:
+        lines.append(f"save '{out}' step=0")
+    f = tmp_path / ("seed_sharded.shard" if with_shardings else "seed_no_target.shard")
+    f.write_text("\n".join(lines) + "\n")
+    return str(f)
+
+
+def test_seed_nnx_restore_into_the_intended_sharding_and_the_bug(tmp_path, mesh):
+    """Issue 19 item 4 (flax#5110): eval_shape gives shapes; with the intended
+    shardings each device holds its shard, with them dropped every device
+    would hold whole arrays, which the plan refuses before reading."""
+    ckpt, state, abstract = _nnx_saved_replicated(tmp_path, mesh)
+    out = str(tmp_path / "resaved")
+    good = _seed_scenario(tmp_path, ckpt, abstract, True, out)
+    rc, text, err = shardsim("run", good)
+    assert rc == 0, err + text
+    assert "peak per device" in text, text
+    vals = shardsim_values(out, "0")
+    for var, path, _ in SEED_PARAMS:
+        want = np.asarray(state[path.replace("/", ".")])
+        got = np.asarray(vals[path.replace("/", ".")]["values"], np.float64).astype(want.dtype)
+        assert got.tobytes() == want.tobytes(), path
+    bad = _seed_scenario(tmp_path, ckpt, abstract, False)
+    rc, text, err = shardsim("plan", bad)
+    assert rc == 1, err + text
+    first = (err + text).strip().splitlines()[0]
+    for word in ("out of memory", "linear1.kernel.value", "no target sharding",
+                 "spec=P()"):
+        assert word in first, first
