@@ -238,3 +238,33 @@ def test_seed_nnx_restore_into_the_intended_sharding_and_the_bug(tmp_path, mesh)
     for word in ("out of memory", "linear1.kernel.value", "no target sharding",
                  "spec=P()"):
         assert word in first, first
+
+
+def test_shardsim_reads_deep_btrees_and_many_versions_written_by_tensorstore(tmp_path):
+    """Orbax's stores are one B+tree leaf and one version; TensorStore's
+    format allows more. The fixture's keys copied by TensorStore into a store
+    with 300-byte nodes, 16-byte inline values and version tree arity 2, in
+    commits of 7 keys: interior nodes, out-of-line values, version-tree
+    nodes. shardsim reads the same values from it as from the original."""
+    import shutil
+
+    import tensorstore as ts
+
+    src = os.path.join(ROOT, "tests", "data", "orbax", "train_state")
+    dst = str(tmp_path / "deep")
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("manifest.ocdbt", "d",
+                                                            "ocdbt.process_*"))
+    a = ts.KvStore.open({"driver": "ocdbt", "base": "file://" + src}).result()
+    b = ts.KvStore.open({"driver": "ocdbt", "base": "file://" + dst,
+                         "config": {"max_decoded_node_bytes": 300, "max_inline_value_bytes": 16,
+                                    "version_tree_arity_log2": 1}}).result()
+    keys = a.list().result()
+    for i in range(0, len(keys), 7):
+        with ts.Transaction() as txn:
+            for k in keys[i:i + 7]:
+                b.with_transaction(txn)[k] = a[k]
+    dump = ts.ocdbt.dump(ts.KvStore.open({"driver": "file", "path": dst + "/"}).result()).result()
+    assert dump["versions"][-1]["root_height"] >= 2 and dump["version_tree_nodes"], dump
+    rc, out, err = shardsim("ckpt", "verify", dst)
+    assert rc == 0, err + out
+    assert shardsim_values(dst) == shardsim_values(src)
