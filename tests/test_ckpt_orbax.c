@@ -357,3 +357,47 @@ Test(ckpt_orbax, ocdbt_save_round_trips_into_another_mesh_with_checksums)
     ss_mesh_destroy(m222);
     ss_context_destroy(ctx);
 }
+
+/* ---- the scenario language on an Orbax directory ---------------------------- */
+
+Test(ckpt_orbax, a_scenario_restores_an_orbax_directory_into_its_declared_sharding)
+{
+    make_tmp();
+    char scen[1024], cmd[1400];
+    snprintf(scen, sizeof scen, "%s/r.shard", tmp_root);
+    FILE *f = fopen(scen, "w");
+    cr_assert(f != NULL);
+    fprintf(f, "CKPT = '%s'\n"
+               "mesh a=2 b=4\n"
+               "k = param(f32[16, 32], P('b', 'a'), zeros, path='state/params/Dense_0/kernel')\n"
+               "n = param(f32[64, 64], P(None, ('a', 'b')), zeros, path='extra/noise')\n"
+               "restore CKPT step=0 partial\n"
+               "save '%s/out' step=0\n",
+            data_path("orbax/train_state"), tmp_root);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "run '%s'", scen);
+    char *out = NULL, *err = NULL;
+    int rc = ts_run_cli(cmd, &out, &err);
+    cr_assert_eq(rc, 0, "%s%s", out, err);
+    free(out);
+    free(err);
+    /* What the scenario saved after its restore is orbax's values. */
+    leaf l[64];
+    int n = load_index(l, 64);
+    ss_context *ctx = make_ctx(8, 0);
+    for (int i = 0; i < n; i++) {
+        const char *as = strcmp(l[i].name, "state.params.Dense_0.kernel") == 0 ? "k"
+                         : strcmp(l[i].name, "extra.noise") == 0                ? "n"
+                                                                                : NULL;
+        if (!as)
+            continue;
+        ss_ckpt_target t = target(l[i].name, l[i].dtype, l[i].rank, l[i].shape, NULL);
+        ss_ckpt_restore_options o = {.partial = 1};
+        ss_ckpt_state *s;
+        cr_assert_eq(ss_ckpt_restore(ctx, path_of("%s", "out"), 0, 1, &t, &o, &s, NULL), SS_OK,
+                     "%s", ss_error_message());
+        expect_orbax_values(ss_ckpt_state_array(s, 0), &l[i]);
+        ss_ckpt_state_destroy(s);
+    }
+    ss_context_destroy(ctx);
+}
