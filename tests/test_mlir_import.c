@@ -205,7 +205,8 @@ static void xla_records(const cJSON *j, recs *r)
                 len += (size_t)snprintf(where + len, sizeof where - len, "}");
             }
         }
-        const cJSON *ops = cJSON_GetObjectItem(c, "operands"), *res = cJSON_GetObjectItem(c, "result");
+        const cJSON *ops = cJSON_GetObjectItem(c, "operands");
+        const cJSON *res = cJSON_GetObjectItem(c, "result");
         /* A combined instruction is one record per buffer; an all-to-all's
          * tuple form (a buffer per peer) is one exchange. */
         if (strcmp(kind, "A2A") == 0 || cJSON_GetArraySize(ops) == 1) {
@@ -399,6 +400,7 @@ FIXTURE(s6_fsdp_mlp)
 FIXTURE(s7_attention_heads)
 FIXTURE(s8_attention_seq)
 FIXTURE(s9_moe_a2a)
+FIXTURE(s10_pipeline_ppermute)
 FIXTURE(s11a_allgather_matmul)
 FIXTURE(s11b_matmul_reducescatter)
 FIXTURE(s12_1_tiles41_to_14)
@@ -412,3 +414,115 @@ FIXTURE(s12_8a_reshape_dim0)
 FIXTURE(s12_8b_reshape_dim1)
 FIXTURE(flax_linen_train_step)
 FIXTURE(flax_nnx_train_step)
+FIXTURE(shard_map_collectives)
+FIXTURE(transformer_block_adamw)
+
+/* --- Errors and options, through the command line --------------------------------- */
+
+/* Write `text` to a temporary file (named without .mlir: the format is
+ * chosen by content) and run `shardsim ARGS FILE REST`. */
+static int run_text(const char *text, const char *args, const char *rest, char **out, char **err)
+{
+    char path[64] = "/tmp/ss_import_text_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s %s", args, path, rest ? rest : "");
+    int rc = ts_run_cli(cmd, out, err);
+    unlink(path);
+    return rc;
+}
+
+static const char *const fft_module =
+    "#loc1 = loc(\"model.py\":42:7)\n"
+    "module @jit_f {\n"
+    "  func.func public @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+    "    %0 = stablehlo.negate %arg0 : tensor<8xf32> loc(#loc1)\n"
+    "    %1 = stablehlo.fft %0, type = FFT, length = [8] : (tensor<8xf32>) -> tensor<8xf32> "
+    "loc(#loc2)\n"
+    "    return %1 : tensor<8xf32>\n"
+    "  }\n"
+    "}\n"
+    "#loc2 = loc(\"jit(f)/fft\"(#loc3))\n"
+    "#loc3 = loc(callsite(\"site-packages/jax/_src/numpy/fft.py\":90:3 at \"model.py\":42:9))\n";
+
+/* An op without a mapping: its spot, its name and the user's Python line
+ * (the first frame outside the library's sources), exit 2. */
+Test(mlir_import, unsupported_op_names_spot_op_and_python_line)
+{
+    char *out = NULL, *err = NULL;
+    int rc = run_text(fft_module, "run", NULL, &out, &err);
+    cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+    cr_assert(strstr(err, ":5:10: unsupported op 'stablehlo.fft' (from model.py:42)"), "%s", err);
+    free(out);
+    free(err);
+}
+
+static const char *const gspmd_module =
+    "module @jit_f attributes {mhlo.num_partitions = 8 : i32} {\n"
+    "  func.func public @main(%arg0: tensor<8x16xf32> {mhlo.sharding = "
+    "\"{devices=[2,1,4]<=[8] last_tile_dim_replicate}\"}, %arg1: tensor<16x8xf32> "
+    "{mhlo.sharding = \"{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}\"}) -> "
+    "(tensor<8x8xf32> {jax.result_info = \"result\", mhlo.sharding = \"{devices=[2,1,4]<=[8] "
+    "last_tile_dim_replicate}\"}) {\n"
+    "    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : "
+    "(tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>\n"
+    "    return %0 : tensor<8x8xf32>\n"
+    "  }\n"
+    "}\n";
+
+/* A GSPMD module names no mesh: the smallest one over which its shardings
+ * are NamedShardings, axes x, y; the contraction over y is an all-reduce
+ * over the groups XLA's iota tile assignment makes. */
+Test(mlir_import, gspmd_module_gets_the_mesh_its_shardings_need)
+{
+    char *out = NULL, *err = NULL;
+    int rc = run_text(gspmd_module, "plan --json", NULL, &out, &err);
+    cr_assert_eq(rc, 0, "exit %d, stderr: %s", rc, err);
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j, "%s", out);
+    cr_assert(strstr(out, "\"replica_groups\":[[0,1,2,3],[4,5,6,7]]") ||
+                  strstr(out, "\"replica_groups\": [[0, 1, 2, 3], [4, 5, 6, 7]]"),
+              "%s", out);
+    const cJSON *m = cJSON_GetObjectItem(j, "mesh");
+    char *ms = cJSON_PrintUnformatted(m);
+    cr_assert(strstr(ms, "\"x\"") && strstr(ms, "\"y\""), "%s", ms);
+    free(ms);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+}
+
+/* --mesh keeps the module's axis names; others are refused by name. */
+Test(mlir_import, mesh_override_must_keep_the_axis_names)
+{
+    char *out = NULL, *err = NULL;
+    int rc = run_text(gspmd_module, "plan", "--mesh a=2,y=4", &out, &err);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
+    cr_assert(strstr(err, "--mesh a=2,y=4: the module's shardings name axis 'x'"), "%s", err);
+    free(out);
+    free(err);
+    rc = run_text(gspmd_module, "plan", "--mesh x=4,y=2", &out, &err);
+    cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+    cr_assert(strstr(out, "8 virtual devices"), "%s", out);
+    free(out);
+    free(err);
+}
+
+/* --inputs: a file of another shape is an error naming both. */
+Test(mlir_import, inputs_of_another_shape_are_refused)
+{
+    const char *data = getenv("SS_TEST_DATA");
+    cr_assert(data);
+    char rest[1200];
+    snprintf(rest, sizeof rest, "--inputs %s/jax/s2_dp_mlp/inputs", data);
+    char *out = NULL, *err = NULL;
+    int rc = run_text(gspmd_module, "run", rest, &out, &err);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
+    cr_assert(strstr(err, "arg0.npy"), "%s", err);
+    free(out);
+    free(err);
+}

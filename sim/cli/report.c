@@ -18,13 +18,28 @@
 
 static void json_num(ss__buf *b, double v);
 
-/* "name (line 12)" / "%12 dot_general (line 12)" for a program value. */
+/* The Python line an imported module's value came from ("model.py:42"),
+ * or NULL (scenarios, and ops without a location). */
+static const char *value_origin(const ss_scenario *sc, ss_value v)
+{
+    return v >= 0 && v < sc->vinfo_cap ? sc->vinfo[v].origin : NULL;
+}
+
+/* "name (line 12)" / "%12 dot_general (line 12)" for a program value; an
+ * imported module's value names its Python line: "%12 dot_general (model.py:42)". */
 static void value_label(const ss_scenario *sc, ss_value v, char *buf, size_t cap)
 {
     const char *name = ss__scn_value_name(sc, v);
     ss__scn_loc loc = ss__scn_value_loc(sc, v);
     const char *op = sc->program ? ss_value_op_name(sc->program, v) : "?";
-    if (name && loc.line)
+    const char *origin = value_origin(sc, v);
+    if (origin && name)
+        snprintf(buf, cap, "%s (%s)", name, origin);
+    else if (origin)
+        snprintf(buf, cap, "%%%d %s (%s)", (int)v, op ? op : "?", origin);
+    else if (name && sc->imported) /* an argument: its path names it */
+        snprintf(buf, cap, "%s", name);
+    else if (name && loc.line)
         snprintf(buf, cap, "%s (line %d)", name, loc.line);
     else if (loc.line)
         snprintf(buf, cap, "%%%d %s (line %d)", (int)v, op ? op : "?", loc.line);
@@ -303,7 +318,11 @@ static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f
             loc = ss__scn_value_loc(sc, (ss_value)strtol(line + 1, NULL, 10));
         const char *name = line[0] == '%' ? ss__scn_value_name(sc, (ss_value)strtol(line + 1, NULL, 10))
                                           : NULL;
-        if (loc.line)
+        const char *origin = line[0] == '%' ? value_origin(sc, (ss_value)strtol(line + 1, NULL, 10))
+                                            : NULL;
+        if (origin)
+            fprintf(f, "  %-9s %-10s %s\n", origin, name ? name : "", line);
+        else if (loc.line)
             fprintf(f, "  line %-4d %-10s %s\n", loc.line, name ? name : "", line);
         else
             fprintf(f, "  %-20s %s\n", "", line);
@@ -605,6 +624,10 @@ static void json_value_ref(ss__buf *b, const ss_scenario *sc, ss_value v)
     else
         ss__buf_puts(b, "null");
     ss__buf_printf(b, ",\"line\":%d,\"col\":%d", loc.line, loc.col);
+    if (value_origin(sc, v)) { /* an imported module: the Python line */
+        ss__buf_puts(b, ",\"origin\":");
+        ss__json_str(b, value_origin(sc, v));
+    }
 }
 
 static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)

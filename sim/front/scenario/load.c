@@ -684,8 +684,15 @@ ss_status ss__scn_load(ss_scenario *sc, const char *path, const char *text, cons
     }
     if (memchr(sc->src, '\0', sc->len))
         return ss__scn_fail(&sc->err, (ss__scn_loc){1, 1}, "the file contains a NUL byte");
-    if (ss__shlo_is_mlir(sc->src, sc->len)) /* jax.jit(f).lower(...).as_text() */
+    if (ss__shlo_is_mlir(sc->src, sc->len)) { /* jax.jit(f).lower(...).as_text() */
+        if (ov && (ov->nsets || ov->strategy))
+            return ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "--%s applies to scenarios; this "
+                                "file is a StableHLO module", ov->nsets ? "set" : "strategy");
         return ss__shlo_import(sc, ov);
+    }
+    if (ov && ov->inputs)
+        return ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "--inputs applies to StableHLO "
+                            "modules (.mlir); a scenario declares its inputs");
     if (ss__scn_lex(sc->src, sc->len, &sc->arena, &sc->toks, &sc->err) ||
         ss__scn_parse(sc->src, &sc->toks, &sc->arena, &sc->file, &sc->err))
         return SS_ERR_PARSE;

@@ -310,6 +310,7 @@ typedef struct ss__scn_overrides {
 
 struct ss_scenario {
     const char *path;
+    bool imported; /* a StableHLO module (front/stablehlo/import.h), not a scenario */
     char *src; /* the file's text (malloc'd) */
     size_t len;
     ss__scn_arena arena;

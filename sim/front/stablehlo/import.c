@@ -148,6 +148,14 @@ const char *ss__imp_origin(ss__imp *im, const ss__mlir_loc *loc)
     return ss__scn_strndup(&im->sc->arena, buf, strlen(buf));
 }
 
+const char *ss__imp_op_origin(ss__imp *im, const ss__mlir_op *op)
+{
+    const char *o = op ? ss__imp_origin(im, op->loc) : NULL;
+    for (int k = im->call_depth - 1; !o && k >= 0 && k < 64; k--)
+        o = ss__imp_origin(im, im->calls[k]->loc);
+    return o;
+}
+
 static ss__scn_loc op_loc(const ss__mlir_op *op)
 {
     return op ? (ss__scn_loc){op->line, op->col} : (ss__scn_loc){0, 0};
@@ -160,7 +168,7 @@ bool ss__imp_fail(ss__imp *im, const ss__mlir_op *op, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const char *origin = op ? ss__imp_origin(im, op->loc) : NULL;
+    const char *origin = op ? ss__imp_op_origin(im, op) : NULL;
     if (origin)
         ss__scn_fail(&im->sc->err, op_loc(op), "%s (from %s)", msg, origin);
     else
@@ -195,8 +203,10 @@ bool ss__imp_built(ss__imp *im, const ss__mlir_op *op, ss_status st, int before)
     int now = ss_program_value_count(sc->program);
     if (!grow_vinfo(im, now))
         return false;
-    const char *origin = op ? ss__imp_origin(im, op->loc) : NULL;
+    const char *origin = op ? ss__imp_op_origin(im, op) : NULL;
     for (int v = before; v < now; v++) {
+        if (sc->vinfo[v].loc.line) /* made by an op inside a call or a region */
+            continue;
         sc->vinfo[v].loc = op_loc(op);
         sc->vinfo[v].origin = origin;
         ss_value_set_source(sc->program, v, op ? op->line : 0, op ? op->col : 0);
@@ -354,6 +364,7 @@ static bool add_argument(ss__imp *im, const ss__mlir_func *f, int i)
         return false;
     sc->vinfo[a->value].name = a->name;
     sc->vinfo[a->value].origin = NULL;
+    sc->vinfo[a->value].loc = (ss__scn_loc){0, 0};
     sc->input_array[sc->ninputs++] = sc->narrays++;
     return ss__imp_put(im, f->body->args[i], a->value);
 }
@@ -429,6 +440,17 @@ static bool pick_entry(ss__imp *im, ss__mlir_func *out)
                                                        "with a body (JAX names it @main)");
 }
 
+/* The module mesh's device order (its sdy.mesh device_ids), or NULL. */
+static const int *norder_module(ss__imp *im, int order[])
+{
+    const ss__mlir_sdy_mesh *m = im->mesh;
+    if (!m || !m->ndevices || m->ndevices > SS_MAX_DEVICES)
+        return NULL;
+    for (int k = 0; k < m->ndevices; k++)
+        order[k] = (int)m->device_ids[k];
+    return order;
+}
+
 static bool import_module(ss__imp *im)
 {
     ss_scenario *sc = im->sc;
@@ -439,11 +461,11 @@ static bool import_module(ss__imp *im)
     const ss__mlir_attr *np = ss__mlir_op_attr(mod, "mhlo.num_partitions");
     im->ndevices = np && np->kind == SS__MLIR_AT_INT && np->i > 0 && np->i <= SS_MAX_DEVICES
                        ? (int)np->i : 0;
-    char text[512];
+    char text[512], module_text[512];
     int *order = calloc(SS_MAX_DEVICES, sizeof *order), norder = 0;
     if (!order)
         return ss__imp_fail(im, NULL, "out of host memory");
-    bool ok = ss__imp_mesh_text(im, &f, text, sizeof text, order, &norder);
+    bool ok = ss__imp_mesh_text(im, &f, text, sizeof text, order, &norder, module_text);
     if (ok) {
         snprintf(sc->mesh_text, sizeof sc->mesh_text, "%s", text);
         int64_t prod = 1;
@@ -455,6 +477,15 @@ static bool import_module(ss__imp *im)
         if (ss_mesh_make(text, sc->devices, norder ? order : NULL, &sc->mesh) != SS_OK ||
             ss_program_create(sc->mesh, &sc->program) != SS_OK)
             ok = ss__imp_fail(im, mod, "mesh %s: %s", text, ss_error_message());
+    }
+    im->text_mesh = sc->mesh;
+    if (ok && strcmp(text, module_text) != 0) { /* --mesh: the text's ids are the module's */
+        int n = 1;
+        for (const char *p = strchr(module_text, '='); p; p = strchr(p + 1, '='))
+            n *= (int)strtol(p + 1, NULL, 10);
+        if (ss_mesh_make(module_text, n, norder_module(im, order), &im->own_text_mesh) != SS_OK)
+            ok = ss__imp_fail(im, mod, "mesh %s: %s", module_text, ss_error_message());
+        im->text_mesh = im->own_text_mesh;
     }
     free(order);
     if (!ok)
@@ -488,6 +519,7 @@ static bool import_module(ss__imp *im)
 ss_status ss__shlo_import(ss_scenario *sc, const ss__scn_overrides *ov)
 {
     ss__imp im = {.sc = sc, .ov = ov};
+    sc->imported = true;
     ss_status st = ss__mlir_parse(sc->src, sc->path, &im.m);
     if (st) {
         /* "FILE:LINE:COL: message" -> the scenario error at LINE:COL */
@@ -512,6 +544,7 @@ ss_status ss__shlo_import(ss_scenario *sc, const ss__scn_overrides *ov)
     bool ok = import_module(&im);
     free(im.keys);
     free(im.vals);
+    ss_mesh_destroy(im.own_text_mesh);
     ss__mlir_free(im.m);
     if (!ok && !sc->err.set)
         ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "%s", ss_error_message());

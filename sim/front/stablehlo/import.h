@@ -16,7 +16,8 @@
  * own sources) for errors, explain and the reports.
  *
  * Files: import.c (module, mesh, arguments, results), import_ops.c (ops),
- * import_mesh.c (shardings as specs; the mesh of a GSPMD module).
+ * import_mesh.c (shardings as specs; the mesh of a GSPMD module),
+ * import_manual.c (shard_map regions and their collectives).
  * Nothing here prints or exits; failures are ss__scn_fail at the spot.
  */
 #ifndef SS_FRONT_STABLEHLO_IMPORT_H
@@ -41,12 +42,18 @@ typedef struct ss__imp {
     ss__mlir_module *m;
     const ss__scn_overrides *ov;
     const ss__mlir_sdy_mesh *mesh; /* the module's Shardy mesh, or NULL (GSPMD) */
+    /* The mesh the text's device ids refer to (GSPMD tiles, replica groups):
+     * the module's own, also under --mesh, whose specs (axis names) then
+     * carry over to sc->mesh. */
+    const ss_mesh *text_mesh;
+    ss_mesh *own_text_mesh; /* text_mesh when it is not sc->mesh */
     int ndevices;                  /* of the module (mhlo.num_partitions or the mesh) */
     /* mlir value -> program value: open addressing on the pointer */
     const ss__mlir_value **keys;
     ss_value *vals;
     size_t cap, used;
     int call_depth;
+    const ss__mlir_op *calls[64]; /* the func.call ops being inlined, outermost first */
 } ss__imp;
 
 /* The program value an MLIR value stands for, or -1 (with sc->err set at
@@ -58,6 +65,10 @@ bool ss__imp_fail(ss__imp *im, const ss__mlir_op *op, const char *fmt, ...) SS__
 /* Record that builder call `st` made values [before, now) for `op`: their
  * MLIR spot and Python origin; on failure the builder's message at op. */
 bool ss__imp_built(ss__imp *im, const ss__mlir_op *op, ss_status st, int before);
+/* The Python line of op: its own location's, else that of the innermost
+ * call being inlined that has one (a private function's ops carry only
+ * names); NULL when none does. */
+const char *ss__imp_op_origin(ss__imp *im, const ss__mlir_op *op);
 /* "model.py:42" for a location (the first frame outside JAX's and the
  * libraries' sources), in the scenario's arena; NULL when it has none. */
 const char *ss__imp_origin(ss__imp *im, const ss__mlir_loc *loc);
@@ -69,6 +80,16 @@ bool ss__imp_dtype(ss__mlir_elem e, ss_dtype *out);
  * the program values of its terminator's operands (func.return,
  * stablehlo.return, sdy.return), at most `cap`, *nret their count. */
 bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int cap, int *nret);
+
+/* shard_map (import_manual.c): sdy.manual_computation into res[]; the
+ * collectives inside a manual region and partition_id; the GSPMD form's
+ * @Sharding + @SPMDFullToShardShape / @SPMDShardToFullShape runs at
+ * block->ops[*i] (*handled false when op i starts none; *i is left on the
+ * run's last op). */
+bool ss__imp_manual(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+bool ss__imp_is_collective(const char *name);
+bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
+bool ss__imp_gspmd_manual(ss__imp *im, const ss__mlir_block *b, int *i, bool *handled);
 
 /* The spec a Shardy sharding or a GSPMD mhlo.sharding string gives a value
  * of `rank` dims over sc->mesh. `what` names the value in errors. */
@@ -82,8 +103,9 @@ bool ss__imp_attr_spec(ss__imp *im, const ss__mlir_op *at, const ss__mlir_attr *
                        int rank, ss_spec *out);
 /* The mesh text ("data=2,model=4") and device order of the module: from
  * its sdy.mesh, or the smallest mesh over which every GSPMD sharding of the
- * entry function is a NamedSharding (axes named x, y, z, ...). */
+ * entry function is a NamedSharding (axes named x, y, z, ...); --mesh
+ * replaces it in text, and module_text (cap bytes) keeps the module's. */
 bool ss__imp_mesh_text(ss__imp *im, const ss__mlir_func *entry, char *text, size_t cap,
-                       int order[], int *norder);
+                       int order[], int *norder, char *module_text);
 
 #endif

@@ -73,7 +73,7 @@ bool ss__imp_gspmd_spec(ss__imp *im, const ss__mlir_op *at, const char *text, si
         return ss__imp_fail(im, at, "mhlo.sharding \"%s\": %s", buf, ss_error_message());
     ss_sharding sh;
     ss_status st = hlo.kind == SS_HLO_MANUAL ? SS_ERR_UNSUPPORTED
-                                             : ss_hlo_to_sharding(&hlo, im->sc->mesh, rank, &sh);
+                                             : ss_hlo_to_sharding(&hlo, im->text_mesh, rank, &sh);
     ss_hlo_free(&hlo);
     if (st)
         return ss__imp_fail(im, at, "mhlo.sharding \"%s\" over mesh %s: %s", buf,
@@ -242,7 +242,8 @@ static bool gspmd_mesh(ss__imp *im, const ss__mlir_func *f, char *text, size_t c
     gspmd_set s = {0, 0, NULL, NULL};
     bool ok = true;
     for (int i = 0; ok && i < f->type->n; i++) {
-        const ss__mlir_attr *d = f->arg_attrs && i < f->arg_attrs->n ? f->arg_attrs->items[i] : NULL;
+        const ss__mlir_attr *d = f->arg_attrs && i < f->arg_attrs->n ? f->arg_attrs->items[i]
+                                                                     : NULL;
         if (!d && f->body && i < f->body->nargs)
             d = f->body->args[i]->attrs;
         ok = gspmd_add(&s, ss__mlir_dict_get(d, "mhlo.sharding"), f->type->items[i]->rank);
@@ -314,12 +315,13 @@ static bool check_override(ss__imp *im, const char *module_text)
 }
 
 bool ss__imp_mesh_text(ss__imp *im, const ss__mlir_func *entry, char *text, size_t cap,
-                       int order[], int *norder)
+                       int order[], int *norder, char *module_text)
 {
     *norder = 0;
     bool sdy = ss__mlir_mesh_count(im->m) > 0;
     if (!(sdy ? sdy_mesh(im, text, cap, order, norder) : gspmd_mesh(im, entry, text, cap)))
         return false;
+    snprintf(module_text, cap, "%s", text);
     if (im->ov && im->ov->mesh) {
         if (!check_override(im, text))
             return false;

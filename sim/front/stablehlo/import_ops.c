@@ -130,21 +130,37 @@ static bool op_constant(ss__imp *im, const ss__mlir_op *op, ss_value *out)
     if (!result_type(im, op, &t, &dt))
         return false;
     const ss__mlir_attr *a = ss__mlir_op_attr(op, "value");
-    if (!a || a->kind != SS__MLIR_AT_DENSE)
-        return ss__imp_fail(im, op, "'%s': expected value = dense<...>", op->name);
-    if (!a->splat && a->count != 1)
-        return ss__imp_fail(im, op, "unsupported: a constant array of %lld distinct elements "
-                                    "(only splat constants yet)", (long long)a->count);
+    if (!a || a->kind != SS__MLIR_AT_DENSE || !a->data || !a->type ||
+        ss__mlir_elem_size(a->type->elem) != ss_dtype_size(dt))
+        return ss__imp_fail(im, op, "'%s': expected value = dense<...> of its type", op->name);
     ss_program *p = prog(im);
-    ss_value c;
-    ss_status st = ss_constant(p, ss__mlir_dense_f64(a, 0), &c);
-    if (!st && dt != SS_F32)
-        st = ss_convert(p, c, dt, &c);
-    if (!st && t->rank > 0) {
+    ss_status st;
+    /* the element bytes of a dense attribute are shardsim's (i1: one byte) */
+    if (a->splat && t->rank > 0) {
         int none[1] = {0};
-        st = ss_broadcast_in_dim(p, c, t->rank, t->dims, none, &c);
+        st = ss_constant_array(p, dt, 0, t->dims, a->data, out);
+        if (!st)
+            st = ss_broadcast_in_dim(p, *out, t->rank, t->dims, none, out);
+    } else {
+        st = ss_constant_array(p, dt, t->rank, t->dims, a->data, out);
     }
-    *out = c;
+    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
+}
+
+static bool op_pad(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
+{
+    int64_t lo[SS_MAX_RANK], hi[SS_MAX_RANK], in[SS_MAX_RANK];
+    int n1, n2, n3, rank = op->operands[0]->type->rank;
+    if (!int_list(im, op, ss__mlir_op_attr(op, "edge_padding_low"), "edge_padding_low", lo,
+                  SS_MAX_RANK, &n1) ||
+        !int_list(im, op, ss__mlir_op_attr(op, "edge_padding_high"), "edge_padding_high", hi,
+                  SS_MAX_RANK, &n2) ||
+        !int_list(im, op, ss__mlir_op_attr(op, "interior_padding"), "interior_padding", in,
+                  SS_MAX_RANK, &n3))
+        return false;
+    if (n1 != rank || n2 != rank || n3 != rank)
+        return ss__imp_fail(im, op, "'%s': padding needs one entry per dim", op->name);
+    ss_status st = ss_pad(prog(im), x[0], x[1], lo, hi, in, out);
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
 }
 
@@ -272,11 +288,9 @@ static bool op_slice(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_
     if (n1 != n2 || n1 != op->operands[0]->type->rank)
         return ss__imp_fail(im, op, "'%s': start and limit indices need one entry per dim",
                             op->name);
-    for (int k = 0; k < n3; k++)
-        if (step[k] != 1)
-            return ss__imp_fail(im, op, "unsupported: a slice with strides (stride %lld on "
-                                        "dim %d)", (long long)step[k], k);
-    ss_status st = ss_slice(prog(im), x[0], lo, hi, out);
+    if (n3 && n3 != n1)
+        return ss__imp_fail(im, op, "'%s': strides need one entry per dim", op->name);
+    ss_status st = ss_slice_strided(prog(im), x[0], lo, hi, n3 ? step : NULL, out);
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
 }
 
@@ -308,7 +322,7 @@ static bool op_call(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_v
         if (!ss__imp_put(im, f.body->args[k], x[k]))
             return false;
     int n;
-    im->call_depth++;
+    im->calls[im->call_depth++] = op;
     bool ok = ss__imp_block(im, f.body, res, op->nresults, &n);
     im->call_depth--;
     if (ok && n != op->nresults)
@@ -347,6 +361,10 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return op_constraint(im, op, ss__mlir_op_attr(op, "sharding"), x, &res[0]);
     else if (strcmp(n, "func.call") == 0)
         return op_call(im, op, x, res);
+    else if (strcmp(n, "sdy.manual_computation") == 0)
+        return ss__imp_manual(im, op, x, res);
+    else if (ss__imp_is_collective(n))
+        return ss__imp_collective(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.optimization_barrier") == 0 &&
              op->noperands == op->nresults) {
         for (int i = 0; i < op->noperands; i++)
@@ -389,6 +407,20 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
                 return ss__imp_fail(im, op, "'%s': a permutation of %d dims for rank %d", n, np,
                                     op->operands[0]->type->rank);
             st = ss_transpose(p, x[0], perm, &res[0]);
+        } else if (strcmp(n, "stablehlo.iota") == 0 && op->noperands == 0) {
+            const ss__mlir_attr *d = ss__mlir_op_attr(op, "iota_dimension");
+            if (!result_type(im, op, &t, &dt))
+                return false;
+            if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= t->rank)
+                return ss__imp_fail(im, op, "'%s': iota_dimension out of range", n);
+            st = ss_iota(p, dt, t->rank, t->dims, (int)d->i, &res[0]);
+        } else if (strcmp(n, "stablehlo.reverse") == 0 && op->noperands == 1) {
+            int dims[SS_MAX_RANK], nd;
+            if (!dims_list(im, op, ss__mlir_op_attr(op, "dimensions"), "dimensions", dims, &nd))
+                return false;
+            st = ss_reverse(p, x[0], nd, dims, &res[0]);
+        } else if (strcmp(n, "stablehlo.pad") == 0 && op->noperands == 2) {
+            return op_pad(im, op, x, &res[0]);
         } else if (strcmp(n, "stablehlo.concatenate") == 0 && op->noperands >= 1) {
             const ss__mlir_attr *d = ss__mlir_op_attr(op, "dimension");
             if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= SS_MAX_RANK)
@@ -433,6 +465,11 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
     *nret = 0;
     ss_value small_x[8], small_r[8];
     for (int i = 0; i < block->nops; i++) {
+        bool handled;
+        if (!ss__imp_gspmd_manual(im, block, &i, &handled))
+            return false;
+        if (handled)
+            continue;
         const ss__mlir_op *op = block->ops[i];
         ss_value *x = op->noperands <= 8 ? small_x : malloc(sizeof *x * (size_t)op->noperands);
         if (!x)
@@ -457,7 +494,8 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
             ok = ss__imp_fail(im, NULL, "out of host memory");
         int before = ss_program_value_count(prog(im));
         bool passes = strcmp(op->name, "func.call") == 0 ||
-                      strcmp(op->name, "stablehlo.optimization_barrier") == 0;
+                      strcmp(op->name, "stablehlo.optimization_barrier") == 0 ||
+                      strcmp(op->name, "sdy.manual_computation") == 0;
         if (ok && !passes && op->nresults != 1)
             ok = ss__imp_fail(im, op, "unsupported op '%s' with %d results",
                               op->name, op->nresults);
@@ -465,7 +503,7 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
             r[k] = -1;
         if (ok)
             ok = map_op(im, op, x, r);
-        if (ok && !passes)
+        if (ok)
             ok = ss__imp_built(im, op, SS_OK, before);
         for (int k = 0; ok && k < op->nresults; k++)
             ok = same_type(im, op, op->results[k], r[k]);
