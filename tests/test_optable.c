@@ -370,6 +370,19 @@ static ss_value s_pad(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* jnp.argmax of x along its rows (sharded 'y': gathered first), and
+ * jnp.argmin down its columns, as f32 for the comparison. */
+static ss_value s_argmax(ss_program *p, const sample_in *in)
+{
+    ss_value a, b, af, bf, y;
+    TS_OK(ss_argmax(p, in->x, 1, SS_I32, &a));
+    TS_OK(ss_argmin(p, in->x, 0, SS_I64, &b));
+    TS_OK(ss_convert(p, a, SS_F32, &af));
+    TS_OK(ss_convert(p, b, SS_F32, &bf));
+    TS_OK(ss_concatenate(p, 2, (ss_value[]){af, bf}, 0, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -384,6 +397,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_LOOP_RESULT] = s_loop,    [SS__OP_COMPARE] = s_compare,
     [SS__OP_SELECT] = s_select,       [SS__OP_CLAMP] = s_clamp,
     [SS__OP_REVERSE] = s_reverse,     [SS__OP_PAD] = s_pad,
+    [SS__OP_ARGMAX] = s_argmax,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

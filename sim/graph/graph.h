@@ -87,7 +87,7 @@ typedef struct ss__node {
     /* dot_general */
     int nb, nc;
     int8_t lb[SS_MAX_RANK], rb[SS_MAX_RANK], lc[SS_MAX_RANK], rc[SS_MAX_RANK];
-    /* reduce: the reduced dims; reverse: the reversed dims */
+    /* reduce, argmax: the reduced dims; reverse: the reversed dims */
     unsigned axes_mask;
     /* transpose perm, or broadcast dims */
     int dims[SS_MAX_RANK];
@@ -235,6 +235,8 @@ ss_status ss__elementwise_operands(ss_program *p, const char *name, ss_value *x,
  * kernels hold the same rules). */
 bool ss__unary_defined(ss_unary_op op, ss_dtype dt);
 bool ss__binary_defined(ss_binary_op op, ss_dtype dt);
+/* Whether ss_reduce's op is defined on dtype dt (ops_reduce.c). */
+bool ss__reduce_defined(ss_reduce_op op, ss_dtype dt);
 /* The name of node n's op ("add", "dot_general", "psum", ...); never NULL. */
 const char *ss__opcode_name(const ss__node *n);
 /* The op and variant named `name` (what ss__opcode_name gives); false if

@@ -576,6 +576,20 @@ static ss_status lower_reduce(lower *s, ss_value v, const ss__layout *want)
     const lowered *lx = &s->vals[n->in[0]];
     ss__layout l = lx->layout[0], r;
     ss__layout_replicated(&r, n->rank);
+    /* Only sums, maxima and minima of numbers combine across devices (a
+     * pending sum, an all-reduce); argmax, products, and/or and bool
+     * reductions gather their reduced dims first. */
+    bool across = n->op == SS__OP_REDUCE && n->dtype != SS_BOOL &&
+                  (n->sub == SS_REDUCE_SUM || n->sub == SS_REDUCE_MAX || n->sub == SS_REDUCE_MIN);
+    int in = lx->buf[0], out;
+    if (!across) {
+        for (int d = 0; d < x->rank && d < SS_MAX_RANK; d++)
+            if ((n->axes_mask >> d) & 1u)
+                l.n[d] = 0;
+        ss_status st = need(s, n->in[0], &l, &in);
+        if (st)
+            return st;
+    }
     unsigned reduced_axes = 0;
     int k = 0;
     for (int d = 0; d < x->rank; d++) {
@@ -593,7 +607,6 @@ static ss_status lower_reduce(lower *s, ss_value v, const ss__layout *want)
     for (int d = 0; d < x->rank; d++)
         if ((n->axes_mask >> d) & 1u)
             i.red[i.nred++] = d;
-    int in = lx->buf[0], out;
     ss_status st = emit_kernel(s, v, 1, &in, &r, &i, &out);
     if (st)
         return st;
