@@ -1065,6 +1065,20 @@ ss_status ss_slice(ss_program *p, ss_value x, const int64_t start[], const int64
  * ss_slice. Its gradient is a pad with zeros (JAX's transpose). */
 ss_status ss_slice_strided(ss_program *p, ss_value x, const int64_t start[],
                            const int64_t limit[], const int64_t strides[], ss_value *out);
+/* StableHLO dynamic_slice: the block of `sizes` (1..dim) of x starting at
+ * start_indices[d] along dim d, one rank-0 integer value per dim (of one
+ * dtype), clamped at run time as XLA clamps them: start = min(max(i, 0),
+ * dim - size). (lax.dynamic_slice first wraps negative indices by the dim;
+ * StableHLO text has that as separate ops.) The sliced dims are gathered
+ * whole on each device. Gradient: a dynamic_update_slice into zeros. */
+ss_status ss_dynamic_slice(ss_program *p, ss_value x, int n, const ss_value start_indices[],
+                           const int64_t sizes[], ss_value *out);
+/* StableHLO dynamic_update_slice: x with `update` (x's dtype and rank, no
+ * dim larger) written at the clamped start indices (as ss_dynamic_slice's,
+ * with the update's sizes). Gradients: x's is the cotangent with the
+ * window zeroed, update's the window of the cotangent. */
+ss_status ss_dynamic_update_slice(ss_program *p, ss_value x, ss_value update, int n,
+                                  const ss_value start_indices[], ss_value *out);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed
  * along each of the `ndims` dims (distinct, negative counts from the end). */
 ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);

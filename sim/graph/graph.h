@@ -248,8 +248,9 @@ static inline int64_t ss__slice_stride(const ss__node *n, int d)
 {
     return n->stride[d] > 1 ? n->stride[d] : 1;
 }
-/* The dims of node n (slice, pad, reverse) that the op needs whole on a
- * device: those whose size it changes and those it reverses. Any other dim
+/* The dims of node n (slice, pad, reverse, dynamic_slice and
+ * dynamic_update_slice) that the op needs whole on a device: those whose
+ * size it changes (or its update does not cover) and those it reverses. Any other dim
  * may stay sharded: the op runs on the local block (shape_ops.c). */
 unsigned ss__node_whole_dims(const ss_program *p, const ss__node *n);
 /* Write constant node n's whole array (its shape and dtype) to out; an
@@ -259,6 +260,10 @@ void ss__constant_fill(const ss__node *n, void *out, bool reference);
  * gin[k] for each operand k where want[k], from the result's g. */
 ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                            ss_value gin[]);
+/* The cotangents of a dynamic_slice or dynamic_update_slice
+ * (ops_dynamic.c), as ss__vjp_shape_op's. */
+ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
+                             ss_value gin[]);
 /* Give dense constant node *n (copied from another program: a loop
  * region's or its enclosing program's) its own copy of its bytes in p;
  * other nodes are left as they are. */

@@ -320,6 +320,19 @@ ss_status ss__k_ref_pad_general(const ss__tensor *x, const ss__tensor *value,
                                 const int64_t lo[], const int64_t hi[],
                                 const int64_t interior[], ss__tensor *out);
 
+/* StableHLO dynamic_slice: out = the block of out's shape at the start
+ * indices idx[0..n) (rank-0 integer tensors, n = rank), each clamped to
+ * [0, dim - size]; dynamic_update_slice: out = x with u written there (u's
+ * shape as the window). Any dtype, exact (dynamic_ops.c). */
+ss_status ss__k_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],
+                              ss__tensor *out);
+ss_status ss__k_ref_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],
+                                  ss__tensor *out);
+ss_status ss__k_dynamic_update_slice(const ss__tensor *x, const ss__tensor *u, int n,
+                                     const ss__tensor idx[], ss__tensor *out);
+ss_status ss__k_ref_dynamic_update_slice(const ss__tensor *x, const ss__tensor *u, int n,
+                                         const ss__tensor idx[], ss__tensor *out);
+
 /* ------------------------------------------------------------------------ */
 /* Neural-network ops (nn.c)                                                 */
 /* ------------------------------------------------------------------------ */

@@ -176,6 +176,19 @@ static ss_status eval_pad(const ss__node *n, const ss__tensor in[], ss__tensor *
                 : ss__k_ref_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
 }
 
+static ss_status eval_dynamic_slice(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                                    bool fast)
+{
+    return fast ? ss__k_dynamic_slice(&in[0], n->nin - 1, in + 1, out)
+                : ss__k_ref_dynamic_slice(&in[0], n->nin - 1, in + 1, out);
+}
+
+static ss_status eval_dus(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out)
+                : ss__k_ref_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out);
+}
+
 static ss_status eval_concat(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
     return fast ? ss__k_concatenate(n->nin, in, n->dim, out)

@@ -222,6 +222,23 @@ static ss_status run_pad(const ss_program *p, const ss__node *n, const ss__inst 
     return ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
 }
 
+/* The sliced (updated) dims are whole on the device; on the others the
+ * block is taken whole (the clamp makes their start 0). */
+static ss_status run_dynamic_slice(const ss_program *p, const ss__node *n, const ss__inst *i,
+                                   const ss__tensor in[], ss__tensor *out, void *work,
+                                   size_t work_bytes)
+{
+    (void)p, (void)n, (void)work, (void)work_bytes;
+    return ss__k_dynamic_slice(&in[0], i->nin - 1, in + 1, out);
+}
+
+static ss_status run_dus(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)work, (void)work_bytes;
+    return ss__k_dynamic_update_slice(&in[0], &in[1], i->nin - 2, in + 2, out);
+}
+
 static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__inst *i,
                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {

@@ -447,7 +447,8 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
     }
     /* Concatenate, slice, pad and reverse need whole the dims they join,
      * cut, pad or reverse (the result is brought to `want` afterwards, a
-     * local dynamic slice); a pad's padding value is a replicated scalar. */
+     * local dynamic slice); scalar operands (a pad's padding value, the
+     * start indices of the dynamic slices) are replicated. */
     ss__layout l = *want, scalar;
     if (n->op == SS__OP_CONCAT)
         l.n[n->dim] = 0;
@@ -457,7 +458,8 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
             l.n[d] = 0;
     ss__layout_replicated(&scalar, 0);
     for (int k = 0; k < n->nin; k++)
-        if ((st = need(s, n->in[k], n->op == SS__OP_PAD && k == 1 ? &scalar : &l, &in[k])))
+        if ((st = need(s, n->in[k], s->p->nodes[n->in[k]].rank == n->rank ? &l : &scalar,
+                       &in[k])))
             return st;
     ss__inst i;
     ss__inst_init(&i, SS__INST_KERNEL, v);
