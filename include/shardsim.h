@@ -719,7 +719,11 @@ typedef enum ss_reduce_op {
     SS_REDUCE_SUM = 0,
     SS_REDUCE_MAX,
     SS_REDUCE_MIN,
-    SS_REDUCE_MEAN /* sum / group size; integer inputs give f32, as jax.lax.pmean */
+    SS_REDUCE_MEAN, /* sum / group size; integer inputs give f32, as jax.lax.pmean */
+    /* ss_reduce only (collectives refuse them): */
+    SS_REDUCE_PROD, /* product (lax.reduce_prod) */
+    SS_REDUCE_AND,  /* bitwise and of integers, logical of bool (jnp.all) */
+    SS_REDUCE_OR    /* bitwise or of integers, logical of bool (jnp.any) */
 } ss_reduce_op;
 
 /* A collective as every device of a group sees it: the same descriptor is
@@ -1028,10 +1032,24 @@ ss_status ss_einsum(ss_program *p, const char *spec, ss_value lhs, ss_value rhs,
                     ss_value *out);
 /* x @ w over the last dim of x and the first of w (2-D w; x of any rank). */
 ss_status ss_matmul(ss_program *p, ss_value x, ss_value w, ss_value *out);
-/* Reduce `x` over `naxes` axes (negative counts from the end); `op` is
- * SS_REDUCE_SUM, MAX, MIN or MEAN (expanded to sum * 1/n). */
+/* Reduce `x` over `naxes` axes (negative counts from the end), the
+ * result in x's dtype (StableHLO reduce with the op's identity as init).
+ * SUM, MAX, MIN and PROD on every dtype; MEAN (sum * 1/n) on floats; AND
+ * and OR on integers and bool. Integer sums and products wrap (two's
+ * complement), max and min order signed or unsigned by the dtype; on bool
+ * SUM and MAX are or, PROD and MIN are and; float max and min propagate
+ * NaN. Float sums and products accumulate in double, rounded once.
+ * Gradients: SUM, MEAN, MAX and MIN of floats. SS_ERR_UNSUPPORTED for an
+ * op the dtype lacks ("reduce_and: not defined on f32"). */
 ss_status ss_reduce(ss_program *p, ss_reduce_op op, ss_value x, int naxes, const int axes[],
                     int keepdims, ss_value *out);
+/* lax.argmax / lax.argmin (jnp.argmax; StableHLO's two-operand reduce of
+ * values and an iota): the index along `axis` of the largest (smallest)
+ * element of x, in the integer dtype `index_dtype`, that axis removed.
+ * As XLA runs JAX's reducer: the first NaN wins, else ties go to the
+ * lowest index (-0.0 ties with +0.0). Any dtype but bool; no gradient. */
+ss_status ss_argmax(ss_program *p, ss_value x, int axis, ss_dtype index_dtype, ss_value *out);
+ss_status ss_argmin(ss_program *p, ss_value x, int axis, ss_dtype index_dtype, ss_value *out);
 ss_status ss_transpose(ss_program *p, ss_value x, const int perm[], ss_value *out);
 ss_status ss_reshape(ss_program *p, ss_value x, int rank, const int64_t shape[],
                      ss_value *out);
@@ -1047,6 +1065,20 @@ ss_status ss_slice(ss_program *p, ss_value x, const int64_t start[], const int64
  * ss_slice. Its gradient is a pad with zeros (JAX's transpose). */
 ss_status ss_slice_strided(ss_program *p, ss_value x, const int64_t start[],
                            const int64_t limit[], const int64_t strides[], ss_value *out);
+/* StableHLO dynamic_slice: the block of `sizes` (1..dim) of x starting at
+ * start_indices[d] along dim d, one rank-0 integer value per dim (of one
+ * dtype), clamped at run time as XLA clamps them: start = min(max(i, 0),
+ * dim - size). (lax.dynamic_slice first wraps negative indices by the dim;
+ * StableHLO text has that as separate ops.) The sliced dims are gathered
+ * whole on each device. Gradient: a dynamic_update_slice into zeros. */
+ss_status ss_dynamic_slice(ss_program *p, ss_value x, int n, const ss_value start_indices[],
+                           const int64_t sizes[], ss_value *out);
+/* StableHLO dynamic_update_slice: x with `update` (x's dtype and rank, no
+ * dim larger) written at the clamped start indices (as ss_dynamic_slice's,
+ * with the update's sizes). Gradients: x's is the cotangent with the
+ * window zeroed, update's the window of the cotangent. */
+ss_status ss_dynamic_update_slice(ss_program *p, ss_value x, ss_value update, int n,
+                                  const ss_value start_indices[], ss_value *out);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed
  * along each of the `ndims` dims (distinct, negative counts from the end). */
 ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);

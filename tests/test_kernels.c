@@ -289,6 +289,8 @@ Test(kernels, reductions_match_reference_bit_for_bit)
     ss__tensor x = tnew(SS_F32, 4, shape);
     fill(&x, -100, 100);
     for (int op = 0; op < SS__K_REDUCE_COUNT; op++) {
+        if (!ss__k_reduce_has((ss__k_reduce_op)op, SS_F32)) /* and, or: integers and bool */
+            continue;
         for (unsigned mask = 0; mask < 16; mask++) {
             for (int keep = 0; keep < 2; keep++) {
                 int axes[4], n = 0;

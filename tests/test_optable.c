@@ -370,6 +370,36 @@ static ss_value s_pad(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* jnp.argmax of x along its rows (sharded 'y': gathered first), and
+ * jnp.argmin down its columns, as f32 for the comparison. */
+static ss_value s_argmax(ss_program *p, const sample_in *in)
+{
+    ss_value a, b, af, bf, y;
+    TS_OK(ss_argmax(p, in->x, 1, SS_I32, &a));
+    TS_OK(ss_argmin(p, in->x, 0, SS_I64, &b));
+    TS_OK(ss_convert(p, a, SS_F32, &af));
+    TS_OK(ss_convert(p, b, SS_F32, &bf));
+    TS_OK(ss_concatenate(p, 2, (ss_value[]){af, bf}, 0, &y));
+    return y;
+}
+
+/* y = dynamic_update_slice(x, tanh(dynamic_slice(x, (i, 3), (2, 4))), (1, i))
+ * with i = labels[2] (a data-dependent start). */
+static ss_value s_dynamic(ss_program *p, const sample_in *in)
+{
+    ss_value i, t, u, y;
+    TS_OK(ss_slice(p, in->labels, (int64_t[]){2}, (int64_t[]){3}, &i));
+    TS_OK(ss_reshape(p, i, 0, NULL, &i));
+    int32_t three = 3, one = 1;
+    ss_value c3, c1;
+    TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &three, &c3));
+    TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &one, &c1));
+    TS_OK(ss_dynamic_slice(p, in->x, 2, (ss_value[]){i, c3}, (int64_t[]){2, 4}, &t));
+    TS_OK(ss_unary(p, SS_TANH, t, &u));
+    TS_OK(ss_dynamic_update_slice(p, in->x, u, 2, (ss_value[]){c1, i}, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -384,6 +414,8 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_LOOP_RESULT] = s_loop,    [SS__OP_COMPARE] = s_compare,
     [SS__OP_SELECT] = s_select,       [SS__OP_CLAMP] = s_clamp,
     [SS__OP_REVERSE] = s_reverse,     [SS__OP_PAD] = s_pad,
+    [SS__OP_ARGMAX] = s_argmax,       [SS__OP_DYNAMIC_SLICE] = s_dynamic,
+    [SS__OP_DYNAMIC_UPDATE_SLICE] = s_dynamic,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

@@ -2,7 +2,8 @@
  * test_shape_ops_jax.c — iota, dense constants, reverse, pad and strided
  * slices, and the gradients of the last three, against JAX's results on
  * XLA's CPU backend (tests/data/jax_shape/vectors.json, written by
- * tests/jax/make_shape_vectors.py). Each case is built through the public
+ * tests/jax/make_shape_vectors.py), and the dynamic slices with clamped
+ * start indices. Each case is built through the public
  * builders and computed four ways: the naive reference evaluation, the
  * single-device run (fast kernels), and partitioned runs on 2 devices
  * (P('x')) and on 8 (a 2x4 mesh, P('x', 'y')), inputs and results split
@@ -21,10 +22,8 @@ typedef struct arr {
     unsigned char *data;
 } arr;
 
-static arr arr_of(const cJSON *c, const char *field)
+static arr arr_from(const cJSON *j)
 {
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(c, field);
-    cr_assert_not_null(j, "no %s", field);
     arr a;
     memset(&a, 0, sizeof a);
     TS_OK(ss_dtype_parse(cJSON_GetObjectItemCaseSensitive(j, "dtype")->valuestring, &a.dtype));
@@ -34,7 +33,7 @@ static arr arr_of(const cJSON *c, const char *field)
     size_t want = ss_dtype_size(a.dtype);
     for (int d = 0; d < a.rank; d++)
         want *= (size_t)a.shape[d];
-    cr_assert_eq(a.bytes, want, "%s: %zu bytes for its shape", field, a.bytes);
+    cr_assert_eq(a.bytes, want, "%zu bytes for its shape", a.bytes);
     a.data = malloc(a.bytes ? a.bytes : 1);
     for (size_t i = 0; i < a.bytes; i++) {
         unsigned v;
@@ -42,6 +41,13 @@ static arr arr_of(const cJSON *c, const char *field)
         a.data[i] = (unsigned char)v;
     }
     return a;
+}
+
+static arr arr_of(const cJSON *c, const char *field)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(c, field);
+    cr_assert_not_null(j, "no %s", field);
+    return arr_from(j);
 }
 
 /* The spec splitting dims 0 (and 1 on the 2x4 mesh) of shape when they
@@ -102,8 +108,8 @@ static ss_value build_op(ss_program *p, const cJSON *c, const char *kind, ss_val
 typedef struct built {
     ss_program *p;
     int nin, nout;
-    const void *hin[4];
-    arr in[4], want[4];
+    const void *hin[8];
+    arr in[8], want[4];
 } built;
 
 static ss_value add_input(built *b, ss_program *p, int ndev, const arr *a, bool split)
@@ -136,6 +142,50 @@ static void add_output(built *b, ss_program *p, int ndev, ss_value y, const arr 
     b->want[b->nout++] = *want;
 }
 
+/* dynamic_slice, dynamic_update_slice and their gradients: x (and the
+ * update u), then the start indices as rank-0 inputs. */
+static void build_dynamic(built *b, ss_program *p, int ndev, const cJSON *c, const char *kind)
+{
+    bool update = strncmp(kind, "dynamic_update", 14) == 0, grad = strstr(kind, "_grad");
+    arr x = arr_of(c, "x");
+    ss_value xv = add_input(b, p, ndev, &x, true), uv = -1, idx[SS_MAX_RANK], y, g[2];
+    if (update) {
+        arr u = arr_of(c, "u");
+        uv = add_input(b, p, ndev, &u, true);
+    }
+    const cJSON *s;
+    int n = 0;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(c, "starts"))
+    {
+        arr v = arr_from(s);
+        idx[n++] = add_input(b, p, ndev, &v, false);
+    }
+    int64_t sizes[SS_MAX_RANK];
+    if (!update)
+        ts_ints(cJSON_GetObjectItemCaseSensitive(c, "sizes"), sizes, SS_MAX_RANK);
+    ss_value ctv = -1; /* inputs first: the runs bind them by value number */
+    if (grad) {
+        arr ct = arr_of(c, "ct");
+        ctv = add_input(b, p, ndev, &ct, true);
+    }
+    if (update)
+        TS_OK(ss_dynamic_update_slice(p, xv, uv, n, idx, &y));
+    else
+        TS_OK(ss_dynamic_slice(p, xv, n, idx, sizes, &y));
+    if (!grad) {
+        arr out = arr_of(c, "out");
+        add_output(b, p, ndev, y, &out);
+        return;
+    }
+    arr gx = arr_of(c, "gx");
+    TS_OK(ss_vjp(p, y, ctv, update ? 2 : 1, (ss_value[]){xv, uv}, g));
+    add_output(b, p, ndev, g[0], &gx);
+    if (update) {
+        arr gu = arr_of(c, "gu");
+        add_output(b, p, ndev, g[1], &gu);
+    }
+}
+
 static void build(built *b, const ss_mesh *m, int ndev, const cJSON *c)
 {
     memset(b, 0, sizeof *b);
@@ -143,7 +193,9 @@ static void build(built *b, const ss_mesh *m, int ndev, const cJSON *c)
     TS_OK(ss_program_create(m, &b->p));
     ss_program *p = b->p;
     ss_value y;
-    if (strcmp(kind, "iota") == 0) {
+    if (strncmp(kind, "dynamic", 7) == 0) {
+        build_dynamic(b, p, ndev, c, kind);
+    } else if (strcmp(kind, "iota") == 0) {
         arr out = arr_of(c, "out");
         int dim = (int)cJSON_GetObjectItemCaseSensitive(c, "dim")->valuedouble;
         TS_OK(ss_iota(p, out.dtype, out.rank, out.shape, dim, &y));
@@ -236,7 +288,7 @@ static void run_case(const ss_mesh *m2, ss_context *c2, const ss_mesh *m8, ss_co
         for (int o = 0; o < b.nout; o++)
             memset(got[o], 0xa5, b.want[o].bytes);
         /* inputs are the program's first values, in order */
-        const void *ein[4];
+        const void *ein[8];
         for (int i = 0; i < b.nin; i++) {
             ss_value v;
             TS_OK(ss_executable_input(e, i, &v));
@@ -286,6 +338,13 @@ Test(shape_ops_jax, strided_slice, .timeout = 120) { run_kind("slice"); }
 Test(shape_ops_jax, reverse_grad, .timeout = 120) { run_kind("reverse_grad"); }
 Test(shape_ops_jax, pad_grad, .timeout = 120) { run_kind("pad_grad"); }
 Test(shape_ops_jax, strided_slice_grad, .timeout = 120) { run_kind("slice_grad"); }
+Test(shape_ops_jax, dynamic_slice, .timeout = 120) { run_kind("dynamic_slice"); }
+Test(shape_ops_jax, dynamic_update_slice, .timeout = 120) { run_kind("dynamic_update_slice"); }
+Test(shape_ops_jax, dynamic_slice_grad, .timeout = 120) { run_kind("dynamic_slice_grad"); }
+Test(shape_ops_jax, dynamic_update_slice_grad, .timeout = 120)
+{
+    run_kind("dynamic_update_slice_grad");
+}
 
 /* Bad arguments: one line naming the op and what is wrong, and the
  * program left as it was. */

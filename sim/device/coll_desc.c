@@ -26,6 +26,9 @@ static const char *op_name(ss_reduce_op op)
     case SS_REDUCE_MAX: return "max";
     case SS_REDUCE_MIN: return "min";
     case SS_REDUCE_MEAN: return "mean";
+    case SS_REDUCE_PROD: return "prod";
+    case SS_REDUCE_AND: return "and";
+    case SS_REDUCE_OR: return "or";
     }
     return "?";
 }

@@ -77,8 +77,9 @@ SS__VECTORIZE static void fill_identity(ss_dtype dt, ss_reduce_op op, void *acc,
 #undef FILL
 }
 
-/* acc[i] = op(acc[i], x[i]): std::max/std::min argument order, integer sums
- * wrap, 16-bit floats round after every step. */
+/* acc[i] = op(acc[i], x[i]): std::max/std::min argument order, but a float
+ * max or min with a NaN is NaN (XLA's maximum and minimum; b != b is false
+ * for integers), integer sums wrap, 16-bit floats round after every step. */
 SS__VECTORIZE static void combine(ss_dtype dt, ss_reduce_op op, void *restrict acc, const void *restrict x,
                     size_t n)
 {
@@ -88,10 +89,10 @@ SS__VECTORIZE static void combine(ss_dtype dt, ss_reduce_op op, void *restrict a
         const T *restrict b = x;                                                                   \
         if (op == SS_REDUCE_MAX)                                                                   \
             for (size_t i = 0; i < n; i++)                                                         \
-                a[i] = a[i] < b[i] ? b[i] : a[i];                                                  \
+                a[i] = a[i] < b[i] || b[i] != b[i] ? b[i] : a[i];                                  \
         else if (op == SS_REDUCE_MIN)                                                              \
             for (size_t i = 0; i < n; i++)                                                         \
-                a[i] = b[i] < a[i] ? b[i] : a[i];                                                  \
+                a[i] = b[i] < a[i] || b[i] != b[i] ? b[i] : a[i];                                  \
         else                                                                                       \
             for (size_t i = 0; i < n; i++)                                                         \
                 a[i] = ADD;                                                                        \
@@ -103,9 +104,9 @@ SS__VECTORIZE static void combine(ss_dtype dt, ss_reduce_op op, void *restrict a
         for (size_t i = 0; i < n; i++) {                                                           \
             float p = TO32(a[i]), q = TO32(b[i]);                                                  \
             if (op == SS_REDUCE_MAX)                                                               \
-                a[i] = p < q ? b[i] : a[i];                                                        \
+                a[i] = p < q || q != q ? b[i] : a[i];                                              \
             else if (op == SS_REDUCE_MIN)                                                          \
-                a[i] = q < p ? b[i] : a[i];                                                        \
+                a[i] = q < p || q != q ? b[i] : a[i];                                              \
             else                                                                                   \
                 a[i] = TO16(p + q);                                                                \
         }                                                                                          \

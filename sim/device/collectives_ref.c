@@ -108,25 +108,28 @@ static int64_t wrap(ss_dtype dt, uint64_t v)
     }
 }
 
-/* std::max(a, b) / std::min(a, b) / a + b, in the dtype's arithmetic. */
+/* std::max(a, b) / std::min(a, b) / a + b, in the dtype's arithmetic;
+ * a float max or min with a NaN is NaN (XLA's maximum and minimum). */
 static elem apply(ss_dtype dt, ss_reduce_op op, elem a, elem b)
 {
     bool mx = op == SS_REDUCE_MAX, mn = op == SS_REDUCE_MIN;
     switch (dt) {
     case SS_F32:
-        a.f32 = mx ? (a.f32 < b.f32 ? b.f32 : a.f32) : mn ? (b.f32 < a.f32 ? b.f32 : a.f32)
-                                                          : a.f32 + b.f32;
+        a.f32 = mx   ? (a.f32 < b.f32 || b.f32 != b.f32 ? b.f32 : a.f32)
+                : mn ? (b.f32 < a.f32 || b.f32 != b.f32 ? b.f32 : a.f32)
+                     : a.f32 + b.f32;
         break;
     case SS_F64:
-        a.f64 = mx ? (a.f64 < b.f64 ? b.f64 : a.f64) : mn ? (b.f64 < a.f64 ? b.f64 : a.f64)
-                                                          : a.f64 + b.f64;
+        a.f64 = mx   ? (a.f64 < b.f64 || b.f64 != b.f64 ? b.f64 : a.f64)
+                : mn ? (b.f64 < a.f64 || b.f64 != b.f64 ? b.f64 : a.f64)
+                     : a.f64 + b.f64;
         break;
     case SS_BF16: case SS_F16: {
         float x = to32(dt, a.h), y = to32(dt, b.h);
         if (mx)
-            a.h = x < y ? b.h : a.h;
+            a.h = x < y || y != y ? b.h : a.h;
         else if (mn)
-            a.h = y < x ? b.h : a.h;
+            a.h = y < x || y != y ? b.h : a.h;
         else
             a.h = to16(dt, x + y);
         break;

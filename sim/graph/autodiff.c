@@ -481,6 +481,9 @@ static ss_status vjp_reduce(ad *s, const ss__node *n, ss_value ans, ss_value g, 
     ss__node xn = *x;
     if (n->sub == SS_REDUCE_SUM)
         return unreduce(p, g, &xn, n->axes_mask, gx);
+    if (n->sub != SS_REDUCE_MAX && n->sub != SS_REDUCE_MIN)
+        return ss__fail(SS_ERR_UNSUPPORTED, "grad: %s has no gradient here",
+                        ss__opcode_name(n));
     /* max/min: indicator of the chosen elements, cotangent split by count. */
     ss_value ab, ind, cnt, q, qb;
     ss_status st;

@@ -87,7 +87,7 @@ typedef struct ss__node {
     /* dot_general */
     int nb, nc;
     int8_t lb[SS_MAX_RANK], rb[SS_MAX_RANK], lc[SS_MAX_RANK], rc[SS_MAX_RANK];
-    /* reduce: the reduced dims; reverse: the reversed dims */
+    /* reduce, argmax: the reduced dims; reverse: the reversed dims */
     unsigned axes_mask;
     /* transpose perm, or broadcast dims */
     int dims[SS_MAX_RANK];
@@ -235,6 +235,8 @@ ss_status ss__elementwise_operands(ss_program *p, const char *name, ss_value *x,
  * kernels hold the same rules). */
 bool ss__unary_defined(ss_unary_op op, ss_dtype dt);
 bool ss__binary_defined(ss_binary_op op, ss_dtype dt);
+/* Whether ss_reduce's op is defined on dtype dt (ops_reduce.c). */
+bool ss__reduce_defined(ss_reduce_op op, ss_dtype dt);
 /* The name of node n's op ("add", "dot_general", "psum", ...); never NULL. */
 const char *ss__opcode_name(const ss__node *n);
 /* The op and variant named `name` (what ss__opcode_name gives); false if
@@ -246,8 +248,9 @@ static inline int64_t ss__slice_stride(const ss__node *n, int d)
 {
     return n->stride[d] > 1 ? n->stride[d] : 1;
 }
-/* The dims of node n (slice, pad, reverse) that the op needs whole on a
- * device: those whose size it changes and those it reverses. Any other dim
+/* The dims of node n (slice, pad, reverse, dynamic_slice and
+ * dynamic_update_slice) that the op needs whole on a device: those whose
+ * size it changes (or its update does not cover) and those it reverses. Any other dim
  * may stay sharded: the op runs on the local block (shape_ops.c). */
 unsigned ss__node_whole_dims(const ss_program *p, const ss__node *n);
 /* Write constant node n's whole array (its shape and dtype) to out; an
@@ -257,6 +260,10 @@ void ss__constant_fill(const ss__node *n, void *out, bool reference);
  * gin[k] for each operand k where want[k], from the result's g. */
 ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                            ss_value gin[]);
+/* The cotangents of a dynamic_slice or dynamic_update_slice
+ * (ops_dynamic.c), as ss__vjp_shape_op's. */
+ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
+                             ss_value gin[]);
 /* Give dense constant node *n (copied from another program: a loop
  * region's or its enclosing program's) its own copy of its bytes in p;
  * other nodes are left as they are. */

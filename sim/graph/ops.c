@@ -428,9 +428,12 @@ ss_status ss_reduce(ss_program *p, ss_reduce_op op, ss_value x, int naxes, const
     const ss__node *a = ss__program_node(p, x, "reduce");
     if (!a)
         return SS_ERR_INVALID;
-    if (op != SS_REDUCE_SUM && op != SS_REDUCE_MAX && op != SS_REDUCE_MIN &&
-        op != SS_REDUCE_MEAN)
+    if ((unsigned)op > SS_REDUCE_OR)
         return ss__fail(SS_ERR_INVALID, "reduce: unknown op %d", (int)op);
+    if (!ss__reduce_defined(op, a->dtype))
+        return ss__fail(SS_ERR_UNSUPPORTED, "%s: not defined on %s",
+                        ss__opcode_name(&(ss__node){.op = SS__OP_REDUCE, .sub = op}),
+                        ss_dtype_name(a->dtype));
     unsigned mask = 0;
     int64_t count = 1;
     for (int i = 0; i < naxes; i++) {

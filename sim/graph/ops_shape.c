@@ -252,12 +252,14 @@ unsigned ss__node_whole_dims(const ss_program *p, const ss__node *n)
     unsigned mask = 0;
     if (n->op == SS__OP_REVERSE)
         return n->axes_mask;
-    if (n->op != SS__OP_SLICE && n->op != SS__OP_PAD)
+    if (n->op != SS__OP_SLICE && n->op != SS__OP_PAD && n->op != SS__OP_DYNAMIC_SLICE &&
+        n->op != SS__OP_DYNAMIC_UPDATE_SLICE)
         return 0;
     const ss__node *x = &p->nodes[n->in[0]];
+    const ss__node *window = n->op == SS__OP_DYNAMIC_UPDATE_SLICE ? &p->nodes[n->in[1]] : n;
     for (int d = 0; d < n->rank; d++) {
         bool moved = n->op == SS__OP_PAD && (n->start[d] || n->limit[d] || n->interior[d]);
-        if (moved || n->shape[d] != x->shape[d])
+        if (moved || window->shape[d] != x->shape[d])
             mask |= 1u << d;
     }
     return mask;
@@ -327,6 +329,8 @@ ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const b
     switch (n->op) {
     case SS__OP_SLICE: return vjp_slice_strided(p, n, g, &gin[0]);
     case SS__OP_PAD: return vjp_pad(p, n, g, want, gin);
+    case SS__OP_DYNAMIC_SLICE:
+    case SS__OP_DYNAMIC_UPDATE_SLICE: return ss__vjp_dynamic_op(p, n, g, want, gin);
     case SS__OP_REVERSE: {
         int dims[SS_MAX_RANK], nd = 0;
         for (int d = 0; d < n->rank; d++)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 24, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 27, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -36,11 +36,20 @@ static const char *binary_name(int sub)
     return (unsigned)sub < SS_BINARY_COUNT ? names[sub] : NULL;
 }
 
-/* Indexed by ss_reduce_op; a reduce node is SUM, MAX or MIN (a mean is
- * built as a sum and a multiplication). */
+/* Indexed by ss_reduce_op; a reduce node is never MEAN (a mean is built
+ * as a sum and a multiplication). */
 static const char *reduce_name(int sub)
 {
-    static const char *const names[] = {"reduce_sum", "reduce_max", "reduce_min", "reduce_mean"};
+    static const char *const names[] = {"reduce_sum", "reduce_max",  "reduce_min",
+                                        "reduce_mean", "reduce_prod", "reduce_and",
+                                        "reduce_or"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* argmax (sub 0) or argmin (1). */
+static const char *arg_name(int sub)
+{
+    static const char *const names[] = {"argmax", "argmin"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

@@ -222,6 +222,10 @@ typedef enum ss__k_reduce_op {
     SS__K_REDUCE_MEAN,
     SS__K_REDUCE_MAX,  /* NaN propagates; -inf for an empty reduction */
     SS__K_REDUCE_MIN,  /* NaN propagates; +inf for an empty reduction */
+    /* The exact path only (reduce_exact.c): */
+    SS__K_REDUCE_PROD,
+    SS__K_REDUCE_AND, /* integers and bool */
+    SS__K_REDUCE_OR,
     SS__K_REDUCE_COUNT
 } ss__k_reduce_op;
 
@@ -233,13 +237,33 @@ const char *ss__k_reduce_name(ss__k_reduce_op op);
 ss_status ss__k_reduce_shape(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
                              bool keepdims, int *rank, int64_t shape[SS_MAX_RANK]);
 
-/* out = op of x over axes. Float dtypes. Summation order (sum, mean): for
+/* out = op of x over axes. f32, bf16 and f16 sums, maxima and minima
+ * here; every other dtype and op goes to ss__k_reduce_exact by itself.
+ * Summation order (sum, mean): for
  * each output element, a double accumulator starting at 0 adds the reduced
  * elements in row-major order of their indices; mean divides the double sum
  * by the count; the result is rounded once to out's dtype. The naive
  * reference uses the same order, so the two agree bit for bit. */
 ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
                        bool keepdims, ss__tensor *out);
+
+/* The exact path (reduce_exact.c): integers wrap, bool is logical, f64
+ * and float products accumulate in double, combined per output in
+ * row-major order of the reduced indices. Whether a
+ * (op, dtype) pair takes it, and whether the op is defined on the dtype. */
+bool ss__k_reduce_is_exact(ss__k_reduce_op op, ss_dtype dt);
+bool ss__k_reduce_has(ss__k_reduce_op op, ss_dtype dt);
+ss_status ss__k_reduce_exact(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
+                             bool keepdims, ss__tensor *out);
+ss_status ss__k_ref_reduce_exact(ss__k_reduce_op op, const ss__tensor *x, int naxes,
+                                 const int axes[], bool keepdims, ss__tensor *out);
+/* The kernel op of a reduce node's variant (an ss_reduce_op; MEAN is a sum). */
+ss__k_reduce_op ss__k_reduce_op_of(int reduce_op);
+/* lax.argmax (argmin when is_min) over `axis`: out (x's shape without the
+ * axis, an integer dtype) = the first NaN's index if any, else the lowest
+ * index of the extreme value. Any dtype but bool. */
+ss_status ss__k_argminmax(const ss__tensor *x, int axis, bool is_min, ss__tensor *out);
+ss_status ss__k_ref_argminmax(const ss__tensor *x, int axis, bool is_min, ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
 /* Shape ops (shape_ops.c): any dtype, out->dtype must equal x->dtype,       */
@@ -295,6 +319,19 @@ ss_status ss__k_pad_general(const ss__tensor *x, const ss__tensor *value, const 
 ss_status ss__k_ref_pad_general(const ss__tensor *x, const ss__tensor *value,
                                 const int64_t lo[], const int64_t hi[],
                                 const int64_t interior[], ss__tensor *out);
+
+/* StableHLO dynamic_slice: out = the block of out's shape at the start
+ * indices idx[0..n) (rank-0 integer tensors, n = rank), each clamped to
+ * [0, dim - size]; dynamic_update_slice: out = x with u written there (u's
+ * shape as the window). Any dtype, exact (dynamic_ops.c). */
+ss_status ss__k_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],
+                              ss__tensor *out);
+ss_status ss__k_ref_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],
+                                  ss__tensor *out);
+ss_status ss__k_dynamic_update_slice(const ss__tensor *x, const ss__tensor *u, int n,
+                                     const ss__tensor idx[], ss__tensor *out);
+ss_status ss__k_ref_dynamic_update_slice(const ss__tensor *x, const ss__tensor *u, int n,
+                                         const ss__tensor idx[], ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
 /* Neural-network ops (nn.c)                                                 */

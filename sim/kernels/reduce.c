@@ -12,7 +12,8 @@
  * (one contiguous load per reduced index); if it is reduced, each output
  * reduces contiguous runs. Both keep the per-output order above.
  *
- * Not here: product, argmax/argmin, integer reductions, and pairwise or
+ * Not here (reduce_exact.c): products, argmax/argmin, integer, bool and
+ * f64 reductions. Not at all: pairwise or
  * Kahan summation (the double accumulator makes them unnecessary at shard
  * sizes, and a fixed sequential order is easier to promise).
  */
@@ -25,6 +26,9 @@ static const char *const reduce_names[SS__K_REDUCE_COUNT] = {
     [SS__K_REDUCE_MEAN] = "mean",
     [SS__K_REDUCE_MAX] = "max",
     [SS__K_REDUCE_MIN] = "min",
+    [SS__K_REDUCE_PROD] = "prod",
+    [SS__K_REDUCE_AND] = "and",
+    [SS__K_REDUCE_OR] = "or",
 };
 
 const char *ss__k_reduce_name(ss__k_reduce_op op)
@@ -134,6 +138,8 @@ static void load_strided(const ss__tensor *x, int64_t start, int64_t stride, int
 ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
                        bool keepdims, ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_REDUCE_COUNT && x && ss__k_reduce_is_exact(op, x->dtype))
+        return ss__k_reduce_exact(op, x, naxes, axes, keepdims, out);
     bool reduced[SS_MAX_RANK];
     ss_status st = ss__k_check_reduce(op, x, naxes, axes, keepdims, out, reduced);
     if (st)

@@ -202,6 +202,8 @@ ss_status ss__k_ref_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__t
 ss_status ss__k_ref_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const int axes[],
                            bool keepdims, ss__tensor *out)
 {
+    if ((unsigned)op < SS__K_REDUCE_COUNT && x && ss__k_reduce_is_exact(op, x->dtype))
+        return ss__k_ref_reduce_exact(op, x, naxes, axes, keepdims, out);
     bool red[SS_MAX_RANK];
     ss_status st = ss__k_check_reduce(op, x, naxes, axes, keepdims, out, red);
     if (st)

@@ -120,11 +120,16 @@ static ss_status eval_reduce(const ss__node *n, const ss__tensor in[], ss__tenso
     for (int d = 0; d < in[0].rank; d++)
         if ((n->axes_mask >> d) & 1u)
             axes[na++] = d;
-    ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
-                         : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
-                                                   : SS__K_REDUCE_SUM;
+    ss__k_reduce_op op = ss__k_reduce_op_of(n->sub);
     return fast ? ss__k_reduce(op, &in[0], na, axes, false, out)
                 : ss__k_ref_reduce(op, &in[0], na, axes, false, out);
+}
+
+static ss_status eval_argmax(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                             bool fast)
+{
+    return fast ? ss__k_argminmax(&in[0], n->dim, n->sub == 1, out)
+                : ss__k_ref_argminmax(&in[0], n->dim, n->sub == 1, out);
 }
 
 static ss_status eval_transpose(const ss__node *n, const ss__tensor in[], ss__tensor *out,
@@ -169,6 +174,19 @@ static ss_status eval_pad(const ss__node *n, const ss__tensor in[], ss__tensor *
 {
     return fast ? ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out)
                 : ss__k_ref_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
+}
+
+static ss_status eval_dynamic_slice(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                                    bool fast)
+{
+    return fast ? ss__k_dynamic_slice(&in[0], n->nin - 1, in + 1, out)
+                : ss__k_ref_dynamic_slice(&in[0], n->nin - 1, in + 1, out);
+}
+
+static ss_status eval_dus(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out)
+                : ss__k_ref_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out);
 }
 
 static ss_status eval_concat(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)

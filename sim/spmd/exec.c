@@ -154,10 +154,15 @@ static ss_status run_reduce(const ss_program *p, const ss__node *n, const ss__in
                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {
     (void)p, (void)work, (void)work_bytes;
-    ss__k_reduce_op op = n->sub == SS_REDUCE_MAX   ? SS__K_REDUCE_MAX
-                         : n->sub == SS_REDUCE_MIN ? SS__K_REDUCE_MIN
-                                                   : SS__K_REDUCE_SUM;
-    return ss__k_reduce(op, &in[0], i->nred, i->red, false, out);
+    return ss__k_reduce(ss__k_reduce_op_of(n->sub), &in[0], i->nred, i->red, false, out);
+}
+
+/* The reduced axis is whole on the device (lower_reduce). */
+static ss_status run_argmax(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_argminmax(&in[0], n->dim, n->sub == 1, out);
 }
 
 static ss_status run_transpose(const ss_program *p, const ss__node *n, const ss__inst *i,
@@ -215,6 +220,23 @@ static ss_status run_pad(const ss_program *p, const ss__node *n, const ss__inst 
 {
     (void)p, (void)i, (void)work, (void)work_bytes;
     return ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
+}
+
+/* The sliced (updated) dims are whole on the device; on the others the
+ * block is taken whole (the clamp makes their start 0). */
+static ss_status run_dynamic_slice(const ss_program *p, const ss__node *n, const ss__inst *i,
+                                   const ss__tensor in[], ss__tensor *out, void *work,
+                                   size_t work_bytes)
+{
+    (void)p, (void)n, (void)work, (void)work_bytes;
+    return ss__k_dynamic_slice(&in[0], i->nin - 1, in + 1, out);
+}
+
+static ss_status run_dus(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)n, (void)work, (void)work_bytes;
+    return ss__k_dynamic_update_slice(&in[0], &in[1], i->nin - 2, in + 2, out);
 }
 
 static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__inst *i,

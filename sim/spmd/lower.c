@@ -447,7 +447,8 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
     }
     /* Concatenate, slice, pad and reverse need whole the dims they join,
      * cut, pad or reverse (the result is brought to `want` afterwards, a
-     * local dynamic slice); a pad's padding value is a replicated scalar. */
+     * local dynamic slice); scalar operands (a pad's padding value, the
+     * start indices of the dynamic slices) are replicated. */
     ss__layout l = *want, scalar;
     if (n->op == SS__OP_CONCAT)
         l.n[n->dim] = 0;
@@ -457,7 +458,8 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
             l.n[d] = 0;
     ss__layout_replicated(&scalar, 0);
     for (int k = 0; k < n->nin; k++)
-        if ((st = need(s, n->in[k], n->op == SS__OP_PAD && k == 1 ? &scalar : &l, &in[k])))
+        if ((st = need(s, n->in[k], s->p->nodes[n->in[k]].rank == n->rank ? &l : &scalar,
+                       &in[k])))
             return st;
     ss__inst i;
     ss__inst_init(&i, SS__INST_KERNEL, v);
@@ -576,6 +578,20 @@ static ss_status lower_reduce(lower *s, ss_value v, const ss__layout *want)
     const lowered *lx = &s->vals[n->in[0]];
     ss__layout l = lx->layout[0], r;
     ss__layout_replicated(&r, n->rank);
+    /* Only sums, maxima and minima of numbers combine across devices (a
+     * pending sum, an all-reduce); argmax, products, and/or and bool
+     * reductions gather their reduced dims first. */
+    bool across = n->op == SS__OP_REDUCE && n->dtype != SS_BOOL &&
+                  (n->sub == SS_REDUCE_SUM || n->sub == SS_REDUCE_MAX || n->sub == SS_REDUCE_MIN);
+    int in = lx->buf[0], out;
+    if (!across) {
+        for (int d = 0; d < x->rank && d < SS_MAX_RANK; d++)
+            if ((n->axes_mask >> d) & 1u)
+                l.n[d] = 0;
+        ss_status st = need(s, n->in[0], &l, &in);
+        if (st)
+            return st;
+    }
     unsigned reduced_axes = 0;
     int k = 0;
     for (int d = 0; d < x->rank; d++) {
@@ -593,7 +609,6 @@ static ss_status lower_reduce(lower *s, ss_value v, const ss__layout *want)
     for (int d = 0; d < x->rank; d++)
         if ((n->axes_mask >> d) & 1u)
             i.red[i.nred++] = d;
-    int in = lx->buf[0], out;
     ss_status st = emit_kernel(s, v, 1, &in, &r, &i, &out);
     if (st)
         return st;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write the vectors shardsim's constants and data-movement ops are held to:
-iota, dense constants, reverse, pad (negative and interior padding) and
-strided slices on several dtypes, and the gradients of reverse, pad and
-slice, each computed by JAX on XLA's CPU backend (jax.jit of one jax.lax
+iota, dense constants, reverse, pad (negative and interior padding),
+strided slices and the dynamic slices (clamped starts) on several dtypes,
+and their gradients, each computed by JAX on XLA's CPU backend (jax.jit of one jax.lax
 op; jax.vjp for the gradients).
 
     .venv/bin/python tests/jax/make_shape_vectors.py [--out FILE]
@@ -105,6 +105,26 @@ def main():
             out = run(lambda a: lax.slice(a, start, limit, strides), x)
             cases.append({"kind": "slice", "config": cfg, "x": arr(x), "out": arr(out)})
 
+    # dynamic_slice / dynamic_update_slice with non-negative starts (JAX's
+    # lax wraps negative ones by the dim before StableHLO's op, which only
+    # clamps): in range, clamped, far out; some dims taken whole.
+    ds = [([1, 2, 0], [2, 4, 6]), ([3, 7, 5], [2, 3, 2]), ([0, 100, 2], [4, 1, 3])]
+    dus = [([1, 0, 4], [2, 8, 3]), ([0, 9, 0], [4, 2, 6]), ([7, 3, 1], [1, 5, 5])]
+    for i, (name, idx) in enumerate([("f32", "i32"), ("i8", "i64"), ("bool", "i32"),
+                                     ("bf16", "u32")]):
+        x = sample(name, SHAPE, 700 + i)
+        for starts, sizes in ds:
+            s = [DTYPES[idx](v) for v in starts]
+            out = run(lambda a, *s: lax.dynamic_slice(a, s, sizes), x, *s)
+            cases.append({"kind": "dynamic_slice", "x": arr(x), "starts": [arr(v) for v in s],
+                          "sizes": sizes, "out": arr(out)})
+        for starts, ushape in dus:
+            s = [DTYPES[idx](v) for v in starts]
+            u = sample(name, tuple(ushape), 800 + i)
+            out = run(lambda a, b, *s: lax.dynamic_update_slice(a, b, s), x, u, *s)
+            cases.append({"kind": "dynamic_update_slice", "x": arr(x), "u": arr(u),
+                          "starts": [arr(v) for v in s], "out": arr(out)})
+
     # Gradients (f32): the cotangent ct of the result, JAX's vjp.
     x = sample("f32", SHAPE, 7)
     v = np.float32(3)
@@ -126,6 +146,22 @@ def main():
         ct = sample("f32", y.shape, 400 + k)
         cases.append({"kind": "reverse_grad", "dims": dims, "x": arr(x), "ct": arr(ct),
                       "gx": arr(vjp(ct)[0])})
+
+    for k, (starts, sizes) in enumerate(ds):
+        s = [np.int32(v) for v in starts]
+        y, vjp = jax.vjp(lambda a: lax.dynamic_slice(a, s, sizes), x)
+        ct = sample("f32", y.shape, 900 + k)
+        cases.append({"kind": "dynamic_slice_grad", "x": arr(x), "starts": [arr(v) for v in s],
+                      "sizes": sizes, "ct": arr(ct), "gx": arr(vjp(ct)[0])})
+    for k, (starts, ushape) in enumerate(dus):
+        s = [np.int32(v) for v in starts]
+        u = sample("f32", tuple(ushape), 950 + k)
+        y, vjp = jax.vjp(lambda a, b: lax.dynamic_update_slice(a, b, s), x, u)
+        ct = sample("f32", y.shape, 980 + k)
+        gx, gu = vjp(ct)
+        cases.append({"kind": "dynamic_update_slice_grad", "x": arr(x), "u": arr(u),
+                      "starts": [arr(v) for v in s], "ct": arr(ct), "gx": arr(gx),
+                      "gu": arr(gu)})
 
     doc = {"source": "JAX " + jax.__version__ + " (jaxlib " + jax.lib.__version__ +
                      ") on XLA's CPU backend, jax.jit of one jax.lax op per case",
