@@ -81,7 +81,8 @@ extern "C" {
     X(ERR_DEVICE_OOM, -12, "device out of memory")                             \
     X(ERR_DEADLOCK, -13, "collective can never complete")                      \
     X(ERR_MISMATCH, -14, "devices reached different collectives")              \
-    X(ERR_IO, -15, "input/output error")
+    X(ERR_IO, -15, "input/output error")                                      \
+    X(ERR_CANCELLED, -16, "stopped by the caller")
 
 typedef enum ss_status {
 #define SS__STATUS_ENUM(name, value, text) SS_##name = value,
@@ -2225,6 +2226,10 @@ typedef struct ss_scenario_options {
      * seconds since the first began (NULL: not called). */
     void (*progress)(int done, int total, double elapsed_s, void *user);
     void *progress_user;
+    /* run: when not NULL, the run stops after the step in progress once
+     * *cancel is nonzero (set it from another thread, a signal handler or
+     * the progress callback): ss_scenario_run fails with SS_ERR_CANCELLED. */
+    const volatile int *cancel;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {

@@ -15,6 +15,9 @@ typedef struct {
     ss_scenario_options opts;
     PyObject *keep; /* list of the bytes objects opts borrows from */
     const char *file; /* the path or name, for messages (kept in keep) */
+    PyObject *progress; /* called (done, total, elapsed) after each step, or NULL */
+    volatile int cancel; /* set when Ctrl-C or the progress callback stops the run */
+    PyObject *pending[3]; /* the exception that stopped it (type, value, traceback) */
 } scenario_object;
 
 static const char *const reduce_names[] = {"sum", "max", "min", "mean"};
@@ -51,19 +54,47 @@ static PyObject *raise_scenario_error(ss_status st, const ss_scenario_error *err
     return ss__py_raise_at(st, msg, err->line, err->col, err->source_line);
 }
 
+/* After every step, from the thread running the steps (the caller's, the
+ * GIL released): take the GIL, call the progress callable, look for a
+ * pending KeyboardInterrupt; either raising stops the run after this step
+ * and the exception is raised by run(). */
+static void on_step(int done, int total, double elapsed, void *user)
+{
+    scenario_object *s = user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (!s->cancel) {
+        PyObject *r = s->progress ? PyObject_CallFunction(s->progress, "iid", done, total,
+                                                          elapsed)
+                                  : Py_NewRef(Py_None);
+        Py_XDECREF(r);
+        if (r && PyErr_CheckSignals() == 0) {
+            PyGILState_Release(g);
+            return;
+        }
+        PyErr_Fetch(&s->pending[0], &s->pending[1], &s->pending[2]);
+        s->cancel = 1;
+    }
+    PyGILState_Release(g);
+}
+
 static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
 {
     scenario_object *s = (scenario_object *)self_obj;
     static char *kwlist[] = {"path", "text", "name", "steps", "mesh", "devices",
-                             "device_memory", "threads", "strategy", "trace", NULL};
+                             "device_memory", "threads", "strategy", "trace", "progress",
+                             NULL};
     PyObject *path = Py_None, *text = Py_None, *name = Py_None, *mesh = Py_None;
-    PyObject *strategy = Py_None, *trace = Py_None;
+    PyObject *strategy = Py_None, *trace = Py_None, *progress = Py_None;
     int steps = 0, devices = 0, threads = 0;
     unsigned long long device_memory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOO", kwlist, &path, &text, &name,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOO", kwlist, &path, &text, &name,
                                      &steps, &mesh, &devices, &device_memory, &threads,
-                                     &strategy, &trace))
+                                     &strategy, &trace, &progress))
         return -1;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable (done, total, elapsed)");
+        return -1;
+    }
     if (s->sc) {
         PyErr_SetString(PyExc_RuntimeError, "Scenario is initialised once");
         return -1;
@@ -89,6 +120,13 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     s->opts.devices = devices;
     s->opts.device_memory = (size_t)device_memory;
     s->opts.threads = threads;
+    s->opts.progress = on_step;
+    s->opts.progress_user = s;
+    s->opts.cancel = &s->cancel;
+    if (progress != Py_None) {
+        Py_INCREF(progress);
+        s->progress = progress;
+    }
     ss_scenario_error err;
     ss_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -108,6 +146,9 @@ static void scenario_dealloc(PyObject *self_obj)
     scenario_object *s = (scenario_object *)self_obj;
     ss_scenario_free(s->sc);
     Py_XDECREF(s->keep);
+    Py_XDECREF(s->progress);
+    for (int k = 0; k < 3; k++)
+        Py_XDECREF(s->pending[k]);
     Py_TYPE(self_obj)->tp_free(self_obj);
 }
 
@@ -359,6 +400,11 @@ static PyObject *scenario_run(PyObject *self_obj, PyObject *unused)
     Py_BEGIN_ALLOW_THREADS
     st = ss_scenario_run(s->sc, &err);
     Py_END_ALLOW_THREADS
+    if (s->pending[0]) { /* Ctrl-C or the progress callable stopped it */
+        PyErr_Restore(s->pending[0], s->pending[1], s->pending[2]);
+        s->pending[0] = s->pending[1] = s->pending[2] = NULL;
+        return NULL;
+    }
     return st == SS_OK ? facts(s) : raise_scenario_error(st, &err, s->file);
 }
 

@@ -165,11 +165,12 @@ class Program:
         self._core(**options)  # load once now: errors surface here
 
     def _core(self, *, steps=0, mesh=None, devices=0, device_memory=None, strategy=None,
-              threads=0, trace=None):
+              threads=0, trace=None, progress=None):
         mem = 0 if device_memory is None else parse_bytes(device_memory)
         kw = dict(steps=int(steps), mesh=_mesh_text(mesh), devices=int(devices),
                   device_memory=mem, strategy=None if strategy is None else os.fspath(strategy),
-                  threads=int(threads), trace=None if trace is None else os.fspath(trace))
+                  threads=int(threads), trace=None if trace is None else os.fspath(trace),
+                  progress=_progress_callable(progress))
         if self.text is not None:
             return _core.Scenario(text=self.text, name=self.name, **kw)
         return _core.Scenario(self.path, **kw)
@@ -185,7 +186,13 @@ class Program:
         return Plan(sc.plan())
 
     def run(self, steps=None, mesh=None, device_memory=None, **options):
-        """Run the steps on virtual devices; outputs come back as numpy arrays."""
+        """Run the steps on virtual devices; outputs come back as numpy arrays.
+
+        ``progress=True`` shows a progress bar (tqdm when installed, else a
+        line on stderr); a callable gets (done, total, elapsed_seconds)
+        after each step, and an exception it raises stops the run. Ctrl-C
+        stops the run after the step in progress (KeyboardInterrupt).
+        """
         sc = self._core(**self._merged(dict(options, steps=steps, mesh=mesh,
                                             device_memory=device_memory)))
         return Run(sc.run())
@@ -196,6 +203,30 @@ class Program:
 
     def __repr__(self):
         return f"Program({self.path or self.name or '<text>'!r})"
+
+
+def _progress_callable(progress):
+    if progress is None or progress is False or callable(progress):
+        return progress or None
+    if progress is not True:
+        raise InvalidArgumentError(f"progress must be True, False or a callable, got {progress!r}")
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        tqdm = None
+    state = {}
+
+    def show(done, total, elapsed):
+        if tqdm is not None:
+            bar = state.get("bar") or state.setdefault("bar", tqdm(total=total, unit="step"))
+            bar.update(done - bar.n)
+            if done == total:
+                bar.close()
+        else:
+            import sys
+            end = "\n" if done == total else ""
+            print(f"\rstep {done}/{total}  {elapsed:.2f} s", end=end, file=sys.stderr, flush=True)
+    return show
 
 
 def load(path, **options):

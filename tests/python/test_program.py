@@ -110,3 +110,34 @@ def test_assert_sharding():
 def test_explain_names_every_op(root):
     text = ss.load(path(root, "megatron")).explain()
     assert "dot_general" in text and text.count("\n") > 5
+
+
+def test_progress_callback_sees_every_step_and_can_stop_the_run(root):
+    seen = []
+    run = ss.load(path(root, "data_parallel")).run(steps=4, progress=lambda *a: seen.append(a))
+    assert [d for d, _, _ in seen] == [1, 2, 3, 4] and all(t == 4 for _, t, _ in seen)
+    assert run.steps == 4
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_2(done, total, elapsed):
+        if done == 2:
+            raise Stop("enough")
+    with pytest.raises(Stop):
+        ss.load(path(root, "data_parallel")).run(steps=50, progress=stop_at_2)
+
+
+def test_ctrl_c_stops_a_run_after_the_step_in_progress(root):
+    import signal
+    import threading
+    steps = []
+
+    def interrupt_at_3(done, total, elapsed):
+        steps.append(done)
+        if done == 3:  # as if Ctrl-C arrived during the step
+            signal.raise_signal(signal.SIGINT)
+    assert threading.current_thread() is threading.main_thread()
+    with pytest.raises(KeyboardInterrupt):
+        ss.load(path(root, "data_parallel")).run(steps=1000, progress=interrupt_at_3)
+    assert steps[-1] == 3

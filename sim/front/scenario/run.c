@@ -425,6 +425,11 @@ static ss_status device_steps(dev_run *d)
         }
         if (sc->opts.progress)
             sc->opts.progress(s + 1, r->steps, now_s() - d->start, sc->opts.progress_user);
+        if (!st && sc->opts.cancel && *sc->opts.cancel && s + 1 < r->steps) {
+            st = ss__fail(SS_ERR_CANCELLED, "the run was stopped after step %d of %d", s + 1,
+                          r->steps);
+            break;
+        }
     }
     for (int k = 0; in && k < ni; k++)
         ss_array_destroy(in[k]);
@@ -509,7 +514,8 @@ static ss_status do_run(ss_scenario *sc, ss__scn_run *run, ss_scenario_error *er
         char msg[2048];
         name_values(sc, ss_error_message(), msg, sizeof msg);
         rs = fail_at(sc, err, ss__scn_loc_from_message(sc, ss_error_message()), msg,
-                     st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK || st == SS_ERR_MISMATCH
+                     st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK || st == SS_ERR_MISMATCH ||
+                             st == SS_ERR_CANCELLED
                          ? SS__SCN_EXIT_CHECK
                          : SS__SCN_EXIT_USAGE,
                      st);
