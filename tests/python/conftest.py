@@ -25,6 +25,6 @@ def cli():
     return run
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def root():
     return ROOT
