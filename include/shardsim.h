@@ -81,7 +81,8 @@ extern "C" {
     X(ERR_DEVICE_OOM, -12, "device out of memory")                             \
     X(ERR_DEADLOCK, -13, "collective can never complete")                      \
     X(ERR_MISMATCH, -14, "devices reached different collectives")              \
-    X(ERR_IO, -15, "input/output error")
+    X(ERR_IO, -15, "input/output error")                                      \
+    X(ERR_CANCELLED, -16, "stopped by the caller")
 
 typedef enum ss_status {
 #define SS__STATUS_ENUM(name, value, text) SS_##name = value,
@@ -2274,6 +2275,10 @@ typedef struct ss_scenario_options {
      * seconds since the first began (NULL: not called). */
     void (*progress)(int done, int total, double elapsed_s, void *user);
     void *progress_user;
+    /* run: when not NULL, the run stops after the step in progress once
+     * *cancel is nonzero (set it from another thread, a signal handler or
+     * the progress callback): ss_scenario_run fails with SS_ERR_CANCELLED. */
+    const volatile int *cancel;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {
@@ -2325,6 +2330,65 @@ ss_status ss_scenario_run(ss_scenario *sc, ss_scenario_error *err);
 bool ss_scenario_fits(const ss_scenario *sc);
 /* After a run: did every `check` pass? (true without checks.) */
 bool ss_scenario_checks_passed(const ss_scenario *sc);
+
+/* --- Scenario results: what a plan or run made, as data --- */
+
+/* The scenario's mesh and program (borrowed; NULL for NULL). The program's
+ * values name the ledger entries' and outputs' ops (ss_value_name). */
+const ss_mesh *ss_scenario_mesh(const ss_scenario *sc);
+const ss_program *ss_scenario_program(const ss_scenario *sc);
+
+/* The name the file gave value v (a variable of the scenario, or the
+ * argument or result name of an imported program), "" if none; *line and
+ * *col (may be NULL) receive where in the file it was made (0 if unknown). */
+const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line, int *col);
+
+typedef struct ss_scenario_result {
+    bool has_run;            /* the scenario has a run function */
+    ss_plan plan;            /* per-device figures of one step, planned as the run
+                                executes it (carried inputs donated if run donates) */
+    size_t device_memory;    /* bytes per device */
+    bool fits;               /* plan.peak_bytes <= device_memory */
+    bool ran;                /* ss_scenario_run was called and ran the steps */
+    int steps;               /* steps the run does (did) */
+    double compile_seconds;  /* compiling the run function */
+    double first_seconds, median_seconds; /* ran: the first step, the median of the rest */
+    bool checks_passed;      /* ran: every check passed (true without checks) */
+} ss_scenario_result;
+/* After ss_scenario_compile, _plan or _run; SS_ERR_INVALID before. */
+ss_status ss_scenario_result_get(const ss_scenario *sc, ss_scenario_result *out);
+
+/* The results of the run function (not the values added for checks and
+ * prints), in order; 0 without a run function. */
+int ss_scenario_output_count(const ss_scenario *sc);
+typedef struct ss_scenario_output {
+    char name[512];        /* as `--outputs` names its .npy file (RUN_K if unnamed);
+                              "" before ss_scenario_compile, _plan or _run */
+    ss_value value;        /* in ss_scenario_program */
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    bool feeds_input;      /* it updates an array between steps (params, state) */
+    const void *data;      /* after a run: the last step's values, row-major,
+                              owned by the scenario; NULL before */
+} ss_scenario_output;
+/* SS_ERR_RANGE past the results. */
+ss_status ss_scenario_output_get(const ss_scenario *sc, int i, ss_scenario_output *out);
+
+/* The `check` statements, in order: after a run, the largest difference
+ * from the single-device run and the verdict. */
+int ss_scenario_check_count(const ss_scenario *sc);
+typedef struct ss_scenario_check {
+    const char *name;      /* the checked value's name (borrowed) */
+    int line;              /* its statement's line, 0 if unknown */
+    bool ran;              /* false before a run: the fields below are 0 */
+    double max_abs_err;    /* largest |run - reference| over finite pairs */
+    double ref_max;        /* largest finite |reference| */
+    double tol;            /* pass if max_abs_err <= tol * max(1, ref_max) */
+    bool passed;
+} ss_scenario_check;
+/* SS_ERR_RANGE past the checks. */
+ss_status ss_scenario_check_get(const ss_scenario *sc, int i, ss_scenario_check *out);
 
 #ifdef __cplusplus
 }

@@ -52,8 +52,9 @@ Test(scenario_api, missing_file_is_an_error_without_a_spot)
 {
     ss_scenario *sc = NULL;
     ss_scenario_error err;
-    cr_assert_neq(ss_scenario_load("/nonexistent/dir/x.shard", NULL, &sc, &err), SS_OK);
+    cr_assert_eq(ss_scenario_load("/nonexistent/dir/x.shard", NULL, &sc, &err), SS_ERR_IO);
     cr_assert_null(sc);
+    cr_assert(err.bad_input);
     cr_assert_eq(err.line, 0);
     cr_assert_str_eq(err.source_line, "");
     cr_assert(err.message[0]);
@@ -242,4 +243,90 @@ Test(scenario_api, options_replace_constants_and_mesh)
         TS_OK(ss_scenario_plan(sc, &err));
         ss_scenario_free(sc);
     }
+}
+
+typedef struct canceller {
+    int calls;
+    volatile int *flag;
+} canceller;
+
+static void cancel_at_2(int done, int total, double elapsed, void *user)
+{
+    (void)total;
+    (void)elapsed;
+    canceller *c = user;
+    c->calls++;
+    if (done == 2)
+        *c->flag = 1;
+}
+
+/* A cancel flag raised during step 2 of 50 stops the run right after it:
+ * SS_ERR_CANCELLED, no step past 2, and the results of the steps run so far
+ * are not reported as the run's. */
+Test(scenario_api, cancel_stops_after_the_step_in_progress)
+{
+    volatile int flag = 0;
+    canceller c = {0, &flag};
+    ss_scenario_options o = {.steps = 50, .progress = cancel_at_2, .progress_user = &c,
+                             .cancel = &flag};
+    ss_scenario *sc;
+    ss_scenario_error err;
+    TS_OK(ss_scenario_load_text("psum.shard", psum_text, &o, &sc, &err));
+    cr_assert_eq(ss_scenario_run(sc, &err), SS_ERR_CANCELLED);
+    cr_assert_eq(c.calls, 2);
+    cr_assert(strstr(err.message, "stopped after step 2 of 50"), "%s", err.message);
+    cr_assert(!err.bad_input);
+    ss_scenario_free(sc);
+}
+
+/* Results as data: the plan's figures, each result's name, shape and last
+ * values (y = 2x + 1 over x = iota(8), worked out here), the name and line
+ * the file gave it, and the check's verdict (y's largest value is 15). */
+Test(scenario_api, results_as_data)
+{
+    const char *text = "mesh d=2\n"
+                       "x = input(f32[8], P('d'), iota)\n"
+                       "def f(x):\n"
+                       "    y = x * 2 + 1\n"
+                       "    return y, x\n"
+                       "run f steps=2\n"
+                       "check y\n";
+    ss_scenario *sc;
+    ss_scenario_error err;
+    TS_OK(ss_scenario_load_text("t.shard", text, NULL, &sc, &err));
+    ss_scenario_result r;
+    cr_assert_eq(ss_scenario_result_get(sc, &r), SS_ERR_INVALID);
+    TS_OK(ss_scenario_run(sc, &err));
+    TS_OK(ss_scenario_result_get(sc, &r));
+    cr_assert(r.has_run && r.ran && r.fits && r.checks_passed);
+    cr_assert_eq(r.steps, 2);
+    cr_assert_eq(r.device_memory, SS_DEFAULT_DEVICE_MEMORY);
+    cr_assert_gt(r.plan.peak_bytes, 0);
+    cr_assert_eq(ss_scenario_output_count(sc), 2);
+    ss_scenario_output o;
+    TS_OK(ss_scenario_output_get(sc, 0, &o));
+    cr_assert_str_eq(o.name, "y");
+    cr_assert_eq(o.dtype, SS_F32);
+    cr_assert_eq(o.rank, 1);
+    cr_assert_eq(o.shape[0], 8);
+    cr_assert_not_null(o.data);
+    for (int k = 0; k < 8; k++)
+        cr_assert_eq(((const float *)o.data)[k], (float)(2 * k + 1));
+    int line = 0, col = 0;
+    cr_assert_str_eq(ss_scenario_value_name(sc, o.value, &line, &col), "y");
+    cr_assert_eq(line, 4);
+    TS_OK(ss_scenario_output_get(sc, 1, &o));
+    cr_assert_str_eq(o.name, "x");
+    cr_assert_eq(ss_scenario_output_get(sc, 2, &o), SS_ERR_RANGE);
+    cr_assert_eq(ss_scenario_check_count(sc), 1);
+    ss_scenario_check ck;
+    TS_OK(ss_scenario_check_get(sc, 0, &ck));
+    cr_assert_str_eq(ck.name, "y");
+    cr_assert(ck.ran && ck.passed);
+    cr_assert_eq(ck.max_abs_err, 0.0);
+    cr_assert_eq(ck.ref_max, 15.0);
+    cr_assert_eq(ss_scenario_check_get(sc, 1, &ck), SS_ERR_RANGE);
+    cr_assert(ss_scenario_mesh(sc) && ss_mesh_device_count(ss_scenario_mesh(sc)) == 2);
+    cr_assert_not_null(ss_scenario_program(sc));
+    ss_scenario_free(sc);
 }

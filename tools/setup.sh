@@ -43,16 +43,17 @@ sudo=""
 meson_opts=""
 
 # The same needs under each manager's names: a C11 compiler, pkg-config,
-# meson, ninja, OpenBLAS (cblas.h), Criterion, cJSON, zstd, PCRE2 (8-bit).
+# meson, ninja, OpenBLAS (cblas.h), Criterion, cJSON, zstd, PCRE2 (8-bit),
+# and Python's headers for the Python package (python/shardsim).
 case "$os" in
 debian)
-    pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev"
+    pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev python3-dev"
     [ "${SETUP_JAX:-1}" = 0 ] || pkgs="$pkgs python3-venv"
     installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
     install_cmd="${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq"
     ;;
 fedora)
-    pkgs="gcc pkgconf-pkg-config meson ninja-build openblas-devel criterion-devel cjson-devel libzstd-devel pcre2-devel"
+    pkgs="gcc pkgconf-pkg-config meson ninja-build openblas-devel criterion-devel cjson-devel libzstd-devel pcre2-devel python3-devel"
     installed() { rpm -q "$1" >/dev/null 2>&1; }
     install_cmd="${sudo}dnf install -y -q"
     ;;

@@ -680,7 +680,7 @@ ss_status ss__scn_load(ss_scenario *sc, const char *path, const char *text, cons
             return ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "out of host memory");
         memcpy(sc->src, text, sc->len + 1);
     } else if (!read_file(sc, path)) {
-        return SS_ERR_PARSE;
+        return strstr(sc->err.msg, "out of host memory") ? SS_ERR_NOMEM : SS_ERR_IO;
     }
     if (memchr(sc->src, '\0', sc->len))
         return ss__scn_fail(&sc->err, (ss__scn_loc){1, 1}, "the file contains a NUL byte");

@@ -108,36 +108,43 @@ static void free_step_values(const ss_scenario *sc, ss__scn_report *r)
     r->step_values = NULL;
 }
 
-#define OUT_NAME_MAX 512
-
-/* The file name of output o under --outputs: its name, or RUN_K for the
- * K-th result without one; '/' and other path characters become '_'; a
- * name taken by an earlier output (names[j], j < o) gets _2, _3, ... */
-static void output_file_name(const ss_scenario *sc, int o, char (*names)[OUT_NAME_MAX],
-                             char *buf, size_t cap)
+/* The file name of every output under --outputs, in output order: its
+ * name, or RUN_K for the K-th result without one; '/' and other path
+ * characters become '_'; a name taken by an earlier (non-extra) output
+ * gets _2, _3, ... NULL when out of host memory. */
+static char (*output_file_names(const ss_scenario *sc))[SS__SCN_OUTPUT_NAME]
 {
-    const char *name = sc->outputs[o].name;
-    char base[OUT_NAME_MAX - 16];
-    if (name) {
-        snprintf(base, sizeof base, "%s", name);
-    } else {
-        int k = 0;
-        for (int j = 0; j < o; j++)
-            k += sc->outputs[j].name_is_result && !sc->outputs[j].extra;
-        snprintf(base, sizeof base, "%s_%d", sc->run_name, k);
+    char (*names)[SS__SCN_OUTPUT_NAME] = calloc((size_t)sc->noutputs + 1, sizeof *names);
+    if (!names)
+        return NULL;
+    for (int o = 0, k = 0; o < sc->noutputs; o++) {
+        const char *name = sc->outputs[o].name;
+        char base[SS__SCN_OUTPUT_NAME - 16];
+        if (name)
+            snprintf(base, sizeof base, "%s", name);
+        else
+            snprintf(base, sizeof base, "%s_%d", sc->run_name, k);
+        k += sc->outputs[o].name_is_result && !sc->outputs[o].extra;
+        for (char *c = base; *c; c++)
+            if (*c == '/' || *c == '\\' || *c == ' ' || (c == base && *c == '.'))
+                *c = '_';
+        snprintf(names[o], sizeof names[o], "%s", base);
+        for (int dup = 2;; dup++) {
+            bool taken = false;
+            for (int j = 0; j < o && !taken; j++)
+                taken = !sc->outputs[j].extra && strcmp(names[j], names[o]) == 0;
+            if (!taken)
+                break;
+            snprintf(names[o], sizeof names[o], "%s_%d", base, dup);
+        }
     }
-    for (char *c = base; *c; c++)
-        if (*c == '/' || *c == '\\' || *c == ' ' || (c == base && *c == '.'))
-            *c = '_';
-    snprintf(buf, cap, "%s", base);
-    for (int dup = 2;; dup++) {
-        bool taken = false;
-        for (int j = 0; j < o && !taken; j++)
-            taken = !sc->outputs[j].extra && strcmp(names[j], buf) == 0;
-        if (!taken)
-            return;
-        snprintf(buf, cap, "%s_%d", base, dup);
-    }
+    return names;
+}
+
+const char *ss__scn_output_file_name(const ss_scenario *sc, int o)
+{
+    return sc->run && sc->run->output_names && o >= 0 && o < sc->noutputs
+               ? sc->run->output_names[o] : "";
 }
 
 /* run --outputs DIR: every result of the run (not the extra outputs made
@@ -147,16 +154,12 @@ static ss_status write_outputs(const ss_scenario *sc, const char *dir, void *con
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return ss__fail(SS_ERR_IO, "--outputs %s: cannot create the directory: %s", dir,
                         strerror(errno));
-    char (*names)[OUT_NAME_MAX] = calloc((size_t)sc->noutputs + 1, sizeof *names);
-    if (!names)
-        return ss__fail(SS_ERR_NOMEM, "out of host memory");
     ss_status st = SS_OK;
     for (int o = 0; !st && o < sc->noutputs; o++) {
         if (sc->outputs[o].extra)
             continue;
-        char path[4096 + OUT_NAME_MAX];
-        output_file_name(sc, o, names, names[o], sizeof names[o]);
-        snprintf(path, sizeof path, "%s/%s.npy", dir, names[o]);
+        char path[4096 + SS__SCN_OUTPUT_NAME];
+        snprintf(path, sizeof path, "%s/%s.npy", dir, ss__scn_output_file_name(sc, o));
         ss_dtype dt;
         int rank;
         int64_t shape[SS_MAX_RANK];
@@ -164,7 +167,6 @@ static ss_status write_outputs(const ss_scenario *sc, const char *dir, void *con
         if (!st)
             st = ss__scn_npy_write(path, dt, rank, shape, out[o]);
     }
-    free(names);
     return st;
 }
 
@@ -423,6 +425,11 @@ static ss_status device_steps(dev_run *d)
         }
         if (sc->opts.progress)
             sc->opts.progress(s + 1, r->steps, now_s() - d->start, sc->opts.progress_user);
+        if (!st && sc->opts.cancel && *sc->opts.cancel && s + 1 < r->steps) {
+            st = ss__fail(SS_ERR_CANCELLED, "the run was stopped after step %d of %d", s + 1,
+                          r->steps);
+            break;
+        }
     }
     for (int k = 0; in && k < ni; k++)
         ss_array_destroy(in[k]);
@@ -507,7 +514,8 @@ static ss_status do_run(ss_scenario *sc, ss__scn_run *run, ss_scenario_error *er
         char msg[2048];
         name_values(sc, ss_error_message(), msg, sizeof msg);
         rs = fail_at(sc, err, ss__scn_loc_from_message(sc, ss_error_message()), msg,
-                     st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK || st == SS_ERR_MISMATCH
+                     st == SS_ERR_DEVICE_OOM || st == SS_ERR_DEADLOCK || st == SS_ERR_MISMATCH ||
+                             st == SS_ERR_CANCELLED
                          ? SS__SCN_EXIT_CHECK
                          : SS__SCN_EXIT_USAGE,
                      st);
@@ -594,8 +602,11 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
         ov.set_names[k] = opts->set_names[k];
         ov.set_values[k] = opts->set_values[k];
     }
-    if (ss__scn_load(sc, path ? path : "<text>", text, &ov) != SS_OK) {
-        ss_status st = fail_at(sc, err, sc->err.loc, sc->err.msg, SS__SCN_EXIT_USAGE, SS_OK);
+    ss_status lst = ss__scn_load(sc, path ? path : "<text>", text, &ov);
+    if (lst != SS_OK) {
+        /* An unreadable file is SS_ERR_IO (still bad input: exit 2). */
+        ss_status st = fail_at(sc, err, sc->err.loc, sc->err.msg, SS__SCN_EXIT_USAGE,
+                               lst == SS_ERR_IO ? SS_ERR_IO : SS_OK);
         ss_scenario_free(sc);
         return st;
     }
@@ -632,6 +643,7 @@ void ss_scenario_free(ss_scenario *sc)
         ss_context_destroy(run->report.ctx);
         ss_executable_destroy(run->report.exe);
         host_free(&run->host);
+        free(run->output_names);
         free(run);
     }
     ss__scn_free(sc);
@@ -650,6 +662,9 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
                        SS_ERR_NOMEM);
     ss__scn_run *run = sc->run;
     ss__scn_report *r = &run->report;
+    if (!run->output_names && !(run->output_names = output_file_names(sc)))
+        return fail_at(sc, err, (ss__scn_loc){0, 0}, "out of host memory", SS__SCN_EXIT_CHECK,
+                       SS_ERR_NOMEM);
     r->steps = sc->opts.steps ? sc->opts.steps : sc->steps ? sc->steps : 1;
     if (sc->run_name) {
         double t0 = now_s();

@@ -456,13 +456,22 @@ typedef struct ss__scn_host {
 /* What ss_scenario_compile, _plan and _run made (run.c): the report's
  * facts, the last step's host buffers (report.outputs points into them)
  * and the watch to attach for the first step. */
+#define SS__SCN_OUTPUT_NAME 512 /* bytes of an output's file name, NUL included */
+
 typedef struct ss__scn_run {
     ss__scn_report report;
+    char (*output_names)[SS__SCN_OUTPUT_NAME]; /* ss__scn_output_file_name */
     ss__scn_host host;
     bool compiled, planned, ran, pass;
     ss_watch_fn watch;
     void *watch_user;
 } ss__scn_run;
+
+/* The name of output o as `--outputs` names its file (without ".npy"):
+ * its name, or RUN_K for the K-th result without one; path characters
+ * become '_'; a name taken by an earlier output gets _2, _3, ... Known
+ * after ss_scenario_compile ("" before). */
+const char *ss__scn_output_file_name(const ss_scenario *sc, int o);
 
 /* The report's facts after ss_scenario_compile, _plan or _run (NULL
  * before); the caller may set its presentation fields. */

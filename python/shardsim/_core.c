@@ -1,0 +1,115 @@
+/*
+ * _core.c — the module shardsim._core: its functions, and the mapping of
+ * library statuses to the exception classes defined in shardsim/errors.py
+ * (looked up once at import, so the classes users catch are plain Python).
+ */
+#include "_core.h"
+
+static PyObject *error_classes[32]; /* indexed by -status; [0] ShardsimError */
+
+static PyObject *class_of(ss_status st)
+{
+    int k = -(int)st;
+    if (k > 0 && k < 32 && error_classes[k])
+        return error_classes[k];
+    return error_classes[0] ? error_classes[0] : PyExc_RuntimeError;
+}
+
+/* exc.name = value, taking the reference to value; -1 on failure. */
+static int set_attr(PyObject *exc, const char *name, PyObject *value)
+{
+    int rc = value ? PyObject_SetAttrString(exc, name, value) : -1;
+    Py_XDECREF(value);
+    return rc;
+}
+
+PyObject *ss__py_raise_at(ss_status st, const char *message, int line, int col,
+                          const char *source_line)
+{
+    if (st == SS_ERR_NOMEM && !message[0])
+        return PyErr_NoMemory();
+    PyObject *cls = class_of(st);
+    PyObject *exc = PyObject_CallFunction(cls, "s", message[0] ? message : ss_status_string(st));
+    if (!exc)
+        return NULL;
+    if (set_attr(exc, "status", PyUnicode_FromString(ss_status_name(st))) != 0 ||
+        (line > 0 && (set_attr(exc, "line", PyLong_FromLong(line)) != 0 ||
+                      set_attr(exc, "col", PyLong_FromLong(col)) != 0 ||
+                      set_attr(exc, "source_line", PyUnicode_FromString(source_line)) != 0))) {
+        Py_DECREF(exc);
+        return NULL;
+    }
+    PyErr_SetObject(cls, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
+PyObject *ss__py_raise(ss_status st)
+{
+    return ss__py_raise_at(st, ss_error_message(), 0, 0, "");
+}
+
+static PyMethodDef methods[] = {
+    {"mesh_repr", ss__py_mesh_repr, METH_VARARGS,
+     "mesh_repr(names, sizes, device_ids, axis_types) -> str"},
+    {"mesh_picture", ss__py_mesh_picture, METH_VARARGS,
+     "mesh_picture(names, sizes, device_ids) -> str"},
+    {"sharding_info", ss__py_sharding_info, METH_VARARGS,
+     "sharding_info(names, sizes, device_ids, spec, shape, dtype) -> dict"},
+    {"visualize", ss__py_visualize, METH_VARARGS,
+     "visualize(names, sizes, device_ids, spec, shape, color, max_width, platform) -> str"},
+    {"resolve_rules", ss__py_resolve_rules, METH_VARARGS,
+     "resolve_rules(rules, names, mesh, strict, fallback) -> (spec, constrained)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "shardsim._core",
+    "The C core of shardsim (include/shardsim.h) for the Python package.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+/* Each status's class from shardsim.errors.CLASS_OF_STATUS (a dict of
+ * status names such as "SS_ERR_AXIS" to classes). */
+static int load_error_classes(void)
+{
+    PyObject *errors = PyImport_ImportModule("shardsim.errors");
+    if (!errors)
+        return -1;
+    PyObject *map = PyObject_GetAttrString(errors, "CLASS_OF_STATUS");
+    PyObject *base = PyObject_GetAttrString(errors, "ShardsimError");
+    Py_DECREF(errors);
+    if (!map || !base || !PyDict_Check(map)) {
+        Py_XDECREF(map);
+        Py_XDECREF(base);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ImportError, "shardsim.errors.CLASS_OF_STATUS is not a dict");
+        return -1;
+    }
+    error_classes[0] = base; /* kept for the life of the process */
+    for (int k = 1; k < 32; k++) {
+        const char *name = ss_status_name((ss_status)-k);
+        PyObject *cls = PyDict_GetItemString(map, name); /* borrowed */
+        if (cls) {
+            Py_INCREF(cls);
+            error_classes[k] = cls;
+        }
+    }
+    Py_DECREF(map);
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    if (load_error_classes() != 0 || ss__py_scenario_add(m) != 0 ||
+        PyModule_AddIntConstant(m, "MAX_RANK", SS_MAX_RANK) != 0 ||
+        PyModule_AddIntConstant(m, "MAX_AXES", SS_MAX_AXES) != 0 ||
+        PyModule_AddIntConstant(m, "MAX_DEVICES", SS_MAX_DEVICES) != 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

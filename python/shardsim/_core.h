@@ -1,0 +1,36 @@
+/*
+ * _core.h — shardsim._core, the CPython extension under the Python package:
+ * a thin layer over include/shardsim.h taking and returning plain Python
+ * values (str, int, tuple, list, dict, bytes). Errors become exceptions of
+ * shardsim.errors (one class per ss_status) carrying the library's message.
+ */
+#ifndef SS_PY_CORE_H
+#define SS_PY_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "shardsim.h"
+
+/* Raise the exception class of `st` with the library's last message (or
+ * the status's description); returns NULL for `return ss__py_raise(st);`. */
+PyObject *ss__py_raise(ss_status st);
+/* Raise the class of `st` with `message`, and attach `line`/`col`/
+ * `source_line` attributes when line > 0. */
+PyObject *ss__py_raise_at(ss_status st, const char *message, int line, int col,
+                          const char *source_line);
+
+/* The module's entry point, called by the import system. */
+PyMODINIT_FUNC PyInit__core(void);
+
+/* _core_sharding.c */
+PyObject *ss__py_mesh_repr(PyObject *self, PyObject *args);
+PyObject *ss__py_mesh_picture(PyObject *self, PyObject *args);
+PyObject *ss__py_sharding_info(PyObject *self, PyObject *args);
+PyObject *ss__py_visualize(PyObject *self, PyObject *args);
+PyObject *ss__py_resolve_rules(PyObject *self, PyObject *args);
+
+/* _core_scenario.c: the Scenario type, added to the module. */
+int ss__py_scenario_add(PyObject *module);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * results.c — what a planned or run scenario holds, as data (shardsim.h,
+ * "Scenario results"): the mesh and program, the plan's figures, the step
+ * times, every result with its last step's values, and the checks.
+ * Everything returned is borrowed from the scenario and valid until
+ * ss_scenario_free.
+ */
+#include "front/scenario/scenario.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const ss_mesh *ss_scenario_mesh(const ss_scenario *sc)
+{
+    return sc ? sc->mesh : NULL;
+}
+
+const ss_program *ss_scenario_program(const ss_scenario *sc)
+{
+    return sc ? sc->program : NULL;
+}
+
+ss_status ss_scenario_result_get(const ss_scenario *sc, ss_scenario_result *out)
+{
+    if (!sc || !out)
+        return ss__fail(SS_ERR_INVALID, "ss_scenario_result_get: no scenario or no result");
+    if (!sc->run || !sc->run->compiled)
+        return ss__fail(SS_ERR_INVALID,
+                        "ss_scenario_result_get: the scenario was not compiled, planned or run");
+    const ss__scn_report *r = &sc->run->report;
+    memset(out, 0, sizeof *out);
+    out->has_run = r->exe != NULL;
+    out->plan = r->plan;
+    out->device_memory = sc->device_memory;
+    out->fits = ss_scenario_fits(sc);
+    out->ran = sc->run->ran;
+    out->steps = r->steps;
+    out->compile_seconds = r->compile_s;
+    out->first_seconds = sc->run->ran ? r->first_s : 0;
+    out->median_seconds = sc->run->ran ? r->median_s : 0;
+    out->checks_passed = ss_scenario_checks_passed(sc);
+    return SS_OK;
+}
+
+/* The index in sc->outputs of the i-th result (extras skipped), or -1. */
+static int result_output(const ss_scenario *sc, int i)
+{
+    for (int o = 0, k = 0; o < sc->noutputs; o++) {
+        if (sc->outputs[o].extra)
+            continue;
+        if (k++ == i)
+            return o;
+    }
+    return -1;
+}
+
+int ss_scenario_output_count(const ss_scenario *sc)
+{
+    int n = 0;
+    for (int o = 0; sc && o < sc->noutputs; o++)
+        n += !sc->outputs[o].extra;
+    return n;
+}
+
+ss_status ss_scenario_output_get(const ss_scenario *sc, int i, ss_scenario_output *out)
+{
+    int o = sc && out && i >= 0 ? result_output(sc, i) : -1;
+    if (o < 0)
+        return ss__fail(SS_ERR_RANGE, "ss_scenario_output_get: no result %d (the run function "
+                        "returns %d)", i, ss_scenario_output_count(sc));
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", ss__scn_output_file_name(sc, o));
+    out->value = sc->outputs[o].value;
+    out->feeds_input = sc->outputs[o].feeds >= 0;
+    ss_status st = ss_value_shape(sc->program, out->value, &out->dtype, &out->rank, out->shape);
+    if (st)
+        return st;
+    const ss__scn_run *run = sc->run;
+    out->data = run && run->ran && run->report.outputs ? run->report.outputs[o] : NULL;
+    return SS_OK;
+}
+
+int ss_scenario_check_count(const ss_scenario *sc)
+{
+    return sc ? sc->nchecks : 0;
+}
+
+ss_status ss_scenario_check_get(const ss_scenario *sc, int i, ss_scenario_check *out)
+{
+    if (!sc || !out || i < 0 || i >= sc->nchecks)
+        return ss__fail(SS_ERR_RANGE, "ss_scenario_check_get: no check %d (the scenario has %d)",
+                        i, sc ? sc->nchecks : 0);
+    memset(out, 0, sizeof *out);
+    out->name = sc->checks[i].name;
+    out->line = sc->checks[i].loc.line;
+    if (!sc->run || !sc->run->ran)
+        return SS_OK;
+    const ss__scn_check_result *c = &sc->run->report.checks[i];
+    out->ran = true;
+    out->max_abs_err = c->max_abs;
+    out->ref_max = c->ref_max;
+    out->tol = c->tol;
+    out->passed = c->pass;
+    return SS_OK;
+}
+
+const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line, int *col)
+{
+    ss__scn_loc loc = sc ? ss__scn_value_loc(sc, v) : (ss__scn_loc){0, 0};
+    if (line)
+        *line = loc.line;
+    if (col)
+        *col = loc.col;
+    const char *name = sc ? ss__scn_value_name(sc, v) : NULL;
+    return name ? name : "";
+}
