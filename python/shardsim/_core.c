@@ -49,7 +49,20 @@ PyObject *ss__py_raise(ss_status st)
     return ss__py_raise_at(st, ss_error_message(), 0, 0, "");
 }
 
+/* parse_size(text) -> bytes, as the command line reads --device-memory. */
+static PyObject *parse_size(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *text;
+    if (!PyArg_ParseTuple(args, "s", &text))
+        return NULL;
+    size_t bytes = 0;
+    ss_status st = ss_size_parse(text, &bytes);
+    return st == SS_OK ? PyLong_FromSize_t(bytes) : ss__py_raise(st);
+}
+
 static PyMethodDef methods[] = {
+    {"parse_size", parse_size, METH_VARARGS, "parse_size(text) -> bytes (\"16GiB\", \"512MiB\")"},
     {"mesh_repr", ss__py_mesh_repr, METH_VARARGS,
      "mesh_repr(names, sizes, device_ids, axis_types) -> str"},
     {"mesh_picture", ss__py_mesh_picture, METH_VARARGS,

@@ -6,7 +6,6 @@ afresh, so one Program may be planned on many meshes.
 """
 import dataclasses
 import os
-import re
 
 import numpy as np
 
@@ -18,20 +17,10 @@ _NUMPY_DTYPES = {"f32": "float32", "f16": "float16", "f64": "float64", "i8": "in
                  "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
                  "u16": "uint16", "u32": "uint32", "u64": "uint64", "bool": "bool"}
 
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20,
-          "mb": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
-          "t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40}
-
-
 def parse_bytes(size):
-    """16 * 2**30 from 16 * 2**30, "16GiB", "16 GB" or "1.5GiB" (binary units)."""
-    if isinstance(size, (int, np.integer)):
-        n = int(size)
-    else:
-        m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", str(size))
-        if not m or m.group(2).lower() not in _UNITS:
-            raise InvalidArgumentError(f"not a size: {size!r} (say 16GiB, 512MiB or bytes)")
-        n = int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    """16 * 2**30 from 16 * 2**30, "16GiB", "16 GB" or "1.5GiB" (binary units), read
+    as the command line reads --device-memory (the library's ss_size_parse)."""
+    n = int(size) if isinstance(size, (int, np.integer)) else _core.parse_size(str(size))
     if n <= 0:
         raise InvalidArgumentError(f"device memory must be more than 0 bytes, got {size!r}")
     return n
