@@ -926,6 +926,13 @@ typedef enum ss_unary_op {
     SS_ABS, SS_SIGN, SS_FLOOR, SS_CEIL, SS_ROUND_EVEN, SS_ROUND_AFZ,
     SS_SIN, SS_COS, SS_TAN, SS_ERF, SS_EXPM1, SS_LOG1P, SS_LOGISTIC, SS_CBRT,
     SS_IS_FINITE, SS_NOT, SS_POPCNT,
+    /* erf_inv (chlo.erf_inv, behind jax.random.normal and truncated_normal)
+     * on floats: f32, bf16 and f16 as XLA computes it (M. Giles's
+     * single-precision approximation, "Approximating the erfinv function",
+     * GPU Computing Gems, 2011), f64 to double accuracy; +-1 give +-inf,
+     * |x| > 1 NaN. count_leading_zeros on integers (the operand's width
+     * for 0). bitcast_convert: only through ss_bitcast_convert. */
+    SS_ERF_INV, SS_CLZ, SS_BITCAST,
     SS_UNARY_COUNT
 } ss_unary_op;
 
@@ -940,6 +947,9 @@ typedef enum ss_binary_op {
      * shift_right_logical (integers), atan2 (floats). */
     SS_REM, SS_AND, SS_OR, SS_XOR, SS_SHIFT_LEFT, SS_SHIFT_RIGHT_ARITHMETIC,
     SS_SHIFT_RIGHT_LOGICAL, SS_ATAN2,
+    /* chlo.next_after (floats; jax.lax.nextafter): the next value of a's
+     * dtype after a toward b, as C's nextafter in that dtype. */
+    SS_NEXT_AFTER,
     SS_BINARY_COUNT
 } ss_binary_op;
 
@@ -998,6 +1008,11 @@ ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out);
  * returns x itself. Gradients pass between float dtypes only (JAX's float0
  * for integers). */
 ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
+/* lax.bitcast_convert_type (StableHLO bitcast_convert) between dtypes of
+ * one element size: the same bytes read as `dtype` (f32 -> u32 gives the
+ * IEEE bits). Dtypes of different sizes, which change the shape, are
+ * SS_ERR_UNSUPPORTED. No gradient passes (JAX's is zero). */
+ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
 /* Elementwise with numpy broadcasting; shapes must broadcast, dtypes be
  * equal (a weakly typed scalar, ss_constant, takes the array's dtype).
  * Integer division: x / 0 = -1 (all bits), INT_MIN / -1 = INT_MIN; x % 0 =

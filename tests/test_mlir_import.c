@@ -416,6 +416,8 @@ FIXTURE(flax_linen_train_step)
 FIXTURE(flax_nnx_train_step)
 FIXTURE(shard_map_collectives)
 FIXTURE(transformer_block_adamw)
+FIXTURE(random_ops)
+FIXTURE(flax_nnx_init)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

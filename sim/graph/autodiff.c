@@ -265,6 +265,13 @@ static ss_status vjp_unary(ad *s, const ss__node *n, ss_value ans, ss_value g, c
             !(st = cbin(p, SS_MUL, 1.0 / 3.0, a, &b)))
             st = bin(p, SS_MUL, g, b, gx);
         return st;
+    case SS_ERF_INV: /* g * (sqrt(pi)/2 * exp(ans^2)) */
+        if (!(st = ss_unary(p, SS_SQUARE, ans, &a)) && !(st = ss_unary(p, SS_EXP, a, &a)) &&
+            !(st = cbin(p, SS_MUL, 0.5 * sqrt(3.14159265358979323846), a, &b)))
+            st = bin(p, SS_MUL, g, b, gx);
+        return st;
+    case SS_CLZ: case SS_BITCAST:
+        return SS_OK; /* a symbolic zero, as JAX's */
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for unary op %d", n->sub);
@@ -344,6 +351,8 @@ static ss_status vjp_binary(ad *s, const ss__node *n, ss_value ans, ss_value g, 
             !(st = bin(p, SS_MUL, g, t, &t)))
             st = bin(p, SS_DIV, t, e, &gin[1]);
         return st;
+    case SS_NEXT_AFTER:
+        return SS_OK; /* piecewise constant: a symbolic zero */
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for binary op %d", n->sub);

@@ -39,13 +39,16 @@ bool ss__unary_defined(ss_unary_op op, ss_dtype dt)
         return false;
     if (op == SS_CONVERT)
         return true;
+    if (op == SS_BITCAST) /* ss_bitcast_convert builds it, not ss_unary */
+        return false;
     if (is_float(dt))
-        return op != SS_NOT && op != SS_POPCNT;
+        return op != SS_NOT && op != SS_POPCNT && op != SS_CLZ;
     if (dt == SS_BOOL)
         return op == SS_NOT || op == SS_IS_FINITE;
     /* abs is for signed integers (StableHLO's abs, and JAX's) */
     return op == SS_NEG || (op == SS_ABS && is_signed(dt)) || op == SS_SIGN ||
-           op == SS_SQUARE || op == SS_NOT || op == SS_POPCNT || op == SS_IS_FINITE;
+           op == SS_SQUARE || op == SS_NOT || op == SS_POPCNT || op == SS_CLZ ||
+           op == SS_IS_FINITE;
 }
 
 bool ss__binary_defined(ss_binary_op op, ss_dtype dt)
@@ -60,7 +63,7 @@ bool ss__binary_defined(ss_binary_op op, ss_dtype dt)
     if (dt == SS_BOOL)
         return bitwise || op == SS_ADD || op == SS_MUL || op == SS_MAX || op == SS_MIN ||
                op == SS_EQ || op == SS_GT || op == SS_GE;
-    return op != SS_POW && op != SS_ATAN2;
+    return op != SS_POW && op != SS_ATAN2 && op != SS_NEXT_AFTER;
 }
 
 static const char *const dir_names[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};

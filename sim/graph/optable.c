@@ -24,7 +24,7 @@ static const char *unary_name(int sub)
         "neg", "exp", "log", "tanh", "relu", "gelu", "sqrt", "rsqrt", "square", "convert",
         "abs", "sign", "floor", "ceil", "round_nearest_even", "round_nearest_afz", "sine",
         "cosine", "tan", "erf", "exponential_minus_one", "log_plus_one", "logistic", "cbrt",
-        "is_finite", "not", "popcnt"};
+        "is_finite", "not", "popcnt", "erf_inv", "count_leading_zeros", "bitcast_convert"};
     return (unsigned)sub < SS_UNARY_COUNT ? names[sub] : NULL;
 }
 
@@ -32,7 +32,8 @@ static const char *binary_name(int sub)
 {
     static const char *const names[SS_BINARY_COUNT] = {
         "add", "sub", "mul", "div", "max", "min", "pow", "eq", "gt", "ge", "remainder", "and",
-        "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical", "atan2"};
+        "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical", "atan2",
+        "next_after"};
     return (unsigned)sub < SS_BINARY_COUNT ? names[sub] : NULL;
 }
 

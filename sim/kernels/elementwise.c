@@ -27,7 +27,8 @@ static const char *const unary_names[SS__K_UNARY_COUNT] = {
     [SS__K_SIN] = "sine", [SS__K_COS] = "cosine", [SS__K_TAN] = "tan", [SS__K_ERF] = "erf",
     [SS__K_EXPM1] = "exponential_minus_one", [SS__K_LOG1P] = "log_plus_one",
     [SS__K_LOGISTIC] = "logistic", [SS__K_CBRT] = "cbrt", [SS__K_IS_FINITE] = "is_finite",
-    [SS__K_NOT] = "not", [SS__K_POPCNT] = "popcnt",
+    [SS__K_NOT] = "not", [SS__K_POPCNT] = "popcnt", [SS__K_ERF_INV] = "erf_inv",
+    [SS__K_CLZ] = "count_leading_zeros", [SS__K_BITCAST] = "bitcast_convert",
 };
 
 static const char *const binary_names[SS__K_BINARY_COUNT] = {
@@ -37,6 +38,7 @@ static const char *const binary_names[SS__K_BINARY_COUNT] = {
     [SS__K_REM] = "remainder", [SS__K_AND] = "and", [SS__K_OR] = "or", [SS__K_XOR] = "xor",
     [SS__K_SHL] = "shift_left", [SS__K_SHR_A] = "shift_right_arithmetic",
     [SS__K_SHR_L] = "shift_right_logical", [SS__K_ATAN2] = "atan2",
+    [SS__K_NEXT_AFTER] = "next_after",
 };
 
 /* FLOPs per element (see kernels.h). */
@@ -47,7 +49,8 @@ static const int64_t unary_cost[SS__K_UNARY_COUNT] = {
     [SS__K_ABS] = 1, [SS__K_SIGN] = 1, [SS__K_FLOOR] = 1, [SS__K_CEIL] = 1, [SS__K_ROUND_EVEN] = 1,
     [SS__K_ROUND_AFZ] = 1, [SS__K_SIN] = 1, [SS__K_COS] = 1, [SS__K_TAN] = 1, [SS__K_ERF] = 1,
     [SS__K_EXPM1] = 1, [SS__K_LOG1P] = 1, [SS__K_LOGISTIC] = 3, [SS__K_CBRT] = 1,
-    [SS__K_IS_FINITE] = 1, [SS__K_NOT] = 1, [SS__K_POPCNT] = 1,
+    [SS__K_IS_FINITE] = 1, [SS__K_NOT] = 1, [SS__K_POPCNT] = 1, [SS__K_ERF_INV] = 20,
+    [SS__K_CLZ] = 1, [SS__K_BITCAST] = 0,
 };
 
 const char *ss__k_unary_name(ss__k_unary_op op)
@@ -122,6 +125,7 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     case SS__K_LOG1P: return log1pf(x);
     case SS__K_LOGISTIC: return logistic_f32(x);
     case SS__K_CBRT: return cbrtf(x);
+    case SS__K_ERF_INV: return ss__k_erf_inv_f32(x);
     default: return NAN;
     }
 }
@@ -141,6 +145,7 @@ float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
     case SS__K_GE: return a >= b ? 1.0f : 0.0f;
     case SS__K_REM: return fmodf(a, b);
     case SS__K_ATAN2: return atan2f(a, b);
+    case SS__K_NEXT_AFTER: return nextafterf(a, b);
     default: return NAN;
     }
 }
@@ -180,6 +185,7 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_LOG1P: LOOP(log1pf(v));
     case SS__K_LOGISTIC: LOOP(logistic_f32(v));
     case SS__K_CBRT: LOOP(cbrtf(v));
+    case SS__K_ERF_INV: LOOP(ss__k_erf_inv_f32(v));
     default: LOOP(((void)v, NAN)); /* unreachable: ops are checked first */
     }
 #undef LOOP
@@ -208,6 +214,7 @@ void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, floa
     case SS__K_GE: LOOP(u >= v ? 1.0f : 0.0f);
     case SS__K_REM: LOOP(fmodf(u, v));
     case SS__K_ATAN2: LOOP(atan2f(u, v));
+    case SS__K_NEXT_AFTER: LOOP(nextafterf(u, v));
     default: LOOP(((void)u, (void)v, NAN));
     }
 #undef LOOP
@@ -217,12 +224,12 @@ void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, floa
 static bool f32_unary_op(ss__k_unary_op op)
 {
     return (unsigned)op < SS__K_UNARY_COUNT && op != SS__K_IS_FINITE && op != SS__K_NOT &&
-           op != SS__K_POPCNT;
+           op != SS__K_POPCNT && op != SS__K_CLZ && op != SS__K_BITCAST;
 }
 
 static bool f32_binary_op(ss__k_binary_op op)
 {
-    return op <= SS__K_REM || op == SS__K_ATAN2;
+    return op <= SS__K_REM || op == SS__K_ATAN2 || op == SS__K_NEXT_AFTER;
 }
 
 bool ss__k_unary_is_f32_path(ss__k_unary_op op, ss_dtype x, ss_dtype out)

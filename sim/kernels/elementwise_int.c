@@ -235,6 +235,28 @@ static double float_binary(int op, double a, double b)
     }
 }
 
+/* C's nextafter in dtype dt (a and b are values of dt). */
+static double next_after(ss_dtype dt, double a, double b)
+{
+    if (dt == SS_F64)
+        return nextafter(a, b);
+    if (dt == SS_F32)
+        return nextafterf((float)a, (float)b);
+    if (a != a || b != b)
+        return NAN;
+    if (a == b)
+        return b;
+    bool bf = dt == SS_BF16;
+    uint16_t h = bf ? ss__f32_to_bf16((float)a) : ss__f32_to_f16((float)a);
+    if (a == 0) /* the smallest subnormal, with b's sign */
+        h = b > 0 ? 1 : 0x8001;
+    else if ((a < b) == (a > 0)) /* away from zero */
+        h++;
+    else
+        h--;
+    return bf ? ss__bf16_to_f32(h) : ss__f16_to_f32(h);
+}
+
 /* Integer unary op on a value of `bits` bits (sign-extended when signed). */
 static uint64_t int_unary(int op, uint64_t x, int bits, bool sg, bool is_bool)
 {
@@ -250,6 +272,12 @@ static uint64_t int_unary(int op, uint64_t x, int bits, bool sg, bool is_bool)
         uint64_t v = bits >= 64 ? x : x & ((UINT64_C(1) << bits) - 1);
         uint64_t c = 0;
         for (; v; v &= v - 1)
+            c++;
+        return c;
+    }
+    case SS__K_CLZ: {
+        uint64_t c = 0;
+        for (int b = bits - 1; b >= 0 && !((x >> b) & 1); b--)
             c++;
         return c;
     }
@@ -370,13 +398,17 @@ ss__k_scalar ss__k_ew_scalar(ss__k_ew_kind kind, int op, ss_dtype dom, ss_dtype 
             r.u = cl != SS__K_CLASS_FLOAT || isfinite(v[0].f);
             return r;
         }
-        if (cl == SS__K_CLASS_FLOAT)
+        if (op == SS__K_ERF_INV) /* f32 for the narrow floats, as XLA */
+            r.f = dom == SS_F64 ? ss__k_erf_inv_f64(v[0].f) : ss__k_erf_inv_f32((float)v[0].f);
+        else if (cl == SS__K_CLASS_FLOAT)
             r.f = float_unary(op, v[0].f);
         else
             r.u = int_unary(op, v[0].u, bits, sg, is_bool);
         return r;
     case SS__K_EW_BINARY:
-        if (cl == SS__K_CLASS_FLOAT)
+        if (op == SS__K_NEXT_AFTER)
+            r.f = next_after(dom, v[0].f, v[1].f);
+        else if (cl == SS__K_CLASS_FLOAT)
             r.f = float_binary(op, v[0].f, v[1].f);
         else
             r.u = int_binary(op, v[0].u, v[1].u, bits, sg, is_bool);
@@ -417,13 +449,15 @@ bool ss__k_unary_has(ss__k_unary_op op, ss_dtype dt)
         return false;
     if (op == SS__K_CONVERT)
         return true;
+    if (op == SS__K_BITCAST)
+        return true;
     if (c == SS__K_CLASS_FLOAT)
-        return op != SS__K_NOT && op != SS__K_POPCNT;
+        return op != SS__K_NOT && op != SS__K_POPCNT && op != SS__K_CLZ;
     if (c == SS__K_CLASS_BOOL)
         return op == SS__K_NOT || op == SS__K_IS_FINITE;
     return op == SS__K_NEG || (op == SS__K_ABS && c == SS__K_CLASS_SIGNED) ||
            op == SS__K_SIGN || op == SS__K_SQUARE || op == SS__K_NOT || op == SS__K_POPCNT ||
-           op == SS__K_IS_FINITE;
+           op == SS__K_CLZ || op == SS__K_IS_FINITE;
 }
 
 bool ss__k_binary_has(ss__k_binary_op op, ss_dtype dt)
@@ -438,7 +472,7 @@ bool ss__k_binary_has(ss__k_binary_op op, ss_dtype dt)
     if (c == SS__K_CLASS_BOOL)
         return bitwise || op == SS__K_ADD || op == SS__K_MUL || op == SS__K_MAX ||
                op == SS__K_MIN || op == SS__K_EQ || op == SS__K_GT || op == SS__K_GE;
-    return op != SS__K_POW && op != SS__K_ATAN2;
+    return op != SS__K_POW && op != SS__K_ATAN2 && op != SS__K_NEXT_AFTER;
 }
 
 static ss_status check_broadcast(const char *name, int nin, const ss__tensor in[],
@@ -492,6 +526,8 @@ ss_status ss__k_check_elementwise(ss__k_ew_kind kind, int op, int nin, const ss_
     case SS__K_EW_UNARY:
         ok = ss__k_unary_has((ss__k_unary_op)op, dom) &&
              (op == SS__K_CONVERT ||
+              (op == SS__K_BITCAST && ss_dtype_size(out->dtype) == ss_dtype_size(dom) &&
+               ss__k_numel(&in[0]) == ss__k_numel(out)) ||
               (op == SS__K_IS_FINITE ? out->dtype == SS_BOOL
                                      : out->dtype == dom || (c == SS__K_CLASS_FLOAT &&
                                                              co == SS__K_CLASS_FLOAT)));
@@ -689,6 +725,11 @@ ss_status ss__k_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tenso
     int64_t n = ss__k_numel(out);
     if (n == 0 || fast_case(kind, op, nin, in, out, n))
         return SS_OK;
+    if (kind == SS__K_EW_UNARY && op == SS__K_BITCAST) { /* same shape, same bytes */
+        if (in[0].data != out->data)
+            memmove(out->data, in[0].data, (size_t)n * ss_dtype_size(out->dtype));
+        return SS_OK;
+    }
     ss_dtype dom = ss__k_ew_domain(kind, op, nin, in, out);
     /* operands convert to the domain, except select's predicate and
      * the compare's and convert's own operands (already the domain) */

@@ -104,6 +104,9 @@ typedef enum ss__k_unary_op {
     SS__K_IS_FINITE, /* float -> bool; generic path only */
     SS__K_NOT,       /* bitwise on integers, logical on bool; generic path only */
     SS__K_POPCNT,    /* integers; generic path only */
+    SS__K_ERF_INV,   /* floats: XLA's f32 polynomial; f64 refined to double */
+    SS__K_CLZ,       /* integers: count_leading_zeros; generic path only */
+    SS__K_BITCAST,   /* same-size dtypes: the bytes reinterpreted; no f32 path */
     SS__K_UNARY_COUNT
 } ss__k_unary_op;
 
@@ -127,12 +130,18 @@ typedef enum ss__k_binary_op {
     SS__K_SHR_A,
     SS__K_SHR_L,
     SS__K_ATAN2,
+    SS__K_NEXT_AFTER, /* floats: C's nextafter in the operands' dtype */
     SS__K_BINARY_COUNT
 } ss__k_binary_op;
 
 /* "neg", "gelu", "add", "pow", ...; "?" for a value outside the enum. */
 const char *ss__k_unary_name(ss__k_unary_op op);
 const char *ss__k_binary_name(ss__k_binary_op op);
+
+/* chlo.erf_inv as XLA computes it on f32; on f64 to double accuracy
+ * (erf_inv.c). */
+float ss__k_erf_inv_f32(float x);
+double ss__k_erf_inv_f64(double x);
 
 /* The scalar definitions the kernels apply (f32 in, f32 out). */
 float ss__k_unary_f32(ss__k_unary_op op, float x);

@@ -77,6 +77,27 @@ static double max_nan(double a, double b)
 
 /* --- Elementwise --- */
 
+/* erf_inv by bisection on libm's erf: slow, and independent of the
+ * polynomial the kernels use. */
+static double erf_inv_bisect(double x)
+{
+    if (x != x || fabs(x) > 1.0)
+        return NAN;
+    if (fabs(x) == 1.0)
+        return x * INFINITY;
+    double lo = -6.0, hi = 6.0;
+    for (int i = 0; i < 200 && lo < hi; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid == lo || mid == hi)
+            break;
+        if (erf(mid) < x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
 static double unary(ss__k_unary_op op, double x)
 {
     switch (op) {
@@ -104,6 +125,7 @@ static double unary(ss__k_unary_op op, double x)
     case SS__K_LOG1P: return log1p(x);
     case SS__K_LOGISTIC: return 1.0 / (1.0 + exp(-x));
     case SS__K_CBRT: return cbrt(x);
+    case SS__K_ERF_INV: return erf_inv_bisect(x);
     default: return NAN;
     }
 }
@@ -135,6 +157,7 @@ static double binary(ss__k_binary_op op, double a, double b)
     case SS__K_GE: return a >= b ? 1.0 : 0.0;
     case SS__K_REM: return fmod(a, b);
     case SS__K_ATAN2: return atan2(a, b);
+    case SS__K_NEXT_AFTER: return nextafterf((float)a, (float)b); /* the f32 path's operands */
     default: return NAN;
     }
 }
@@ -177,6 +200,13 @@ ss_status ss__k_ref_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__t
     if (st)
         return st;
     ss_dtype dom = ss__k_ew_domain(kind, op, nin, in, out);
+    if (kind == SS__K_EW_UNARY && op == SS__K_BITCAST) { /* the bytes, one element at a time */
+        size_t es = ss_dtype_size(out->dtype);
+        for (int64_t i = 0; i < ss__k_numel(out); i++)
+            memcpy((char *)out->data + (size_t)i * es, (const char *)in[0].data + (size_t)i * es,
+                   es);
+        return SS_OK;
+    }
     bool own = kind == SS__K_EW_COMPARE ||
                (kind == SS__K_EW_UNARY && (op == SS__K_IS_FINITE || op == SS__K_CONVERT));
     int64_t idx[SS_MAX_RANK];

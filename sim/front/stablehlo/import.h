@@ -75,6 +75,8 @@ const char *ss__imp_origin(ss__imp *im, const ss__mlir_loc *loc);
 
 /* The dtype of an MLIR element type; false for one shardsim lacks. */
 bool ss__imp_dtype(ss__mlir_elem e, ss_dtype *out);
+/* The dimensions list attribute `what` of op into out[0..SS_MAX_RANK). */
+bool ss__imp_dims(ss__imp *im, const ss__mlir_op *op, const char *what, int out[], int *n);
 
 /* Run the ops of `block` (its arguments already mapped); `ret` receives
  * the program values of its terminator's operands (func.return,
@@ -88,6 +90,12 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
  * run's last op). */
 bool ss__imp_manual(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_is_collective(const char *name);
+/* stablehlo.reduce (import_reduce.c): one operand with a body of one
+ * op (add, maximum, minimum, multiply, and, or), or JAX's argmax/argmin
+ * (a value and an iota, reduced by compare-and-select); results into res[]. */
+bool ss__imp_reduce(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+/* stablehlo.while as a loop (import_control.c): results into res[]. */
+bool ss__imp_while(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 bool ss__imp_gspmd_manual(ss__imp *im, const ss__mlir_block *b, int *i, bool *handled);
 

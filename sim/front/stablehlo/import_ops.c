@@ -81,6 +81,11 @@ static bool dims_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a
     return true;
 }
 
+bool ss__imp_dims(ss__imp *im, const ss__mlir_op *op, const char *what, int out[], int *n)
+{
+    return dims_list(im, op, ss__mlir_op_attr(op, what), what, out, n);
+}
+
 /* --- Op tables ---------------------------------------------------------------- */
 
 static const struct { const char *name; ss_unary_op op; } unary_ops[] = {
@@ -93,7 +98,8 @@ static const struct { const char *name; ss_unary_op op; } unary_ops[] = {
     {"chlo.tan", SS_TAN}, {"chlo.erf", SS_ERF}, {"stablehlo.exponential_minus_one", SS_EXPM1},
     {"stablehlo.log_plus_one", SS_LOG1P}, {"stablehlo.logistic", SS_LOGISTIC},
     {"stablehlo.cbrt", SS_CBRT}, {"stablehlo.is_finite", SS_IS_FINITE}, {"stablehlo.not", SS_NOT},
-    {"stablehlo.popcnt", SS_POPCNT},
+    {"stablehlo.popcnt", SS_POPCNT}, {"chlo.erf_inv", SS_ERF_INV},
+    {"stablehlo.count_leading_zeros", SS_CLZ},
 };
 
 static const struct { const char *name; ss_binary_op op; } binary_ops[] = {
@@ -103,6 +109,7 @@ static const struct { const char *name; ss_binary_op op; } binary_ops[] = {
     {"stablehlo.or", SS_OR}, {"stablehlo.xor", SS_XOR}, {"stablehlo.shift_left", SS_SHIFT_LEFT},
     {"stablehlo.shift_right_arithmetic", SS_SHIFT_RIGHT_ARITHMETIC},
     {"stablehlo.shift_right_logical", SS_SHIFT_RIGHT_LOGICAL}, {"stablehlo.atan2", SS_ATAN2},
+    {"chlo.next_after", SS_NEXT_AFTER},
 };
 
 static int find_unary(const char *name)
@@ -219,62 +226,6 @@ static bool op_dot(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
 }
 
-/* Is MLIR value v a splat constant equal to the identity of `op`? */
-static bool is_identity(const ss__mlir_value *v, ss_reduce_op op)
-{
-    const ss__mlir_op *def = v->def;
-    if (!def || strcmp(def->name, "stablehlo.constant") != 0)
-        return false;
-    const ss__mlir_attr *a = ss__mlir_op_attr(def, "value");
-    if (!a || a->kind != SS__MLIR_AT_DENSE || !(a->splat || a->count == 1))
-        return false;
-    double f = ss__mlir_dense_f64(a, 0);
-    bool fl = ss__mlir_elem_is_float(v->type->elem);
-    switch (op) {
-    case SS_REDUCE_SUM: return f == 0 && !signbit(f);
-    case SS_REDUCE_MAX: return fl ? isinf(f) && f < 0 : false;
-    case SS_REDUCE_MIN: return fl ? isinf(f) && f > 0 : false;
-    default: return false;
-    }
-}
-
-static bool op_reduce(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
-{
-    if (op->noperands != 2 || op->nresults != 1)
-        return ss__imp_fail(im, op, "unsupported: a reduce of %d operands (argmax-style "
-                                    "multi-operand reductions are not supported yet)",
-                            op->noperands / 2);
-    const ss__mlir_block *b = op->nregions == 1 && op->regions[0]->nblocks == 1
-                                  ? op->regions[0]->blocks[0] : NULL;
-    if (!b || b->nops != 2 || b->nargs != 2)
-        return ss__imp_fail(im, op, "unsupported: a reduce whose body is not one op");
-    const ss__mlir_op *body = b->ops[0];
-    ss_reduce_op r;
-    if (strcmp(body->name, "stablehlo.add") == 0)
-        r = SS_REDUCE_SUM;
-    else if (strcmp(body->name, "stablehlo.maximum") == 0)
-        r = SS_REDUCE_MAX;
-    else if (strcmp(body->name, "stablehlo.minimum") == 0)
-        r = SS_REDUCE_MIN;
-    else
-        return ss__imp_fail(im, op, "unsupported: a reduce applying '%s'", body->name);
-    if (body->noperands != 2 || body->nresults != 1 || b->ops[1]->noperands != 1 ||
-        b->ops[1]->operands[0] != body->results[0] ||
-        !((body->operands[0] == b->args[0] && body->operands[1] == b->args[1]) ||
-          (body->operands[0] == b->args[1] && body->operands[1] == b->args[0])))
-        return ss__imp_fail(im, op, "unsupported: a reduce body other than one op of its "
-                                    "two arguments");
-    int dims[SS_MAX_RANK], nd;
-    if (!dims_list(im, op, ss__mlir_op_attr(op, "dimensions"), "dimensions", dims, &nd))
-        return false;
-    ss_program *p = prog(im);
-    ss_status st = ss_reduce(p, r, x[0], nd, dims, 0, out);
-    if (!st && !is_identity(op->operands[1], r))
-        st = ss_binary(p, r == SS_REDUCE_SUM ? SS_ADD : r == SS_REDUCE_MAX ? SS_MAX : SS_MIN, *out,
-                       x[1], out);
-    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
-}
-
 static bool op_slice(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
 {
     int64_t lo[SS_MAX_RANK], hi[SS_MAX_RANK], step[SS_MAX_RANK];
@@ -353,7 +304,7 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     else if (strcmp(n, "stablehlo.dot_general") == 0 && op->noperands == 2)
         return op_dot(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.reduce") == 0)
-        return op_reduce(im, op, x, &res[0]);
+        return ss__imp_reduce(im, op, x, res);
     else if (strcmp(n, "stablehlo.slice") == 0 && op->noperands == 1)
         return op_slice(im, op, x, &res[0]);
     else if ((strcmp(n, "sdy.sharding_constraint") == 0 || strcmp(n, "sdy.reshard") == 0) &&
@@ -363,6 +314,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return op_call(im, op, x, res);
     else if (strcmp(n, "sdy.manual_computation") == 0)
         return ss__imp_manual(im, op, x, res);
+    else if (strcmp(n, "stablehlo.while") == 0)
+        return ss__imp_while(im, op, x, res);
     else if (ss__imp_is_collective(n))
         return ss__imp_collective(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.optimization_barrier") == 0 &&
@@ -385,6 +338,10 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
             if (!result_type(im, op, &t, &dt))
                 return false;
             st = ss_convert(p, x[0], dt, &res[0]);
+        } else if (strcmp(n, "stablehlo.bitcast_convert") == 0 && op->noperands == 1) {
+            if (!result_type(im, op, &t, &dt))
+                return false;
+            st = ss_bitcast_convert(p, x[0], dt, &res[0]);
         } else if (strcmp(n, "stablehlo.reshape") == 0 && op->noperands == 1) {
             if (!result_type(im, op, &t, &dt))
                 return false;
@@ -495,7 +452,9 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
         int before = ss_program_value_count(prog(im));
         bool passes = strcmp(op->name, "func.call") == 0 ||
                       strcmp(op->name, "stablehlo.optimization_barrier") == 0 ||
-                      strcmp(op->name, "sdy.manual_computation") == 0;
+                      strcmp(op->name, "sdy.manual_computation") == 0 ||
+                      strcmp(op->name, "stablehlo.while") == 0 ||
+                      strcmp(op->name, "stablehlo.reduce") == 0;
         if (ok && !passes && op->nresults != 1)
             ok = ss__imp_fail(im, op, "unsupported op '%s' with %d results",
                               op->name, op->nresults);
