@@ -376,6 +376,20 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
             if (!dims_list(im, op, ss__mlir_op_attr(op, "dimensions"), "dimensions", dims, &nd))
                 return false;
             st = ss_reverse(p, x[0], nd, dims, &res[0]);
+        } else if (strcmp(n, "stablehlo.dynamic_slice") == 0 && op->noperands >= 1) {
+            int64_t sizes[SS_MAX_RANK];
+            int ns;
+            if (!int_list(im, op, ss__mlir_op_attr(op, "slice_sizes"), "slice_sizes", sizes,
+                          SS_MAX_RANK, &ns))
+                return false;
+            if (ns != op->noperands - 1 || ns != op->operands[0]->type->rank)
+                return ss__imp_fail(im, op, "'%s': needs one start index and one slice size per "
+                                            "dim", n);
+            st = ss_dynamic_slice(p, x[0], ns, x + 1, sizes, &res[0]);
+        } else if (strcmp(n, "stablehlo.dynamic_update_slice") == 0 && op->noperands >= 2) {
+            if (op->noperands - 2 != op->operands[0]->type->rank)
+                return ss__imp_fail(im, op, "'%s': needs one start index per dim", n);
+            st = ss_dynamic_update_slice(p, x[0], x[1], op->noperands - 2, x + 2, &res[0]);
         } else if (strcmp(n, "stablehlo.pad") == 0 && op->noperands == 2) {
             return op_pad(im, op, x, &res[0]);
         } else if (strcmp(n, "stablehlo.concatenate") == 0 && op->noperands >= 1) {
