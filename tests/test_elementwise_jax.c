@@ -61,13 +61,15 @@ static const struct {
     {"round_nearest_afz", SS_ROUND_AFZ}, {"sine", SS_SIN}, {"cosine", SS_COS}, {"tan", SS_TAN},
     {"erf", SS_ERF}, {"exponential_minus_one", SS_EXPM1}, {"log_plus_one", SS_LOG1P},
     {"logistic", SS_LOGISTIC}, {"cbrt", SS_CBRT}, {"is_finite", SS_IS_FINITE},
-    {"not", SS_NOT}, {"popcnt", SS_POPCNT},
+    {"not", SS_NOT}, {"popcnt", SS_POPCNT}, {"erf_inv", SS_ERF_INV},
+    {"count_leading_zeros", SS_CLZ},
 }, binary_ops[] = {
     {"add", SS_ADD}, {"sub", SS_SUB}, {"mul", SS_MUL}, {"div", SS_DIV}, {"max", SS_MAX},
     {"min", SS_MIN}, {"pow", SS_POW}, {"remainder", SS_REM}, {"and", SS_AND}, {"or", SS_OR},
     {"xor", SS_XOR}, {"shift_left", SS_SHIFT_LEFT},
     {"shift_right_arithmetic", SS_SHIFT_RIGHT_ARITHMETIC},
     {"shift_right_logical", SS_SHIFT_RIGHT_LOGICAL}, {"atan2", SS_ATAN2},
+    {"next_after", SS_NEXT_AFTER},
 };
 
 static int lookup(const char *name, bool unary)
@@ -116,6 +118,10 @@ static ss_value build_op(ss_program *p, const cJSON *c, const ss_value xs[])
         ss_dtype to;
         TS_OK(ss_dtype_parse(cJSON_GetObjectItemCaseSensitive(c, "to")->valuestring, &to));
         TS_OK(ss_convert(p, xs[0], to, &y));
+    } else if (strcmp(kind, "bitcast") == 0) {
+        ss_dtype to;
+        TS_OK(ss_dtype_parse(cJSON_GetObjectItemCaseSensitive(c, "to")->valuestring, &to));
+        TS_OK(ss_bitcast_convert(p, xs[0], to, &y));
     } else {
         cr_assert_fail("unknown kind %s", kind);
     }
@@ -287,6 +293,7 @@ Test(elementwise_jax, select_and_clamp, .timeout = 120)
     run_all("clamp");
 }
 Test(elementwise_jax, convert, .timeout = 120) { run_all("convert"); }
+Test(elementwise_jax, bitcast_convert, .timeout = 120) { run_all("bitcast"); }
 
 /* What JAX's lax refuses for a dtype, the builders refuse too, except add
  * and mul on bool, which StableHLO defines (logical or, and) and JAX's

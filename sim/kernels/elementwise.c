@@ -239,6 +239,8 @@ bool ss__k_unary_is_f32_path(ss__k_unary_op op, ss_dtype x, ss_dtype out)
 
 bool ss__k_binary_is_f32_path(ss__k_binary_op op, ss_dtype a, ss_dtype b, ss_dtype out)
 {
+    if (op == SS__K_NEXT_AFTER) /* a step in the dtype itself, not in f32 */
+        return a == SS_F32 && b == SS_F32 && out == SS_F32;
     return (unsigned)op < SS__K_BINARY_COUNT && f32_binary_op(op) && ss__k_is_float(a) &&
            ss__k_is_float(b) && ss__k_is_float(out);
 }

@@ -95,10 +95,11 @@ BIN_INT = {"add": lax.add, "sub": lax.sub, "mul": lax.mul, "div": lax.div,
            "shift_right_arithmetic": lax.shift_right_arithmetic,
            "shift_right_logical": lax.shift_right_logical}
 UN_INT = {"neg": lax.neg, "abs": lax.abs, "sign": lax.sign, "not": lax.bitwise_not,
-          "popcnt": lax.population_count, "square": lax.square}
+          "popcnt": lax.population_count, "square": lax.square,
+          "count_leading_zeros": lax.clz}
 BIN_FLOAT = {"add": lax.add, "sub": lax.sub, "mul": lax.mul, "div": lax.div,
              "remainder": lax.rem, "max": lax.max, "min": lax.min, "pow": lax.pow,
-             "atan2": lax.atan2}
+             "atan2": lax.atan2, "next_after": lax.nextafter}
 UN_FLOAT = {"neg": lax.neg, "abs": lax.abs, "sign": lax.sign, "floor": lax.floor,
             "ceil": lax.ceil,
             "round_nearest_even": lambda x: lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN),
@@ -107,11 +108,11 @@ UN_FLOAT = {"neg": lax.neg, "abs": lax.abs, "sign": lax.sign, "floor": lax.floor
             "exp": lax.exp, "log": lax.log, "tanh": lax.tanh, "rsqrt": lax.rsqrt,
             "sine": lax.sin, "cosine": lax.cos, "tan": lax.tan, "erf": lax.erf,
             "exponential_minus_one": lax.expm1, "log_plus_one": lax.log1p,
-            "logistic": lax.logistic, "cbrt": lax.cbrt}
+            "logistic": lax.logistic, "cbrt": lax.cbrt, "erf_inv": lax.erf_inv}
 # Bit for bit: IEEE's correctly rounded ops and the ones with no rounding.
 EXACT_FLOAT = {"add", "sub", "mul", "div", "remainder", "max", "min", "neg", "abs",
                "sign", "floor", "ceil", "round_nearest_even", "round_nearest_afz", "sqrt",
-               "square", "is_finite"}
+               "square", "is_finite", "next_after"}
 CMP = {"EQ": lax.eq, "NE": lax.ne, "LT": lax.lt, "LE": lax.le, "GT": lax.gt, "GE": lax.ge}
 
 
@@ -211,6 +212,9 @@ def main():
                 continue
             emit("convert", "convert", [A],
                  lambda tdt=tdt: run(lambda x: lax.convert_element_type(x, tdt), a), 0, to=to)
+            if np.dtype(tdt).itemsize == np.dtype(dt).itemsize and "bool" not in (to, name):
+                emit("bitcast_convert", "bitcast", [A],
+                     lambda tdt=tdt: run(lambda x: lax.bitcast_convert_type(x, tdt), a), 0, to=to)
 
     doc = {
         "source": "JAX " + jax.__version__ + " (jaxlib " + jax.lib.__version__ +

@@ -44,8 +44,7 @@ import numpy as np  # noqa: E402
 import jax  # noqa: E402
 
 import hlo_collectives  # noqa: E402
-import programs_models  # noqa: E402
-import programs_random  # noqa: E402
+import programs_models, programs_random  # noqa: E401,E402
 import programs_scenarios  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
