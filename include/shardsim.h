@@ -1381,6 +1381,22 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
  * bytes, and an undonated input returned unchanged is copied. Its peak
  * counts the inputs, which are resident before the run. */
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out);
+/* How an accelerator lays an array out in its memory. DENSE: the logical
+ * bytes, as shardsim's own devices and every report without a layout use.
+ * TPU: XLA's TPU compiler's tiling, as its memory_analysis() counts an
+ * argument or result: the minor dimension padded to 128 elements, the
+ * second-minor to 8 (1, 2 or 4 when smaller), the two chosen to waste
+ * least; rank 1 padded to 128 elements and 512 bytes; scalars 512 bytes
+ * (measured with libtpu: tests/data/xla_tpu/layouts.json). */
+typedef enum ss_memory_layout { SS_LAYOUT_DENSE = 0, SS_LAYOUT_TPU } ss_memory_layout;
+/* Bytes of one array of `shape` under `layout`; 0 for a bad dtype or rank,
+ * an empty array or a negative dimension, SIZE_MAX past 10^18 bytes. */
+size_t ss_layout_array_bytes(ss_memory_layout layout, ss_dtype dtype, int rank,
+                             const int64_t shape[]);
+/* ss_executable_plan with every buffer that holds an array sized by
+ * `layout` (SS_ERR_INVALID for an unknown layout). Buffers inside loop
+ * bodies keep their dense size. */
+ss_status ss_executable_plan_layout(const ss_executable *e, ss_memory_layout layout, ss_plan *out);
 /* The collectives a run will record, in order (ss_coll_record without
  * timings); equal to the context's ledger after one run. A counted loop's
  * body is listed once per step; a while loop's condition and body once
