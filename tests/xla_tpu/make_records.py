@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Write what XLA's TPU compiler makes of shardsim's fixture programs:
+ahead-of-time compilation for a TPU slice on this (CPU-only) machine.
+
+    tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_records.py [--out DIR]
+        [--only PROGRAM@TOPOLOGY ...]
+
+needs jax[tpu] (libtpu) as pinned in tests/xla_tpu/requirements.txt.  With
+JAX_PLATFORMS=cpu and TPU_SKIP_MDS_QUERY=1 libtpu describes a slice it is
+not running on (jax.experimental.topologies.get_topology_desc); jax.jit(f)
+.lower(...).compile() on that slice's devices is XLA's TPU compiler, the
+same one a real slice runs, and its memory_analysis() is the per-device
+memory it would allocate.  Nothing executes on a TPU.
+
+The programs are tests/jax/programs_models.py's, at the sizes of their
+guides rather than the fixtures' small ones, on a ('data', 'model') mesh as
+large as the slice (the builders read their sizes and their mesh from module
+globals; scaled() sets them).  Their arguments are built on as many virtual
+CPU devices, then handed to the TPU compile as ShapeDtypeStructs with the
+same PartitionSpecs on the TPU mesh.
+
+Each record is made in a subprocess of its own, so that its peak resident
+memory is its own.  Under DIR (tests/data/xla_tpu by default), per
+PROGRAM@TOPOLOGY:
+
+  PROGRAM/TOPOLOGY/lowered.mlir   the StableHLO compiled (JAX's default, Shardy)
+  PROGRAM/TOPOLOGY/record.json    memory_analysis, cost_analysis, the
+                                  collectives of the partitioned HLO
+                                  (tests/jax/hlo_collectives.py), the entry
+                                  computation layout, compile wall time and
+                                  peak RSS, versions, the command
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+DEFAULT_OUT = os.path.join(ROOT, "tests", "data", "xla_tpu")
+COMMAND = "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_records.py"
+
+# TPU slices, two generations, 8 to 256 chips; the mesh each program runs on.
+# v5e: 1 TensorCore per chip, 2D torus; v5p: megacore, 1 device per chip, 3D.
+TOPOLOGIES = {
+    "v5e:2x4": (2, 4), "v5e:4x4": (4, 4), "v5e:8x8": (8, 8), "v5e:16x16": (32, 8),
+    "v5p:2x2x2": (2, 4), "v5p:2x2x4": (4, 4), "v5p:4x4x4": (8, 8), "v5p:4x4x16": (32, 8),
+}
+
+# Sizes per program; the global batch scales with the data axis (the
+# guide's MLP: 8 rows per data shard; its own batch is 8 on 2 data shards).
+PROGRAMS = {
+    # The Flax Linen guide: DotReluDot x4, DEPTH 1024 (the guide's), adam.
+    "flax_linen_train_step": lambda data, model: {"GUIDE_BATCH": 8 * data, "GUIDE_LAYERS": 4,
+                                                  "GUIDE_DEPTH": 1024},
+    # The same step with 4096 rows per data shard: activations of tens of
+    # MiB per device, so that XLA's temporaries are in HBM, not VMEM.
+    "flax_linen_train_step_b4k": lambda data, model: {"GUIDE_BATCH": 4096 * data, "GUIDE_LAYERS": 4,
+                                                      "GUIDE_DEPTH": 1024},
+    # Transformer block: heads and MLP on 'model', batch on 'data', adamw.
+    "transformer_block_adamw": lambda data, model: {"TB_B": 2 * data, "TB_S": 512, "TB_D": 1024,
+                                                    "TB_H": 16, "TB_F": 4096},
+}
+BUILDER = {"flax_linen_train_step": "linen_train_step", "flax_linen_train_step_b4k": "linen_train_step",
+           "transformer_block_adamw": "transformer_block"}
+# Programs recorded on every topology; the others on the smallest and the
+# largest slice of each generation.
+EVERYWHERE = ("flax_linen_train_step", "transformer_block_adamw")
+ENDS = ("v5e:2x4", "v5e:16x16", "v5p:2x2x2", "v5p:4x4x16")
+
+
+def record_dir(out, program, topology):
+    return os.path.join(out, program, topology.replace(":", "_"))
+
+
+class _AbstractJax:
+    """The jax module, but jax.jit(...)(*args) returns the result's
+    ShapeDtypeStructs (with their shardings) instead of running: the
+    builders initialise their state on the mesh, which here is a TPU slice
+    that is described, not present."""
+
+    def __init__(self, jax):
+        self._jax = jax
+
+    def __getattr__(self, name):
+        return getattr(self._jax, name)
+
+    def jit(self, fn, *a, **kw):
+        jitted = self._jax.jit(fn, *a, **kw)
+        return lambda *args: self._jax.eval_shape(jitted, *args)
+
+
+@contextlib.contextmanager
+def scaled(module, mesh_shape, sizes):
+    """programs_models with its sizes, its mesh function and its jax.jit
+    replaced (see _AbstractJax)."""
+    import numpy as np
+    from jax.sharding import Mesh
+    saved = {k: getattr(module, k) for k in list(sizes) + ["mesh_2x4", "jax"]}
+    n = mesh_shape[0] * mesh_shape[1]
+    try:
+        for k, v in sizes.items():
+            setattr(module, k, v)
+        module.mesh_2x4 = lambda devices: Mesh(np.array(devices[:n]).reshape(mesh_shape), ("data", "model"))
+        module.jax = _AbstractJax(module.jax)
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(module, k, v)
+
+
+def versions():
+    from importlib import metadata
+    out = {}
+    for dist in ("jax", "jaxlib", "libtpu", "flax", "optax", "numpy"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def maxrss_bytes():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def entry_layout(text):
+    """The entry_computation_layout={...} of the compiled HLO's header."""
+    head = text.split("\n", 1)[0]
+    key = "entry_computation_layout={"
+    i = head.find(key)
+    if i < 0:
+        return None
+    depth, j = 0, i + len(key) - 1
+    for j in range(j, len(head)):
+        depth += {"{": 1, "}": -1}.get(head[j], 0)
+        if depth == 0:
+            break
+    return head[i + len(key):j]
+
+
+def abstract_like(arg, shardings):
+    """arg's pytree with every array a ShapeDtypeStruct carrying the
+    matching leaf of shardings (whose tree may box leaves differently, as
+    Flax's Partitioned does)."""
+    import jax
+    from jax.sharding import NamedSharding
+    leaves, treedef = jax.tree.flatten(arg)
+    sh = jax.tree.leaves(shardings, is_leaf=lambda x: isinstance(x, NamedSharding))
+    if len(sh) != len(leaves):
+        raise SystemExit(f"make_records: {len(leaves)} argument leaves but {len(sh)} shardings")
+    return jax.tree.unflatten(treedef, [jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=s)
+                                        for a, s in zip(leaves, sh)])
+
+
+def make_one(program, topology, out):
+    """Runs in the subprocess: XLA_FLAGS and JAX_PLATFORMS already set."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "jax"))
+    import jax
+    from jax.experimental import topologies
+    from jax.sharding import NamedSharding
+    import numpy as np
+    import hlo_collectives
+    import programs_models
+
+    data, model = TOPOLOGIES[topology]
+    sizes = PROGRAMS[program](data, model)
+    t0 = time.perf_counter()
+    topo = topologies.get_topology_desc(platform="tpu", topology_name=topology)
+    t_topo = time.perf_counter() - t0
+    devs = topo.devices
+    with scaled(programs_models, (data, model), sizes):  # the sizes are read when tracing too
+        return _make_one(program, topology, out, programs_models, BUILDER[program], devs, t_topo, sizes)
+
+
+def _make_one(program, topology, out, programs_models, builder, devs, t_topo, sizes):
+    import jax
+    from jax.experimental import topologies
+    from jax.sharding import Mesh, NamedSharding
+    import numpy as np
+    import hlo_collectives
+
+    data, model = TOPOLOGIES[topology]
+    prog = getattr(programs_models, builder)(devs)
+    if len(devs) != data * model:
+        raise SystemExit(f"make_records: {topology} has {len(devs)} devices, the mesh wants {data * model}")
+    tmesh = Mesh(np.array(devs).reshape(data, model), ("data", "model"))
+    is_sh = lambda x: isinstance(x, NamedSharding)
+    remap = lambda tree: jax.tree.map(lambda s: NamedSharding(tmesh, s.spec), tree, is_leaf=is_sh)
+    in_sh, out_sh = remap(prog.in_shardings), remap(prog.out_shardings)
+    abstract = tuple(abstract_like(arg, sh) for arg, sh in zip(prog.args, in_sh))
+    del prog.args
+
+    jitted = jax.jit(prog.fn, in_shardings=in_sh, out_shardings=out_sh, donate_argnums=prog.donate_argnums)
+    t0 = time.perf_counter()
+    lowered = jitted.lower(*abstract)
+    t_lower = time.perf_counter() - t0
+    text = lowered.as_text()
+    rss_before = maxrss_bytes()
+    t0 = time.perf_counter()
+    compiled = lowered.compile()
+    t_compile = time.perf_counter() - t0
+    rss_after = maxrss_bytes()
+
+    ma = compiled.memory_analysis()
+    mem = {k: getattr(ma, k) for k in ("argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes",
+                                       "temp_size_in_bytes", "generated_code_size_in_bytes",
+                                       "host_argument_size_in_bytes", "host_output_size_in_bytes",
+                                       "host_alias_size_in_bytes", "host_temp_size_in_bytes")}
+    mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
+                         - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
+    ca = compiled.cost_analysis()
+    if isinstance(ca, list):
+        ca = ca[0]
+    cost = {k: float(v) for k, v in sorted(ca.items())
+            if k in ("flops", "transcendentals", "bytes accessed", "optimal_seconds")}
+    ctext = compiled.as_text()
+    colls = hlo_collectives.parse(ctext)
+
+    d = record_dir(out, program, topology)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "lowered.mlir"), "w", encoding="utf-8") as f:
+        f.write(text)
+    leaves = jax.tree.leaves(abstract)
+    rec = {
+        "program": program, "topology": topology, "device_kind": devs[0].device_kind,
+        "chips": len(devs), "mesh": {"axis_names": ["data", "model"], "shape": [data, model]},
+        "sizes": sizes, "description": prog.doc,
+        "arguments": [{"shape": list(a.shape), "dtype": str(a.dtype), "spec": str(a.sharding.spec),
+                       "local_shape": list(a.sharding.shard_shape(a.shape))} for a in leaves],
+        "memory_analysis": mem,
+        "cost_analysis": cost,
+        "entry_computation_layout": entry_layout(ctext),
+        "collectives": [dict({k: c[k] for k in ("kind", "replica_groups", "operand_bytes", "result_bytes",
+                                                 "source_target_pairs", "async") if k in c},
+                             operands=[o["type"] for o in c["operands"]])
+                        for c in colls],
+        "collectives_summary": hlo_collectives.summary(colls),
+        "seconds": {"topology": t_topo, "lower": t_lower, "compile": t_compile},
+        "peak_rss_bytes": {"before_compile": rss_before, "after_compile": rss_after},
+        "versions": versions(),
+        "command": f"{COMMAND} --only {program}@{topology}",
+    }
+    with open(os.path.join(d, "record.json"), "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return rec
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--only", nargs="*", default=None, help="PROGRAM@TOPOLOGY pairs (default: all)")
+    ap.add_argument("--child", nargs=2, metavar=("PROGRAM", "TOPOLOGY"), help=argparse.SUPPRESS)
+    opts = ap.parse_args(argv)
+    if opts.child:
+        make_one(opts.child[0], opts.child[1], opts.out)
+        return 0
+    pairs = [(p, t) for p in PROGRAMS for t in TOPOLOGIES if p in EVERYWHERE or t in ENDS]
+    if opts.only is not None:
+        want = [tuple(s.split("@", 1)) for s in opts.only]
+        for w in want:
+            if len(w) != 2 or w[0] not in PROGRAMS or w[1] not in TOPOLOGIES:
+                print(f"make_records: unknown PROGRAM@TOPOLOGY '{'@'.join(w)}' "
+                      f"(programs {sorted(PROGRAMS)}, topologies {sorted(TOPOLOGIES)})", file=sys.stderr)
+                return 2
+        pairs = want
+    status = 0
+    for program, topology in pairs:
+        data, model = TOPOLOGIES[topology]
+        env = dict(os.environ, JAX_PLATFORMS="cpu", TPU_SKIP_MDS_QUERY="1")
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--out", opts.out,
+                            "--child", program, topology], env=env, capture_output=True, text=True)
+        if r.returncode != 0:
+            tail = [ln for ln in r.stderr.splitlines() if ln.strip()][-3:]
+            print(f"{program}@{topology}: FAILED: {' | '.join(tail)}", file=sys.stderr)
+            status = 1
+            continue
+        with open(os.path.join(record_dir(opts.out, program, topology), "record.json")) as f:
+            rec = json.load(f)
+        m = rec["memory_analysis"]
+        print(f"{program}@{topology}: peak {m['peak_bytes']} B (arg {m['argument_size_in_bytes']}, out "
+              f"{m['output_size_in_bytes']}, alias {m['alias_size_in_bytes']}, temp {m['temp_size_in_bytes']}), "
+              f"compile {rec['seconds']['compile']:.2f} s, peak RSS {rec['peak_rss_bytes']['after_compile'] >> 20} MiB")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
