@@ -782,8 +782,17 @@ ss_status ss_coll_output(const ss_coll *c, ss_dtype *dtype, int *rank, int64_t s
 const char *ss_coll_kind_name(ss_coll_kind kind);
 /* The nccl-tests bus-bandwidth factor of a kind over a group of n devices
  * (busbw = algbw x factor): all_reduce 2(n-1)/n; all_gather,
- * reduce_scatter and all_to_all (n-1)/n; others 1. */
+ * reduce_scatter and all_to_all (n-1)/n; others 1. It is
+ * ss_coll_ring_bytes of one byte. */
 double ss_coll_busbw_factor(ss_coll_kind kind, int64_t n);
+/* Bytes one device sends in the ring model (docs/gspmd.md 5.1; the ledger's
+ * `sent`, the planner's and the cost model's bytes) for a collective over n
+ * devices on `bytes`: all_reduce 2(n-1)/n x bytes (its buffer); all_gather
+ * (n-1)/n x bytes (the gathered output); reduce_scatter (n-1)/n x bytes (the
+ * scattered input); all_to_all (n-1)/n x bytes (one device's input); broadcast
+ * bytes (0 for n <= 1); permute bytes (the caller knows whether any pair
+ * moves). sim/base/ring.c has the sources. */
+double ss_coll_ring_bytes(ss_coll_kind kind, int64_t n, double bytes);
 
 /* The cost model (sim/spmd/estimate.c has the formulas and their sources).
  * Ring step count of a collective over a group of n devices: all_reduce

@@ -86,6 +86,27 @@ Test(shared_rules, ring_step_counts)
     cr_assert_eq(ss_coll_ring_steps(SS_COLL_PERMUTE, 1), 1);
 }
 
+Test(shared_rules, ring_bytes_are_steps_times_one_block)
+{
+    /* Around a ring each step forwards one of the n blocks of the buffer
+     * (S/n bytes), so a device sends steps x S/n: all-reduce 2(n-1) blocks
+     * of its buffer, all-gather n-1 blocks of the gathered output,
+     * reduce-scatter n-1 blocks of its input. The busbw factor is the same
+     * count for one byte (nccl-tests' PERFORMANCE.md). */
+    const ss_coll_kind kinds[] = {SS_COLL_ALL_REDUCE, SS_COLL_ALL_GATHER, SS_COLL_REDUCE_SCATTER};
+    for (int k = 0; k < 3; k++)
+        for (int64_t n = 1; n <= 16; n *= 2) {
+            double S = 4096.0 * (double)n, block = S / (double)n;
+            double walked = (double)ss_coll_ring_steps(kinds[k], n) * block;
+            cr_assert_float_eq(ss_coll_ring_bytes(kinds[k], n, S), walked, 1e-9,
+                               "%s n=%lld", ss_coll_kind_name(kinds[k]), (long long)n);
+            cr_assert_float_eq(ss_coll_busbw_factor(kinds[k], n) * S, walked, 1e-9);
+        }
+    /* A broadcast sends the whole buffer once there is anyone to send to. */
+    cr_assert_float_eq(ss_coll_ring_bytes(SS_COLL_BROADCAST, 8, 100.0), 100.0, 0);
+    cr_assert_float_eq(ss_coll_ring_bytes(SS_COLL_BROADCAST, 1, 100.0), 0.0, 0);
+}
+
 Test(shared_rules, collective_seconds_alpha_beta)
 {
     /* All-reduce over 4 devices, 3 MB sent per device at 1 GB/s, 1 us per

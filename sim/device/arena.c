@@ -16,9 +16,10 @@
 
 size_t ss_device_buffer_bytes(size_t bytes)
 {
+    _Static_assert(SS__ARENA_ALIGN == 64, "arena blocks are ss__align64's 64-byte pieces");
     if (bytes > SIZE_MAX - SS__ARENA_ALIGN)
         return SIZE_MAX;
-    return ((bytes ? bytes : 1) + SS__ARENA_ALIGN - 1) / SS__ARENA_ALIGN * SS__ARENA_ALIGN;
+    return ss__align64(bytes ? bytes : 1);
 }
 
 static size_t round_up(size_t n, size_t to)

@@ -591,35 +591,26 @@ ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec)
     double out_bytes = (double)(ss__shape_elems(out_rank, out_shape) * ss_dtype_size(out_dtype));
     double S = in_bytes, moved = 0;
     switch (c->kind) {
-    case SS_COLL_ALL_REDUCE: moved = 2 * (n - 1) / n * S; break;
-    case SS_COLL_ALL_GATHER: S = out_bytes; moved = (n - 1) / n * S; break;
-    case SS_COLL_REDUCE_SCATTER: moved = (n - 1) / n * S; break;
-    case SS_COLL_ALL_TO_ALL: S = n * in_bytes; moved = (n - 1) / n * in_bytes; break;
+    case SS_COLL_ALL_REDUCE: moved = ss_coll_ring_bytes(c->kind, gsize, S); break;
+    case SS_COLL_ALL_GATHER: S = out_bytes; moved = ss_coll_ring_bytes(c->kind, gsize, S); break;
+    case SS_COLL_REDUCE_SCATTER: moved = ss_coll_ring_bytes(c->kind, gsize, S); break;
+    case SS_COLL_ALL_TO_ALL:
+        S = n * in_bytes;
+        moved = ss_coll_ring_bytes(c->kind, gsize, in_bytes);
+        break;
     case SS_COLL_PERMUTE: {
         bool any = false;
         for (int i = 0; i < c->npairs; i++)
             any = any || c->pairs[i][0] != c->pairs[i][1];
-        moved = any ? S : 0;
+        moved = any ? ss_coll_ring_bytes(c->kind, gsize, S) : 0;
         break;
     }
-    case SS_COLL_BROADCAST: moved = n > 1 ? S : 0; break;
+    case SS_COLL_BROADCAST: moved = ss_coll_ring_bytes(c->kind, gsize, S); break;
     case SS_COLL_KIND_COUNT: break;
     }
     rec->bytes = (size_t)S;
     rec->sent = rec->received = moved;
     return SS_OK;
-}
-
-double ss_coll_busbw_factor(ss_coll_kind kind, int64_t n)
-{
-    double g = (double)n;
-    switch (kind) {
-    case SS_COLL_ALL_REDUCE: return 2 * (g - 1) / g;
-    case SS_COLL_ALL_GATHER:
-    case SS_COLL_REDUCE_SCATTER:
-    case SS_COLL_ALL_TO_ALL: return (g - 1) / g;
-    default: return 1;
-    }
 }
 
 static void record(ss_device *dev, const ss__op *me, double seconds)

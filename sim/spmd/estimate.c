@@ -6,31 +6,16 @@
  * Alpha-beta model (docs/gspmd.md 5.3). A collective over a group of n
  * devices takes
  *     steps(kind, n) x alpha + (bytes one device sends) / bandwidth
- * with the ring algorithm's step counts: all_reduce 2(n-1) (a
- * reduce-scatter then an all-gather around the ring, n-1 steps each:
- * Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms for clusters
- * of workstations", JPDC 69(2), 2009; the nccl-tests document
- * doc/PERFORMANCE.md derives its bus-bandwidth factors from the same
- * counts); all_gather, reduce_scatter, all_to_all and broadcast n-1;
- * permute (one send to one peer) 1. A group of one device takes no steps,
- * except permute, which is always one step (a device may send to itself).
- * The bytes sent per device are the ledger's ring-model bytes
- * (docs/gspmd.md 5.1). No tree algorithm is modelled.
+ * with the ring algorithm's step counts and bytes per device, both in
+ * base/ring.c (ss_coll_ring_steps, ss_coll_ring_bytes): all_reduce 2(n-1)
+ * steps; all_gather, reduce_scatter, all_to_all and broadcast n-1; permute
+ * (one send to one peer) 1. A group of one device takes no steps, except
+ * permute, which is always one step (a device may send to itself).
  *
  * A kernel takes the longer of its FLOPs at the device's peak and its
  * operand + result bytes at memory bandwidth (a roofline, no fusion).
  */
 #include "base/base.h"
-
-int64_t ss_coll_ring_steps(ss_coll_kind kind, int64_t n)
-{
-    int64_t g = n > 1 ? n - 1 : 0;
-    switch (kind) {
-    case SS_COLL_ALL_REDUCE: return 2 * g;
-    case SS_COLL_PERMUTE: return 1;
-    default: return g;
-    }
-}
 
 double ss_estimate_coll_seconds(ss_coll_kind kind, int64_t n, double sent, double bw,
                                 double alpha)

@@ -310,7 +310,7 @@ static ss_status resolve_partials(planner *p, const layout *aim)
         }
         int64_t n = group_size_of(p, st);
         double in = local_bytes(p->plan, st->local_before);
-        ss_status s = step_close(p, st, (double)(n - 1) / (double)n * in, NULL);
+        ss_status s = step_close(p, st, ss_coll_ring_bytes(SS_COLL_REDUCE_SCATTER, n, in), NULL);
         if (s)
             return s;
     }
@@ -323,7 +323,7 @@ static ss_status resolve_partials(planner *p, const layout *aim)
     p->cur.partial &= ~todo;
     int64_t n = group_size_of(p, st);
     double buf = local_bytes(p->plan, st->local_before);
-    return step_close(p, st, 2.0 * (double)(n - 1) / (double)n * buf, NULL);
+    return step_close(p, st, ss_coll_ring_bytes(SS_COLL_ALL_REDUCE, n, buf), NULL);
 }
 
 /* --- Phase 2: moves by all-to-all --------------------------------------- */
@@ -372,7 +372,7 @@ static ss_status move_axes(planner *p, const layout *aim)
         p->cur.n[i] -= t;
         int64_t n = group_size_of(p, st);
         double in = local_bytes(p->plan, st->local_before);
-        ss_status s = step_close(p, st, (double)(n - 1) / (double)n * in, NULL);
+        ss_status s = step_close(p, st, ss_coll_ring_bytes(SS_COLL_ALL_TO_ALL, n, in), NULL);
         if (s)
             return s;
     }
@@ -405,7 +405,7 @@ static ss_status gather_misplaced(planner *p, const layout *aim)
     int64_t out_local[SS_MAX_RANK];
     local_of(p, &p->cur, p->m, out_local);
     double out = local_bytes(p->plan, out_local);
-    return step_close(p, st, (double)(n - 1) / (double)n * out, NULL);
+    return step_close(p, st, ss_coll_ring_bytes(SS_COLL_ALL_GATHER, n, out), NULL);
 }
 
 /* --- Phases 4 and 5: slices and the device-order fix-up ------------------ */
