@@ -1454,8 +1454,28 @@ typedef struct ss_ledger_entry {
      * backward) to the phase of the first op that reads the result. */
     ss_phase phase;
     int npairs; /* PERMUTE: its source_target_pairs over all groups; else 0 */
+    /* Loop position. A collective of a loop's body or condition (a scan's
+     * step, a while's round) has `loop` = the loop op's value in the
+     * executable's program (and `value` = `loop`: the loop is what a report
+     * can name and place; phase is the loop's); `iteration` the step it runs
+     * in, from 0 (a counted loop's body is listed once per step, so step t
+     * of a 96-step scan has iteration t; a while's condition and body are
+     * listed once, iteration 0); `trips` the loop's step count, -1 for a
+     * while (known only when it runs); `in_cond` 1 when the while's
+     * condition emits it; `region_op` and `region_name` the op and the name
+     * ("" if unnamed) of the value inside the region that emits it, borrowed
+     * for the executable's lifetime. For a loop nested in a loop's body,
+     * these describe the outermost loop, region_* the innermost op. Outside
+     * loops: loop -1, iteration 0, trips 0, in_cond 0, region_* NULL. */
+    ss_value loop;
+    int64_t iteration;
+    int64_t trips;
+    int in_cond;
+    const char *region_op;
+    const char *region_name;
 } ss_ledger_entry;
-/* SS_ERR_RANGE for a bad index. */
+/* Every entry of ss_executable_ledger_count has one, loops' included;
+ * SS_ERR_RANGE for a bad index. */
 ss_status ss_executable_ledger_entry(const ss_executable *e, int i, ss_ledger_entry *out);
 /* Replica groups of ledger entry i as XLA's replica_groups list them:
  * device ids, coll.ngroups groups of coll.group_size row-major in ids[],

@@ -358,6 +358,11 @@ Test(loop, sharded_carry_collective_recorded_per_iteration)
     cr_assert_eq(plan.unknown_trip_loops, 1);
     cr_assert_eq(plan.ncollectives, 1);
     cr_assert_eq(ss_executable_ledger_count(el), 1);
+    /* Its one entry names the while, with no trip count, in the body. */
+    ss_ledger_entry le;
+    TS_OK(ss_executable_ledger_entry(el, 0, &le));
+    cr_assert(le.loop >= 0 && le.trips == -1 && le.iteration == 0 && le.in_cond == 0);
+    cr_assert_eq(le.coll.kind, SS_COLL_ALL_GATHER);
     ss_context_destroy(ctx);
     ss_executable_destroy(el);
     ss_executable_destroy(eu);
@@ -515,6 +520,52 @@ Test(loop, scan_loop_equals_unrolled_scan)
     free(x);
     free(w1);
     free(w2);
+    ss_executable_destroy(el);
+    ss_executable_destroy(eu);
+    ss_program_destroy(pl);
+    ss_program_destroy(pu);
+    ss_mesh_destroy(m);
+}
+
+/* Every ledger entry of a scan's body is reachable through the public
+ * facts: it names the loop and its step, and its kind, groups, op and
+ * provenance are those of the same step written out (the unrolled scan). */
+Test(loop, scan_ledger_entries_name_their_loop_and_step)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    enum { L = 3, D = 16 };
+    ss_program *pl = flax_scan(m, ss__scan_loop, L, D), *pu = flax_scan(m, ss__scan_unrolled, L, D);
+    ss_executable *el, *eu;
+    TS_OK(ss_program_compile(pl, &el));
+    TS_OK(ss_program_compile(pu, &eu));
+    int n = ss_executable_ledger_count(el);
+    cr_assert_eq(n, ss_executable_ledger_count(eu));
+    cr_assert(n > 0 && n % L == 0, "%d entries over %d steps", n, L);
+    int per = n / L, ids_l[8], ids_u[8];
+    for (int k = 0; k < n; k++) {
+        ss_ledger_entry a, b;
+        TS_OK(ss_executable_ledger_entry(el, k, &a));
+        TS_OK(ss_executable_ledger_entry(eu, k, &b));
+        cr_assert(a.loop >= 0 && a.value == a.loop, "entry %d: loop %d", k, (int)a.loop);
+        cr_assert_eq(a.iteration, k / per, "entry %d: step %lld", k, (long long)a.iteration);
+        cr_assert_eq(a.trips, L);
+        cr_assert_eq(a.in_cond, 0);
+        cr_assert_str_eq(a.region_op, ss_value_op_name(pu, b.value), "entry %d", k);
+        cr_assert_eq(b.loop, -1);
+        cr_assert_null(b.region_op);
+        cr_assert(a.coll.kind == b.coll.kind && a.coll.bytes == b.coll.bytes &&
+                      a.coll.sent == b.coll.sent && a.user == b.user && a.npairs == b.npairs,
+                  "entry %d", k);
+        cr_assert_eq(a.phase, b.phase, "entry %d", k);
+        cr_assert(a.coll.ngroups * a.coll.group_size <= 8);
+        TS_OK(ss_executable_ledger_groups(el, k, ids_l, 8));
+        TS_OK(ss_executable_ledger_groups(eu, k, ids_u, 8));
+        cr_assert_eq(memcmp(ids_l, ids_u, sizeof(int) * (size_t)(a.coll.ngroups * a.coll.group_size)),
+                     0, "entry %d: replica groups", k);
+    }
+    ss_ledger_entry past;
+    cr_assert_eq(ss_executable_ledger_entry(el, n, &past), SS_ERR_RANGE);
+    cr_assert_eq(ss_executable_ledger_entry(el, -1, &past), SS_ERR_RANGE);
     ss_executable_destroy(el);
     ss_executable_destroy(eu);
     ss_program_destroy(pl);

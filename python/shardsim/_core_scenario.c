@@ -255,6 +255,18 @@ static PyObject *ledger_list(const ss_scenario *sc, const ss_executable *e)
         Py_XDECREF(axes);
         Py_XDECREF(groups);
         Py_XDECREF(pairs);
+        if (d) { /* a loop's entry: which loop, which step, which op in it */
+            PyObject *loop = le.loop < 0 ? Py_NewRef(Py_None) : Py_BuildValue(
+                "{s:i,s:L,s:N,s:s,s:s,s:s}", "value", (int)le.loop,
+                "iteration", (long long)le.iteration,
+                "trips", le.trips >= 0 ? PyLong_FromLongLong(le.trips) : Py_NewRef(Py_None),
+                "region", le.in_cond ? "cond" : "body",
+                "op", le.region_op ? le.region_op : "",
+                "name", le.region_name ? le.region_name : "");
+            if (!loop || PyDict_SetItemString(d, "loop", loop) < 0)
+                Py_CLEAR(d);
+            Py_XDECREF(loop);
+        }
         if (!d) {
             Py_CLEAR(list);
             break;

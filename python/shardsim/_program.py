@@ -74,6 +74,9 @@ class Collective:
     phase: str                # forward, backward, optimizer
     replica_groups: list
     source_target_pairs: list
+    # A loop's collective: {"value", "iteration" (step from 0), "trips" (None
+    # for a while), "region" ("body" or "cond"), "op", "name"}; None outside loops.
+    loop: "dict | None" = None
 
 
 def _fmt_bytes(n):

@@ -248,6 +248,25 @@ static void text_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
     fprintf(f, "\n");
 }
 
+/* ", step 3 of 96 of its body: dot_general h" appended to a loop entry's
+ * label (ss_ledger_entry's loop position); nothing outside loops. */
+static void loop_suffix(const ss_ledger_entry *le, char *label, size_t cap)
+{
+    if (le->loop < 0)
+        return;
+    size_t at = strlen(label);
+    char step[64];
+    if (le->trips >= 0)
+        snprintf(step, sizeof step, "step %lld of %lld", (long long)le->iteration + 1,
+                 (long long)le->trips);
+    else
+        snprintf(step, sizeof step, "each round");
+    snprintf(label + at, cap - at, ", %s of its %s: %s%s%s", step,
+             le->in_cond ? "condition" : "body", le->region_op ? le->region_op : "?",
+             le->region_name && le->region_name[0] ? " " : "",
+             le->region_name ? le->region_name : "");
+}
+
 static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     ledger_row rows[64];
@@ -276,11 +295,14 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
         fprintf(f, "  in order:\n");
         for (int i = 0; i < ss_executable_ledger_count(r->exe); i++) {
             ss_ledger_entry le;
-            if (ss_executable_ledger_entry(r->exe, i, &le))
+            if (ss_executable_ledger_entry(r->exe, i, &le)) {
+                fprintf(f, "  %3d (%s)\n", i + 1, ss_error_message());
                 continue;
+            }
             const ss_coll_record c = le.coll;
-            char label[200], s[32], b[32], axes[96];
+            char label[320], s[32], b[32], axes[96];
             value_label(sc, le.value, label, sizeof label);
+            loop_suffix(&le, label, sizeof label);
             ss__fmt_bytes(s, sizeof s, c.sent);
             ss__fmt_bytes(b, sizeof b, (double)c.bytes);
             ss_axes_repr(sc->mesh, c.naxes, c.axes, axes, sizeof axes);
@@ -661,8 +683,11 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
     ss__buf_puts(b, ",\"ledger\":{\"entries\":[");
     for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids; i++) {
         ss_ledger_entry le;
-        if (ss_executable_ledger_entry(r->exe, i, &le))
-            continue;
+        ss_status est = ss_executable_ledger_entry(r->exe, i, &le);
+        if (est) {
+            part_failed(rst, est);
+            break;
+        }
         const ss_coll_record c = le.coll;
         if (i)
             ss__buf_putc(b, ',');
@@ -716,7 +741,24 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
         json_num(b, c.received);
         ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", le.user ? "user" : "reshard");
         json_value_ref(b, sc, le.value);
-        ss__buf_puts(b, "}}");
+        ss__buf_putc(b, '}');
+        if (le.loop >= 0) { /* only loop entries carry the key: other reports keep their shape */
+            ss__buf_printf(b, ",\"loop\":{\"value\":%d,\"iteration\":%lld,\"trips\":",
+                           (int)le.loop, (long long)le.iteration);
+            if (le.trips >= 0)
+                ss__buf_printf(b, "%lld", (long long)le.trips);
+            else
+                ss__buf_puts(b, "null");
+            ss__buf_printf(b, ",\"region\":\"%s\",\"op\":", le.in_cond ? "cond" : "body");
+            ss__json_str(b, le.region_op ? le.region_op : "");
+            ss__buf_puts(b, ",\"name\":");
+            if (le.region_name && le.region_name[0])
+                ss__json_str(b, le.region_name);
+            else
+                ss__buf_puts(b, "null");
+            ss__buf_putc(b, '}');
+        }
+        ss__buf_putc(b, '}');
     }
     ledger_row rows[64];
     double total;

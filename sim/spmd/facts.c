@@ -10,21 +10,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Position of the instruction of ledger entry i in e->insts, -1 if none
- * (or if the entry is one of a loop's, which has no instruction here). */
-static int coll_at(const ss_executable *e, int i)
+/* Where ledger entry i comes from: instruction k of executable `owner`
+ * (e itself, or a loop region's executable, nested loops included), and for
+ * an entry of a loop the outermost loop instruction of e with the step and
+ * region it runs in. Entries are in run order, as ss_executable_ledger_get
+ * numbers them: a counted loop's body once per step, a while's condition
+ * and body once each. */
+typedef struct ledger_pos {
+    const ss_executable *owner;
+    int k;
+    int loop_inst;      /* -1: not in a loop */
+    int64_t iteration;  /* step of that loop, from 0 */
+    int in_cond;
+} ledger_pos;
+
+static bool ledger_locate(const ss_executable *e, int i, ledger_pos *pos)
 {
     int n = 0;
     for (int k = 0; k < e->ninsts; k++) {
-        if (e->insts[k].kind == SS__INST_LOOP) {
-            n += ss__loop_ledger_count(e, &e->insts[k]);
-            if (n > i)
-                return -1;
+        const ss__inst *in = &e->insts[k];
+        if (in->kind == SS__INST_COLL && n++ == i) {
+            *pos = (ledger_pos){e, k, -1, 0, 0};
+            return true;
         }
-        if (e->insts[k].kind == SS__INST_COLL && n++ == i)
-            return k;
+        if (in->kind != SS__INST_LOOP)
+            continue;
+        int all = ss__loop_ledger_count(e, in);
+        if (i - n >= all) {
+            n += all;
+            continue;
+        }
+        const ss__loop_exec *l = &e->loops[in->index];
+        int ncond = l->cond ? ss_executable_ledger_count(l->cond) : 0;
+        int per = ncond + ss_executable_ledger_count(l->body);
+        int local = (i - n) % per;
+        bool cond = local < ncond;
+        if (!ledger_locate(cond ? l->cond : l->body, cond ? local : local - ncond, pos))
+            return false;
+        pos->loop_inst = k;
+        pos->iteration = (i - n) / per;
+        pos->in_cond = cond;
+        return true;
     }
-    return -1;
+    return false;
 }
 
 /* The collective of instruction k with its pairs bound. */
@@ -136,39 +164,56 @@ static ss_status coll_pairs(const ss_executable *e, int k, int pairs[][2], int c
     return st;
 }
 
+static ss_status bad_entry(const ss_executable *e, int i)
+{
+    return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+}
+
 ss_status ss_executable_ledger_entry(const ss_executable *e, int i, ss_ledger_entry *out)
 {
     memset(out, 0, sizeof *out);
-    out->value = -1;
-    int k = coll_at(e, i);
-    if (k < 0)
-        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+    out->value = out->loop = -1;
+    ledger_pos at;
+    if (i < 0 || !ledger_locate(e, i, &at))
+        return bad_entry(e, i);
     ss_status st = ss_executable_ledger_get(e, i, &out->coll);
     if (st)
         return st;
-    out->value = e->insts[k].node;
-    out->user = ss__op_is(e->program->nodes[out->value].op, SS__OPF_COLLECTIVE);
-    out->phase = coll_phase(e, k);
-    return coll_pairs(e, k, NULL, 0, &out->npairs);
+    const ss__node *node = &at.owner->program->nodes[at.owner->insts[at.k].node];
+    out->user = ss__op_is(node->op, SS__OPF_COLLECTIVE);
+    if (at.loop_inst < 0) {
+        out->value = e->insts[at.k].node;
+        out->phase = coll_phase(e, at.k);
+    } else {
+        const ss__loop_exec *l = &e->loops[e->insts[at.loop_inst].index];
+        out->value = out->loop = e->insts[at.loop_inst].node;
+        out->phase = ss_value_phase(e->program, out->loop);
+        out->iteration = at.iteration;
+        out->trips = l->length;
+        out->in_cond = at.in_cond;
+        out->region_op = ss__opcode_name(node);
+        out->region_name = node->name;
+    }
+    return coll_pairs(at.owner, at.k, NULL, 0, &out->npairs);
 }
 
 ss_status ss_executable_ledger_groups(const ss_executable *e, int i, int ids[], int cap)
 {
-    int k = coll_at(e, i);
-    if (k < 0)
-        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
+    ledger_pos at;
+    if (i < 0 || !ledger_locate(e, i, &at))
+        return bad_entry(e, i);
     int ng, gs;
-    return coll_groups(e, k, ids, cap, &ng, &gs);
+    return coll_groups(at.owner, at.k, ids, cap, &ng, &gs);
 }
 
 ss_status ss_executable_ledger_pairs(const ss_executable *e, int i, int pairs[][2], int cap,
                                      int *n)
 {
     *n = 0;
-    int k = coll_at(e, i);
-    if (k < 0)
-        return ss__fail(SS_ERR_RANGE, "ledger entry %d of %d", i, ss_executable_ledger_count(e));
-    return coll_pairs(e, k, pairs, cap < 0 ? 0 : cap, n);
+    ledger_pos at;
+    if (i < 0 || !ledger_locate(e, i, &at))
+        return bad_entry(e, i);
+    return coll_pairs(at.owner, at.k, pairs, cap < 0 ? 0 : cap, n);
 }
 
 /* --- The buffers at the peak --------------------------------------------- */
