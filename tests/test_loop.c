@@ -573,6 +573,46 @@ Test(loop, scan_ledger_entries_name_their_loop_and_step)
     ss_mesh_destroy(m);
 }
 
+/* A scan with no per-step outputs (ys NULL, as lax.scan's f returning
+ * (carry, None)): both forms build, and the final carry is the same. */
+static ss_status halve(ss_program *p, const ss_value carry[], const ss_value xs[],
+                       ss_value next[], ss_value ys[], void *user)
+{
+    (void)xs, (void)ys, (void)user;
+    ss_value half;
+    ss_status st = ss_constant(p, 0.5, &half);
+    return st ? st : ss_binary(p, SS_MUL, carry[0], half, &next[0]);
+}
+
+Test(loop, scan_without_ys_takes_null_arrays)
+{
+    ss_mesh *m = ts_make_mesh("x=4", 4);
+    scan_fn fns[2] = {ss__scan_loop, ss__scan_unrolled};
+    float got[2][8];
+    for (int f = 0; f < 2; f++) {
+        ss_program *p;
+        TS_OK(ss_program_create(m, &p));
+        ss_value x = ts_input(p, "x", "P('x')", 1, 8), fin;
+        TS_OK(fns[f](p, halve, NULL, 3, 1, &x, 0, NULL, 0, &fin, NULL));
+        TS_OK(ss_output(p, fin, NULL));
+        ss_executable *e;
+        TS_OK(ss_program_compile(p, &e));
+        float in[8];
+        for (int k = 0; k < 8; k++)
+            in[k] = (float)k;
+        const void *ins[1] = {in};
+        void *outs[1] = {got[f]};
+        ss_context *ctx = make_ctx(4);
+        TS_OK(ss_executable_run(e, ctx, ins, outs));
+        for (int k = 0; k < 8; k++) /* three halvings, exact in binary */
+            cr_assert_eq(got[f][k], (float)k / 8.0f, "form %d, %d: %g", f, k, got[f][k]);
+        ss_context_destroy(ctx);
+        ss_executable_destroy(e);
+        ss_program_destroy(p);
+    }
+    ss_mesh_destroy(m);
+}
+
 Test(loop, scan_ir_does_not_grow_with_its_length)
 {
     ss_mesh *m = ts_make_mesh("data=2,model=4", 8);

@@ -464,7 +464,7 @@ ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, v
     if (!st)
         st = add_loop(p, &l, nops, ops, init_like, NULL, res);
     ss__loop_free(&l);
-    if (!st)
+    if (!st && ncarry)
         memcpy(final_carry, res, sizeof(ss_value) * (size_t)ncarry);
     return st;
 }
@@ -546,10 +546,11 @@ ss_status ss__counted_loop(ss_program *p, ss_scan_body body, void *user, int64_t
     if (!st)
         st = add_loop(p, &l, nops, ops, init_like, outs_like + ncarry, res);
     ss__loop_free(&l);
-    if (!st) {
+    /* final_carry and ys may be NULL when their count is 0. */
+    if (!st && ncarry)
         memcpy(final_carry, res, sizeof(ss_value) * (size_t)ncarry);
+    if (!st && nys)
         memcpy(ys, res + ncarry, sizeof(ss_value) * (size_t)nys);
-    }
     return st;
 }
 

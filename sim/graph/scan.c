@@ -104,7 +104,8 @@ ss_status ss__scan_unrolled(ss_program *p, ss_scan_body body, void *user, int64_
                                             "4096 steps are supported",
                         (long long)length);
     ss_value carry[SS__SCAN_MAX], next[SS__SCAN_MAX], x_i[SS__SCAN_MAX], y_i[SS__SCAN_MAX];
-    memcpy(carry, init, sizeof(ss_value) * (size_t)ncarry);
+    if (ncarry) /* init may be NULL with no carries */
+        memcpy(carry, init, sizeof(ss_value) * (size_t)ncarry);
     ss_value *per_step = NULL;
     if (nys) {
         per_step = calloc((size_t)(length * nys), sizeof(ss_value));
@@ -143,7 +144,7 @@ ss_status ss__scan_unrolled(ss_program *p, ss_scan_body body, void *user, int64_
     for (int k = 0; k < nys && !st; k++)
         st = stack(p, length, per_step + k * length, &ys[k]);
     free(per_step);
-    if (!st)
+    if (!st && ncarry)
         memcpy(final_carry, carry, sizeof(ss_value) * (size_t)ncarry);
     return st;
 }
