@@ -502,8 +502,16 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
 typedef struct ss_context ss_context;
 typedef struct ss_device ss_device;
 
-/* Parse a byte size: "16GiB", "512MiB", "64 KiB", "1.5GiB", "4096", "2G"
- * (K/M/G/T and KB/MB/GB/TB are taken as binary units too). SS_ERR_PARSE for
+/* Parse a byte size, as --device-memory, `device_memory` and Python's
+ * shardsim.parse_bytes read it: a number, optional spaces, then a unit.
+ * Binary (IEC) units KiB, MiB, GiB, TiB are powers of 1024, and so are the
+ * bare letters K, M, G, T (what an accelerator's memory is quoted in: a
+ * "16 GB" TPU v5e chip has 16 GiB of HBM, jax's memory_stats bytes_limit is
+ * in bytes); the SI units KB, MB, GB, TB are powers of 1000, as in dd(1),
+ * du --block-size and Kubernetes. "16GiB" = 16 x 2^30, "16G" = 16 x 2^30,
+ * "16GB" = 16 x 10^9, "1.5 KiB" = 1536, "4096" and "4096B" = 4096. Letters
+ * are case-insensitive (but "GB" is decimal only with a B after the
+ * letter). The result must be a whole number of bytes. SS_ERR_PARSE for
  * anything else, SS_ERR_RANGE past SIZE_MAX. */
 ss_status ss_size_parse(const char *text, size_t *out);
 

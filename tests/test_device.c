@@ -31,6 +31,24 @@ Test(device, size_parse)
     cr_assert_eq(v, 4096u);
     cr_assert_eq(ss_size_parse("2G", &v), SS_OK);
     cr_assert_eq(v, (size_t)2 << 30);
+    /* SI units are decimal (dd(1), du --block-size): 16 GB is 16e9 bytes,
+     * 0.25 GiB short of 15 GiB; IEC units and bare letters are binary. */
+    cr_assert_eq(ss_size_parse("16GB", &v), SS_OK);
+    cr_assert_eq(v, (size_t)16000000000ull);
+    cr_assert_eq(ss_size_parse("1.5 KB", &v), SS_OK);
+    cr_assert_eq(v, 1500u);
+    cr_assert_eq(ss_size_parse("3 MB", &v), SS_OK);
+    cr_assert_eq(v, 3000000u);
+    cr_assert_eq(ss_size_parse("2TB", &v), SS_OK);
+    cr_assert_eq(v, (size_t)2000000000000ull);
+    cr_assert_eq(ss_size_parse("2 TiB", &v), SS_OK);
+    cr_assert_eq(v, (size_t)2 << 40);
+    cr_assert_eq(ss_size_parse("64k", &v), SS_OK);
+    cr_assert_eq(v, 65536u);
+    cr_assert_eq(ss_size_parse("4096B", &v), SS_OK);
+    cr_assert_eq(v, 4096u);
+    cr_assert_eq(ss_size_parse("1.0000001KB", &v), SS_ERR_PARSE); /* 1000.0001 bytes */
+    cr_assert_eq(ss_size_parse("16 GiBs", &v), SS_ERR_PARSE);
     cr_assert_eq(ss_size_parse("12 parsecs", &v), SS_ERR_PARSE);
     cr_assert_eq(ss_size_parse("GiB", &v), SS_ERR_PARSE);
     cr_assert_eq(ss_size_parse("0.3B", &v), SS_ERR_PARSE);

@@ -18,8 +18,9 @@ _NUMPY_DTYPES = {"f32": "float32", "f16": "float16", "f64": "float64", "i8": "in
                  "u16": "uint16", "u32": "uint32", "u64": "uint64", "bool": "bool"}
 
 def parse_bytes(size):
-    """16 * 2**30 from 16 * 2**30, "16GiB", "16 GB" or "1.5GiB" (binary units), read
-    as the command line reads --device-memory (the library's ss_size_parse)."""
+    """16 * 2**30 from 16 * 2**30, "16GiB", "16G" or "1.5GiB"; "16GB" is 16 * 10**9
+    (SI units are decimal, IEC units and bare letters binary), read as the
+    command line reads --device-memory (the library's ss_size_parse)."""
     n = int(size) if isinstance(size, (int, np.integer)) else _core.parse_size(str(size))
     if n <= 0:
         raise InvalidArgumentError(f"device memory must be more than 0 bytes, got {size!r}")

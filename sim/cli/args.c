@@ -83,35 +83,6 @@ ss_status cli_parse_ints(const char *text, const char *what, int64_t out[], int 
     return SS_OK;
 }
 
-ss_status cli_parse_bytes(const char *text, int64_t *out)
-{
-    static const struct {
-        const char *suffix;
-        double mult;
-    } units[] = {{"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0},
-                 {"KiB", 1024.0},          {"TB", 1e12},          {"GB", 1e9},
-                 {"MB", 1e6},              {"KB", 1e3},           {"B", 1.0},
-                 {"", 1.0}};
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || errno || v < 0)
-        return ss__fail(SS_ERR_PARSE, "size '%s': expected a number such as 16GiB", text);
-    while (isspace((unsigned char)*end))
-        end++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (strcmp(end, units[i].suffix) == 0) {
-            double b = v * units[i].mult;
-            if (b > 9.0e18)
-                return ss__fail(SS_ERR_PARSE, "size '%s' is too large", text);
-            *out = (int64_t)b;
-            return SS_OK;
-        }
-    }
-    return ss__fail(SS_ERR_PARSE, "size '%s': unknown unit '%s' (use B, KiB, MiB, GiB, TiB)",
-                    text, end);
-}
-
 bool cli_use_color(void)
 {
     const char *nc = getenv("NO_COLOR");

@@ -35,8 +35,6 @@ const char *cli_value(cli_args *a);
 
 /* "8,1024" -> {8, 1024}; "" -> rank 0. One-line error on bad input. */
 ss_status cli_parse_ints(const char *text, const char *what, int64_t out[], int cap, int *n);
-/* "16GiB", "512MiB", "1e9" -> bytes. */
-ss_status cli_parse_bytes(const char *text, int64_t *out);
 
 /* True when colour should be used on stdout (a terminal, NO_COLOR unset). */
 bool cli_use_color(void);

@@ -296,31 +296,34 @@ ss_status ss_size_parse(const char *text, size_t *out)
                         text);
     while (*end == ' ')
         end++;
+    /* The letter's power (K 1, M 2, G 3, T 4); a following 'i' (KiB) or
+     * nothing (K) makes it binary, a 'B' alone (KB) decimal: dd's and du's
+     * reading of these suffixes. */
     double mult = 1;
     const char *u = end;
     if (*u) {
-        int shift;
+        int power;
         switch (*u) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
-        case 't': case 'T': shift = 40; break;
-        case 'b': case 'B': shift = 0; break;
-        default: shift = -1; break;
+        case 'k': case 'K': power = 1; break;
+        case 'm': case 'M': power = 2; break;
+        case 'g': case 'G': power = 3; break;
+        case 't': case 'T': power = 4; break;
+        case 'b': case 'B': power = 0; break;
+        default: power = -1; break;
         }
-        if (shift < 0)
-            return ss__fail(SS_ERR_PARSE, "size '%s': unknown unit '%s' (use B, KiB, MiB, GiB, TiB)",
+        if (power < 0)
+            return ss__fail(SS_ERR_PARSE,
+                            "size '%s': unknown unit '%s' (use B, KiB, MiB, GiB, TiB or KB, MB, "
+                            "GB, TB)",
                             text, u);
-        mult = (double)((uint64_t)1 << shift);
-        if (shift) {
+        u++;
+        bool decimal = power > 0 && (*u == 'B' || *u == 'b');
+        for (int k = 0; k < power; k++)
+            mult *= decimal ? 1000.0 : 1024.0;
+        if (power > 0 && *u == 'i')
             u++;
-            if (*u == 'i')
-                u++;
-            if (*u == 'B' || *u == 'b')
-                u++;
-        } else {
+        if (power > 0 && (*u == 'B' || *u == 'b'))
             u++;
-        }
         while (*u == ' ')
             u++;
         if (*u)

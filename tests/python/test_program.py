@@ -83,6 +83,17 @@ def test_device_memory_and_assert_fits(root, cli):
         ss.parse_bytes("16 parsecs")
 
 
+def test_parse_bytes_reads_units_as_the_command_line(root, cli):
+    # IEC units and bare letters are binary, SI units decimal (dd(1)); the
+    # command line's --device-memory reads the same text the same way.
+    assert ss.parse_bytes("16GiB") == ss.parse_bytes("16G") == 16 * 2**30
+    assert ss.parse_bytes("16GB") == 16 * 10**9
+    assert ss.parse_bytes("1.5 KB") == 1500
+    for text in ("16GB", "16GiB"):
+        got = cli("plan", path(root, "flax_mlp"), "--device-memory", text)
+        assert got["memory"]["capacity"] == ss.parse_bytes(text)
+
+
 def test_assert_collectives(root, cli):
     entries = cli("plan", path(root, "megatron"))["ledger"]["entries"]
     by_kind = {}
