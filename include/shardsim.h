@@ -814,6 +814,33 @@ double ss_estimate_coll_seconds(ss_coll_kind kind, int64_t n, double sent, doubl
 /* Seconds of a kernel: the longer of flops / peak_flops and bytes / mem_bw
  * (a roofline). */
 double ss_estimate_kernel_seconds(double flops, double bytes, double peak_flops, double mem_bw);
+/* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
+ * beside each row): public peak numbers of an accelerator and its links, for
+ * the step-time estimate of `shardsim plan`. Devices are joined by fast
+ * links (link_*) in nodes of devices_per_node consecutive device ids, by the
+ * network (net_*) across nodes. "cpu-here" models this machine, its cores
+ * shared by the virtual devices. */
+typedef struct ss_hw_profile {
+    const char *name;             /* "cpu-here", "tpu-v5e", "h100-nvlink", ... */
+    const char *about;            /* one line for a listing */
+    double flops_f32, flops_bf16; /* peak FLOP/s per device */
+    double hbm_bw;                /* bytes/s per device */
+    int devices_per_node;         /* devices joined by the fast links */
+    double link_bw, link_alpha;   /* per device per axis inside a node: B/s, s */
+    double net_bw, net_alpha;     /* across nodes */
+} ss_hw_profile;
+/* The number of profiles, profile i of them (NULL past the end), and the
+ * profile named `name` (NULL if none is; names are matched exactly).
+ * Profiles are static: never freed. */
+int ss_hw_profile_count(void);
+const ss_hw_profile *ss_hw_profile_get(int i);
+const ss_hw_profile *ss_hw_profile_find(const char *name);
+/* Bandwidth (bytes/s) and latency (s per ring step) that a collective over
+ * mesh axes axes[0..naxes) (indices) gets under p: the node's links when
+ * every group of those axes fits inside one node (row-major device ids),
+ * else the network. */
+void ss_hw_profile_axis_link(const ss_hw_profile *p, const ss_mesh *mesh, int naxes,
+                             const int axes[], double *bw, double *alpha);
 /* The group of device `device` under `c`: member device ids in rank order
  * (`members` needs room for the group size), its size and the device's
  * rank. SS_ERR_RANGE if the device is not in the mesh or `cap` is small. */
@@ -1528,6 +1555,15 @@ typedef struct ss_step_cost {
 /* The steps in execution order; *n receives how many there are, at most
  * cap are written (cap 0: count only). Their flops sum to the plan's. */
 ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n);
+/* Seconds per step of e under p (docs/gspmd.md 5.3): a roofline per
+ * kernel (ss_estimate_kernel_seconds) and alpha-beta ring costs per
+ * collective (ss_estimate_coll_seconds), summed with no overlap; fused
+ * elementwise loops are not counted. SS_ERR_NOMEM on host memory. */
+typedef struct ss_step_estimate {
+    double compute, comm, total; /* seconds per step */
+} ss_step_estimate;
+ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh, const ss_hw_profile *p,
+                           ss_step_estimate *out);
 
 /* ------------------------------------------------------------------------ */
 /* Training                                                                  */

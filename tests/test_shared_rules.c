@@ -107,6 +107,57 @@ Test(shared_rules, ring_bytes_are_steps_times_one_block)
     cr_assert_float_eq(ss_coll_ring_bytes(SS_COLL_BROADCAST, 1, 100.0), 0.0, 0);
 }
 
+Test(shared_rules, hardware_profiles_are_one_table_found_by_name)
+{
+    cr_assert(ss_hw_profile_count() >= 3);
+    for (int i = 0; i < ss_hw_profile_count(); i++) {
+        const ss_hw_profile *p = ss_hw_profile_get(i);
+        cr_assert_not_null(p);
+        cr_assert_eq(ss_hw_profile_find(p->name), p, "%s", p->name);
+        cr_assert(p->flops_f32 > 0 && p->hbm_bw > 0 && p->link_bw > 0 && p->net_bw > 0 &&
+                      p->devices_per_node > 0,
+                  "%s", p->name);
+    }
+    cr_assert_null(ss_hw_profile_get(ss_hw_profile_count()));
+    cr_assert_null(ss_hw_profile_get(-1));
+    cr_assert_null(ss_hw_profile_find("tpu-v0"));
+    cr_assert_null(ss_hw_profile_find(NULL));
+    /* Cloud TPU v5e's published figures: 197 TFLOP/s bf16, 819 GB/s HBM. */
+    const ss_hw_profile *v5e = ss_hw_profile_find("tpu-v5e");
+    cr_assert_not_null(v5e);
+    cr_assert_float_eq(v5e->flops_bf16, 197e12, 1);
+    cr_assert_float_eq(v5e->hbm_bw, 819e9, 1);
+}
+
+Test(shared_rules, step_estimate_of_one_all_reduce)
+{
+    /* x f32[8, 1024] sharded P(None, 'x') on 8 devices, summed over its
+     * sharded dim: each device sums its block, then one all-reduce of the
+     * f32[8] partial sums. Under tpu-v5e (8 devices inside one 256-chip
+     * slice: ICI) comm = 2 x 7 steps x alpha + 2 x 7/8 x 32 bytes / bw. */
+    ss_mesh *m = ts_make_mesh("x=8", 8);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P(None, 'x')", 2, 8, 1024), y;
+    int axes[1] = {1};
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, x, 1, axes, 0, &y));
+    ss_spec rep = ts_spec("P(None)");
+    TS_OK(ss_output(p, y, &rep));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    cr_assert_eq(ss_executable_ledger_count(e), 1);
+    const ss_hw_profile *v5e = ss_hw_profile_find("tpu-v5e");
+    ss_step_estimate est;
+    TS_OK(ss_estimate_step(e, m, v5e, &est));
+    double want = 14 * v5e->link_alpha + 2.0 * 7.0 / 8.0 * 32.0 / v5e->link_bw;
+    cr_assert_float_eq(est.comm, want, 1e-15, "comm %g, want %g", est.comm, want);
+    cr_assert(est.compute > 0);
+    cr_assert_float_eq(est.total, est.compute + est.comm, 1e-18);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
 Test(shared_rules, collective_seconds_alpha_beta)
 {
     /* All-reduce over 4 devices, 3 MB sent per device at 1 GB/s, 1 us per

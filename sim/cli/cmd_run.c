@@ -121,7 +121,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (cli_is(&a, "--trace")) {
             o->trace = v;
         } else if (cli_is(&a, "--profile")) {
-            if (!ss__scn_profile_find(v)) {
+            if (!ss_hw_profile_find(v)) {
                 snprintf(msg, sizeof msg, "--profile: unknown profile '%s' (cpu-here, tpu-v5e, "
                                           "h100-nvlink)", v);
                 return fail_usage(o, msg);
@@ -280,7 +280,7 @@ static void progress(int done, int total, double elapsed, void *user)
  * same instruction list), one slice per kernel or collective. */
 static bool write_plan_trace(const ss_scenario *sc, const ss__scn_report *r, const char *path)
 {
-    const ss__scn_profile *p = ss__scn_profile_find(r->profile ? r->profile : "tpu-v5e");
+    const ss_hw_profile *p = ss_hw_profile_find(r->profile ? r->profile : "tpu-v5e");
     int n = 0;
     if (ss_executable_steps(r->exe, NULL, 0, &n) != SS_OK)
         return false;
@@ -306,7 +306,7 @@ static bool write_plan_trace(const ss_scenario *sc, const ss__scn_report *r, con
         if (c[k].kind == SS_STEP_COLLECTIVE &&
             ss_executable_ledger_get(r->exe, c[k].ledger_index, &rec) == SS_OK) {
             double bw, alpha;
-            ss__scn_profile_axis_link(p, sc->mesh, rec.naxes, rec.axes, &bw, &alpha);
+            ss_hw_profile_axis_link(p, sc->mesh, rec.naxes, rec.axes, &bw, &alpha);
             dur = ss_estimate_coll_seconds(rec.kind, rec.group_size, rec.sent, bw, alpha);
             name = ss_coll_kind_name(rec.kind);
         } else {

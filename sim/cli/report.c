@@ -574,11 +574,11 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         fprintf(f, "Estimated step time (roofline kernels + alpha-beta ring collectives, no "
                    "overlap)\n");
         fprintf(f, "  %-12s %12s %14s %12s\n", "profile", "compute", "communication", "total");
-        for (int k = 0; k < ss__scn_profile_count(); k++) {
-            const ss__scn_profile *p = ss__scn_profile_get(k);
-            ss__scn_estimate est;
+        for (int k = 0; k < ss_hw_profile_count(); k++) {
+            const ss_hw_profile *p = ss_hw_profile_get(k);
+            ss_step_estimate est;
             if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                ss__scn_estimate_step(r->exe, sc->mesh, p, &est))
+                ss_estimate_step(r->exe, sc->mesh, p, &est))
                 continue;
             fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
                     est.comm * 1e3, est.total * 1e3);
@@ -892,11 +892,11 @@ static void json_report(const ss_scenario *sc, const ss__scn_report *r, ss__buf 
         if (r->is_plan) {
             ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
             int m = 0;
-            for (int k = 0; k < ss__scn_profile_count(); k++) {
-                const ss__scn_profile *p = ss__scn_profile_get(k);
-                ss__scn_estimate est;
+            for (int k = 0; k < ss_hw_profile_count(); k++) {
+                const ss_hw_profile *p = ss_hw_profile_get(k);
+                ss_step_estimate est;
                 if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                    ss__scn_estimate_step(r->exe, sc->mesh, p, &est))
+                    ss_estimate_step(r->exe, sc->mesh, p, &est))
                     continue;
                 ss__buf_puts(b, m++ ? ",{\"profile\":" : "{\"profile\":");
                 ss__json_str(b, p->name);

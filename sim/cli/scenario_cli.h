@@ -1,7 +1,7 @@
 /*
  * scenario_cli.h — `shardsim run` and `shardsim plan` over the library's
  * scenario front end (shardsim.h, "Scenarios"): the reports (report.c,
- * watch.c, profiles.c) and the commands (cmd_run.c,
+ * watch.c) and the commands (cmd_run.c,
  * cmd_strategy.c). The reports still read the front end's internal
  * structures (front/scenario/scenario.h) until the report is data.
  */
@@ -14,34 +14,6 @@
 #include "front/scenario/strategy.h"
 
 #include <stdio.h>
-
-/* --- Hardware profiles and the step-time estimate (profiles.c) ----------- */
-
-typedef struct ss__scn_profile {
-    const char *name;
-    const char *about;
-    double flops_f32, flops_bf16; /* peak FLOP/s per device */
-    double hbm_bw;                /* bytes/s per device */
-    int devices_per_node;         /* devices joined by the fast links */
-    double link_bw, link_alpha;   /* per device per axis inside a node: B/s, s */
-    double net_bw, net_alpha;     /* across nodes */
-} ss__scn_profile;
-
-int ss__scn_profile_count(void);
-const ss__scn_profile *ss__scn_profile_get(int i);
-const ss__scn_profile *ss__scn_profile_find(const char *name);
-
-typedef struct ss__scn_estimate {
-    double compute, comm, total; /* seconds per step */
-} ss__scn_estimate;
-
-/* Alpha-beta ring model (docs/gspmd.md 5.3) over the executable's
- * collectives plus a roofline per kernel; communication is not overlapped. */
-ss_status ss__scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
-                            const ss__scn_profile *p, ss__scn_estimate *out);
-/* Bandwidth and latency an axis group of the mesh gets under profile p. */
-void ss__scn_profile_axis_link(const ss__scn_profile *p, const ss_mesh *mesh, int naxes,
-                               const int axes[], double *bw, double *alpha);
 
 /* --- `run --watch NAME` (watch.c) ---------------------------------------- */
 

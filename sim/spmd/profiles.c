@@ -1,6 +1,8 @@
 /*
- * profiles.c — hardware profiles as data, and the step-time estimate that
- * `shardsim plan` prints for each.
+ * profiles.c — hardware profiles as data (one table, looked up by name:
+ * ss_hw_profile_find), and the step-time estimate of an executable under a
+ * profile (ss_estimate_step) that `shardsim plan` prints for each. A new
+ * profile is one row of `profiles` with its figures' sources in a comment.
  *
  * The model (docs/gspmd.md 5.3; the formulas are the library's
  * ss_estimate_kernel_seconds and ss_estimate_coll_seconds, in
@@ -11,14 +13,14 @@
  * sum, an upper bound on a well-overlapped step and a lower bound on one
  * with stragglers. The figures are public peak numbers, not measurements.
  */
-#include "scenario_cli.h"
+#include "lower.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const ss__scn_profile profiles[] = {
+static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
@@ -37,23 +39,25 @@ static const ss__scn_profile profiles[] = {
      495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6},
 };
 
-int ss__scn_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
+int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
 
-const ss__scn_profile *ss__scn_profile_get(int i)
+const ss_hw_profile *ss_hw_profile_get(int i)
 {
-    return i >= 0 && i < ss__scn_profile_count() ? &profiles[i] : NULL;
+    return i >= 0 && i < ss_hw_profile_count() ? &profiles[i] : NULL;
 }
 
-const ss__scn_profile *ss__scn_profile_find(const char *name)
+const ss_hw_profile *ss_hw_profile_find(const char *name)
 {
-    for (int i = 0; i < ss__scn_profile_count(); i++)
+    if (!name)
+        return NULL;
+    for (int i = 0; i < ss_hw_profile_count(); i++)
         if (strcmp(profiles[i].name, name) == 0)
             return &profiles[i];
     return NULL;
 }
 
 /* The share of a core each virtual device gets under cpu-here. */
-static double cpu_share(const ss__scn_profile *p, const ss_mesh *mesh)
+static double cpu_share(const ss_hw_profile *p, const ss_mesh *mesh)
 {
     if (strcmp(p->name, "cpu-here") != 0)
         return 1.0;
@@ -64,7 +68,7 @@ static double cpu_share(const ss__scn_profile *p, const ss_mesh *mesh)
     return n > cores ? (double)cores / n : 1.0;
 }
 
-void ss__scn_profile_axis_link(const ss__scn_profile *p, const ss_mesh *mesh, int naxes,
+void ss_hw_profile_axis_link(const ss_hw_profile *p, const ss_mesh *mesh, int naxes,
                            const int axes[], double *bw, double *alpha)
 {
     /* The span of device positions the group reaches: the largest of its
@@ -86,8 +90,8 @@ void ss__scn_profile_axis_link(const ss__scn_profile *p, const ss_mesh *mesh, in
     *alpha = inside ? p->link_alpha : p->net_alpha;
 }
 
-ss_status ss__scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
-                            const ss__scn_profile *p, ss__scn_estimate *out)
+ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh,
+                            const ss_hw_profile *p, ss_step_estimate *out)
 {
     memset(out, 0, sizeof *out);
     int n = 0;
@@ -118,7 +122,7 @@ ss_status ss__scn_estimate_step(const ss_executable *e, const ss_mesh *mesh,
         if ((st = ss_executable_ledger_get(e, c[k].ledger_index, &r)))
             break;
         double bw, alpha;
-        ss__scn_profile_axis_link(p, mesh, r.naxes, r.axes, &bw, &alpha);
+        ss_hw_profile_axis_link(p, mesh, r.naxes, r.axes, &bw, &alpha);
         out->comm += ss_estimate_coll_seconds(r.kind, r.group_size, r.sent, bw, alpha);
     }
     free(c);
