@@ -2330,6 +2330,12 @@ ss_status ss_strategy_reshard(ss_context *ctx, const ss_strategy *s, const ss_me
                               const ss_reshard_options *opts, ss_array *out[],
                               ss_param_sharding shardings[], ss_reshard_stats *stats);
 
+/* numpy's str of a host array, as `print(x)` shows a jax.Array (line width
+ * 75, "..." past 1000 elements with 3 at each edge): data row-major in
+ * `dtype`. *out receives heap text (no trailing newline) the caller frees
+ * with free(). SS_ERR_INVALID for a bad rank or NULL data, SS_ERR_NOMEM. */
+ss_status ss_format_numpy(ss_dtype dtype, int rank, const int64_t shape[], const void *data,
+                          char **out);
 /* ------------------------------------------------------------------------ */
 /* Scenarios                                                                 */
 /* ------------------------------------------------------------------------ */

@@ -105,11 +105,11 @@ static double *eval_output_typed(const char *text, int which, size_t *n, ss_dtyp
             c0 *= a0->shape[d];
         *input0 = malloc(sizeof **input0 * (size_t)c0);
         for (int64_t k = 0; k < c0; k++)
-            (*input0)[k] = ss__scn_elem_get(a0->dtype, in[0], (size_t)k);
+            (*input0)[k] = ss__elem_get(a0->dtype, in[0], (size_t)k);
     }
     double *r = malloc(sizeof *r * (size_t)count[which]);
     for (int64_t k = 0; k < count[which]; k++)
-        r[k] = ss__scn_elem_get(dt[which], out[which], (size_t)k);
+        r[k] = ss__elem_get(dt[which], out[which], (size_t)k);
     *n = (size_t)count[which];
     for (int i = 0; i < sc.ninputs; i++)
         free(in[i]);

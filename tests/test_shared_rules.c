@@ -158,6 +158,24 @@ Test(shared_rules, step_estimate_of_one_all_reduce)
     ss_mesh_destroy(m);
 }
 
+Test(shared_rules, numpy_text_of_a_host_array)
+{
+    /* str(np.arange(6, dtype=np.float32).reshape(2, 3)) and
+     * str(np.array([1, 2, 3], dtype=np.int32)), as numpy prints them. */
+    float f[6] = {0, 1, 2, 3, 4, 5};
+    int32_t i[3] = {1, 2, 3};
+    int64_t s23[2] = {2, 3}, s3[1] = {3};
+    char *text = NULL;
+    TS_OK(ss_format_numpy(SS_F32, 2, s23, f, &text));
+    cr_assert_str_eq(text, "[[0. 1. 2.]\n [3. 4. 5.]]");
+    free(text);
+    TS_OK(ss_format_numpy(SS_I32, 1, s3, i, &text));
+    cr_assert_str_eq(text, "[1 2 3]");
+    free(text);
+    cr_assert_eq(ss_format_numpy(SS_F32, 1, s3, NULL, &text), SS_ERR_INVALID);
+    cr_assert_null(text);
+}
+
 Test(shared_rules, collective_seconds_alpha_beta)
 {
     /* All-reduce over 4 devices, 3 MB sent per device at 1 GB/s, 1 us per

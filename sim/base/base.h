@@ -99,6 +99,11 @@ static inline bool ss__mul_i64_checked(int64_t a, int64_t b, int64_t *out)
 #endif
 }
 
+/* Element k of a buffer of `dtype` as a double (bf16 and f16 widened
+ * exactly, 64-bit integers rounded to the nearest double; 0 for an unknown
+ * dtype): what reports and checks print. */
+double ss__elem_get(ss_dtype dtype, const void *buf, size_t k);
+
 /* A byte count in binary units (B, KiB, MiB, GiB, TiB, 1024 apart; the
  * largest unit the count reaches, TiB at most); bytes are whole: "512 B".
  * ss__fmt_bytes (reports): one decimal, "16.0 KiB", "1.5 MiB".

@@ -2,6 +2,7 @@
  * dtype.c — element types: sizes and names.
  */
 #include "base.h"
+#include "half.h"
 
 #include <string.h>
 
@@ -45,4 +46,24 @@ ss_status ss_dtype_parse(const char *text, ss_dtype *out)
                     "unknown dtype '%s' (expected f32, bf16, f16, f64, i8, i16, i32, i64, u8, "
                     "u16, u32, u64 or bool)",
                     text);
+}
+
+double ss__elem_get(ss_dtype dt, const void *buf, size_t k)
+{
+    switch (dt) {
+    case SS_F32: return ((const float *)buf)[k];
+    case SS_F64: return ((const double *)buf)[k];
+    case SS_BF16: return ss__bf16_to_f32(((const uint16_t *)buf)[k]);
+    case SS_F16: return ss__f16_to_f32(((const uint16_t *)buf)[k]);
+    case SS_I32: return ((const int32_t *)buf)[k];
+    case SS_I64: return (double)((const int64_t *)buf)[k];
+    case SS_I8: return ((const int8_t *)buf)[k];
+    case SS_U8:
+    case SS_BOOL: return ((const uint8_t *)buf)[k];
+    case SS_I16: return ((const int16_t *)buf)[k];
+    case SS_U16: return ((const uint16_t *)buf)[k];
+    case SS_U32: return ((const uint32_t *)buf)[k];
+    case SS_U64: return (double)((const uint64_t *)buf)[k];
+    default: return 0;
+    }
 }

@@ -56,6 +56,10 @@ int ss__bench_collectives(int argc, char **argv);
 int ss__bench_mlp(int argc, char **argv);
 /* `shardsim bench ckpt ...` with argv after "ckpt". */
 int ss__bench_ckpt(int argc, char **argv);
+/* `shardsim run FILE ...` and `shardsim plan FILE ...` with main's argv
+ * (argv[1] is the command; cmd_run.c). */
+int ss__cli_run(int argc, char **argv);
+int ss__cli_plan(int argc, char **argv);
 /* `shardsim ckpt SUBCOMMAND ...` with argv from the subcommand on. */
 int ss__cli_ckpt(int argc, char **argv);
 

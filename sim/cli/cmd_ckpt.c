@@ -10,7 +10,6 @@
  * problem, 2 bad usage or an unreadable checkpoint.
  */
 #include "cli.h"
-#include "scenario_cli.h"
 
 #include "base/json.h"
 
@@ -307,7 +306,7 @@ static ss_status restore_whole(const ckpt_opts *o, ss_ckpt *ck, const ss_ckpt_ar
  * the digits that read back to the same value in their dtype. */
 static void json_elem(ss__buf *b, ss_dtype dt, const void *data, size_t k)
 {
-    double v = ss__scn_elem_get(dt, data, k);
+    double v = ss__elem_get(dt, data, k);
     if (dt == SS_BOOL)
         ss__buf_puts(b, v != 0 ? "true" : "false");
     else if (isnan(v))
@@ -397,7 +396,11 @@ static int show_values(const ckpt_opts *o, ss_ckpt *ck)
             ss__buf_putc(&b, '}');
         } else {
             ss__buf_printf(&b, "\n%s: %s\n", d.name, type);
-            st = ss__scn_np_str(d.dtype, d.rank, d.shape, host, &b);
+            char *text = NULL;
+            st = ss_format_numpy(d.dtype, d.rank, d.shape, host, &text);
+            if (!st)
+                ss__buf_puts(&b, text);
+            free(text);
             ss__buf_putc(&b, '\n');
         }
         free(host);

@@ -2,7 +2,6 @@
  * main.c — the `shardsim` command: dispatch to subcommands, help, demo.
  */
 #include "cli.h"
-#include "scenario_cli.h"
 
 #include <stdbool.h>
 #include <stdio.h>

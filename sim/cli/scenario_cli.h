@@ -42,8 +42,6 @@ ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, F
 
 /* --- Commands (cmd_run.c) ------------------------------------------------ */
 
-int ss__cli_run(int argc, char **argv);
-int ss__cli_plan(int argc, char **argv);
 
 /* `argv` as main's: argv[1] is "run" or "plan", options follow. The command
  * on a scenario given as text (for tests and the fuzzer): the file argument

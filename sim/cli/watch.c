@@ -64,7 +64,7 @@ static void on_event(const ss_watch_event *ev, void *user)
         n *= ev->shape[d];
     s->n = n;
     for (int64_t k = 0; k < n && k < SHOWN; k++)
-        s->v[k] = ss__scn_elem_get(ev->dtype, ev->data, (size_t)k);
+        s->v[k] = ss__elem_get(ev->dtype, ev->data, (size_t)k);
     s->set = true;
     if (pos == 0) { /* every device has the same block shape */
         w->hit[ev->index] = true;

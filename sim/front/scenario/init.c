@@ -11,6 +11,8 @@
  */
 #include "scenario.h"
 
+#include "base/half.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -29,73 +31,13 @@ static double uniform01(uint64_t seed, uint64_t index)
     return ((double)(h >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
-static uint16_t to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-static float from_bf16(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t to_f16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    uint32_t sign = (u >> 16) & 0x8000u;
-    int32_t exp = (int32_t)((u >> 23) & 0xff) - 127 + 15;
-    uint32_t man = u & 0x7fffffu;
-    if (((u >> 23) & 0xff) == 0xff)
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    if (exp >= 31)
-        return (uint16_t)(sign | 0x7c00u);
-    if (exp <= 0) {
-        if (exp < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        uint32_t shift = (uint32_t)(14 - exp);
-        uint32_t half = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1u)))
-            half++;
-        return (uint16_t)(sign | half);
-    }
-    uint32_t half = sign | ((uint32_t)exp << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (half & 1u)))
-        half++;
-    return (uint16_t)half;
-}
-
-static float from_f16(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    float f;
-    if (exp == 0) {
-        f = ldexpf((float)man, -24);
-        return sign ? -f : f;
-    }
-    uint32_t u = exp == 31 ? sign | 0x7f800000u | (man << 13)
-                           : sign | ((exp - 15 + 127) << 23) | (man << 13);
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static void elem_set(ss_dtype dt, void *buf, size_t k, double v)
 {
     switch (dt) {
     case SS_F32: ((float *)buf)[k] = (float)v; break;
     case SS_F64: ((double *)buf)[k] = v; break;
-    case SS_BF16: ((uint16_t *)buf)[k] = to_bf16((float)v); break;
-    case SS_F16: ((uint16_t *)buf)[k] = to_f16((float)v); break;
+    case SS_BF16: ((uint16_t *)buf)[k] = ss__f32_to_bf16((float)v); break;
+    case SS_F16: ((uint16_t *)buf)[k] = ss__f32_to_f16((float)v); break;
     case SS_I32:
         ((int32_t *)buf)[k] = (int32_t)(v > 2147483647.0 ? 2147483647.0
                                         : v < -2147483648.0 ? -2147483648.0 : v);
@@ -113,26 +55,6 @@ static void elem_set(ss_dtype dt, void *buf, size_t k, double v)
         break;
     case SS_U64: ((uint64_t *)buf)[k] = (uint64_t)(v >= 1.8e19 ? 1.8e19 : v < 0 ? 0 : v); break;
     default: break;
-    }
-}
-
-double ss__scn_elem_get(ss_dtype dt, const void *buf, size_t k)
-{
-    switch (dt) {
-    case SS_F32: return ((const float *)buf)[k];
-    case SS_F64: return ((const double *)buf)[k];
-    case SS_BF16: return from_bf16(((const uint16_t *)buf)[k]);
-    case SS_F16: return from_f16(((const uint16_t *)buf)[k]);
-    case SS_I32: return ((const int32_t *)buf)[k];
-    case SS_I64: return (double)((const int64_t *)buf)[k];
-    case SS_I8: return ((const int8_t *)buf)[k];
-    case SS_U8:
-    case SS_BOOL: return ((const uint8_t *)buf)[k];
-    case SS_I16: return ((const int16_t *)buf)[k];
-    case SS_U16: return ((const uint16_t *)buf)[k];
-    case SS_U32: return ((const uint32_t *)buf)[k];
-    case SS_U64: return (double)((const uint64_t *)buf)[k];
-    default: return 0;
     }
 }
 

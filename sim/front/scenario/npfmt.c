@@ -177,7 +177,7 @@ static void plan_format(npfmt *f, int rank, const int64_t shape[], int64_t size,
         for (int64_t k = 0; k < size; k++)
             if (shown(rank, shape, summary, k)) {
                 char b[32];
-                int w = snprintf(b, sizeof b, "%.0f", ss__scn_elem_get(f->dt, f->data, (size_t)k));
+                int w = snprintf(b, sizeof b, "%.0f", ss__elem_get(f->dt, f->data, (size_t)k));
                 f->width = w > f->width ? w : f->width;
             }
         return;
@@ -187,7 +187,7 @@ static void plan_format(npfmt *f, int rank, const int64_t shape[], int64_t size,
     for (int64_t k = 0; k < size; k++) {
         if (!shown(rank, shape, summary, k))
             continue;
-        double v = ss__scn_elem_get(f->dt, f->data, (size_t)k);
+        double v = ss__elem_get(f->dt, f->data, (size_t)k);
         if (!isfinite(v)) {
             nonfinite = true;
             neginf = neginf || (isinf(v) && v < 0);
@@ -202,7 +202,7 @@ static void plan_format(npfmt *f, int rank, const int64_t shape[], int64_t size,
     f->kind = maxv > 0 && (maxv >= 1e8 || minv < 1e-4 || maxv / minv > 1000) ? F_EXP : F_POS;
     for (int pass = 0; pass < 2 && any_finite; pass++) /* F_EXP: frac digits, then widths */
         for (int64_t k = 0; k < size; k++) {
-            double v = ss__scn_elem_get(f->dt, f->data, (size_t)k);
+            double v = ss__elem_get(f->dt, f->data, (size_t)k);
             if (!shown(rank, shape, summary, k) || !isfinite(v))
                 continue;
             char s[64], ex[8];
@@ -239,7 +239,7 @@ static void plan_format(npfmt *f, int rank, const int64_t shape[], int64_t size,
 
 static void format_elem(const npfmt *f, int64_t k, ss__buf *b)
 {
-    double v = ss__scn_elem_get(f->dt, f->data, (size_t)k);
+    double v = ss__elem_get(f->dt, f->data, (size_t)k);
     char s[64], ex[8];
     int point, ed;
     switch (f->kind) {
@@ -379,7 +379,7 @@ ss_status ss__scn_np_str(ss_dtype dt, int rank, const int64_t shape[], const voi
         size *= shape[d];
     npfmt f = {.dt = dt, .data = data};
     if (rank == 0) { /* numpy's scalar str: 1.0, 1e-05, True */
-        double v = ss__scn_elem_get(dt, data, 0);
+        double v = ss__elem_get(dt, data, 0);
         char s[64], ex[8];
         int point, ed;
         if (dt == SS_BOOL)
@@ -476,5 +476,24 @@ ss_status ss__scn_npy_write(const char *path, ss_dtype dt, int rank, const int64
               (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
     if (fclose(f) != 0 || !ok)
         return ss__fail(SS_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return SS_OK;
+}
+
+ss_status ss_format_numpy(ss_dtype dtype, int rank, const int64_t shape[], const void *data,
+                          char **out)
+{
+    *out = NULL;
+    if (rank < 0 || rank > SS_MAX_RANK || (rank && !shape) || !data)
+        return ss__fail(SS_ERR_INVALID, "format numpy: bad rank %d or missing data", rank);
+    ss__buf b;
+    ss__buf_init(&b);
+    ss_status st = ss__scn_np_str(dtype, rank, shape, data, &b);
+    if (!st && (b.oom || !b.data))
+        st = ss__fail(SS_ERR_NOMEM, "format numpy: out of host memory");
+    if (st) {
+        ss__buf_free(&b);
+        return st;
+    }
+    *out = b.data; /* the buffer's heap text, NUL-terminated */
     return SS_OK;
 }

@@ -247,8 +247,8 @@ void ss__scn_check_compare(ss_dtype dt, const void *run, const void *ref, int64_
     memset(res, 0, sizeof *res);
     res->first_bad = -1;
     for (int64_t i = 0; i < n; i++) {
-        double a = ss__scn_elem_get(dt, run, (size_t)i);
-        double b = ss__scn_elem_get(dt, ref, (size_t)i);
+        double a = ss__elem_get(dt, run, (size_t)i);
+        double b = ss__elem_get(dt, ref, (size_t)i);
         if (!isfinite(a) || !isfinite(b)) {
             /* assert_allclose: equal NaNs and equal infinities pass */
             if ((isnan(a) && isnan(b)) || a == b) {
@@ -405,7 +405,7 @@ static ss_status device_steps(dev_run *d)
             unsigned char one[16];
             if (r->step_values[o] &&
                 !(st = ss_array_get(out[o], one, value_bytes(sc->program, sc->outputs[o].value))))
-                r->step_values[o][s] = ss__scn_elem_get(value_dtype(sc->program, sc->outputs[o].value),
+                r->step_values[o][s] = ss__elem_get(value_dtype(sc->program, sc->outputs[o].value),
                                                     one, 0);
         }
         for (int o = 0; o < no; o++) {

@@ -384,8 +384,6 @@ ss__scn_loc ss__scn_loc_from_message(const ss_scenario *sc, const char *msg);
  * initializer: values depend only on the seed and each element's global
  * index, never on a sharding. */
 void ss__scn_init_fill(const ss__scn_array *a, void *dst);
-/* Element k of a host buffer of `dtype` as a double. */
-double ss__scn_elem_get(ss_dtype dtype, const void *buf, size_t k);
 
 /* --- Host arrays as numpy shows and stores them (npfmt.c) --------------- */
 
