@@ -2452,6 +2452,9 @@ const ss_program *ss_scenario_program(const ss_scenario *sc);
  * argument or result name of an imported program), "" if none; *line and
  * *col (may be NULL) receive where in the file it was made (0 if unknown). */
 const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line, int *col);
+/* The first value the file named `name` (its lowest value id), -1 if no
+ * value has that name. */
+ss_value ss_scenario_value_find(const ss_scenario *sc, const char *name);
 
 typedef struct ss_scenario_result {
     bool has_run;            /* the scenario has a run function */

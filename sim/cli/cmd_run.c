@@ -461,7 +461,7 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
     }
     ss__scn_report *r = ss__scn_report_of(sc);
     if (!plan && o.watch && ss_scenario_executable(sc)) {
-        if (!ss__scn_watch_known(sc, o.watch)) {
+        if (ss_scenario_value_find(sc, o.watch) < 0) {
             char msg[256];
             snprintf(msg, sizeof msg, "--watch: no value is named '%s' in the scenario", o.watch);
             rc = report_message(&o, msg, true);

@@ -15,23 +15,7 @@
 
 #include <stdio.h>
 
-/* --- `run --watch NAME` (watch.c) ---------------------------------------- */
-
-/* Blocks caught around the collectives that read or write values named
- * NAME during the steps it was attached for. */
-typedef struct ss__scn_watch ss__scn_watch;
-/* Does the scenario name any value `name`? */
-bool ss__scn_watch_known(const ss_scenario *sc, const char *name);
-/* Attach to e (its runs call back; ss_scenario_watch with
- * ss__scn_watch_callback() limits that to the first step). */
-ss_status ss__scn_watch_start(const ss_scenario *sc, ss_executable *e, const char *name,
-                              ss__scn_watch **out);
-/* The function that records the blocks; its user pointer is the watch. */
-ss_watch_fn ss__scn_watch_callback(void);
-void ss__scn_watch_free(ss__scn_watch *w);
-/* The "Watch NAME" report section; JSON: ,"watch":{...}. */
-void ss__scn_watch_report_text(const ss__scn_watch *w, const ss_executable *e, FILE *f);
-void ss__scn_watch_report_json(const ss__scn_watch *w, ss__buf *b);
+#include "watch.h"
 
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)

@@ -10,7 +10,7 @@
  * each device writes only its own slots, so no lock is needed. Blocks keep
  * their first SHOWN values; the report says how many there were.
  */
-#include "scenario_cli.h"
+#include "watch.h"
 
 #include "base/json.h"
 
@@ -44,9 +44,16 @@ static slot *slots_of(const ss__scn_watch *w, int i, int p)
     return &w->slots[((size_t)i * (size_t)w->ndev + (size_t)p) * 2];
 }
 
+/* The file's name of v, NULL if it has none. */
+static const char *name_of(const ss_scenario *sc, ss_value v)
+{
+    const char *n = ss_scenario_value_name(sc, v, NULL, NULL);
+    return n[0] ? n : NULL;
+}
+
 static bool named(const ss__scn_watch *w, ss_value v)
 {
-    const char *n = ss__scn_value_name(w->sc, v);
+    const char *n = name_of(w->sc, v);
     return n && strcmp(n, w->name) == 0;
 }
 
@@ -55,7 +62,7 @@ static void on_event(const ss_watch_event *ev, void *user)
     ss__scn_watch *w = user;
     if (ev->index >= w->ncoll || !(named(w, ev->value) || named(w, ev->operand)))
         return;
-    int pos = ss_mesh_position_of(w->sc->mesh, ev->device);
+    int pos = ss_mesh_position_of(ss_scenario_mesh(w->sc), ev->device);
     if (pos < 0)
         return;
     slot *s = &slots_of(w, ev->index, pos)[ev->after ? 1 : 0];
@@ -75,14 +82,6 @@ static void on_event(const ss_watch_event *ev, void *user)
     }
 }
 
-bool ss__scn_watch_known(const ss_scenario *sc, const char *name)
-{
-    for (int v = 0; v < sc->vinfo_cap; v++)
-        if (sc->vinfo[v].name && strcmp(sc->vinfo[v].name, name) == 0)
-            return true;
-    return false;
-}
-
 ss_status ss__scn_watch_start(const ss_scenario *sc, ss_executable *e, const char *name,
                           ss__scn_watch **out)
 {
@@ -92,7 +91,7 @@ ss_status ss__scn_watch_start(const ss_scenario *sc, ss_executable *e, const cha
     w->sc = sc;
     w->name = name;
     w->ncoll = ss_executable_ledger_count(e);
-    w->ndev = ss_mesh_device_count(sc->mesh);
+    w->ndev = ss_mesh_device_count(ss_scenario_mesh(sc));
     size_t nc = (size_t)(w->ncoll ? w->ncoll : 1);
     w->slots = calloc(nc * (size_t)w->ndev * 2, sizeof *w->slots);
     w->hit = calloc(nc, sizeof *w->hit);
@@ -151,7 +150,10 @@ static void collective_title(const ss__scn_watch *w, const ss_executable *e, int
     ss_value v = le.value;
     bool user = le.user;
     bool reduces = rec.kind == SS_COLL_ALL_REDUCE || rec.kind == SS_COLL_REDUCE_SCATTER;
-    const char *vn = ss__scn_value_name(w->sc, v), *on = ss__scn_value_name(w->sc, w->operand[i]);
+    int line = 0;
+    const char *vn = ss_scenario_value_name(w->sc, v, &line, NULL);
+    const char *on = name_of(w->sc, w->operand[i]);
+    vn = vn[0] ? vn : NULL;
     char what[160], shape[64];
     if (user)
         snprintf(what, sizeof what, "%s -> %s", on ? on : "(unnamed)", vn ? vn : "(unnamed)");
@@ -159,11 +161,11 @@ static void collective_title(const ss__scn_watch *w, const ss_executable *e, int
         snprintf(what, sizeof what, "a reshard of %s", vn ? vn : "(unnamed)");
     ss__shape_text(shape, sizeof shape, w->dtype[i], w->rank[i], w->shape[i]);
     char axes[96];
-    ss_axes_repr(w->sc->mesh, rec.naxes, rec.axes, axes, sizeof axes);
+    ss_axes_repr(ss_scenario_mesh(w->sc), rec.naxes, rec.axes, axes, sizeof axes);
     snprintf(buf, cap, "#%d %s%s%s over %s (line %d): %s, %s per device", (int)rec.seq,
              ss_coll_kind_name(rec.kind), reduces ? " " : "",
              reduces && (unsigned)rec.op < 4 ? ops[rec.op] : "", axes,
-             ss__scn_value_loc(w->sc, v).line, what, shape);
+             line, what, shape);
 }
 
 void ss__scn_watch_report_text(const ss__scn_watch *w, const ss_executable *e, FILE *f)
@@ -190,7 +192,7 @@ void ss__scn_watch_report_text(const ss__scn_watch *w, const ss_executable *e, F
             char before[256], after[256];
             block_text(&s[0], before, sizeof before);
             block_text(&s[1], after, sizeof after);
-            fprintf(f, "    device %-3d %-40s -> %s\n", ss_mesh_device_id(w->sc->mesh, p),
+            fprintf(f, "    device %-3d %-40s -> %s\n", ss_mesh_device_id(ss_scenario_mesh(w->sc), p),
                     before, after);
         }
     }
@@ -224,7 +226,7 @@ void ss__scn_watch_report_json(const ss__scn_watch *w, ss__buf *b)
         for (int p = 0; p < w->ndev; p++) {
             const slot *s = slots_of(w, i, p);
             ss__buf_printf(b, "%s{\"device\":%d,\"elements\":%lld,\"before\":", p ? "," : "",
-                           ss_mesh_device_id(w->sc->mesh, p), (long long)s[0].n);
+                           ss_mesh_device_id(ss_scenario_mesh(w->sc), p), (long long)s[0].n);
             json_block(b, &s[0]);
             ss__buf_puts(b, ",\"after\":");
             json_block(b, &s[1]);

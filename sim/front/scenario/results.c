@@ -104,6 +104,14 @@ ss_status ss_scenario_check_get(const ss_scenario *sc, int i, ss_scenario_check 
     return SS_OK;
 }
 
+ss_value ss_scenario_value_find(const ss_scenario *sc, const char *name)
+{
+    for (int v = 0; sc && name && v < sc->vinfo_cap; v++)
+        if (sc->vinfo[v].name && strcmp(sc->vinfo[v].name, name) == 0)
+            return v;
+    return -1;
+}
+
 const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line, int *col)
 {
     ss__scn_loc loc = sc ? ss__scn_value_loc(sc, v) : (ss__scn_loc){0, 0};
