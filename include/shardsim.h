@@ -2389,6 +2389,10 @@ typedef struct ss_scenario_options {
      * *cancel is nonzero (set it from another thread, a signal handler or
      * the progress callback): ss_scenario_run fails with SS_ERR_CANCELLED. */
     const volatile int *cancel;
+    /* run: keep the last step's results on the devices until
+     * ss_scenario_free, for ss_scenario_output_array (false: freed when the
+     * run ends, as the command line does). */
+    bool keep_outputs;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {
@@ -2502,6 +2506,43 @@ typedef struct ss_scenario_check {
 } ss_scenario_check;
 /* SS_ERR_RANGE past the checks. */
 ss_status ss_scenario_check_get(const ss_scenario *sc, int i, ss_scenario_check *out);
+
+/* After a run with keep_outputs: result i (ss_scenario_output_get's order)
+ * as it lies on the devices after the last step, in the layout the
+ * partitioner gave it (borrowed; valid until ss_scenario_free). Its shards
+ * (ss_array_shards) point into the device arenas, row-major. NULL before
+ * such a run or past the results. */
+const ss_array *ss_scenario_output_array(const ss_scenario *sc, int i);
+
+/* --- Scenario inputs: the run's arguments, as data and given by a caller --- */
+
+/* The run function's inputs, in the program's input order (for an imported
+ * StableHLO module: the entry function's arguments in order; for a
+ * scenario: its arrays in the order the run first uses them, optimizer
+ * state included); 0 before a run function exists. */
+int ss_scenario_input_count(const ss_scenario *sc);
+typedef struct ss_scenario_input {
+    const char *name;      /* the argument's name (JAX's argument path, else argN;
+                              a scenario's variable name); borrowed */
+    ss_value value;        /* in ss_scenario_program */
+    ss_dtype dtype;
+    int rank;
+    int64_t shape[SS_MAX_RANK];
+    bool is_param;         /* a param (imported: a donated argument) */
+    bool hidden;           /* made by an optimizer (its state), not declared */
+    bool given;            /* its values come from ss_scenario_input_set or --inputs */
+} ss_scenario_input;
+/* SS_ERR_RANGE past the inputs. */
+ss_status ss_scenario_input_get(const ss_scenario *sc, int i, ss_scenario_input *out);
+/* Give input i's values for the run's first step, replacing its
+ * initializer (random values for an imported module): `data` holds the
+ * array row-major in the input's dtype and shape, `bytes` long; it is
+ * borrowed (read when the run starts, not copied now) and must stay valid
+ * until ss_scenario_run returns. Call after loading and before
+ * ss_scenario_run. Errors: SS_ERR_RANGE for a bad i, SS_ERR_INVALID for
+ * NULL data, a byte count that is not the input's, or a scenario that has
+ * run already; nothing changes on error. */
+ss_status ss_scenario_input_set(ss_scenario *sc, int i, const void *data, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -117,7 +117,7 @@ PyMODINIT_FUNC PyInit__core(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    if (load_error_classes() != 0 || ss__py_scenario_add(m) != 0 ||
+    if (load_error_classes() != 0 || ss__py_scenario_add(m) != 0 || ss__py_buffer_add(m) != 0 ||
         PyModule_AddIntConstant(m, "MAX_RANK", SS_MAX_RANK) != 0 ||
         PyModule_AddIntConstant(m, "MAX_AXES", SS_MAX_AXES) != 0 ||
         PyModule_AddIntConstant(m, "MAX_DEVICES", SS_MAX_DEVICES) != 0) {

@@ -30,6 +30,11 @@ PyObject *ss__py_sharding_info(PyObject *self, PyObject *args);
 PyObject *ss__py_visualize(PyObject *self, PyObject *args);
 PyObject *ss__py_resolve_rules(PyObject *self, PyObject *args);
 
+/* _core_buffer.c: read-only bytes of `owner` (referenced while the
+ * Buffer lives), viewed by numpy without a copy; NULL with an exception. */
+PyObject *ss__py_buffer_new(PyObject *owner, const void *data, size_t len);
+int ss__py_buffer_add(PyObject *module);
+
 /* _core_scenario.c: the Scenario type, added to the module. */
 int ss__py_scenario_add(PyObject *module);
 

@@ -18,6 +18,7 @@ typedef struct {
     PyObject *progress; /* called (done, total, elapsed) after each step, or NULL */
     volatile int cancel; /* set when Ctrl-C or the progress callback stops the run */
     PyObject *pending[3]; /* the exception that stopped it (type, value, traceback) */
+    PyObject *given; /* memoryviews of the values set_input gave (the library borrows them) */
 } scenario_object;
 
 static const char *const reduce_names[] = {"sum", "max", "min", "mean"};
@@ -123,6 +124,7 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     s->opts.progress = on_step;
     s->opts.progress_user = s;
     s->opts.cancel = &s->cancel;
+    s->opts.keep_outputs = true; /* output_shards views them in the arenas */
     if (progress != Py_None) {
         Py_INCREF(progress);
         s->progress = progress;
@@ -146,6 +148,7 @@ static void scenario_dealloc(PyObject *self_obj)
     scenario_object *s = (scenario_object *)self_obj;
     ss_scenario_free(s->sc);
     Py_XDECREF(s->keep);
+    Py_XDECREF(s->given);
     Py_XDECREF(s->progress);
     for (int k = 0; k < 3; k++)
         Py_XDECREF(s->pending[k]);
@@ -293,8 +296,9 @@ static PyObject *peak_buffers(const ss_executable *e)
     return list;
 }
 
-static PyObject *outputs_list(const ss_scenario *sc)
+static PyObject *outputs_list(scenario_object *s)
 {
+    const ss_scenario *sc = s->sc;
     int n = ss_scenario_output_count(sc);
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
@@ -314,8 +318,8 @@ static PyObject *outputs_list(const ss_scenario *sc)
         Py_INCREF(data);
         if (shape && o.data) {
             Py_DECREF(data);
-            data = PyBytes_FromStringAndSize(o.data,
-                                             (Py_ssize_t)(count * (int64_t)ss_dtype_size(o.dtype)));
+            data = ss__py_buffer_new((PyObject *)s, o.data,
+                                     (size_t)count * ss_dtype_size(o.dtype));
         }
         PyObject *d = shape && data ? Py_BuildValue("{s:s,s:s,s:O,s:O,s:O}", "name", o.name,
                                                     "dtype", ss_dtype_name(o.dtype), "shape", shape,
@@ -369,7 +373,7 @@ static PyObject *facts(scenario_object *s)
     PyObject *mesh = mesh_tuple(ss_scenario_mesh(s->sc));
     PyObject *ledger = mesh ? ledger_list(s->sc, e) : NULL;
     PyObject *peak = ledger ? peak_buffers(e) : NULL;
-    PyObject *outs = peak ? outputs_list(s->sc) : NULL;
+    PyObject *outs = peak ? outputs_list(s) : NULL;
     PyObject *checks = outs ? checks_list(s->sc) : NULL;
     PyObject *d = checks ? Py_BuildValue(
         "{s:O,s:K,s:d,s:i,s:d,s:i,s:K,s:O,s:O,s:i,s:d,s:d,s:d,s:O,s:O,s:O,s:O,s:O,s:O}",
@@ -444,7 +448,165 @@ static PyObject *scenario_explain(PyObject *self_obj, PyObject *unused)
     return r;
 }
 
+/* A spec as a tuple of entries: None, an axis name, or a tuple of names. */
+static PyObject *spec_tuple(const ss_spec *spec)
+{
+    PyObject *t = PyTuple_New(spec->ndims);
+    for (int d = 0; t && d < spec->ndims; d++) {
+        const ss_spec_dim *e = &spec->dims[d];
+        PyObject *entry;
+        if (e->naxes == 0) {
+            entry = Py_NewRef(Py_None);
+        } else if (e->naxes == 1) {
+            entry = PyUnicode_FromString(e->axes[0]);
+        } else {
+            entry = PyTuple_New(e->naxes);
+            for (int k = 0; entry && k < e->naxes; k++) {
+                PyObject *nm = PyUnicode_FromString(e->axes[k]);
+                if (!nm)
+                    Py_CLEAR(entry);
+                else
+                    PyTuple_SET_ITEM(entry, k, nm);
+            }
+        }
+        if (!entry) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, d, entry);
+    }
+    return t;
+}
+
+/* inputs() -> [{name, dtype, shape, is_param, hidden, given, spec}]: the run
+ * function's inputs in order; spec is the layout the partitioner chose
+ * (after compiling), None if it cannot say. */
+static PyObject *scenario_inputs(PyObject *self_obj, PyObject *unused)
+{
+    (void)unused;
+    scenario_object *s = (scenario_object *)self_obj;
+    int n = ss_scenario_input_count(s->sc);
+    ss_scenario_error err;
+    ss_status cst = n ? ss_scenario_compile(s->sc, &err) : SS_OK;
+    if (cst != SS_OK)
+        return raise_scenario_error(cst, &err, s->file);
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        ss_scenario_input in;
+        ss_status st = ss_scenario_input_get(s->sc, i, &in);
+        if (st != SS_OK) {
+            Py_DECREF(list);
+            return ss__py_raise(st);
+        }
+        PyObject *shape = PyTuple_New(in.rank);
+        for (int d = 0; shape && d < in.rank; d++)
+            PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(in.shape[d]));
+        ss_sharding sh;
+        PyObject *spec = ss_value_sharding(ss_scenario_program(s->sc), in.value, &sh) == SS_OK
+                             ? spec_tuple(&sh.spec) : Py_NewRef(Py_None);
+        PyObject *d = shape && spec ? Py_BuildValue(
+            "{s:s,s:s,s:O,s:O,s:O,s:O,s:O}", "name", in.name, "dtype", ss_dtype_name(in.dtype),
+            "shape", shape, "is_param", in.is_param ? Py_True : Py_False,
+            "hidden", in.hidden ? Py_True : Py_False, "given", in.given ? Py_True : Py_False,
+            "spec", spec) : NULL;
+        Py_XDECREF(shape);
+        Py_XDECREF(spec);
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+/* set_input(i, values): values supports the buffer protocol, C-contiguous,
+ * holding input i row-major in its dtype (numpy.ascontiguousarray makes
+ * one). Not copied: the Scenario keeps a view of it until it is freed. */
+static PyObject *scenario_set_input(PyObject *self_obj, PyObject *args)
+{
+    scenario_object *s = (scenario_object *)self_obj;
+    int i;
+    PyObject *values;
+    if (!PyArg_ParseTuple(args, "iO", &i, &values))
+        return NULL;
+    PyObject *mv = PyMemoryView_FromObject(values);
+    if (!mv)
+        return NULL;
+    const Py_buffer *view = PyMemoryView_GET_BUFFER(mv);
+    if (!PyBuffer_IsContiguous(view, 'C')) {
+        Py_DECREF(mv);
+        PyErr_SetString(PyExc_ValueError, "set_input: the values must be C-contiguous");
+        return NULL;
+    }
+    if ((!s->given && !(s->given = PyList_New(0))) || PyList_Append(s->given, mv) != 0) {
+        Py_DECREF(mv);
+        return NULL;
+    }
+    Py_DECREF(mv); /* the list holds it */
+    ss_status st = ss_scenario_input_set(s->sc, i, view->buf, (size_t)view->len);
+    if (st != SS_OK)
+        return ss__py_raise(st);
+    Py_RETURN_NONE;
+}
+
+/* output_shards(i) -> [(device, position, replica_id, start, stop, Buffer)]:
+ * result i's shards as they lie in the device arenas after the run, in
+ * mesh order (each row-major, shard shape stop - start), and its spec. */
+static PyObject *scenario_output_shards(PyObject *self_obj, PyObject *args)
+{
+    scenario_object *s = (scenario_object *)self_obj;
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i))
+        return NULL;
+    const ss_array *a = ss_scenario_output_array(s->sc, i);
+    if (!a) {
+        PyErr_Format(PyExc_LookupError, "output_shards: no result %d on the devices (run first)",
+                     i);
+        return NULL;
+    }
+    int n = 0;
+    ss_array_shards(a, -1, NULL, 0, &n); /* how many */
+    ss_array_shard *shards = PyMem_Malloc(sizeof *shards * (size_t)(n > 0 ? n : 1));
+    if (!shards)
+        return PyErr_NoMemory();
+    ss_status st = ss_array_shards(a, -1, shards, n, &n);
+    PyObject *list = st == SS_OK ? PyList_New(n) : ss__py_raise(st);
+    int rank = ss_array_rank(a);
+    for (int k = 0; list && k < n; k++) {
+        const ss_shard *x = &shards[k].index;
+        PyObject *start = PyTuple_New(rank), *stop = PyTuple_New(rank);
+        for (int d = 0; start && stop && d < rank; d++) {
+            PyTuple_SET_ITEM(start, d, PyLong_FromLongLong(x->start[d]));
+            PyTuple_SET_ITEM(stop, d, PyLong_FromLongLong(x->stop[d]));
+        }
+        PyObject *buf = start && stop ? ss__py_buffer_new(self_obj, shards[k].data, x->bytes)
+                                      : NULL;
+        PyObject *t = buf ? Py_BuildValue("(iiiOOO)", x->device, x->position, x->replica_id,
+                                          start, stop, buf) : NULL;
+        Py_XDECREF(start);
+        Py_XDECREF(stop);
+        Py_XDECREF(buf);
+        if (!t) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, k, t);
+    }
+    PyMem_Free(shards);
+    PyObject *spec = list ? spec_tuple(&ss_array_sharding(a)->spec) : NULL;
+    PyObject *r = spec ? Py_BuildValue("(OO)", list, spec) : NULL;
+    Py_XDECREF(list);
+    Py_XDECREF(spec);
+    return r;
+}
+
 static PyMethodDef scenario_methods[] = {
+    {"inputs", scenario_inputs, METH_NOARGS, "The run function's inputs; a list of dicts."},
+    {"set_input", scenario_set_input, METH_VARARGS,
+     "set_input(i, values): input i's values (a C-contiguous buffer), kept, not copied."},
+    {"output_shards", scenario_output_shards, METH_VARARGS,
+     "output_shards(i) -> ([(device, position, replica_id, start, stop, Buffer)], spec)"},
     {"plan", scenario_plan, METH_NOARGS, "Plan memory and collectives without data; a dict."},
     {"run", scenario_run, METH_NOARGS, "Run the steps on virtual devices; a dict."},
     {"explain", scenario_explain, METH_NOARGS, "How each op was partitioned, one line each."},

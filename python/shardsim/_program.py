@@ -10,7 +10,7 @@ import os
 import numpy as np
 
 from . import _core
-from ._sharding import Mesh
+from ._sharding import Mesh, NamedSharding, PartitionSpec
 from .errors import InvalidArgumentError
 
 _NUMPY_DTYPES = {"f32": "float32", "f16": "float16", "f64": "float64", "i8": "int8",
@@ -39,19 +39,72 @@ def _mesh_text(mesh):
     raise InvalidArgumentError(f"mesh must be a Mesh, a dict or 'data=2,model=4', got {mesh!r}")
 
 
-def _to_numpy(out):
-    if out["data"] is None:
-        return None
-    shape = out["shape"]
-    if out["dtype"] == "bf16":
-        raw = np.frombuffer(out["data"], dtype=np.uint16).reshape(shape)
+def _numpy_dtype(name):
+    """The numpy dtype of a library dtype name; bf16 is ml_dtypes.bfloat16 (None without it)."""
+    if name == "bf16":
         try:
             import ml_dtypes
-            return raw.view(ml_dtypes.bfloat16)
-        except ImportError:  # exact: a bf16 is the top half of an f32
-            return (raw.astype(np.uint32) << 16).view(np.float32)
-    arr = np.frombuffer(out["data"], dtype=_NUMPY_DTYPES[out["dtype"]]).reshape(shape)
-    return arr
+            return np.dtype(ml_dtypes.bfloat16)
+        except ImportError:
+            return None
+    return np.dtype(_NUMPY_DTYPES[name])
+
+
+def _view(buffer, dtype, shape):
+    """A read-only numpy array over library memory (no copy), or, for bf16
+    without ml_dtypes, an f32 copy (exact: a bf16 is the top half of an f32)."""
+    if buffer is None:
+        return None
+    dt = _numpy_dtype(dtype)
+    if dt is None:
+        raw = np.frombuffer(buffer, dtype=np.uint16).reshape(shape)
+        return (raw.astype(np.uint32) << 16).view(np.float32)
+    return np.frombuffer(buffer, dtype=dt).reshape(shape)
+
+
+def _to_numpy(out):
+    return _view(out["data"], out["dtype"], out["shape"])
+
+
+def _as_input(value, info, k):
+    """Argument k's value as a C-contiguous numpy array of the input's dtype
+    and shape (no copy when it already is one; a jax.Array is fetched)."""
+    want = _numpy_dtype(info["dtype"])
+    arr = np.asarray(value)
+    if want is None:
+        raise InvalidArgumentError(f"input {k} ({info['name']}) is bf16: install ml_dtypes")
+    if arr.dtype != want:
+        if hasattr(value, "dtype"):
+            raise InvalidArgumentError(
+                f"input {k} ({info['name']}) is {info['dtype']}{list(info['shape'])}; "
+                f"the value given is {arr.dtype}{list(arr.shape)}")
+        arr = arr.astype(want)  # Python scalars and lists take the input's dtype
+    if arr.shape != tuple(info["shape"]):
+        raise InvalidArgumentError(
+            f"input {k} ({info['name']}) has shape {tuple(info['shape'])}; the value given "
+            f"has shape {arr.shape}")
+    return np.ascontiguousarray(arr)
+
+
+def _flatten(tree):
+    """Leaves of nested tuples, lists and dicts (dict keys sorted, as JAX flattens them)."""
+    if isinstance(tree, (tuple, list)):
+        return [leaf for t in tree for leaf in _flatten(t)]
+    if isinstance(tree, dict):
+        return [leaf for k in sorted(tree) for leaf in _flatten(tree[k])]
+    if tree is None:
+        return []
+    return [tree]
+
+
+@dataclasses.dataclass(frozen=True)
+class Shard:
+    """One device's piece of a result, as ``jax.Array.addressable_shards``:
+    ``data`` is a read-only numpy view of that device's arena (no copy)."""
+    device: int
+    index: tuple              # a tuple of slices into the global array
+    replica_id: int
+    data: np.ndarray
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,16 +180,55 @@ class Plan:
 
 
 class Run(Plan):
-    """A run on virtual devices: the plan's figures plus outputs, checks and times."""
+    """A run on virtual devices: the plan's figures plus outputs, checks and times.
 
-    def __init__(self, facts):
+    ``outputs`` maps each result's name to its global value after the last
+    step, a read-only numpy array over the run's host copy (gathered from
+    the devices once; no further copy). ``result`` is the function's return
+    value with those arrays as leaves (a program lowered from a JAX
+    function; else the list of outputs). ``shards(name)`` gives each
+    device's piece as a read-only view of its arena, and ``sharding(name)``
+    the layout the partitioner gave the result. Copies are made only for
+    bf16 results when ml_dtypes is missing (then f32 arrays).
+    """
+
+    def __init__(self, facts, core=None, out_tree=None):
         super().__init__(facts)
+        self._core = core
+        self._dtypes = {o["name"]: o["dtype"] for o in facts["outputs"]}
+        self._index = {o["name"]: i for i, o in enumerate(facts["outputs"])}
         self.outputs = {o["name"]: _to_numpy(o) for o in facts["outputs"]}
+        leaves = [self.outputs[o["name"]] for o in facts["outputs"]]
+        if out_tree is not None:
+            import jax
+            self.result = jax.tree_util.tree_unflatten(out_tree, leaves)
+        else:
+            self.result = leaves
         self.checks = facts["checks"]
         self.checks_passed = facts["checks_passed"]
         self.compile_seconds = facts["compile_seconds"]
         self.first_step_seconds = facts["first_seconds"]
         self.median_step_seconds = facts["median_seconds"]
+
+    def _shards(self, name):
+        if self._core is None or name not in self._index:
+            raise KeyError(name)
+        return self._core.output_shards(self._index[name])
+
+    def shards(self, name):
+        """Result ``name``'s per-device shards in mesh order (replicas included)."""
+        pieces, _ = self._shards(name)
+        out = []
+        for device, _pos, replica, start, stop, buf in pieces:
+            shape = tuple(b - a for a, b in zip(start, stop))
+            index = tuple(slice(a, b) for a, b in zip(start, stop))
+            out.append(Shard(device, index, replica, _view(buf, self._dtypes[name], shape)))
+        return out
+
+    def sharding(self, name):
+        """Result ``name``'s layout on the devices, a NamedSharding over the run's mesh."""
+        _, spec = self._shards(name)
+        return NamedSharding(self.mesh, PartitionSpec(*spec))
 
 
 class Program:
@@ -155,7 +247,14 @@ class Program:
         self.text = text
         self.name = name
         self.options = options
-        self._core(**options)  # load once now: errors surface here
+        self._in_tree = self._out_tree = None  # set by lower(): the JAX function's pytrees
+        self._inputs = self._core(**options).inputs()  # load once now: errors surface here
+
+    @property
+    def inputs(self):
+        """The program's inputs in order: dicts of name, dtype, shape, spec, is_param,
+        hidden (optimizer state a scenario makes) and given (values from a file)."""
+        return [dict(i) for i in self._inputs]
 
     def _core(self, *, steps=0, mesh=None, devices=0, device_memory=None, strategy=None,
               threads=0, trace=None, progress=None):
@@ -178,17 +277,54 @@ class Program:
         sc = self._core(**self._merged(dict(options, mesh=mesh, device_memory=device_memory)))
         return Plan(sc.plan())
 
-    def run(self, steps=None, mesh=None, device_memory=None, **options):
+    def run(self, *inputs, steps=None, mesh=None, device_memory=None, **options):
         """Run the steps on virtual devices; outputs come back as numpy arrays.
 
-        ``progress=True`` shows a progress bar (tqdm when installed, else a
-        line on stderr); a callable gets (done, total, elapsed_seconds)
-        after each step, and an exception it raises stops the run. Ctrl-C
-        stops the run after the step in progress (KeyboardInterrupt).
+        ``inputs`` are the program's arguments, as the JAX function takes
+        them (pytrees of numpy or JAX arrays, flattened as JAX flattens
+        them) or as one array per input in order; without them an imported
+        program runs on deterministic random values and a scenario on its
+        initializers. Values that are C-contiguous numpy arrays of the
+        input's dtype are passed to the library without a copy (a
+        jax.Array is fetched to the host first). Results that update
+        inputs (donated arguments, a scenario's params) feed the next step.
+
+        The run calls its progress callable after each step: by default a
+        run still going after 2 seconds shows a tqdm bar when tqdm is
+        installed (nothing otherwise); ``progress=True`` shows one from
+        the start (a line on stderr without tqdm), ``False`` none, and a
+        callable gets (done, total, elapsed_seconds); an exception it
+        raises stops the run. Ctrl-C stops the run after the step in
+        progress and raises KeyboardInterrupt (the library's cancel flag).
         """
-        sc = self._core(**self._merged(dict(options, steps=steps, mesh=mesh,
-                                            device_memory=device_memory)))
-        return Run(sc.run())
+        opts = self._merged(dict(options, steps=steps, mesh=mesh, device_memory=device_memory))
+        progress = opts["progress"] = _progress_callable(opts.get("progress", "auto"))
+        sc = self._core(**opts)
+        if inputs:
+            self._give(sc, inputs)
+        try:
+            facts = sc.run()
+        finally:
+            getattr(progress, "close", lambda: None)()
+        return Run(facts, sc, self._out_tree)
+
+    def _give(self, sc, inputs):
+        infos = [i for i in sc.inputs()]
+        slots = [k for k, i in enumerate(infos) if not i["hidden"]]
+        if self._in_tree is not None:
+            import jax
+            leaves, tree = jax.tree_util.tree_flatten(tuple(inputs))
+            if tree.num_leaves != self._in_tree.num_leaves:  # static fields may differ
+                raise InvalidArgumentError(f"run(*inputs): the arguments' structure {tree} is "
+                                           f"not the lowered function's {self._in_tree}")
+        else:
+            leaves = list(inputs) if len(inputs) == len(slots) else _flatten(list(inputs))
+        if len(leaves) != len(slots):
+            names = ", ".join(infos[k]["name"] for k in slots)
+            raise InvalidArgumentError(f"run(*inputs): {len(leaves)} arrays given; the program "
+                                       f"takes {len(slots)} ({names})")
+        for leaf, k in zip(leaves, slots):
+            sc.set_input(k, _as_input(leaf, infos[k], k))
 
     def explain(self, **options):
         """How each op was partitioned: its layouts and each reshard step."""
@@ -198,27 +334,41 @@ class Program:
         return f"Program({self.path or self.name or '<text>'!r})"
 
 
+#: Seconds after which a run started with progress="auto" shows a tqdm bar.
+PROGRESS_AFTER_SECONDS = 2.0
+
+
 def _progress_callable(progress):
     if progress is None or progress is False or callable(progress):
         return progress or None
-    if progress is not True:
+    if progress not in (True, "auto"):
         raise InvalidArgumentError(f"progress must be True, False or a callable, got {progress!r}")
     try:
         from tqdm import tqdm
     except ImportError:
         tqdm = None
+    if progress == "auto" and tqdm is None:
+        return None
     state = {}
 
     def show(done, total, elapsed):
+        if progress == "auto" and "bar" not in state and (
+                elapsed < PROGRESS_AFTER_SECONDS or done == total):
+            return
         if tqdm is not None:
             bar = state.get("bar") or state.setdefault("bar", tqdm(total=total, unit="step"))
             bar.update(done - bar.n)
             if done == total:
-                bar.close()
+                close()
         else:
             import sys
             end = "\n" if done == total else ""
             print(f"\rstep {done}/{total}  {elapsed:.2f} s", end=end, file=sys.stderr, flush=True)
+
+    def close():  # after the run, also when it stopped early
+        if state.get("bar") is not None:
+            state.pop("bar").close()
+    show.close = close
     return show
 
 
@@ -245,10 +395,16 @@ def lower(fn, *args, in_shardings=None, out_shardings=None, mesh=None, donate_ar
     except ImportError:
         raise ImportError("shardsim.lower(fn, ...) needs JAX (pip install shardsim[jax]); "
                           "without it, pass the path of a .mlir or .shard file") from None
+    # keep_unused: every argument stays a module argument, so run(*inputs)
+    # can hand the flattened arguments over in order.
     jitted = jax.jit(fn, in_shardings=in_shardings, out_shardings=out_shardings,
-                     donate_argnums=donate_argnums)
-    text = jitted.lower(*args).as_text(debug_info=True)
+                     donate_argnums=donate_argnums, keep_unused=True)
+    lowered = jitted.lower(*args)
+    text = lowered.as_text(debug_info=True)
     name = getattr(fn, "__name__", "lowered") + ".mlir"
-    return Program(text=text, name=name, mesh=mesh, **options)
+    prog = Program(text=text, name=name, mesh=mesh, **options)
+    prog._in_tree = jax.tree_util.tree_structure(tuple(args))
+    prog._out_tree = lowered.out_tree
+    return prog
 
 

@@ -122,3 +122,57 @@ const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line,
     const char *name = sc ? ss__scn_value_name(sc, v) : NULL;
     return name ? name : "";
 }
+
+const ss_array *ss_scenario_output_array(const ss_scenario *sc, int i)
+{
+    int o = sc && i >= 0 ? result_output(sc, i) : -1;
+    return o >= 0 && sc->run && sc->run->kept ? sc->run->kept[o] : NULL;
+}
+
+/* --- Inputs ----------------------------------------------------------------- */
+
+int ss_scenario_input_count(const ss_scenario *sc)
+{
+    return sc && sc->run_name ? sc->ninputs : 0;
+}
+
+ss_status ss_scenario_input_get(const ss_scenario *sc, int i, ss_scenario_input *out)
+{
+    if (!out || i < 0 || i >= ss_scenario_input_count(sc))
+        return ss__fail(SS_ERR_RANGE, "ss_scenario_input_get: no input %d (the run function "
+                        "takes %d)", i, ss_scenario_input_count(sc));
+    const ss__scn_array *a = &sc->arrays[sc->input_array[i]];
+    memset(out, 0, sizeof *out);
+    out->name = a->name;
+    out->value = a->value;
+    out->dtype = a->dtype;
+    out->rank = a->rank;
+    memcpy(out->shape, a->shape, sizeof(int64_t) * (size_t)a->rank);
+    out->is_param = a->is_param;
+    out->hidden = a->hidden;
+    out->given = a->init.kind == SS__SCN_INIT_HOST;
+    return SS_OK;
+}
+
+ss_status ss_scenario_input_set(ss_scenario *sc, int i, const void *data, size_t bytes)
+{
+    if (i < 0 || i >= ss_scenario_input_count(sc))
+        return ss__fail(SS_ERR_RANGE, "ss_scenario_input_set: no input %d (the run function "
+                        "takes %d)", i, ss_scenario_input_count(sc));
+    ss__scn_array *a = &sc->arrays[sc->input_array[i]];
+    size_t want = ss_dtype_size(a->dtype);
+    for (int d = 0; d < a->rank; d++)
+        want *= (size_t)a->shape[d];
+    if (!data || bytes != want) {
+        char shape[96];
+        ss__shape_text(shape, sizeof shape, a->dtype, a->rank, a->shape);
+        return ss__fail(SS_ERR_INVALID, "input %d (%s) is %s, %zu bytes; %s", i, a->name, shape,
+                        want, data ? "the values given have another size" : "no values given");
+    }
+    if (sc->run && sc->run->ran)
+        return ss__fail(SS_ERR_INVALID, "input %d (%s): the scenario has run already", i,
+                        a->name);
+    a->init.kind = SS__SCN_INIT_HOST;
+    a->init.data = data;
+    return SS_OK;
+}

@@ -375,7 +375,10 @@ static ss_status device_steps(dev_run *d)
     int ni = sc->ninputs, no = sc->noutputs;
     ss_array **in = calloc((size_t)ni + 1, sizeof *in), **out = calloc((size_t)no + 1, sizeof *out);
     bool *donate = calloc((size_t)ni + 1, sizeof *donate);
-    ss_status st = in && out && donate ? SS_OK : ss__fail(SS_ERR_NOMEM, "out of host memory");
+    if (sc->opts.keep_outputs && !d->run->kept)
+        d->run->kept = calloc((size_t)no + 1, sizeof *d->run->kept);
+    ss_status st = in && out && donate && (d->run->kept || !sc->opts.keep_outputs)
+                       ? SS_OK : ss__fail(SS_ERR_NOMEM, "out of host memory");
     if (!st)
         carried_donations(sc, donate);
     for (int k = 0; k < ni && !st; k++) {
@@ -418,6 +421,8 @@ static ss_status device_steps(dev_run *d)
                 if (!st)
                     st = refit(d, feeds, &out[o]);
                 in[feeds] = out[o];
+            } else if (last && d->run->kept) { /* keep_outputs: until ss_scenario_free */
+                d->run->kept[o] = out[o];
             } else {
                 ss_array_destroy(out[o]);
             }
@@ -640,6 +645,9 @@ void ss_scenario_free(ss_scenario *sc)
     if (run) {
         free_step_values(sc, &run->report);
         ss__scn_ckpt_destroy(run->report.ckpt);
+        for (int o = 0; run->kept && o < sc->noutputs; o++)
+            ss_array_destroy(run->kept[o]);
+        free(run->kept);
         ss_context_destroy(run->report.ctx);
         ss_executable_destroy(run->report.exe);
         host_free(&run->host);

@@ -463,6 +463,9 @@ typedef struct ss__scn_run {
     bool compiled, planned, ran, pass;
     ss_watch_fn watch;
     void *watch_user;
+    /* opts.keep_outputs: the last step's output arrays, one per sc->outputs
+     * entry (NULL where the run failed first), freed by ss_scenario_free. */
+    ss_array **kept;
 } ss__scn_run;
 
 /* The name of output o as `--outputs` names its file (without ".npy"):
