@@ -73,6 +73,13 @@ static PyMethodDef methods[] = {
      "visualize(names, sizes, device_ids, spec, shape, color, max_width, platform) -> str"},
     {"resolve_rules", ss__py_resolve_rules, METH_VARARGS,
      "resolve_rules(rules, names, mesh, strict, fallback) -> (spec, constrained)"},
+    {"ckpt_names", ss__py_ckpt_names, METH_VARARGS,
+     "ckpt_names(dir, step, item) -> [array names] of a committed step"},
+    {"ckpt_restore", ss__py_ckpt_restore, METH_VARARGS,
+     "ckpt_restore(dir, step, item, partial, ndevices, targets) -> [(name, data, spec, mesh, "
+     "used_saved)]"},
+    {"ckpt_save", ss__py_ckpt_save, METH_VARARGS,
+     "ckpt_save(dir, step, item, ocdbt, force, ndevices, arrays) -> bytes written"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,13 @@ PyObject *ss__py_raise_at(ss_status st, const char *message, int line, int col,
 PyMODINIT_FUNC PyInit__core(void);
 
 /* _core_sharding.c */
+/* A tuple of ints -> shape[]; the rank, or -1 with the exception set. */
+int ss__py_shape_from(PyObject *shape, int64_t out[SS_MAX_RANK]);
+/* A sharding of mesh (names, sizes, ids or None) with the spec `spec_text`
+ * (a PartitionSpec's repr); *mesh is the caller's to destroy. 0, or -1 with
+ * the exception set. */
+int ss__py_sharding_from(PyObject *names, PyObject *sizes, PyObject *ids, const char *spec_text,
+                         ss_mesh **mesh, ss_sharding *sh);
 PyObject *ss__py_mesh_repr(PyObject *self, PyObject *args);
 PyObject *ss__py_mesh_picture(PyObject *self, PyObject *args);
 PyObject *ss__py_sharding_info(PyObject *self, PyObject *args);
@@ -34,6 +41,15 @@ PyObject *ss__py_resolve_rules(PyObject *self, PyObject *args);
  * Buffer lives), viewed by numpy without a copy; NULL with an exception. */
 PyObject *ss__py_buffer_new(PyObject *owner, const void *data, size_t len);
 int ss__py_buffer_add(PyObject *module);
+
+/* _core_ckpt.c: checkpoints (shardsim.checkpoint). */
+PyObject *ss__py_ckpt_names(PyObject *self, PyObject *args);
+PyObject *ss__py_ckpt_restore(PyObject *self, PyObject *args);
+PyObject *ss__py_ckpt_save(PyObject *self, PyObject *args);
+/* (names, sizes, ids) of a mesh, as Scenario results give it. */
+PyObject *ss__py_mesh_tuple(const ss_mesh *mesh);
+/* A spec as a tuple of entries: None, an axis name, or a tuple of names. */
+PyObject *ss__py_spec_tuple(const ss_spec *spec);
 
 /* _core_scenario.c: the Scenario type, added to the module. */
 int ss__py_scenario_add(PyObject *module);

@@ -169,7 +169,7 @@ static PyObject *names_of_axes(const ss_mesh *mesh, int naxes, const int axes[])
     return t;
 }
 
-static PyObject *mesh_tuple(const ss_mesh *mesh)
+PyObject *ss__py_mesh_tuple(const ss_mesh *mesh)
 {
     int na = ss_mesh_axis_count(mesh), nd = ss_mesh_device_count(mesh);
     PyObject *names = PyTuple_New(na), *sizes = PyTuple_New(na), *ids = PyTuple_New(nd);
@@ -370,7 +370,7 @@ static PyObject *facts(scenario_object *s)
     if (st != SS_OK)
         return ss__py_raise(st);
     const ss_executable *e = ss_scenario_executable(s->sc);
-    PyObject *mesh = mesh_tuple(ss_scenario_mesh(s->sc));
+    PyObject *mesh = ss__py_mesh_tuple(ss_scenario_mesh(s->sc));
     PyObject *ledger = mesh ? ledger_list(s->sc, e) : NULL;
     PyObject *peak = ledger ? peak_buffers(e) : NULL;
     PyObject *outs = peak ? outputs_list(s) : NULL;
@@ -448,8 +448,7 @@ static PyObject *scenario_explain(PyObject *self_obj, PyObject *unused)
     return r;
 }
 
-/* A spec as a tuple of entries: None, an axis name, or a tuple of names. */
-static PyObject *spec_tuple(const ss_spec *spec)
+PyObject *ss__py_spec_tuple(const ss_spec *spec)
 {
     PyObject *t = PyTuple_New(spec->ndims);
     for (int d = 0; t && d < spec->ndims; d++) {
@@ -503,7 +502,7 @@ static PyObject *scenario_inputs(PyObject *self_obj, PyObject *unused)
             PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(in.shape[d]));
         ss_sharding sh;
         PyObject *spec = ss_value_sharding(ss_scenario_program(s->sc), in.value, &sh) == SS_OK
-                             ? spec_tuple(&sh.spec) : Py_NewRef(Py_None);
+                             ? ss__py_spec_tuple(&sh.spec) : Py_NewRef(Py_None);
         PyObject *d = shape && spec ? Py_BuildValue(
             "{s:s,s:s,s:O,s:O,s:O,s:O,s:O}", "name", in.name, "dtype", ss_dtype_name(in.dtype),
             "shape", shape, "is_param", in.is_param ? Py_True : Py_False,
@@ -594,7 +593,7 @@ static PyObject *scenario_output_shards(PyObject *self_obj, PyObject *args)
         PyList_SET_ITEM(list, k, t);
     }
     PyMem_Free(shards);
-    PyObject *spec = list ? spec_tuple(&ss_array_sharding(a)->spec) : NULL;
+    PyObject *spec = list ? ss__py_spec_tuple(&ss_array_sharding(a)->spec) : NULL;
     PyObject *r = spec ? Py_BuildValue("(OO)", list, spec) : NULL;
     Py_XDECREF(list);
     Py_XDECREF(spec);

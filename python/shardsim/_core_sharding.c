@@ -72,7 +72,7 @@ static ss_mesh *mesh_from(PyObject *names, PyObject *sizes, PyObject *ids)
 }
 
 /* A tuple of ints -> shape[]; the rank, or -1 with the exception set. */
-static int shape_from(PyObject *shape, int64_t out[SS_MAX_RANK])
+int ss__py_shape_from(PyObject *shape, int64_t out[SS_MAX_RANK])
 {
     Py_ssize_t r = PySequence_Size(shape);
     if (r < 0)
@@ -170,7 +170,7 @@ PyObject *ss__py_mesh_picture(PyObject *self, PyObject *args)
 
 /* A sharding of mesh (names, sizes, ids) with the spec `spec_text` (a
  * PartitionSpec's repr); 0, or -1 with the exception set. */
-static int sharding_from(PyObject *names, PyObject *sizes, PyObject *ids, const char *spec_text,
+int ss__py_sharding_from(PyObject *names, PyObject *sizes, PyObject *ids, const char *spec_text,
                          ss_mesh **mesh, ss_sharding *sh)
 {
     ss_spec spec;
@@ -240,7 +240,7 @@ PyObject *ss__py_sharding_info(PyObject *self, PyObject *args)
         return ss__py_raise(st);
     ss_mesh *mesh;
     ss_sharding sh;
-    if (sharding_from(names, sizes, ids, spec_text, &mesh, &sh) != 0)
+    if (ss__py_sharding_from(names, sizes, ids, spec_text, &mesh, &sh) != 0)
         return NULL;
     char repr[8192];
     PyObject *d = NULL;
@@ -254,7 +254,7 @@ PyObject *ss__py_sharding_info(PyObject *self, PyObject *args)
     if (!d || shape_obj == Py_None)
         goto done;
     int64_t shape[SS_MAX_RANK], block[SS_MAX_RANK];
-    int rank = shape_from(shape_obj, shape);
+    int rank = ss__py_shape_from(shape_obj, shape);
     if (rank < 0 || (st = ss_sharding_check(&sh, rank, shape)) != SS_OK ||
         (st = ss_sharding_shard_shape(&sh, rank, shape, block)) != SS_OK ||
         (st = ss_sharding_to_hlo(&sh, rank, repr, sizeof repr)) != SS_OK) {
@@ -304,12 +304,12 @@ PyObject *ss__py_visualize(PyObject *self, PyObject *args)
                           &color, &max_width, &platform))
         return NULL;
     int64_t shape[SS_MAX_RANK];
-    int rank = shape_from(shape_obj, shape);
+    int rank = ss__py_shape_from(shape_obj, shape);
     if (rank < 0)
         return NULL;
     ss_mesh *mesh;
     ss_sharding sh;
-    if (sharding_from(names, sizes, ids, spec_text, &mesh, &sh) != 0)
+    if (ss__py_sharding_from(names, sizes, ids, spec_text, &mesh, &sh) != 0)
         return NULL;
     viz_args a = {.sh = &sh, .rank = rank, .shape = shape,
                   .opts = {.platform = platform, .max_width = max_width, .color = color}};

@@ -83,7 +83,7 @@ def _as_input(value, info, k):
         raise InvalidArgumentError(
             f"input {k} ({info['name']}) has shape {tuple(info['shape'])}; the value given "
             f"has shape {arr.shape}")
-    return np.ascontiguousarray(arr)
+    return np.asarray(arr, order="C")  # no copy when it already is (scalars stay 0-d)
 
 
 def _flatten(tree):
