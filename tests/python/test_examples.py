@@ -44,3 +44,57 @@ def test_the_guides_step_runs_and_returns_the_new_state(guide):
     assert len(run.outputs) > 8
     for name, value in run.outputs.items():
         assert value is not None, name
+
+
+@pytest.fixture(scope="module")
+def nnx_guide(root):
+    spec = importlib.util.spec_from_file_location(
+        "flax_nnx_guide", os.path.join(root, "examples", "flax_nnx_guide.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("mesh", [None, "data=2,model=128"], ids=["2x4", "256_devices"])
+def test_the_nnx_guides_figures_equal_the_clis_on_the_same_text(nnx_guide, cli, tmp_path, mesh):
+    path = tmp_path / "nnx_train_step.mlir"
+    path.write_text(nnx_guide.program.text)
+    args = ["plan", str(path), "--device-memory", "16GiB"] + (["--mesh", mesh] if mesh else [])
+    want = cli(*args)
+    plan = nnx_guide.program.plan(mesh=mesh, device_memory="16GiB")
+    assert plan.peak_bytes == want["memory"]["plan_peak_bytes"]
+    assert plan.fits == want["fits"] is True
+    assert plan.flops == pytest.approx(want["flops_per_device"])
+    assert [(c.kind, c.axes, c.bytes, c.sent) for c in plan.ledger] == \
+        [(e["kind"], tuple(e["axes"]), e["bytes"], pytest.approx(e["sent"]))
+         for e in want["ledger"]["entries"]]
+    assert plan.mesh.size == (256 if mesh else 8)
+
+
+def test_the_nnx_guides_step_equals_jaxs_on_the_same_state(nnx_guide):
+    import jax
+    import numpy as np
+    g = nnx_guide
+    run = g.program.run(g.state, g.x, g.y)
+    with jax.set_mesh(g.mesh):
+        loss, state = jax.jit(g.train_step, in_shardings=g.in_shardings,
+                              out_shardings=g.out_shardings)(g.state, g.x, g.y)
+    np.testing.assert_allclose(run.result[0], np.asarray(loss), rtol=1e-5)
+    # The gradients' moments (mu = 0.1 g, nu = 0.001 g^2) agree to 1e-5 of their
+    # largest magnitude. Adam's first step moves each parameter by about
+    # lr * g / (|g| + eps), which for |g| near eps (1e-8) turns on the last
+    # bits of g: there the summation order may move a parameter by up to
+    # 2 lr, so parameters must agree to 1e-5 for 99.9% of elements and to
+    # 2 lr everywhere.
+    lr = 1e-3
+    got_leaves = jax.tree_util.tree_leaves(run.result[1])
+    for (path, want), got in zip(jax.tree_util.tree_flatten_with_path(state)[0], got_leaves):
+        name = jax.tree_util.keystr(path)
+        want = np.asarray(want)
+        scale = max(float(np.max(np.abs(want))), 1e-30)
+        if "opt_state" in name or want.ndim < 2:
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * scale, err_msg=name)
+            continue
+        diff = np.abs(got - want)
+        assert np.mean(diff <= 1e-5 * scale) >= 0.999, name
+        assert float(diff.max()) <= 2 * lr, name
