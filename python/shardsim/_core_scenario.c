@@ -19,6 +19,8 @@ typedef struct {
     volatile int cancel; /* set when Ctrl-C or the progress callback stops the run */
     PyObject *pending[3]; /* the exception that stopped it (type, value, traceback) */
     PyObject *given; /* memoryviews of the values set_input gave (the library borrows them) */
+    const char *set_names[32]; /* sets={NAME: VALUE}: --set NAME=VALUE (names kept in keep) */
+    int64_t set_values[32];
 } scenario_object;
 
 static const char *const reduce_names[] = {"sum", "max", "min", "mean"};
@@ -83,15 +85,19 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     scenario_object *s = (scenario_object *)self_obj;
     static char *kwlist[] = {"path", "text", "name", "steps", "mesh", "devices",
                              "device_memory", "threads", "strategy", "trace", "progress",
-                             NULL};
+                             "sets", NULL};
     PyObject *path = Py_None, *text = Py_None, *name = Py_None, *mesh = Py_None;
-    PyObject *strategy = Py_None, *trace = Py_None, *progress = Py_None;
+    PyObject *strategy = Py_None, *trace = Py_None, *progress = Py_None, *sets = Py_None;
     int steps = 0, devices = 0, threads = 0;
     unsigned long long device_memory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOO", kwlist, &path, &text, &name,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOOO", kwlist, &path, &text, &name,
                                      &steps, &mesh, &devices, &device_memory, &threads,
-                                     &strategy, &trace, &progress))
+                                     &strategy, &trace, &progress, &sets))
         return -1;
+    if (sets != Py_None && (!PyDict_Check(sets) || PyDict_Size(sets) > 32)) {
+        PyErr_SetString(PyExc_TypeError, "sets must be a dict of at most 32 NAME: int");
+        return -1;
+    }
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError, "progress must be callable (done, total, elapsed)");
         return -1;
@@ -117,6 +123,19 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
         return -1;
     }
     Py_XDECREF(fspath);
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (sets != Py_None && PyDict_Next(sets, &pos, &key, &value)) {
+        int k = s->opts.nsets;
+        if (keep_str(s, key, &s->set_names[k]) != 0)
+            return -1;
+        s->set_values[k] = PyLong_AsLongLong(value);
+        if (PyErr_Occurred())
+            return -1;
+        s->opts.nsets = k + 1;
+    }
+    s->opts.set_names = s->set_names;
+    s->opts.set_values = s->set_values;
     s->opts.steps = steps;
     s->opts.devices = devices;
     s->opts.device_memory = (size_t)device_memory;
@@ -600,7 +619,21 @@ static PyObject *scenario_output_shards(PyObject *self_obj, PyObject *args)
     return r;
 }
 
+/* set_progress(callable or None): what on_step calls after each step. */
+static PyObject *scenario_set_progress(PyObject *self_obj, PyObject *progress)
+{
+    scenario_object *s = (scenario_object *)self_obj;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable (done, total, elapsed)");
+        return NULL;
+    }
+    Py_XSETREF(s->progress, progress == Py_None ? NULL : Py_NewRef(progress));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef scenario_methods[] = {
+    {"set_progress", scenario_set_progress, METH_O,
+     "set_progress(callable or None): called (done, total, elapsed) after each step."},
     {"inputs", scenario_inputs, METH_NOARGS, "The run function's inputs; a list of dicts."},
     {"set_input", scenario_set_input, METH_VARARGS,
      "set_input(i, values): input i's values (a C-contiguous buffer), kept, not copied."},

@@ -237,7 +237,8 @@ class Program:
     Options are the command line's: ``steps``, ``mesh`` (a Mesh, a dict or
     "data=64,model=64": re-plans the same program on another mesh with the
     same axis names), ``devices`` (available devices), ``device_memory``
-    (bytes or "16GiB"), ``strategy`` (a strategy file), ``threads``.
+    (bytes or "16GiB"), ``strategy`` (a strategy file), ``threads``,
+    ``sets`` ({"LAYERS": 32}: a scenario's integer constants, --set).
     """
 
     def __init__(self, path=None, *, text=None, name=None, **options):
@@ -248,24 +249,46 @@ class Program:
         self.name = name
         self.options = options
         self._in_tree = self._out_tree = None  # set by lower(): the JAX function's pytrees
-        self._inputs = self._core(**options).inputs()  # load once now: errors surface here
+        self._inputs = None
+        # Loaded once now, so errors surface here; the first plan() or run()
+        # with the same options takes this Scenario instead of loading again.
+        kw, progress = self._kw(**options)
+        self._fresh = (self._new_core(kw, progress), kw)
 
     @property
     def inputs(self):
-        """The program's inputs in order: dicts of name, dtype, shape, spec, is_param,
-        hidden (optimizer state a scenario makes) and given (values from a file)."""
+        """The program's inputs in order: dicts of name, dtype, shape, spec (the layout
+        propagation gave it: compiles the program once), is_param, hidden (optimizer
+        state a scenario makes) and given (values from a file)."""
+        if self._inputs is None:
+            self._inputs = self._core(**self.options).inputs()
         return [dict(i) for i in self._inputs]
 
-    def _core(self, *, steps=0, mesh=None, devices=0, device_memory=None, strategy=None,
-              threads=0, trace=None, progress=None):
+    @staticmethod
+    def _kw(*, steps=0, mesh=None, devices=0, device_memory=None, strategy=None, threads=0,
+            trace=None, progress=None, sets=None):
+        """The Scenario's options (without progress), and the progress callable."""
         mem = 0 if device_memory is None else parse_bytes(device_memory)
         kw = dict(steps=int(steps), mesh=_mesh_text(mesh), devices=int(devices),
                   device_memory=mem, strategy=None if strategy is None else os.fspath(strategy),
                   threads=int(threads), trace=None if trace is None else os.fspath(trace),
-                  progress=_progress_callable(progress))
+                  sets=None if sets is None else {str(k): int(v) for k, v in sets.items()})
+        return kw, _progress_callable(progress)
+
+    def _new_core(self, kw, progress):
         if self.text is not None:
-            return _core.Scenario(text=self.text, name=self.name, **kw)
-        return _core.Scenario(self.path, **kw)
+            return _core.Scenario(text=self.text, name=self.name, progress=progress, **kw)
+        return _core.Scenario(self.path, progress=progress, **kw)
+
+    def _core(self, **options):
+        """A loaded Scenario for these options: the one loaded by __init__ if it
+        has the same options and was not used yet, else a new one."""
+        kw, progress = self._kw(**options)
+        fresh, self._fresh = self._fresh, None
+        if fresh is not None and fresh[1] == kw:
+            fresh[0].set_progress(progress)
+            return fresh[0]
+        return self._new_core(kw, progress)
 
     def _merged(self, overrides):
         opts = dict(self.options)
