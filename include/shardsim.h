@@ -1416,7 +1416,10 @@ typedef struct ss_plan {
     double sent_bytes;
     /* Loops whose trip count is only known at run time (while loops): their
      * body is counted once in the figures above. Counted loops (scan) are
-     * multiplied by their length. */
+     * multiplied by their length, and so is a while whose form shows its
+     * trip count: carry k starts at an integer constant c0, the condition is
+     * `carry k < N` for a constant N and the body adds 1 to carry k (JAX's
+     * fori_loop and scan lowerings): N - c0 trips, the condition once more. */
     int unknown_trip_loops;
 } ss_plan;
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
@@ -1443,8 +1446,10 @@ size_t ss_layout_array_bytes(ss_memory_layout layout, ss_dtype dtype, int rank,
 ss_status ss_executable_plan_layout(const ss_executable *e, ss_memory_layout layout, ss_plan *out);
 /* The collectives a run will record, in order (ss_coll_record without
  * timings); equal to the context's ledger after one run. A counted loop's
- * body is listed once per step; a while loop's condition and body once
- * each (its trip count is known only when it runs). */
+ * body is listed once per step, as is a while's whose trip count its form
+ * shows (ss_plan.unknown_trip_loops), its condition once more; any other
+ * while's condition and body once each (its trip count is known only when
+ * it runs). */
 int ss_executable_ledger_count(const ss_executable *e);
 ss_status ss_executable_ledger_get(const ss_executable *e, int i, ss_coll_record *out);
 /* One line per op: its operands' and result's shardings and how it was

@@ -696,3 +696,90 @@ Test(loop, scan_loop_gradient_equals_unrolled_gradient)
     ss_program_destroy(pu);
     ss_mesh_destroy(m);
 }
+
+/* --- A while whose form shows its trip count ------------------------------------ */
+
+/* lax.fori_loop(0, 3, ...) as JAX lowers it: an i32 counter from the
+ * constant 0, `i < 3` (compare LT SIGNED) and `i + 1`, around the sharded
+ * matmul step of mm_program. */
+static ss_status counted_cond(ss_program *p, const ss_value c[], ss_value *pred, void *user)
+{
+    (void)user;
+    int32_t three = 3;
+    ss_value k;
+    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &three, &k);
+    return st ? st : ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, c[1], k, pred);
+}
+
+static ss_status counted_body(ss_program *p, const ss_value c[], ss_value next[], void *user)
+{
+    int32_t one = 1;
+    ss_value k;
+    ss_status st = mm_step(p, user, c[0], &next[0]);
+    if (!st)
+        st = ss_constant_array(p, SS_I32, 0, NULL, &one, &k);
+    return st ? st : ss_binary(p, SS_ADD, c[1], k, &next[1]);
+}
+
+Test(loop, counted_while_is_planned_and_listed_per_trip)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_program *pl, *pu;
+    TS_OK(ss_program_create(m, &pl));
+    ss_value h = ts_input(pl, "h", "P('data', None)", 2, 8, 16);
+    mm_ctx c = {ts_input(pl, "w", "P(None, 'model')", 2, 16, 16), ts_spec("P('data', None)")};
+    int32_t zero = 0;
+    ss_value i0, fin[2];
+    TS_OK(ss_constant_array(pl, SS_I32, 0, NULL, &zero, &i0));
+    TS_OK(ss_while_loop(pl, counted_cond, counted_body, &c, 2, (ss_value[]){h, i0}, fin));
+    TS_OK(ss_output(pl, fin[0], NULL));
+    mm_program(m, false, &pu); /* the three steps written out */
+    ss_executable *el, *eu;
+    TS_OK(ss_program_compile(pl, &el));
+    TS_OK(ss_program_compile(pu, &eu));
+    ss_plan plan, unrolled;
+    TS_OK(ss_executable_plan(el, &plan));
+    TS_OK(ss_executable_plan(eu, &unrolled));
+    cr_assert_eq(plan.unknown_trip_loops, 0, "fori_loop(0, 3) has a known trip count");
+    cr_assert_eq(plan.ncollectives, unrolled.ncollectives);
+    cr_assert_eq(plan.sent_bytes, unrolled.sent_bytes);
+    cr_assert_geq(plan.flops, unrolled.flops, "the loop adds its counter's work");
+    /* The listed ledger is the run's ledger. */
+    float hv[128], wv[256], got[128];
+    for (int k = 0; k < 128; k++)
+        hv[k] = (float)((k * 7) % 11) / 11.0f - 0.5f;
+    for (int k = 0; k < 256; k++)
+        wv[k] = (float)((k * 5) % 13) / 26.0f - 0.25f;
+    ss_context *ctx = make_ctx(8);
+    TS_OK(ss_executable_run(el, ctx, (const void *[]){hv, wv}, (void *[]){got}));
+    int n = ss_context_ledger_count(ctx);
+    cr_assert_eq(n, 3);
+    cr_assert_eq(ss_executable_ledger_count(el), n);
+    for (int k = 0; k < n; k++) {
+        ss_coll_record a, b;
+        TS_OK(ss_context_ledger_get(ctx, k, &a));
+        TS_OK(ss_executable_ledger_get(el, k, &b));
+        cr_assert(a.kind == b.kind && a.bytes == b.bytes && a.group_size == b.group_size,
+                  "entry %d", k);
+    }
+    /* Any other while (here the counter starts at an input) stays unknown. */
+    ss_program *pv;
+    TS_OK(ss_program_create(m, &pv));
+    ss_value hv2 = ts_input(pv, "h", "P('data', None)", 2, 8, 16), iv, fv[2];
+    mm_ctx c2 = {ts_input(pv, "w", "P(None, 'model')", 2, 16, 16), ts_spec("P('data', None)")};
+    TS_OK(ss_input(pv, "i", SS_I32, 0, NULL, NULL, &iv));
+    TS_OK(ss_while_loop(pv, counted_cond, counted_body, &c2, 2, (ss_value[]){hv2, iv}, fv));
+    TS_OK(ss_output(pv, fv[0], NULL));
+    ss_executable *ev;
+    TS_OK(ss_program_compile(pv, &ev));
+    TS_OK(ss_executable_plan(ev, &plan));
+    cr_assert_eq(plan.unknown_trip_loops, 1);
+    ss_executable_destroy(ev);
+    ss_program_destroy(pv);
+    ss_context_destroy(ctx);
+    ss_executable_destroy(el);
+    ss_executable_destroy(eu);
+    ss_program_destroy(pl);
+    ss_program_destroy(pu);
+    ss_mesh_destroy(m);
+}

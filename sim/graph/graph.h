@@ -149,6 +149,10 @@ typedef struct ss__loop {
     ss_program *body;
     int ncarry, nxs, nys, ncond_inv, nbody_inv;
     int64_t length; /* -1 for a while */
+    /* A while's trip count when its form shows it (counted_trips in
+     * region.c: JAX's fori_loop and scan lowerings), else -1; the plan
+     * counts the body this many times. */
+    int64_t trips;
     bool reverse;
     /* The SS__OP_LOOP_RESULT values of the loop: carries, then ys (owned;
      * the first ones follow the loop node, residuals a gradient adds come

@@ -424,6 +424,83 @@ static ss_status check_next(const char *what, int ncarry, const ss__node init_li
     return SS_OK;
 }
 
+/* The value of v when it is a rank-0 integer constant of program p. */
+static bool int_constant(const ss_program *p, ss_value v, int64_t *out)
+{
+    const ss__node *n = v >= 0 && v < p->n ? &p->nodes[v] : NULL;
+    if (!n || n->op != SS__OP_CONSTANT || n->rank != 0)
+        return false;
+    if (n->sub == SS__CONST_SCALAR) {
+        *out = (int64_t)n->scalar;
+        return (double)*out == n->scalar;
+    }
+    size_t es = ss_dtype_size(n->dtype);
+    bool sg = n->dtype == SS_I8 || n->dtype == SS_I16 || n->dtype == SS_I32 || n->dtype == SS_I64;
+    bool us = n->dtype == SS_U8 || n->dtype == SS_U16 || n->dtype == SS_U32 || n->dtype == SS_U64;
+    if (n->sub != SS__CONST_DENSE || !n->data || !(sg || us) || es > 8)
+        return false;
+    uint64_t u = 0;
+    memcpy(&u, n->data, es); /* little-endian hosts */
+    if (sg && es < 8 && (u >> (8 * es - 1)) & 1)
+        u |= ~UINT64_C(0) << (8 * es);
+    *out = (int64_t)u;
+    return true;
+}
+
+/* The argument number of region r's value v (its INPUT nodes, in order),
+ * or -1 when v is no argument. */
+static int arg_index(const ss_program *r, ss_value v)
+{
+    if (v < 0 || v >= r->n || r->nodes[v].op != SS__OP_INPUT)
+        return -1;
+    int k = 0;
+    for (ss_value u = 0; u < v; u++)
+        k += r->nodes[u].op == SS__OP_INPUT;
+    return k;
+}
+
+/* An integer constant as a region sees it: a constant of its own, or an
+ * invariant argument (k >= ncarry) whose loop operand caps[k - ncarry] of
+ * p is one. */
+static bool region_constant(const ss_program *p, const ss_program *r, ss_value v, int ncarry,
+                            const ss_value caps[], int ncaps, int64_t *out)
+{
+    int k = arg_index(r, v);
+    if (k < 0)
+        return int_constant(r, v, out);
+    return k >= ncarry && k - ncarry < ncaps && int_constant(p, caps[k - ncarry], out);
+}
+
+/* JAX's counted loops (fori_loop, scan): carry k starts at a constant c0,
+ * the condition is `carry k < N` with N a constant, and the body's next
+ * carry k is carry k + 1. Their trip count, max(N - c0, 0); -1 for any
+ * other loop (its trips are known when it runs). */
+static int64_t counted_trips(const ss_program *p, const ss__loop *l, const ss_value init[],
+                             const ss_value ccaps[], const ss_value bcaps[])
+{
+    const ss_program *c = l->cond, *b = l->body;
+    if (!c || !b || c->nouts != 1 || b->nouts < l->ncarry)
+        return -1;
+    const ss__node *cmp = &c->nodes[c->outs[0]];
+    if (cmp->op != SS__OP_COMPARE || cmp->sub / 4 != SS_CMP_LT || cmp->nin != 2)
+        return -1;
+    int k = arg_index(c, cmp->in[0]);
+    int64_t n, c0, one;
+    if (k < 0 || k >= l->ncarry ||
+        !region_constant(p, c, cmp->in[1], l->ncarry, ccaps, l->ncond_inv, &n) ||
+        !int_constant(p, init[k], &c0))
+        return -1;
+    const ss__node *add = &b->nodes[b->outs[k]];
+    if (add->op != SS__OP_BINARY || add->sub != SS_ADD || add->nin != 2)
+        return -1;
+    int a0 = arg_index(b, add->in[0]), a1 = arg_index(b, add->in[1]);
+    ss_value other = a0 == k ? add->in[1] : a1 == k ? add->in[0] : -1;
+    if (other < 0 || !region_constant(p, b, other, l->ncarry, bcaps, l->nbody_inv, &one) ||
+        one != 1)
+        return -1;
+    return n > c0 ? n - c0 : 0;
+}
+
 ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, void *user,
                         int ncarry, const ss_value init[], ss_value final_carry[])
 {
@@ -461,6 +538,8 @@ ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, v
         ops[nops++] = ccaps[k];
     for (int k = 0; k < l.nbody_inv && !st; k++)
         ops[nops++] = bcaps[k];
+    if (!st)
+        l.trips = counted_trips(p, &l, init, ccaps, bcaps);
     if (!st)
         st = add_loop(p, &l, nops, ops, init_like, NULL, res);
     ss__loop_free(&l);

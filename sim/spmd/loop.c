@@ -185,6 +185,7 @@ ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, cons
     x.ncond_inv = l->ncond_inv;
     x.nbody_inv = l->nbody_inv;
     x.length = l->length;
+    x.trips = l->length < 0 ? l->trips : l->length;
     x.reverse = l->reverse;
     x.outs = malloc(sizeof(int) * (size_t)nres);
     x.x_step = malloc(sizeof(size_t) * (size_t)(l->nxs + 1));

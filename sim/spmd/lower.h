@@ -96,6 +96,7 @@ typedef struct ss__loop_exec {
     ss_executable *body;
     int ncarry, nxs, nys, ncond_inv, nbody_inv;
     int64_t length; /* -1: a while */
+    int64_t trips;  /* a while's trip count when known before it runs, else -1 (ss__loop) */
     bool reverse;
     int *outs;      /* result buffers: carries, then stacked ys */
     size_t *x_step; /* per xs: local bytes of one step */

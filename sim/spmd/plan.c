@@ -159,11 +159,21 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           ss_plan *out, timeline *tl);
 
+/* Runs of a loop's body (and its condition runs one more): a counted
+ * loop's length, a while's trips when known before it runs, else once. */
+static int64_t loop_runs(const ss__loop_exec *l, bool *known)
+{
+    *known = l->length >= 0 || l->trips >= 0;
+    return l->length >= 0 ? l->length : *known ? l->trips : 1;
+}
+
 /* A loop instruction: its results (carries, stacked ys) stay; while it
  * runs, the ys, the carries of the previous step (owned from the second
  * step on) and one run of the body (or condition) are live on top of
- * `live`. Counted loops multiply the body's figures by their length; a
- * while counts its condition and body once (ss_plan.unknown_trip_loops). */
+ * `live`. Counted loops multiply the body's figures by their length, and
+ * a while whose trip count its form shows (graph.h, ss__loop.trips) by
+ * that, its condition once more; any other while counts its condition and
+ * body once (ss_plan.unknown_trip_loops). */
 static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *live,
                            ss_plan *out, size_t *inst_peak)
 {
@@ -189,12 +199,13 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *li
         out->peak_bytes = peak;
     *inst_peak = peak;
     *live += ys + carries;
-    double trips = l->length >= 0 ? (double)l->length : 1.0;
-    out->flops += trips * body.flops + cond.flops;
-    out->ncollectives += (int)trips * body.ncollectives + cond.ncollectives;
-    out->sent_bytes += trips * body.sent_bytes + cond.sent_bytes;
-    out->unknown_trip_loops += body.unknown_trip_loops + cond.unknown_trip_loops +
-                               (l->length < 0 ? 1 : 0);
+    bool known;
+    double trips = (double)loop_runs(l, &known);
+    double ctrips = l->cond && known ? trips + 1 : 1.0;
+    out->flops += trips * body.flops + ctrips * cond.flops;
+    out->ncollectives += (int)trips * body.ncollectives + (int)ctrips * cond.ncollectives;
+    out->sent_bytes += trips * body.sent_bytes + ctrips * cond.sent_bytes;
+    out->unknown_trip_loops += body.unknown_trip_loops + cond.unknown_trip_loops + (known ? 0 : 1);
     return SS_OK;
 }
 
@@ -321,7 +332,8 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 }
 
 /* Collectives of one run of e: a counted loop's body `length` times, a
- * while's condition and body once each. */
+ * while's body `trips` times and its condition once more when its trip
+ * count is known, else its condition and body once each. */
 static int ledger_count(const ss_executable *e)
 {
     int n = 0;
@@ -348,13 +360,19 @@ static const ss__inst *ledger_find(const ss_executable *e, int *index,
         if (i->kind != SS__INST_LOOP)
             continue;
         const ss__loop_exec *l = &e->loops[i->index];
-        int64_t trips = l->length >= 0 ? l->length : 1;
-        int per = (l->cond ? ledger_count(l->cond) : 0) + ledger_count(l->body);
-        if (per == 0)
+        bool known;
+        int64_t trips = loop_runs(l, &known);
+        int nc = l->cond ? ledger_count(l->cond) : 0, per = nc + ledger_count(l->body);
+        int64_t last = l->cond && known ? nc : 0; /* the final, false condition */
+        if (per == 0 && last == 0)
             continue;
-        if (*index >= trips * per) {
+        if (*index >= trips * per + last) {
+            *index -= (int)(trips * per + last);
+            continue;
+        }
+        if (*index >= trips * per) { /* in the last condition */
             *index -= (int)(trips * per);
-            continue;
+            return ledger_find(l->cond, index, owner);
         }
         *index %= per;
         const ss__inst *f = l->cond ? ledger_find(l->cond, index, owner) : NULL;
@@ -368,8 +386,10 @@ int ss_executable_ledger_count(const ss_executable *e) { return ledger_count(e);
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i)
 {
     const ss__loop_exec *l = &e->loops[i->index];
-    int64_t trips = l->length >= 0 ? l->length : 1;
-    return (l->cond ? ledger_count(l->cond) : 0) + (int)trips * ledger_count(l->body);
+    bool known;
+    int64_t trips = loop_runs(l, &known);
+    int nc = l->cond ? ledger_count(l->cond) : 0;
+    return (known && l->cond ? (int)(trips + 1) : 1) * nc + (int)trips * ledger_count(l->body);
 }
 
 ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_record *out)
