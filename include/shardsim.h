@@ -1499,9 +1499,11 @@ typedef struct ss_ledger_entry {
      * executable's program (and `value` = `loop`: the loop is what a report
      * can name and place; phase is the loop's); `iteration` the step it runs
      * in, from 0 (a counted loop's body is listed once per step, so step t
-     * of a 96-step scan has iteration t; a while's condition and body are
-     * listed once, iteration 0); `trips` the loop's step count, -1 for a
-     * while (known only when it runs); `in_cond` 1 when the while's
+     * of a 96-step scan has iteration t, and so for a while whose form
+     * shows its trip count, whose last condition has iteration = trips;
+     * any other while's condition and body are listed once, iteration 0);
+     * `trips` the loop's step count, -1 for a while whose count is known
+     * only when it runs; `in_cond` 1 when the while's
      * condition emits it; `region_op` and `region_name` the op and the name
      * ("" if unnamed) of the value inside the region that emits it, borrowed
      * for the executable's lifetime. For a loop nested in a loop's body,

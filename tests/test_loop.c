@@ -761,6 +761,11 @@ Test(loop, counted_while_is_planned_and_listed_per_trip)
         TS_OK(ss_executable_ledger_get(el, k, &b));
         cr_assert(a.kind == b.kind && a.bytes == b.bytes && a.group_size == b.group_size,
                   "entry %d", k);
+        ss_ledger_entry le;
+        TS_OK(ss_executable_ledger_entry(el, k, &le));
+        cr_assert_eq(le.iteration, k, "entry %d runs in trip %lld", k, (long long)le.iteration);
+        cr_assert_eq(le.trips, 3);
+        cr_assert_eq(le.in_cond, 0);
     }
     /* Any other while (here the counter starts at an input) stays unknown. */
     ss_program *pv;

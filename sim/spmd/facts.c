@@ -15,7 +15,8 @@
  * an entry of a loop the outermost loop instruction of e with the step and
  * region it runs in. Entries are in run order, as ss_executable_ledger_get
  * numbers them: a counted loop's body once per step, a while's condition
- * and body once each. */
+ * and body once per trip when its trip count is known (and the condition
+ * once more), else once each. */
 typedef struct ledger_pos {
     const ss_executable *owner;
     int k;
@@ -189,7 +190,7 @@ ss_status ss_executable_ledger_entry(const ss_executable *e, int i, ss_ledger_en
         out->value = out->loop = e->insts[at.loop_inst].node;
         out->phase = ss_value_phase(e->program, out->loop);
         out->iteration = at.iteration;
-        out->trips = l->length;
+        out->trips = l->length >= 0 ? l->length : l->trips;
         out->in_cond = at.in_cond;
         out->region_op = ss__opcode_name(node);
         out->region_name = node->name;
