@@ -1170,9 +1170,11 @@ ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);
 
 /* lax.scan: `body` builds one step from the carries and the step's slices
  * of the stacked inputs (their leading axis dropped), writing the new
- * carries (same shapes and dtypes) and the step's outputs. The scan is
- * unrolled at build time: `length` steps (-1: the xs' common leading size;
- * needed when nxs is 0, which is plain repetition), at most 4096. ys[k] is
+ * carries (same shapes and dtypes) and the step's outputs. The scan is one
+ * counted loop (the body is built once, so the program does not grow with
+ * the length, and the plan holds one step plus the carries and stacked
+ * outputs): `length` steps (-1: the xs' common leading size; needed when
+ * nxs is 0, which is plain repetition). ys[k] is
  * the k-th output stacked along a new leading axis. A sharded leading axis
  * of an xs is gathered before slicing, as XLA does for a dynamic-slice.
  * Errors from `body` are returned unchanged. */

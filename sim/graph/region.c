@@ -637,8 +637,7 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
                   const ss_value init[], int nxs, const ss_value xs[], int nys,
                   ss_value final_carry[], ss_value ys[])
 {
-    return ss__scan_unrolled(p, body, user, length, ncarry, init, nxs, xs, nys, final_carry,
-                             ys);
+    return ss__scan_loop(p, body, user, length, ncarry, init, nxs, xs, nys, final_carry, ys);
 }
 
 ss_status ss__region_inline(ss_program *p, const ss_program *r, const ss_value args[],
