@@ -74,35 +74,19 @@ ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out)
     return ss__program_add(p, &n, out);
 }
 
-ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
+/* x as `dtype` through unary variant `sub` (SS_CONVERT, SS_BITCAST); x
+ * itself when it has that dtype. */
+static ss_status retype(ss_program *p, ss_value x, ss_dtype dtype, int sub, const char *what,
+                        ss_value *out)
 {
-    const ss__node *a = ss__program_node(p, x, "convert");
+    const ss__node *a = ss__program_node(p, x, what);
     if (!a)
         return SS_ERR_INVALID;
     if ((unsigned)dtype >= SS_DTYPE_COUNT)
-        return ss__fail(SS_ERR_INVALID, "convert: unknown dtype %d", (int)dtype);
-    if (a->dtype == dtype) {
-        *out = x;
-        return SS_OK;
-    }
-    ss__node n;
-    node_init(&n, SS__OP_UNARY, a);
-    n.sub = SS_CONVERT;
-    n.dtype = dtype;
-    n.in[n.nin++] = x;
-    return ss__program_add(p, &n, out);
-}
-
-ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
-{
-    const ss__node *a = ss__program_node(p, x, "bitcast_convert");
-    if (!a)
-        return SS_ERR_INVALID;
-    if ((unsigned)dtype >= SS_DTYPE_COUNT)
-        return ss__fail(SS_ERR_INVALID, "bitcast_convert: unknown dtype %d", (int)dtype);
-    if (ss_dtype_size(dtype) != ss_dtype_size(a->dtype))
-        return ss__fail(SS_ERR_UNSUPPORTED, "bitcast_convert: %s (%zu bytes) to %s (%zu bytes): "
-                        "only between dtypes of one size", ss_dtype_name(a->dtype),
+        return ss__fail(SS_ERR_INVALID, "%s: unknown dtype %d", what, (int)dtype);
+    if (sub == SS_BITCAST && ss_dtype_size(dtype) != ss_dtype_size(a->dtype))
+        return ss__fail(SS_ERR_UNSUPPORTED, "%s: %s (%zu bytes) to %s (%zu bytes): only between "
+                        "dtypes of one size", what, ss_dtype_name(a->dtype),
                         ss_dtype_size(a->dtype), ss_dtype_name(dtype), ss_dtype_size(dtype));
     if (a->dtype == dtype) {
         *out = x;
@@ -110,10 +94,20 @@ ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value
     }
     ss__node n;
     node_init(&n, SS__OP_UNARY, a);
-    n.sub = SS_BITCAST;
+    n.sub = sub;
     n.dtype = dtype;
     n.in[n.nin++] = x;
     return ss__program_add(p, &n, out);
+}
+
+ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
+{
+    return retype(p, x, dtype, SS_CONVERT, "convert", out);
+}
+
+ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
+{
+    return retype(p, x, dtype, SS_BITCAST, "bitcast_convert", out);
 }
 
 ss_status ss_broadcast_in_dim(ss_program *p, ss_value x, int rank, const int64_t shape[],
