@@ -814,6 +814,28 @@ double ss_estimate_coll_seconds(ss_coll_kind kind, int64_t n, double sent, doubl
 /* Seconds of a kernel: the longer of flops / peak_flops and bytes / mem_bw
  * (a roofline). */
 double ss_estimate_kernel_seconds(double flops, double bytes, double peak_flops, double mem_bw);
+/* How an accelerator lays an array out in its memory. DENSE: the logical
+ * bytes, as shardsim's own devices and every report without a layout use.
+ * TPU: XLA's TPU compiler's tiling, as its memory_analysis() counts an
+ * argument or result: the minor dimension padded to 128 elements, the
+ * second-minor to 8 (1, 2 or 4 when smaller), the two chosen to waste
+ * least; rank 1 padded to 128 elements and 512 bytes; scalars 512 bytes
+ * (measured with libtpu: tests/data/xla_tpu/layouts.json). */
+typedef enum ss_memory_layout { SS_LAYOUT_DENSE = 0, SS_LAYOUT_TPU } ss_memory_layout;
+/* How an accelerator's compiler accounts a device's memory, for "will it
+ * fit?": the layout of every buffer, and on-chip memory that holds
+ * temporaries outside the HBM count. XLA's TPU compiler places temporaries
+ * in the TensorCore's on-chip memory (memory space S(1) in its compiled
+ * HLO) when they fit there, and memory_analysis() then counts them in no
+ * HBM figure. The plan places them first come, first served: a temporary
+ * (neither an argument nor a result of the run, or a kernel's scratch)
+ * goes on chip when it fits beside those already there, for its whole
+ * life, else in HBM. It does not model which values XLA fuses away, nor
+ * the arguments XLA prefetches on chip (cross-program prefetch). */
+typedef struct ss_memory_model {
+    ss_memory_layout layout;
+    size_t onchip_bytes; /* 0: every temporary in HBM */
+} ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
  * the step-time estimate of `shardsim plan`. Devices are joined by fast
@@ -828,6 +850,8 @@ typedef struct ss_hw_profile {
     int devices_per_node;         /* devices joined by the fast links */
     double link_bw, link_alpha;   /* per device per axis inside a node: B/s, s */
     double net_bw, net_alpha;     /* across nodes */
+    size_t hbm_bytes;             /* memory per device; 0: not modelled */
+    ss_memory_model memory;       /* how its compiler counts that memory */
 } ss_hw_profile;
 /* The number of profiles, profile i of them (NULL past the end), and the
  * profile named `name` (NULL if none is; names are matched exactly).
@@ -1430,14 +1454,6 @@ ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
  * bytes, and an undonated input returned unchanged is copied. Its peak
  * counts the inputs, which are resident before the run. */
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out);
-/* How an accelerator lays an array out in its memory. DENSE: the logical
- * bytes, as shardsim's own devices and every report without a layout use.
- * TPU: XLA's TPU compiler's tiling, as its memory_analysis() counts an
- * argument or result: the minor dimension padded to 128 elements, the
- * second-minor to 8 (1, 2 or 4 when smaller), the two chosen to waste
- * least; rank 1 padded to 128 elements and 512 bytes; scalars 512 bytes
- * (measured with libtpu: tests/data/xla_tpu/layouts.json). */
-typedef enum ss_memory_layout { SS_LAYOUT_DENSE = 0, SS_LAYOUT_TPU } ss_memory_layout;
 /* Bytes of one array of `shape` under `layout`; 0 for a bad dtype or rank,
  * an empty array or a negative dimension, SIZE_MAX past 10^18 bytes. */
 size_t ss_layout_array_bytes(ss_memory_layout layout, ss_dtype dtype, int rank,
@@ -1446,6 +1462,11 @@ size_t ss_layout_array_bytes(ss_memory_layout layout, ss_dtype dtype, int rank,
  * `layout` (SS_ERR_INVALID for an unknown layout). Buffers inside loop
  * bodies keep their dense size. */
 ss_status ss_executable_plan_layout(const ss_executable *e, ss_memory_layout layout, ss_plan *out);
+/* The plan of ss_executable_plan_arrays (inputs resident, donate as there,
+ * may be NULL) under `model`: peak_bytes are the HBM bytes. Loop bodies are
+ * planned densely, all in HBM. */
+ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
+                                   const ss_memory_model *model, ss_plan *out);
 /* The collectives a run will record, in order (ss_coll_record without
  * timings); equal to the context's ledger after one run. A counted loop's
  * body is listed once per step, as is a while's whose trip count its form
@@ -2402,6 +2423,12 @@ typedef struct ss_scenario_options {
      * ss_scenario_free, for ss_scenario_output_array (false: freed when the
      * run ends, as the command line does). */
     bool keep_outputs;
+    /* plan: the accelerator planned for (ss_hw_profile_find("tpu-v5e")):
+     * its hbm_bytes are the device memory unless device_memory is set, and
+     * the plan's peak is counted under its memory model
+     * (ss_executable_plan_model). NULL: shardsim's own devices. A run's
+     * devices are always shardsim's; only its plan follows the profile. */
+    const ss_hw_profile *device;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {

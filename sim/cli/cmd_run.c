@@ -53,9 +53,12 @@ static const char plan_help[] =
     "Plan a scenario without data or compute (jax.eval_shape's analog): the shape,\n"
     "dtype and sharding of every named value, per-device peak memory, the collectives,\n"
     "FLOPs per device and an estimated step time on hardware profiles\n"
-    "(cpu-here, tpu-v5e, h100-nvlink).\n"
+    "(cpu-here, tpu-v5e, tpu-v5p, h100-nvlink).\n"
     "\n"
     "  --mesh AXES          replace the file's mesh, e.g. data=64,model=64\n"
+    "  --device NAME        plan for this accelerator: its HBM is the device memory and\n"
+    "                       its compiler's accounting sizes the plan (tpu-v5e: XLA's TPU\n"
+    "                       tiling, temporaries in on-chip memory when they fit)\n"
     "  --profile NAME       estimate for one profile only\n"
     "  --set NAME=N         set an integer constant of the scenario\n"
     "  --strategy FILE      shard the params by this strategy; repeat it to compare\n"
@@ -69,6 +72,7 @@ static const char plan_help[] =
 typedef struct run_opts {
     bool plan, json, explain, no_color, help;
     const char *file, *trace, *profile, *watch, *outputs;
+    const ss_hw_profile *device; /* plan --device */
     int threads, steps;
     ss__scn_overrides ov;
     char set_names[32][64];
@@ -120,12 +124,17 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             return fail_usage(o, ss_error_message());
         } else if (cli_is(&a, "--trace")) {
             o->trace = v;
-        } else if (cli_is(&a, "--profile")) {
+        } else if (cli_is(&a, "--profile") || cli_is(&a, "--device")) {
             if (!ss_hw_profile_find(v)) {
-                snprintf(msg, sizeof msg, "--profile: unknown profile '%s' (cpu-here, tpu-v5e, "
-                                          "h100-nvlink)", v);
+                char known[160] = "";
+                for (int k = 0; k < ss_hw_profile_count(); k++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                             k ? ", " : "", ss_hw_profile_get(k)->name);
+                snprintf(msg, sizeof msg, "%s: unknown profile '%s' (%s)", a.name, v, known);
                 return fail_usage(o, msg);
             }
+            if (cli_is(&a, "--device"))
+                o->device = ss_hw_profile_find(v);
             o->profile = v;
         } else if (cli_is(&a, "--strategy")) {
             if (o->nstrategies == 16 || (!o->plan && o->nstrategies == 1))
@@ -195,6 +204,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                                      : "usage: shardsim run FILE (see --help)");
     if (o->watch && o->plan)
         return fail_usage(o, "--watch shows data: use it with shardsim run");
+    if (o->device && !o->plan)
+        return fail_usage(o, "--device plans for an accelerator: use it with shardsim plan");
     if (o->outputs && o->plan)
         return fail_usage(o, "--outputs writes data: use it with shardsim run");
     return -1;
@@ -442,7 +453,8 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
                               .compile = o.compile,
                               .outputs = o.outputs,
                               .inputs = o.ov.inputs,
-                              .trace = plan ? NULL : o.trace};
+                              .trace = plan ? NULL : o.trace,
+                              .device = o.device};
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;
         so.progress_user = &shown;

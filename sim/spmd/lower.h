@@ -152,6 +152,11 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i);
 /* Plan of a region run (its arguments borrowed, its results kept). */
 ss_status ss__plan_region(const ss_executable *sub, ss_plan *out);
+/* A shallow copy of e whose buffer table (its own, the caller frees
+ * copy->bufs) sizes every buffer holding exactly its shape by `layout`
+ * (tpu_layout.c). On failure nothing is to be freed. */
+ss_status ss__executable_laid_out(const ss_executable *e, ss_memory_layout layout,
+                                 ss_executable *copy);
 /* At most this many results per instruction (a loop's carries and ys). */
 #define SS__INST_MAX_RESULTS 64
 /* The buffers instruction i defines (out, extra outs, a loop's results)

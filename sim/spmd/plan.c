@@ -108,6 +108,12 @@ typedef struct mode {
     const bool *donate; /* per input, or NULL */
     const int *arg_input; /* per buffer: the input a LOAD buffer holds, else -1 */
     bool *moved;        /* per buffer: taken over by a result */
+    /* The on-chip memory for temporaries (ss_memory_model.onchip_bytes):
+     * its capacity (0: none), the bytes placed in it now, and per buffer
+     * whether it is there (NULL when the capacity is 0) and whether it is
+     * a result of the run (results and arguments stay in HBM). */
+    size_t onchip_cap, onchip_used;
+    bool *onchip, *result;
 } mode;
 
 static bool donated(const mode *md, int b)
@@ -116,15 +122,49 @@ static bool donated(const mode *md, int b)
 }
 
 /* Does result r of i take over an operand (exec.c's take_result)? Marks
- * the operand. */
-static bool takes_operand(const ss__inst *i, int r, const mode *md)
+ * the operand; the result is where the operand was (on chip or not), and a
+ * result of the run taking an on-chip temporary moves it to HBM (*live). */
+static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode *md,
+                          size_t *live)
 {
     int first = i->share[r];
     int j = ss__inst_taken_operand(i, r, first >= 0 && donated(md, i->in[first]));
     if (j < 0)
         return false;
     md->moved[i->in[j]] = true;
+    if (md->onchip && md->onchip[i->in[j]]) {
+        int res = r == 0 ? i->out : i->extra_out[r - 1];
+        size_t bytes = ss_device_buffer_bytes(e->bufs[res].bytes);
+        if (md->result[res]) {
+            md->onchip_used -= bytes;
+            *live += bytes;
+        } else {
+            md->onchip[res] = true;
+        }
+    }
     return true;
+}
+
+/* Room for `bytes` of a temporary (not an argument, not a result of the
+ * run) in the on-chip memory? Takes it if so: the first-come placement of
+ * ss_memory_model. */
+static bool onchip_take(mode *md, int b, size_t bytes)
+{
+    if (!md->onchip || (b >= 0 && (md->result[b] || md->arg_input[b] >= 0)) ||
+        md->onchip_used + bytes > md->onchip_cap)
+        return false;
+    md->onchip_used += bytes;
+    if (b >= 0)
+        md->onchip[b] = true;
+    return true;
+}
+
+/* A new result buffer b: on chip when it fits there, else in HBM (*live). */
+static void place_result(const ss_executable *e, mode *md, int b, size_t *live)
+{
+    size_t bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
+    if (!onchip_take(md, b, bytes))
+        *live += bytes;
 }
 
 static const char *const inst_what[] = {
@@ -157,7 +197,7 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
 
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          ss_plan *out, timeline *tl);
+                          size_t onchip_cap, ss_plan *out, timeline *tl);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -211,29 +251,35 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *li
 
 ss_status ss__plan_region(const ss_executable *sub, ss_plan *out)
 {
-    return plan_run(sub, NULL, true, out, NULL);
+    return plan_run(sub, NULL, true, 0, out, NULL);
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          ss_plan *out, timeline *tl)
+                          size_t onchip_cap, ss_plan *out, timeline *tl)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1)};
+    mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL};
     bool *kept = calloc(nb, 1);
-    if (!md.arg_input || !md.moved || !kept) {
+    if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
         free(md.moved);
+        free(md.onchip);
+        free(md.result);
         free(kept);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
     int *arg_input = (int *)md.arg_input;
     for (size_t b = 0; b < nb; b++)
         arg_input[b] = -1;
-    for (int k = 0; k < e->ninsts; k++)
+    for (int k = 0; k < e->ninsts; k++) {
         if (e->insts[k].kind == SS__INST_LOAD)
             arg_input[e->insts[k].out] = e->insts[k].index;
+        if (md.result && e->insts[k].kind == SS__INST_STORE)
+            md.result[e->insts[k].in[0]] = true;
+    }
     ss_status st = SS_OK;
     for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
@@ -243,7 +289,11 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         case SS__INST_FREE:
             /* Run on arrays, an undonated argument and an output's buffer
              * outlive the run. */
-            if (!md.moved[b0] && !borrowed && !kept[b0])
+            if (md.moved[b0] || borrowed || kept[b0])
+                ; /* nothing to free */
+            else if (md.onchip && md.onchip[b0])
+                md.onchip_used -= ss_device_buffer_bytes(e->bufs[b0].bytes);
+            else
                 live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
             timeline_add(tl, e, k, i, live, live);
             continue;
@@ -276,20 +326,24 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         }
         /* A result written over a dying operand takes no new bytes (an
          * argument only when donated). */
-        if (!takes_operand(i, 0, &md))
-            live += ss_device_buffer_bytes(e->bufs[i->out].bytes);
+        if (!takes_operand(e, i, 0, &md, &live))
+            place_result(e, &md, i->out, &live);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
-                if (!takes_operand(i, 1 + x, &md))
-                    live += ss_device_buffer_bytes(e->bufs[i->extra_out[x]].bytes);
+                if (!takes_operand(e, i, 1 + x, &md, &live))
+                    place_result(e, &md, i->extra_out[x], &live);
         size_t peak = live;
         out->flops += ss__inst_flops(e, i);
         if (i->kind == SS__INST_KERNEL) {
             size_t work;
             if ((st = ss__inst_work_bytes(e, i, &work)))
                 break;
-            if (work)
-                peak += ss_device_buffer_bytes(work);
+            /* Scratch lives while the kernel runs: on chip if it fits. */
+            size_t wb = work ? ss_device_buffer_bytes(work) : 0;
+            if (wb && !onchip_take(&md, -1, wb))
+                peak += wb;
+            else if (wb)
+                md.onchip_used -= wb;
         }
         if (peak > out->peak_bytes)
             out->peak_bytes = peak;
@@ -307,18 +361,36 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     }
     free(arg_input);
     free(md.moved);
+    free(md.onchip);
+    free(md.result);
     free(kept);
     return st;
 }
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, out, NULL);
+    return plan_run(e, NULL, false, 0, out, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, out, NULL);
+    return plan_run(e, donate, true, 0, out, NULL);
+}
+
+ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
+                                   const ss_memory_model *model, ss_plan *out)
+{
+    if (!e || !model || !out)
+        return ss__fail(SS_ERR_INVALID, "plan: no executable, memory model or plan to fill");
+    if (model->layout == SS_LAYOUT_DENSE)
+        return plan_run(e, donate, true, model->onchip_bytes, out, NULL);
+    ss_executable copy;
+    ss_status st = ss__executable_laid_out(e, model->layout, &copy);
+    if (st)
+        return st;
+    st = plan_run(&copy, donate, true, model->onchip_bytes, out, NULL);
+    free(copy.bufs);
+    return st;
 }
 
 ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point out[], int cap,
@@ -326,7 +398,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, &plan, &tl);
+    ss_status st = plan_run(e, NULL, false, 0, &plan, &tl);
     *n = st ? 0 : tl.n;
     return st;
 }

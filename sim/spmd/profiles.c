@@ -20,23 +20,45 @@
 #include <string.h>
 #include <unistd.h>
 
+/* TPU v5e's on-chip memory for temporaries, measured with libtpu 0.0.42.1's
+ * AOT compiler (one chip of v5e:2x4, f(x, w) = exp(x @ w) @ w.T, the
+ * intermediate a bf16 temporary): intermediates of 64, 96, 100, 104 and
+ * 108 MiB were placed in memory space S(1) and counted in no HBM figure
+ * (temp_size_in_bytes 0), of 112, 120, 124 and 128 MiB in HBM, with a
+ * 4 MiB w prefetched on chip beside them; with a 16 MiB w, 64 MiB was on
+ * chip and 96 MiB not. 100 MiB is the budget that the most of those
+ * probes agree with; what else XLA places on chip moves the edge. */
+#define V5E_ONCHIP_TEMPORARIES ((size_t)100 << 20)
+
 static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0}},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
-    {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 819 GB/s HBM, ICI 50 GB/s/axis, 256 chips/slice",
-     197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6},
+    {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 16 GiB HBM at 819 GB/s, ICI 50 GB/s/axis, "
+                "256 chips/slice",
+     197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, (size_t)16 << 30,
+     {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES}},
+    /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
+     * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
+     * per link), 6144 chips in the largest slice, DCN 50 Gb/s per chip
+     * (Cloud TPU documentation, "TPU v5p"). Temporaries in HBM: a 2 MiB
+     * f32 intermediate between two dots is counted in temp_size_in_bytes
+     * (libtpu 0.0.42.1 AOT, one chip of v5p:2x2x2). */
+    {"tpu-v5p", "Cloud TPU v5p: 459 TFLOP/s, 95 GiB HBM at 2765 GB/s, ICI 100 GB/s/link, "
+                "6144 chips/slice",
+     459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, (size_t)95 << 30,
+     {SS_LAYOUT_TPU, 0}},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
-     * precision), 989 TFLOP/s bf16 dense, 3.35 TB/s HBM3, NVLink 4
+     * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
      * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0}},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }

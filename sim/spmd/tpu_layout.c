@@ -77,29 +77,39 @@ size_t ss_layout_array_bytes(ss_memory_layout layout, ss_dtype dtype, int rank,
     return (size_t)best;
 }
 
+ss_status ss__executable_laid_out(const ss_executable *e, ss_memory_layout layout,
+                                 ss_executable *copy)
+{
+    if (layout != SS_LAYOUT_DENSE && layout != SS_LAYOUT_TPU)
+        return ss__fail(SS_ERR_INVALID, "plan: memory layout %d is not one of ss_memory_layout",
+                        (int)layout);
+    *copy = *e;
+    copy->bufs = malloc(sizeof *copy->bufs * (size_t)(e->nbufs ? e->nbufs : 1));
+    if (!copy->bufs)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    for (int b = 0; b < e->nbufs; b++) {
+        const ss__bufdesc *d = &e->bufs[b];
+        copy->bufs[b] = *d;
+        /* Only buffers that hold exactly their shape (not a packed scratch). */
+        if (d->bytes > 0 && d->bytes == ss_layout_array_bytes(SS_LAYOUT_DENSE, d->dtype, d->rank, d->shape))
+            copy->bufs[b].bytes = ss_layout_array_bytes(layout, d->dtype, d->rank, d->shape);
+    }
+    return SS_OK;
+}
+
 ss_status ss_executable_plan_layout(const ss_executable *e, ss_memory_layout layout, ss_plan *out)
 {
     if (!e || !out)
         return ss__fail(SS_ERR_INVALID, "plan: no executable or no plan to fill");
     if (layout == SS_LAYOUT_DENSE)
         return ss_executable_plan(e, out);
-    if (layout != SS_LAYOUT_TPU)
-        return ss__fail(SS_ERR_INVALID, "plan: memory layout %d is not one of ss_memory_layout",
-                        (int)layout);
     /* The same executable with its buffers resized: a shallow copy whose
      * buffer table is its own (the plan reads the executable, never writes). */
-    ss_executable copy = *e;
-    copy.bufs = malloc(sizeof *copy.bufs * (size_t)(e->nbufs ? e->nbufs : 1));
-    if (!copy.bufs)
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    for (int b = 0; b < e->nbufs; b++) {
-        const ss__bufdesc *d = &e->bufs[b];
-        copy.bufs[b] = *d;
-        /* Only buffers that hold exactly their shape (not a packed scratch). */
-        if (d->bytes > 0 && d->bytes == ss_layout_array_bytes(SS_LAYOUT_DENSE, d->dtype, d->rank, d->shape))
-            copy.bufs[b].bytes = ss_layout_array_bytes(layout, d->dtype, d->rank, d->shape);
-    }
-    ss_status st = ss_executable_plan(&copy, out);
+    ss_executable copy;
+    ss_status st = ss__executable_laid_out(e, layout, &copy);
+    if (st)
+        return st;
+    st = ss_executable_plan(&copy, out);
     free(copy.bufs);
     return st;
 }

@@ -158,7 +158,7 @@ def abstract_like(arg, shardings):
                                         for a, s in zip(leaves, sh)])
 
 
-def make_one(program, topology, out):
+def make_one(program, topology, out, hlo=False):
     """Runs in the subprocess: XLA_FLAGS and JAX_PLATFORMS already set."""
     sys.path.insert(0, os.path.join(ROOT, "tests", "jax"))
     import jax
@@ -175,10 +175,10 @@ def make_one(program, topology, out):
     t_topo = time.perf_counter() - t0
     devs = topo.devices
     with scaled(programs_models, (data, model), sizes):  # the sizes are read when tracing too
-        return _make_one(program, topology, out, programs_models, BUILDER[program], devs, t_topo, sizes)
+        return _make_one(program, topology, out, programs_models, BUILDER[program], devs, t_topo, sizes, hlo)
 
 
-def _make_one(program, topology, out, programs_models, builder, devs, t_topo, sizes):
+def _make_one(program, topology, out, programs_models, builder, devs, t_topo, sizes, hlo=False):
     import jax
     from jax.experimental import topologies
     from jax.sharding import Mesh, NamedSharding
@@ -226,6 +226,9 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "lowered.mlir"), "w", encoding="utf-8") as f:
         f.write(text)
+    if hlo:
+        with open(os.path.join(d, "compiled.txt"), "w", encoding="utf-8") as f:
+            f.write(ctext)
     leaves = jax.tree.leaves(abstract)
     rec = {
         "program": program, "topology": topology, "device_kind": devs[0].device_kind,
@@ -256,10 +259,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None, help="PROGRAM@TOPOLOGY pairs (default: all)")
+    ap.add_argument("--hlo", action="store_true",
+                    help="also write compiled.txt, XLA's compiled HLO (large; not checked in)")
     ap.add_argument("--child", nargs=2, metavar=("PROGRAM", "TOPOLOGY"), help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
     if opts.child:
-        make_one(opts.child[0], opts.child[1], opts.out)
+        make_one(opts.child[0], opts.child[1], opts.out, opts.hlo)
         return 0
     pairs = [(p, t) for p in PROGRAMS for t in TOPOLOGIES if p in EVERYWHERE or t in ENDS]
     if opts.only is not None:
@@ -275,7 +280,7 @@ def main(argv=None):
         data, model = TOPOLOGIES[topology]
         env = dict(os.environ, JAX_PLATFORMS="cpu", TPU_SKIP_MDS_QUERY="1")
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--out", opts.out,
-                            "--child", program, topology], env=env, capture_output=True, text=True)
+                            "--child", program, topology] + (["--hlo"] if opts.hlo else []), env=env, capture_output=True, text=True)
         if r.returncode != 0:
             tail = [ln for ln in r.stderr.splitlines() if ln.strip()][-3:]
             print(f"{program}@{topology}: FAILED: {' | '.join(tail)}", file=sys.stderr)

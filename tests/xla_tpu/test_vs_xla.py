@@ -11,7 +11,9 @@ README's "Memory vs XLA's TPU compiler" is --markdown's output).
 
 Per record:
   peak      XLA's argument + output - alias + temp bytes per device, and
-            shardsim's plan_peak_bytes (--device-memory the chip's HBM).
+            shardsim's plan_peak_bytes under `--device tpu-v5e` / `tpu-v5p`
+            (the chip's HBM as capacity, XLA's TPU tiling, temporaries on
+            chip where the profile has room for them).
   args      XLA's argument bytes are of TPU layouts (tiles of 8x128 and
             the like, XLA's choice of minor dimension); shardsim's are the
             logical bytes of each device's block.  Shown, not asserted.
@@ -49,6 +51,9 @@ RSS_RATIO = 10.0
 # HBM per chip: Cloud TPU documentation, "TPU v5e" (16 GiB HBM2 per chip)
 # and "TPU v5p" (95 GiB HBM2e per chip), cloud.google.com/tpu/docs.
 HBM = {"TPU v5 lite": 16 << 30, "TPU v5": 95 << 30}
+# shardsim's profile of each device kind: `plan --device NAME` plans with its
+# HBM as the capacity and its compiler's memory accounting.
+DEVICE = {"TPU v5 lite": "tpu-v5e", "TPU v5": "tpu-v5p"}
 KIND = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter",
         "all_to_all": "all-to-all", "collective_permute": "collective-permute"}
 
@@ -66,7 +71,7 @@ def records():
 def run_plan(shardsim, rec):
     """(plan JSON, wall seconds, peak RSS bytes) of shardsim plan."""
     cmd = [shardsim, "plan", os.path.join(rec["dir"], "lowered.mlir"), "--json",
-           "--device-memory", str(HBM.get(rec["device_kind"], 16 << 30))]
+           "--device", DEVICE[rec["device_kind"]]]
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = p.communicate()

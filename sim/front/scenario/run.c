@@ -616,6 +616,8 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
         return st;
     }
     sc->opts = *opts;
+    if (!opts->device_memory && opts->device && opts->device->hbm_bytes)
+        sc->device_memory = opts->device->hbm_bytes;
     if (!sc->device_memory)
         sc->device_memory = SS_DEFAULT_DEVICE_MEMORY;
     *out = sc;
@@ -684,7 +686,9 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
             st = ss__fail(SS_ERR_NOMEM, "out of host memory");
         if (!st) {
             carried_donations(sc, donate);
-            st = ss_executable_plan_arrays(r->exe, donate, &r->plan);
+            st = sc->opts.device ? ss_executable_plan_model(r->exe, donate, &sc->opts.device->memory,
+                                                            &r->plan)
+                                 : ss_executable_plan_arrays(r->exe, donate, &r->plan);
         }
         free(donate);
         if (st) {
