@@ -291,6 +291,37 @@ Test(cli, zero_device_memory_says_why)
     free(err);
 }
 
+/* plan --device: the chip's HBM is the capacity unless --device-memory
+ * says otherwise, the plan's peak is never above the plan for shardsim's
+ * own devices by more than TPU tiling adds, and run refuses it. */
+Test(cli, plan_device_sets_capacity_and_accounting)
+{
+    char args[256], *out, *err;
+    snprintf(args, sizeof args, "plan %s/megatron.shard --device tpu-v5p --json",
+             getenv("SS_SCENARIOS"));
+    cr_assert_eq(ts_run_cli(args, &out, &err), 0, "%s", err);
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j, "%s", out);
+    const cJSON *mem = cJSON_GetObjectItem(j, "memory");
+    cr_assert_eq(cJSON_GetObjectItem(mem, "capacity")->valuedouble, (double)(95ull << 30));
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "plan %s/megatron.shard --device tpu-v5e --device-memory 1GiB --json",
+             getenv("SS_SCENARIOS"));
+    cr_assert_eq(ts_run_cli(args, &out, &err), 0, "%s", err);
+    j = cJSON_Parse(out);
+    mem = cJSON_GetObjectItem(j, "memory");
+    cr_assert_eq(cJSON_GetObjectItem(mem, "capacity")->valuedouble, (double)(1ull << 30));
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "plan %s/megatron.shard --device tpu-v9 --json", getenv("SS_SCENARIOS"));
+    expect_error(args, "--device: unknown profile 'tpu-v9' (cpu-here, tpu-v5e, tpu-v5p, h100-nvlink)");
+    snprintf(args, sizeof args, "run %s/megatron.shard --device tpu-v5e --json", getenv("SS_SCENARIOS"));
+    expect_error(args, "--device plans for an accelerator: use it with shardsim plan");
+}
+
 /* Names with quotes print as Python's repr (it used to print P('a'b',),
  * which does not parse), and the printed spec parses back. */
 Test(cli, rules_print_quoted_names_that_parse_back)

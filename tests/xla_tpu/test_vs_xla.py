@@ -213,7 +213,7 @@ def main(argv):
         within = abs(r["ratio"] - 1) <= TOLERANCE
         checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's {r['xla_peak']} B "
                        f"(ratio {r['ratio']:.3f})", within,
-                       None if within else "XLA's TPU temporaries are not all in HBM (README)"))
+                       None if within else "XLA's TPU fusion materialises fewer temporaries (README)"))
         checks.append((f"{name}: plan peak not below XLA's by more than {TOLERANCE:.0%} (a safe verdict)",
                        r["ratio"] >= 1 - TOLERANCE, None))
         checks.append((f"{name}: same fit verdict (XLA {r['xla_fits']}, shardsim {r['ss_fits']})",
