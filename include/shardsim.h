@@ -1556,13 +1556,33 @@ ss_status ss_executable_ledger_groups(const ss_executable *e, int i, int ids[], 
 ss_status ss_executable_ledger_pairs(const ss_executable *e, int i, int pairs[][2], int cap,
                                      int *n);
 
-/* A buffer alive at the per-device peak (ss_executable_peak_buffers). */
+/* What a buffer alive at the peak holds for the run. */
+typedef enum ss_buffer_role {
+    SS_BUFFER_TEMPORARY = 0, /* a value computed and freed inside the step */
+    SS_BUFFER_ARGUMENT,      /* an input, resident before the step */
+    SS_BUFFER_RESULT,        /* a result of the step (or a copy of an input returned) */
+    SS_BUFFER_SCRATCH,       /* a kernel's working memory while it runs */
+    SS_BUFFER_LOOP           /* a loop running at the peak: its carries, outputs and body */
+} ss_buffer_role;
+/* A buffer alive at the per-device peak (ss_executable_peak_buffers,
+ * ss_executable_peak_detail). */
 typedef struct ss_live_buffer {
     ss_value value; /* the value it holds a block (or a reshard step) of;
                        -1 for a kernel's scratch */
     size_t bytes;   /* arena bytes (64-byte rounded) */
     char name[48];  /* "%12 dot_general", "%3 all_gather", "dot scratch" */
+    ss_buffer_role role; /* ss_executable_peak_detail's; TEMPORARY or
+                            SCRATCH from ss_executable_peak_buffers */
 } ss_live_buffer;
+/* What makes up the peak of ss_executable_plan_model(e, donate, model)
+ * (model NULL: of ss_executable_plan_arrays): every buffer counted in HBM
+ * at that instruction, largest first, ties by name, with its role; a
+ * kernel's scratch or a loop running at the peak is one more entry. Their
+ * bytes sum to plan->peak_bytes, which receives the plan. At most cap are
+ * written, *n how many. */
+ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
+                                    const ss_memory_model *model, ss_live_buffer out[], int cap,
+                                    int *n, ss_plan *plan);
 /* The buffers alive at the peak of the instruction list's allocations (a
  * kernel's scratch counted while it runs), largest first, ties by name; at
  * most cap, *n how many were written. The replay counts every result as a

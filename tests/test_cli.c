@@ -322,6 +322,39 @@ Test(cli, plan_device_sets_capacity_and_accounting)
     expect_error(args, "--device plans for an accelerator: use it with shardsim plan");
 }
 
+/* --explain-memory lists the planned peak's buffers: their bytes add up
+ * to the peak, under shardsim's own accounting and a device's. */
+Test(cli, explain_memory_adds_up_to_the_peak)
+{
+    const char *devices[] = {"", "--device tpu-v5e", "--device tpu-v5p"};
+    const char *files[] = {"megatron.shard", "transformer.shard", "flax_mlp.shard"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+        for (size_t d = 0; d < sizeof devices / sizeof devices[0]; d++) {
+            char args[512], *out, *err;
+            snprintf(args, sizeof args, "plan %s/%s %s --explain-memory --json",
+                     getenv("SS_SCENARIOS"), files[f], devices[d]);
+            int rc = ts_run_cli(args, &out, &err);
+            cr_assert(rc == 0 || rc == 1, "%s: exit %d %s", args, rc, err);
+            cJSON *j = cJSON_Parse(out);
+            cr_assert(j, "%s", out);
+            const cJSON *mem = cJSON_GetObjectItem(j, "memory"), *b;
+            double sum = 0;
+            int n = 0;
+            cJSON_ArrayForEach(b, cJSON_GetObjectItem(mem, "peak_buffers"))
+            {
+                sum += cJSON_GetObjectItem(b, "bytes")->valuedouble;
+                n++;
+            }
+            cr_assert_gt(n, 0, "%s", args);
+            cr_assert_eq(sum, cJSON_GetObjectItem(mem, "plan_peak_bytes")->valuedouble,
+                         "%s: buffers %.0f, peak %.0f", args, sum,
+                         cJSON_GetObjectItem(mem, "plan_peak_bytes")->valuedouble);
+            cJSON_Delete(j);
+            free(out);
+            free(err);
+        }
+}
+
 /* Names with quotes print as Python's repr (it used to print P('a'b',),
  * which does not parse), and the printed spec parses back. */
 Test(cli, rules_print_quoted_names_that_parse_back)

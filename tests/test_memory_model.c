@@ -141,3 +141,98 @@ Test(memory_model, tpu_profiles)
     cr_assert_gt(e->memory.onchip_bytes, 0u);
     cr_assert_eq(p->memory.onchip_bytes, 0u);
 }
+
+/* Sum of a peak detail's entries: what each entry says it is. */
+static size_t detail_sum(const ss_executable *e, const ss_memory_model *model, ss_plan *plan,
+                         int *nargs, int *nresults, int *ntemps)
+{
+    ss_live_buffer buf[64];
+    int n = 0;
+    TS_OK(ss_executable_peak_detail(e, NULL, model, buf, 64, &n, plan));
+    cr_assert_lt(n, 64);
+    size_t sum = 0;
+    *nargs = *nresults = *ntemps = 0;
+    for (int k = 0; k < n; k++) {
+        sum += buf[k].bytes;
+        *nargs += buf[k].role == SS_BUFFER_ARGUMENT;
+        *nresults += buf[k].role == SS_BUFFER_RESULT;
+        *ntemps += buf[k].role == SS_BUFFER_TEMPORARY;
+        if (k)
+            cr_assert_geq(buf[k - 1].bytes, buf[k].bytes, "largest first");
+    }
+    return sum;
+}
+
+/* The peak's buffers add up to the peak, with or without a model, and
+ * name their roles: at the second dot, the three arguments, h and y; with
+ * room on chip, h leaves the list. */
+Test(memory_model, peak_detail_adds_up)
+{
+    mlp m;
+    mlp_make(&m, false);
+    ss_plan plain, plan;
+    TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
+    int na, nr, nt;
+    cr_assert_eq(detail_sum(m.e, NULL, &plan, &na, &nr, &nt), plain.peak_bytes);
+    cr_assert_eq(plan.peak_bytes, plain.peak_bytes);
+    cr_assert_eq(na, 3);
+    cr_assert_eq(nr, 1);
+    cr_assert_eq(nt, 1, "h");
+    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40};
+    ss_plan modelled;
+    TS_OK(ss_executable_plan_model(m.e, NULL, &big, &modelled));
+    cr_assert_eq(detail_sum(m.e, &big, &plan, &na, &nr, &nt), modelled.peak_bytes);
+    cr_assert_eq(plan.peak_bytes, modelled.peak_bytes);
+    cr_assert_eq(nt, 0, "h is on chip");
+    mlp_free(&m);
+}
+
+/* c' = tanh(c * x_i) for each row x_i of xs, y_i = c'. */
+static ss_status tanh_step(ss_program *p, const ss_value carry[], const ss_value xs[],
+                           ss_value next[], ss_value ys[], void *user)
+{
+    (void)user;
+    ss_value m;
+    ss_status st = ss_binary(p, SS_MUL, carry[0], xs[0], &m);
+    if (!st)
+        st = ss_unary(p, SS_TANH, m, &next[0]);
+    if (!st)
+        ys[0] = next[0];
+    return st;
+}
+
+/* A scan running at the peak is one entry (SS_BUFFER_LOOP), and the
+ * entries still add up to the peak. */
+Test(memory_model, peak_detail_of_a_loop)
+{
+    ss_mesh *mesh;
+    TS_OK(ss_mesh_parse("x=1", 1, NULL, &mesh));
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
+    ss_value c, xs, out, ys;
+    TS_OK(ss_input(p, "c", SS_F32, 1, cs, NULL, &c));
+    TS_OK(ss_input(p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
+    TS_OK(ss_scan(p, tanh_step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
+    TS_OK(ss_output(p, ys, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_plan plain, plan;
+    TS_OK(ss_executable_plan_arrays(e, NULL, &plain));
+    ss_live_buffer buf[16];
+    int n = 0;
+    TS_OK(ss_executable_peak_detail(e, NULL, NULL, buf, 16, &n, &plan));
+    cr_assert_eq(plan.peak_bytes, plain.peak_bytes);
+    size_t sum = 0;
+    int loops = 0;
+    for (int k = 0; k < n; k++) {
+        sum += buf[k].bytes;
+        loops += buf[k].role == SS_BUFFER_LOOP;
+    }
+    cr_assert_eq(sum, plan.peak_bytes, "entries %zu, peak %zu", sum, plan.peak_bytes);
+    cr_assert_eq(loops, 1);
+    cr_assert_eq(ss_executable_peak_detail(e, NULL, NULL, NULL, 4, &n, &plan), SS_ERR_INVALID);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}

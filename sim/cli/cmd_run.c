@@ -26,6 +26,7 @@ static const char run_help[] =
     "\n"
     "  --steps N            override the run's steps=N\n"
     "  --explain            add the one-line reason for every op's partitioning\n"
+    "  --explain-memory     every buffer alive at the planned peak, its role and source\n"
     "  --json               one JSON object (schema in scenarios/README.md)\n"
     "  --trace FILE.json    write a Chrome/Perfetto trace of the devices\n"
     "  --devices N          virtual devices available (the mesh takes the first ones)\n"
@@ -60,6 +61,8 @@ static const char plan_help[] =
     "                       its compiler's accounting sizes the plan (tpu-v5e: XLA's TPU\n"
     "                       tiling, temporaries in on-chip memory when they fit)\n"
     "  --profile NAME       estimate for one profile only\n"
+    "  --explain-memory     every buffer alive at the planned peak: its bytes, its role\n"
+    "                       (argument, result, temporary, scratch, loop) and its source\n"
     "  --set NAME=N         set an integer constant of the scenario\n"
     "  --strategy FILE      shard the params by this strategy; repeat it to compare\n"
     "                       several side by side (per-device memory, fit, traffic)\n"
@@ -70,7 +73,7 @@ static const char plan_help[] =
     "Exit status: 0 ok, 1 the plan does not fit in device memory, 2 bad input.\n";
 
 typedef struct run_opts {
-    bool plan, json, explain, no_color, help;
+    bool plan, json, explain, explain_memory, no_color, help;
     const char *file, *trace, *profile, *watch, *outputs;
     const ss_hw_profile *device; /* plan --device */
     int threads, steps;
@@ -112,6 +115,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (cli_is(&a, "--json")) {
         } else if (cli_is(&a, "--explain")) {
             o->explain = true;
+        } else if (cli_is(&a, "--explain-memory")) {
+            o->explain_memory = true;
         } else if (cli_is(&a, "--no-color")) {
             o->no_color = true;
         } else if (cli_is(&a, "--cheapest")) {
@@ -494,6 +499,7 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
     }
     r->json = o.json;
     r->explain = o.explain;
+    r->explain_memory = o.explain_memory;
     r->profile = o.profile;
     r->color = !o.no_color && !o.json && cli_use_color();
     r->watch = watch;

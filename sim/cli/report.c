@@ -315,6 +315,54 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
     fprintf(f, "\n");
 }
 
+static const char *const role_names[] = {
+    [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "argument",
+    [SS_BUFFER_RESULT] = "result",       [SS_BUFFER_SCRATCH] = "scratch",
+    [SS_BUFFER_LOOP] = "loop",
+};
+
+static const char *const role_plurals[] = {
+    [SS_BUFFER_TEMPORARY] = "temporaries", [SS_BUFFER_ARGUMENT] = "arguments",
+    [SS_BUFFER_RESULT] = "results",        [SS_BUFFER_SCRATCH] = "scratch",
+    [SS_BUFFER_LOOP] = "in loops",
+};
+
+/* --explain-memory: every buffer of the planned peak with its role and
+ * source, and the peak as the sum of the roles. */
+static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
+{
+    char a[32], b[32];
+    double by_role[SS_BUFFER_LOOP + 1] = {0};
+    for (int k = 0; k < r->npeak; k++)
+        by_role[r->peak[k].role] += (double)r->peak[k].bytes;
+    ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
+    ss__fmt_bytes(b, sizeof b, (double)sc->device_memory);
+    fprintf(f, "Memory at the planned peak (--explain-memory; per device%s%s): %s of %s\n",
+            sc->opts.device ? ", counted as " : "", sc->opts.device ? sc->opts.device->name : "",
+            a, b);
+    fprintf(f, "  %12s  %-9s  %s\n", "bytes", "role", "buffer");
+    for (int k = 0; k < r->npeak; k++) {
+        char label[200];
+        if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH) {
+            char v[160] = "";
+            if (r->peak[k].value >= 0)
+                value_label(sc, r->peak[k].value, v, sizeof v);
+            snprintf(label, sizeof label, "%s%s%s", r->peak[k].name, *v ? " of " : "", v);
+        } else {
+            buffer_label(sc, &r->peak[k], label, sizeof label);
+        }
+        ss__fmt_bytes(a, sizeof a, (double)r->peak[k].bytes);
+        fprintf(f, "  %12s  %-9s  %s\n", a, role_names[r->peak[k].role], label);
+    }
+    fprintf(f, "  total:");
+    for (int k = 0; k <= SS_BUFFER_LOOP; k++)
+        if (by_role[k] > 0) {
+            ss__fmt_bytes(a, sizeof a, by_role[k]);
+            fprintf(f, " %s %s", a, role_plurals[k]);
+        }
+    fprintf(f, "\n\n");
+}
+
 static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     char *text = NULL;
@@ -564,6 +612,8 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         fprintf(f, "\n");
     }
     text_memory(sc, r, f, rst);
+    if (r->explain_memory && r->peak)
+        text_peak(sc, r, f);
     ss__scn_strategy_report_text(sc, r, f);
     text_ledger(sc, r, f);
     if (r->explain || (sc->prints & SS__SCN_PRINT_EXPLAIN))
@@ -811,7 +861,27 @@ static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
         }
         ss__buf_putc(b, '}');
     }
-    ss__buf_puts(b, "]}");
+    ss__buf_putc(b, ']');
+    if (r->explain_memory && r->peak) {
+        if (sc->opts.device) {
+            ss__buf_puts(b, ",\"device\":");
+            ss__json_str(b, sc->opts.device->name);
+        }
+        ss__buf_puts(b, ",\"peak_buffers\":[");
+        for (int k = 0; k < r->npeak; k++) {
+            ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
+            ss__json_str(b, r->peak[k].name);
+            ss__buf_printf(b, ",\"bytes\":%zu,\"role\":\"%s\"", r->peak[k].bytes,
+                           role_names[r->peak[k].role]);
+            if (r->peak[k].value >= 0) {
+                ss__buf_putc(b, ',');
+                json_value_ref(b, sc, r->peak[k].value);
+            }
+            ss__buf_putc(b, '}');
+        }
+        ss__buf_putc(b, ']');
+    }
+    ss__buf_putc(b, '}');
 }
 
 static void json_report(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)

@@ -219,7 +219,7 @@ ss_status ss_executable_ledger_pairs(const ss_executable *e, int i, int pairs[][
 
 /* --- The buffers at the peak --------------------------------------------- */
 
-static int by_bytes(const void *a, const void *b)
+int ss__live_buffer_cmp(const void *a, const void *b)
 {
     const ss_live_buffer *x = a, *y = b;
     return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->name, y->name);
@@ -270,14 +270,16 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
         if (at_peak[b]) {
             all[m].value = e->bufs[b].value;
             all[m].bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
+            all[m].role = SS_BUFFER_TEMPORARY;
             snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
         }
     if (peak_work) {
         all[m].value = -1;
         all[m].bytes = peak_work;
+        all[m].role = SS_BUFFER_SCRATCH;
         snprintf(all[m++].name, sizeof all[0].name, "dot scratch");
     }
-    qsort(all, (size_t)m, sizeof *all, by_bytes);
+    qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
     *n = m < cap ? m : cap < 0 ? 0 : cap;
     if (*n)
         memcpy(out, all, sizeof *all * (size_t)*n);

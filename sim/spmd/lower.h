@@ -152,6 +152,8 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i);
 /* Plan of a region run (its arguments borrowed, its results kept). */
 ss_status ss__plan_region(const ss_executable *sub, ss_plan *out);
+/* qsort order of ss_live_buffer: largest first, ties by name (facts.c). */
+int ss__live_buffer_cmp(const void *a, const void *b);
 /* A shallow copy of e whose buffer table (its own, the caller frees
  * copy->bufs) sizes every buffer holding exactly its shape by `layout`
  * (tpu_layout.c). On failure nothing is to be freed. */

@@ -114,7 +114,40 @@ typedef struct mode {
      * a result of the run (results and arguments stay in HBM). */
     size_t onchip_cap, onchip_used;
     bool *onchip, *result;
+    struct peak_detail *pd; /* NULL: not asked for */
 } mode;
+
+/* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
+ * whether it is counted in HBM now (hbm) and whether a copy of it is (an
+ * undonated input returned unchanged, copy); their snapshot at the peak;
+ * and what else the peak counted (a kernel's scratch, a running loop). */
+typedef struct peak_detail {
+    bool *hbm, *copy, *at_hbm, *at_copy;
+    size_t extra;
+    ss_buffer_role extra_role;
+    ss_value extra_value;
+} peak_detail;
+
+static void hbm_set(mode *md, int b, bool in)
+{
+    if (md->pd)
+        md->pd->hbm[b] = in;
+}
+
+/* A new peak: remember what makes it up. */
+static void peak_snapshot(const ss_executable *e, mode *md, size_t extra, ss_buffer_role role,
+                          ss_value value)
+{
+    peak_detail *pd = md->pd;
+    if (!pd)
+        return;
+    size_t nb = (size_t)e->nbufs;
+    memcpy(pd->at_hbm, pd->hbm, nb);
+    memcpy(pd->at_copy, pd->copy, nb);
+    pd->extra = extra;
+    pd->extra_role = role;
+    pd->extra_value = value;
+}
 
 static bool donated(const mode *md, int b)
 {
@@ -132,15 +165,19 @@ static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode
     if (j < 0)
         return false;
     md->moved[i->in[j]] = true;
+    int res = r == 0 ? i->out : i->extra_out[r - 1];
     if (md->onchip && md->onchip[i->in[j]]) {
-        int res = r == 0 ? i->out : i->extra_out[r - 1];
         size_t bytes = ss_device_buffer_bytes(e->bufs[res].bytes);
         if (md->result[res]) {
             md->onchip_used -= bytes;
             *live += bytes;
+            hbm_set(md, res, true);
         } else {
             md->onchip[res] = true;
         }
+    } else {
+        hbm_set(md, i->in[j], false);
+        hbm_set(md, res, true);
     }
     return true;
 }
@@ -163,8 +200,10 @@ static bool onchip_take(mode *md, int b, size_t bytes)
 static void place_result(const ss_executable *e, mode *md, int b, size_t *live)
 {
     size_t bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
-    if (!onchip_take(md, b, bytes))
+    if (!onchip_take(md, b, bytes)) {
         *live += bytes;
+        hbm_set(md, b, true);
+    }
 }
 
 static const char *const inst_what[] = {
@@ -197,7 +236,7 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
 
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, ss_plan *out, timeline *tl);
+                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -214,7 +253,7 @@ static int64_t loop_runs(const ss__loop_exec *l, bool *known)
  * a while whose trip count its form shows (graph.h, ss__loop.trips) by
  * that, its condition once more; any other while counts its condition and
  * body once (ss_plan.unknown_trip_loops). */
-static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *live,
+static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, size_t *live,
                            ss_plan *out, size_t *inst_peak)
 {
     const ss__loop_exec *l = &e->loops[i->index];
@@ -235,10 +274,14 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *li
     size_t peak = *live + ys + owned + inner;
     if (*live + ys + carries > peak)
         peak = *live + ys + carries;
-    if (peak > out->peak_bytes)
+    if (peak > out->peak_bytes) {
+        peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
+    }
     *inst_peak = peak;
     *live += ys + carries;
+    for (int k = 0; k < l->ncarry + l->nys; k++)
+        hbm_set(md, l->outs[k], true);
     bool known;
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
@@ -251,17 +294,17 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, size_t *li
 
 ss_status ss__plan_region(const ss_executable *sub, ss_plan *out)
 {
-    return plan_run(sub, NULL, true, 0, out, NULL);
+    return plan_run(sub, NULL, true, 0, NULL, out, NULL);
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, ss_plan *out, timeline *tl)
+                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -293,17 +336,24 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                 ; /* nothing to free */
             else if (md.onchip && md.onchip[b0])
                 md.onchip_used -= ss_device_buffer_bytes(e->bufs[b0].bytes);
-            else
+            else {
                 live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
+                hbm_set(&md, b0, false);
+            }
             timeline_add(tl, e, k, i, live, live);
             continue;
         case SS__INST_STORE:
-            if (arrays && borrowed && !e->region) /* an undonated input returned: copied */
+            if (arrays && borrowed && !e->region) { /* an undonated input returned: copied */
                 live += ss_device_buffer_bytes(e->bufs[b0].bytes);
-            else if (arrays)
+                if (md.pd)
+                    md.pd->copy[b0] = true;
+            } else if (arrays) {
                 kept[b0] = true;
-            if (live > out->peak_bytes)
+            }
+            if (live > out->peak_bytes) {
+                peak_snapshot(e, &md, 0, SS_BUFFER_SCRATCH, -1);
                 out->peak_bytes = live;
+            }
             timeline_add(tl, e, k, i, live, live);
             continue;
         case SS__INST_PLACE:
@@ -311,7 +361,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             continue;
         case SS__INST_LOOP: {
             size_t peak = live;
-            st = plan_loop(e, i, &live, out, &peak);
+            st = plan_loop(e, i, &md, &live, out, &peak);
             timeline_add(tl, e, k, i, live, peak);
             continue;
         }
@@ -345,8 +395,10 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             else if (wb)
                 md.onchip_used -= wb;
         }
-        if (peak > out->peak_bytes)
+        if (peak > out->peak_bytes) {
+            peak_snapshot(e, &md, peak - live, SS_BUFFER_SCRATCH, i->node);
             out->peak_bytes = peak;
+        }
         timeline_add(tl, e, k, i, live, peak);
         if (i->kind == SS__INST_COLL) {
             ss_coll_record rec;
@@ -369,12 +421,28 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, out, NULL);
+    return plan_run(e, NULL, false, 0, NULL, out, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, out, NULL);
+    return plan_run(e, donate, true, 0, NULL, out, NULL);
+}
+
+/* The plan under `model` (NULL: shardsim's own devices), with pd filled
+ * when not NULL. */
+static ss_status plan_modelled(const ss_executable *e, const bool donate[],
+                               const ss_memory_model *model, peak_detail *pd, ss_plan *out)
+{
+    if (!model || model->layout == SS_LAYOUT_DENSE)
+        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL);
+    ss_executable copy;
+    ss_status st = ss__executable_laid_out(e, model->layout, &copy);
+    if (st)
+        return st;
+    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL);
+    free(copy.bufs);
+    return st;
 }
 
 ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
@@ -382,14 +450,77 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 {
     if (!e || !model || !out)
         return ss__fail(SS_ERR_INVALID, "plan: no executable, memory model or plan to fill");
-    if (model->layout == SS_LAYOUT_DENSE)
-        return plan_run(e, donate, true, model->onchip_bytes, out, NULL);
-    ss_executable copy;
-    ss_status st = ss__executable_laid_out(e, model->layout, &copy);
-    if (st)
-        return st;
-    st = plan_run(&copy, donate, true, model->onchip_bytes, out, NULL);
-    free(copy.bufs);
+    return plan_modelled(e, donate, model, NULL, out);
+}
+
+/* Entries of the snapshot in pd: buffers, copies, the extra. */
+static int detail_entries(const ss_executable *e, const ss_executable *sized,
+                          const peak_detail *pd, const bool *arg, const bool *res,
+                          ss_live_buffer *all)
+{
+    int m = 0;
+    for (int b = 0; b < e->nbufs; b++) {
+        size_t bytes = ss_device_buffer_bytes(sized->bufs[b].bytes);
+        if (pd->at_hbm[b]) {
+            all[m] = (ss_live_buffer){e->bufs[b].value, bytes, "",
+                                      arg[b]   ? SS_BUFFER_ARGUMENT
+                                      : res[b] ? SS_BUFFER_RESULT
+                                               : SS_BUFFER_TEMPORARY};
+            snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
+        }
+        if (pd->at_copy[b]) {
+            all[m] = (ss_live_buffer){e->bufs[b].value, bytes, "", SS_BUFFER_RESULT};
+            snprintf(all[m++].name, sizeof all[0].name, "copy of %.39s", e->bufs[b].name);
+        }
+    }
+    if (pd->extra) {
+        all[m] = (ss_live_buffer){pd->extra_value, pd->extra, "", pd->extra_role};
+        snprintf(all[m++].name, sizeof all[0].name, "%s",
+                 pd->extra_role == SS_BUFFER_LOOP ? "loop: carries, outputs, body" : "scratch");
+    }
+    return m;
+}
+
+ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
+                                    const ss_memory_model *model, ss_live_buffer out[], int cap,
+                                    int *n, ss_plan *plan)
+{
+    *n = 0;
+    if (!e || !plan || (cap > 0 && !out))
+        return ss__fail(SS_ERR_INVALID, "peak detail: no executable, plan or room for buffers");
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    bool *flags = calloc(nb, 6);
+    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 1));
+    if (!flags || !all) {
+        free(flags);
+        free(all);
+        return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
+    }
+    peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1};
+    bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
+    for (int k = 0; k < e->ninsts; k++) {
+        if (e->insts[k].kind == SS__INST_LOAD)
+            arg[e->insts[k].out] = true;
+        if (e->insts[k].kind == SS__INST_STORE)
+            res[e->insts[k].in[0]] = true;
+    }
+    ss_executable sized = *e;
+    ss_status st = SS_OK;
+    if (model && model->layout != SS_LAYOUT_DENSE)
+        st = ss__executable_laid_out(e, model->layout, &sized);
+    if (!st)
+        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL);
+    if (!st) {
+        int m = detail_entries(e, &sized, &pd, arg, res, all);
+        qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
+        *n = m < cap ? m : cap < 0 ? 0 : cap;
+        if (*n)
+            memcpy(out, all, sizeof *all * (size_t)*n);
+    }
+    if (sized.bufs != e->bufs)
+        free(sized.bufs);
+    free(flags);
+    free(all);
     return st;
 }
 
@@ -398,7 +529,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, &plan, &tl);
+    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl);
     *n = st ? 0 : tl.n;
     return st;
 }

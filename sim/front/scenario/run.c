@@ -652,6 +652,7 @@ void ss_scenario_free(ss_scenario *sc)
         free(run->kept);
         ss_context_destroy(run->report.ctx);
         ss_executable_destroy(run->report.exe);
+        free(run->report.peak);
         host_free(&run->host);
         free(run->output_names);
         free(run);
@@ -686,9 +687,11 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
             st = ss__fail(SS_ERR_NOMEM, "out of host memory");
         if (!st) {
             carried_donations(sc, donate);
-            st = sc->opts.device ? ss_executable_plan_model(r->exe, donate, &sc->opts.device->memory,
-                                                            &r->plan)
-                                 : ss_executable_plan_arrays(r->exe, donate, &r->plan);
+            r->peak = malloc(sizeof *r->peak * SS__SCN_PEAK_BUFFERS);
+            st = r->peak ? ss_executable_peak_detail(
+                               r->exe, donate, sc->opts.device ? &sc->opts.device->memory : NULL,
+                               r->peak, SS__SCN_PEAK_BUFFERS, &r->npeak, &r->plan)
+                         : ss__fail(SS_ERR_NOMEM, "out of host memory");
         }
         free(donate);
         if (st) {

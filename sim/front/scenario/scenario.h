@@ -443,7 +443,11 @@ typedef struct ss__scn_report {
     void *const *outputs;     /* run: the last step's output buffers (host) */
     double **step_values;     /* run: [output][step] of one-element outputs, else NULL */
     const char *outputs_dir;  /* run --outputs DIR: where the .npy files went */
+    bool explain_memory;      /* print the peak's buffers (the caller's) */
+    ss_live_buffer *peak;     /* the plan's peak: its buffers, largest first */
+    int npeak;                /* (ss_executable_peak_detail; at most SS__SCN_PEAK_BUFFERS) */
 } ss__scn_report;
+#define SS__SCN_PEAK_BUFFERS 512
 
 /* Host buffers of one trajectory: program inputs and outputs. */
 typedef struct ss__scn_host {
