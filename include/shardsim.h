@@ -1163,6 +1163,72 @@ ss_status ss_dynamic_slice(ss_program *p, ss_value x, int n, const ss_value star
  * window zeroed, update's the window of the cotangent. */
 ss_status ss_dynamic_update_slice(ss_program *p, ss_value x, ss_value update, int n,
                                   const ss_value start_indices[], ss_value *out);
+/* The dimension numbers of StableHLO gather (and, with the names in
+ * brackets, of scatter): lists of dims, each list sorted as StableHLO
+ * requires. Result (scatter: update) dims are either offset (window) dims,
+ * listed in offset_dims [update_window_dims], or batch (scatter) dims, the
+ * rest, which walk the start indices with index_vector_dim left out.
+ * Operand dims in collapsed_slice_dims [inserted_window_dims] or
+ * operand_batching_dims [input_batching_dims] have window size 1 and no
+ * result dim; the operand's other dims map in order to offset_dims.
+ * start_index_map [scatter_dims_to_operand_dims] gives the operand dim of
+ * each component of a start index vector (the index_vector_dim of the
+ * indices; index_vector_dim == rank(indices) means one component, a
+ * trailing dim of size 1 implied). operand_batching_dims[k] walks in step
+ * with start_indices_batching_dims[k] [scatter_indices_batching_dims].
+ * slice_sizes is the window of each operand dim (gather only; scatter's
+ * window is the update's). A plain struct tests can write literally. */
+typedef struct ss_gather_dims {
+    int n_offset, n_collapsed, n_batching, n_index_map;
+    int offset_dims[SS_MAX_RANK];
+    int collapsed_slice_dims[SS_MAX_RANK];
+    int operand_batching_dims[SS_MAX_RANK];
+    int start_indices_batching_dims[SS_MAX_RANK];
+    int start_index_map[SS_MAX_RANK];
+    int index_vector_dim;
+    int64_t slice_sizes[SS_MAX_RANK];
+    bool indices_are_sorted; /* a hint only: never relied on */
+} ss_gather_dims;
+
+/* StableHLO gather: the windows of `operand` (slice_sizes) whose starts
+ * `indices` (an integer array) holds, laid out by `dims` (ss_gather_dims).
+ * Start indices are clamped as StableHLO specifies: to [0, dim - size] per
+ * operand dim, so every window is inside the operand. Errors: dims that
+ * are out of range, repeated, unsorted or inconsistent with the shapes
+ * (SS_ERR_INVALID, naming the list). Partitioned as GSPMD does: operand
+ * dims taken whole may stay sharded (the result follows on the matching
+ * offset dim), indices sharded on batch dims give a result sharded alike,
+ * a table sharded on an indexed dim of window 1 is gathered from each
+ * shard, masked, and summed (an all-reduce); anything else is replicated
+ * first. Gradient: a scatter-add of the cotangent into zeros. */
+ss_status ss_gather(ss_program *p, ss_value operand, ss_value indices, const ss_gather_dims *dims,
+                    ss_value *out);
+
+/* The update computation of a scatter (the body of StableHLO's region). */
+typedef enum ss_scatter_op {
+    SS_SCATTER_ADD = 0,  /* old + update */
+    SS_SCATTER_SET,      /* the update (the region returns its second argument) */
+    SS_SCATTER_MAX,
+    SS_SCATTER_MIN,
+    SS_SCATTER_MUL,
+    SS_SCATTER_OP_COUNT
+} ss_scatter_op;
+
+/* StableHLO scatter with one operand: `operand` with each window of
+ * `updates` combined by `op` into the place its start index (in `indices`)
+ * names, windows applied in the updates' row-major order (so with
+ * repeated indices SET keeps the last and ADD sums in that order). dims as
+ * for ss_gather with scatter's names (slice_sizes unused). A window not
+ * wholly inside the operand is skipped, as XLA does. Errors as
+ * ss_gather's; an op outside ss_scatter_op is SS_ERR_INVALID. Partitioned
+ * as GSPMD does when the operand and updates are sharded alike on window
+ * dims taken whole, or the indices and updates on scatter dims (for ADD:
+ * each device scatters its updates, then the partial sums are
+ * all-reduced); anything else is replicated first. Gradients (ADD and
+ * SET): the operand's is the cotangent (SET: with the written windows
+ * zeroed), the updates' a gather of the cotangent. */
+ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value updates,
+                     ss_scatter_op op, const ss_gather_dims *dims, ss_value *out);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed
  * along each of the `ndims` dims (distinct, negative counts from the end). */
 ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);

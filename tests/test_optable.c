@@ -400,6 +400,36 @@ static ss_value s_dynamic(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* Embedding lookups by labels (as [8, 1] indices): rows of w (sharded on
+ * its columns: a passthrough dim, kept) and rows of x (sharded on the
+ * indexed dim: gathered per block, masked and summed), side by side. */
+static const ss_gather_dims rows_of = {
+    .n_offset = 1, .offset_dims = {1}, .n_collapsed = 1, .collapsed_slice_dims = {0},
+    .n_index_map = 1, .start_index_map = {0}, .index_vector_dim = 1};
+
+static ss_value s_gather(ss_program *p, const sample_in *in)
+{
+    ss_value ids, a, b, y;
+    ss_gather_dims gw = rows_of, gx = rows_of;
+    gw.slice_sizes[0] = 1, gw.slice_sizes[1] = 4;
+    gx.slice_sizes[0] = 1, gx.slice_sizes[1] = 8;
+    TS_OK(ss_reshape(p, in->labels, 2, (int64_t[]){8, 1}, &ids));
+    TS_OK(ss_gather(p, in->w, ids, &gw, &a));
+    TS_OK(ss_gather(p, in->x, ids, &gx, &b));
+    TS_OK(ss_concatenate(p, 2, (ss_value[]){a, b}, 1, &y));
+    return y;
+}
+
+/* w.at[labels].add(x^T): repeated labels add up. */
+static ss_value s_scatter(ss_program *p, const sample_in *in)
+{
+    ss_value ids, u, y;
+    TS_OK(ss_reshape(p, in->labels, 2, (int64_t[]){8, 1}, &ids));
+    TS_OK(ss_transpose(p, in->x, (int[]){1, 0}, &u));
+    TS_OK(ss_scatter(p, in->w, ids, u, SS_SCATTER_ADD, &rows_of, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -416,6 +446,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_REVERSE] = s_reverse,     [SS__OP_PAD] = s_pad,
     [SS__OP_ARGMAX] = s_argmax,       [SS__OP_DYNAMIC_SLICE] = s_dynamic,
     [SS__OP_DYNAMIC_UPDATE_SLICE] = s_dynamic,
+    [SS__OP_GATHER] = s_gather,       [SS__OP_SCATTER] = s_scatter,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

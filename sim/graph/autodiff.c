@@ -560,6 +560,21 @@ static ss_status vjp_shape(ad *s, const ss__node *n, ss_value v, ss_value g, con
     return ss__vjp_shape_op(s->p, n, g, want, gin);
 }
 
+/* Gather and scatter: ops_gather.c. */
+static ss_status vjp_gather(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                            ss_value gin[])
+{
+    (void)v;
+    return ss__vjp_gather_op(s->p, n, g, want, gin);
+}
+
+static ss_status vjp_scatter(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                             ss_value gin[])
+{
+    (void)v;
+    return ss__vjp_gather_op(s->p, n, g, want, gin);
+}
+
 /* Zero padding of g back to the slice's operand shape, one dim at a time
  * (a strided slice: a pad, vjp_shape). */
 static ss_status vjp_slice(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],

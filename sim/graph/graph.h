@@ -131,6 +131,9 @@ typedef struct ss__node {
      * stacked ys) that follow it; the loop node holds no array (rank 0,
      * never a program value). */
     int loop;
+    /* SS__OP_GATHER, SS__OP_SCATTER (sub: ss_scatter_op): the dimension
+     * numbers (operands: operand, indices[, updates]). */
+    ss_gather_dims gdims;
 } ss__node;
 
 /* A loop's regions (sub-programs on the same mesh). Values enter a region
@@ -266,6 +269,10 @@ ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const b
                            ss_value gin[]);
 /* The cotangents of a dynamic_slice or dynamic_update_slice
  * (ops_dynamic.c), as ss__vjp_shape_op's. */
+/* The cotangents of a gather or scatter-add node n from g (ops_gather.c);
+ * other scatters: SS_ERR_UNSUPPORTED when a cotangent is wanted. */
+ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
+                            ss_value gin[]);
 ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                              ss_value gin[]);
 /* Give dense constant node *n (copied from another program: a loop

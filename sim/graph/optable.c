@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 27, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 29, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -63,6 +63,14 @@ static const char *coll_name(int sub)
 static const char *loop_name(int sub)
 {
     static const char *const names[] = {"while", "scan"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* A scatter's update computation (ss_scatter_op). */
+static const char *scatter_name(int sub)
+{
+    static const char *const names[] = {"scatter_add", "scatter", "scatter_max", "scatter_min",
+                                        "scatter_mul"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

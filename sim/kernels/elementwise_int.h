@@ -46,4 +46,10 @@ ss__k_scalar ss__k_ew_scalar(ss__k_ew_kind kind, int op, ss_dtype dom, ss_dtype 
 ss_status ss__k_check_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tensor in[],
                                   const ss__tensor *out);
 
+/* A scatter's update computation on one element: old (op) update in dtype
+ * dt (bool: add and max are or, multiply and min are and); SET gives the
+ * update (gather.c). */
+ss__k_scalar ss__k_scatter_combine(ss_scatter_op op, ss_dtype dt, ss__k_scalar old,
+                                   ss__k_scalar upd);
+
 #endif

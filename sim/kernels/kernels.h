@@ -343,6 +343,55 @@ ss_status ss__k_ref_dynamic_update_slice(const ss__tensor *x, const ss__tensor *
                                          const ss__tensor idx[], ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
+/* Gather and scatter (gather.c; naive references in reference_gather.c)    */
+/* ------------------------------------------------------------------------ */
+
+/* Check StableHLO gather (scatter) dimension numbers against an operand of
+ * orank dims oshape, indices of irank dims ishape and dtype idtype, with
+ * operand window sizes window[] (gather: slice_sizes; scatter:
+ * ss__k_scatter_window). On success the result's (scatter: the updates')
+ * rank and shape. SS_ERR_INVALID with a one-line message otherwise. */
+ss_status ss__k_gather_check(bool scatter, int orank, const int64_t oshape[], int irank,
+                             const int64_t ishape[], ss_dtype idtype, const ss_gather_dims *g,
+                             const int64_t window[], int *rrank, int64_t rshape[]);
+/* A scatter's operand window sizes from its updates' shape (-1 where the
+ * updates have too few dims: ss__k_gather_check refuses it). */
+void ss__k_scatter_window(int orank, int urank, const int64_t ushape[], const ss_gather_dims *g,
+                          int64_t window[]);
+/* Shared by the kernels and their references: the checks, then full[]
+ * and lo[] filled in (see ss__k_gather) and the window sizes. */
+ss_status ss__k_gather_prepare(bool scatter, const ss__tensor *operand, const ss__tensor *ind,
+                               const ss__tensor *res, const ss_gather_dims *g,
+                               const int64_t full_in[], const int64_t lo_in[], int64_t full[],
+                               int64_t lo[], int64_t window[]);
+/* The global window start of batch position bidx (the indices' dims but
+ * index_vector_dim), clamped to [0, full - window] when `clamp`; *inside
+ * says whether the unclamped window fits. */
+void ss__k_gather_start(const ss__tensor *ind, const ss_gather_dims *g, int orank,
+                        const int64_t full[], const int64_t window[], const int64_t bidx[],
+                        bool clamp, int64_t start[], bool *inside);
+
+/* StableHLO gather of x's block. full[d]: the global size of operand dim d
+ * (starts are clamped to [0, full - slice size]); lo[d]: the global index
+ * of the block's first element; NULL, NULL: x is the whole operand.
+ * Result elements whose operand element lies outside the block are 0 (a
+ * partitioned gather sums such results over the shards). Any dtype, exact. */
+ss_status ss__k_gather(const ss__tensor *x, const ss__tensor *ind, const ss_gather_dims *g,
+                       const int64_t full[], const int64_t lo[], ss__tensor *out);
+ss_status ss__k_ref_gather(const ss__tensor *x, const ss__tensor *ind, const ss_gather_dims *g,
+                           const int64_t full[], const int64_t lo[], ss__tensor *out);
+/* StableHLO scatter of one operand: out = x with every update window
+ * combined in by `op`, windows in the updates' row-major order; a window
+ * whose start is outside [0, full - window] on an indexed dim is skipped
+ * (XLA), elements outside the block are left alone. out may be x. */
+ss_status ss__k_scatter(const ss__tensor *x, const ss__tensor *ind, const ss__tensor *upd,
+                        ss_scatter_op op, const ss_gather_dims *g, const int64_t full[],
+                        const int64_t lo[], ss__tensor *out);
+ss_status ss__k_ref_scatter(const ss__tensor *x, const ss__tensor *ind, const ss__tensor *upd,
+                            ss_scatter_op op, const ss_gather_dims *g, const int64_t full[],
+                            const int64_t lo[], ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
 /* Neural-network ops (nn.c)                                                 */
 /* ------------------------------------------------------------------------ */
 

@@ -189,6 +189,21 @@ static ss_status eval_dus(const ss__node *n, const ss__tensor in[], ss__tensor *
                 : ss__k_ref_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out);
 }
 
+static ss_status eval_gather(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                             bool fast)
+{
+    return fast ? ss__k_gather(&in[0], &in[1], &n->gdims, NULL, NULL, out)
+                : ss__k_ref_gather(&in[0], &in[1], &n->gdims, NULL, NULL, out);
+}
+
+static ss_status eval_scatter(const ss__node *n, const ss__tensor in[], ss__tensor *out,
+                              bool fast)
+{
+    ss_scatter_op op = (ss_scatter_op)n->sub;
+    return fast ? ss__k_scatter(&in[0], &in[1], &in[2], op, &n->gdims, NULL, NULL, out)
+                : ss__k_ref_scatter(&in[0], &in[1], &in[2], op, &n->gdims, NULL, NULL, out);
+}
+
 static ss_status eval_concat(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
     return fast ? ss__k_concatenate(n->nin, in, n->dim, out)

@@ -253,6 +253,38 @@ static ss_status run_one_hot(const ss_program *p, const ss__node *n, const ss__i
     return ss__k_one_hot(&in[0], out);
 }
 
+/* Gather and scatter on blocks the lowering made whole where it must
+ * (lower.c's lower_gather); the device-dependent variant is run_placed_index.
+ * A gather's window that takes a whole operand dim takes this device's
+ * whole block of it (that dim may be sharded). */
+static void local_gather_dims(const ss_program *p, const ss__node *n, const ss__tensor *x,
+                              ss_gather_dims *g)
+{
+    *g = n->gdims;
+    const ss__node *gx = &p->nodes[n->in[0]];
+    for (int d = 0; n->op == SS__OP_GATHER && d < gx->rank; d++)
+        if (g->slice_sizes[d] == gx->shape[d])
+            g->slice_sizes[d] = x->shape[d];
+}
+
+static ss_status run_gather(const ss_program *p, const ss__node *n, const ss__inst *i,
+                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)i, (void)work, (void)work_bytes;
+    ss_gather_dims g;
+    local_gather_dims(p, n, &in[0], &g);
+    return ss__k_gather(&in[0], &in[1], &g, NULL, NULL, out);
+}
+
+static ss_status run_scatter(const ss_program *p, const ss__node *n, const ss__inst *i,
+                             const ss__tensor in[], ss__tensor *out, void *work,
+                             size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_scatter(&in[0], &in[1], &in[2], (ss_scatter_op)n->sub, &n->gdims, NULL, NULL,
+                         out);
+}
+
 static const kernel_rule kernel_rules[] = {
 #define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
     [SS__OP_##ID] = KERNEL,
@@ -263,7 +295,46 @@ _Static_assert(sizeof kernel_rules / sizeof kernel_rules[0] == SS__OP_COUNT, "on
 
 bool ss__exec_has_kernel(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && kernel_rules[op]; }
 
-static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+/* A gather or scatter whose kernel must know where this device's operand
+ * block lies (lower.c's lower_gather sets i->layout to the operand's
+ * layout): an operand dim d with i->sn[d] set is indexed across its shards
+ * (global size and block start passed to the kernel); a scatter whose
+ * i->layout.partial names axes leaves a pending sum over them, so only
+ * the first device along them starts from the operand, the others from
+ * zeros. */
+static ss_status run_placed_index(const ss_executable *e, const ss__node *n, const ss__inst *i,
+                                  const ss__tensor in[], ss__tensor *out, const int64_t c[])
+{
+    const ss_mesh *m = e->mesh;
+    const ss__node *x = &e->program->nodes[n->in[0]];
+    int64_t full[SS_MAX_RANK], lo[SS_MAX_RANK];
+    for (int d = 0; d < x->rank; d++) {
+        full[d] = in[0].shape[d];
+        lo[d] = 0;
+        if (i->sn[d]) {
+            full[d] = x->shape[d];
+            lo[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * in[0].shape[d];
+        }
+    }
+    if (n->op == SS__OP_GATHER) {
+        ss_gather_dims g;
+        local_gather_dims(e->program, n, &in[0], &g);
+        return ss__k_gather(&in[0], &in[1], &g, full, lo, out);
+    }
+    const ss__tensor *base = &in[0];
+    bool first = true;
+    for (int a = 0; a < m->naxes; a++)
+        if (((i->layout.partial >> a) & 1u) && c[a] != 0)
+            first = false;
+    if (!first) {
+        memset(out->data, 0, (size_t)ss__k_numel(out) * ss_dtype_size(out->dtype));
+        base = out;
+    }
+    return ss__k_scatter(base, &in[1], &in[2], (ss_scatter_op)n->sub, &n->gdims, full, lo, out);
+}
+
+static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
+                            void **ptr)
 {
     ss_executable *e = r->e;
     const ss__node *n = &e->program->nodes[i->node];
@@ -280,7 +351,9 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, void **pt
     if (st)
         return st;
     ss_device_kernel_begin(dev, ss__opcode_name(n));
-    if (ss__exec_has_kernel(n->op))
+    if ((n->op == SS__OP_GATHER || n->op == SS__OP_SCATTER) && i->layout.known)
+        st = run_placed_index(e, n, i, in, &out, c);
+    else if (ss__exec_has_kernel(n->op))
         st = kernel_rules[n->op](e->program, n, i, in, &out, work, work_bytes);
     else
         st = ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));
@@ -455,7 +528,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         ss__constant_fill(&e->program->nodes[i->node], out, false);
         return SS_OK;
     }
-    case SS__INST_KERNEL: return run_kernel(r, dev, i, ptr);
+    case SS__INST_KERNEL: return run_kernel(r, dev, i, c, ptr);
     case SS__INST_ALLOC:
         memset(out, 0, ob->bytes);
         return SS_OK;

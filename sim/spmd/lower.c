@@ -966,6 +966,53 @@ static ss_status lower_dot(lower *s, ss_value v, const ss__layout *want)
     return SS_OK;
 }
 
+/* Gather and scatter: the operands brought to the layouts gather_spmd.c's
+ * rule picks from their own; the kernel learns where its operand block
+ * lies when it indexes across shards or leaves a pending sum (exec.c's
+ * run_placed_index); the result may be a pending sum over those axes. */
+static ss_status lower_gather(lower *s, ss_value v, const ss__layout *want)
+{
+    (void)want;
+    const ss__node *n = &s->p->nodes[v];
+    bool scatter = n->op == SS__OP_SCATTER;
+    ss__gather_part part;
+    ss__gather_partition(s->p, n, &s->vals[n->in[0]].layout[0], &s->vals[n->in[1]].layout[0],
+                         scatter ? &s->vals[n->in[2]].layout[0] : NULL, &part);
+    int in[3], out;
+    ss_status st = need(s, n->in[0], &part.operand, &in[0]);
+    if (!st)
+        st = need(s, n->in[1], &part.indices, &in[1]);
+    if (!st && scatter)
+        st = need(s, n->in[2], &part.updates, &in[2]);
+    if (st)
+        return st;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_KERNEL, v);
+    bool placed = part.partial != 0;
+    for (int d = 0; d < s->p->nodes[n->in[0]].rank; d++) {
+        i.sn[d] = part.masked[d];
+        placed = placed || part.masked[d];
+    }
+    if (placed) {
+        i.layout = part.operand;
+        i.layout.partial = scatter ? part.partial : 0;
+        ss__buf_printf(&s->line, "; %s", scatter ? "each device adds its updates, summed later"
+                                                 : "each device gathers from its block, "
+                                                   "masked, summed later");
+    }
+    ss__layout l = part.result;
+    l.partial = 0;
+    if ((st = emit_kernel(s, v, n->nin, in, &l, &i, &out)))
+        return st;
+    add_version(s, v, out, &part.result);
+    return SS_OK;
+}
+
+static ss_status lower_scatter(lower *s, ss_value v, const ss__layout *want)
+{
+    return lower_gather(s, v, want);
+}
+
 static ss_status lower_leaf(lower *s, ss_value v, const ss__layout *want)
 {
     (void)want;

@@ -334,6 +334,27 @@ static bool fwd_concat(const prop *s, const ss__node *n, int level, ss__layout *
     return true;
 }
 
+/* Gather and scatter: gather_spmd.c's rule from the operands' layouts
+ * (the result's pending sum is not a layout to propagate). */
+static bool fwd_gather(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    const ss__layout *lx = lay(s, n->in[0]), *li = lay(s, n->in[1]);
+    const ss__layout *lu = n->op == SS__OP_SCATTER ? lay(s, n->in[2]) : NULL;
+    if (!lx->known && !li->known && !(lu && lu->known))
+        return false;
+    ss__gather_part part;
+    ss__gather_partition(s->p, n, lx, li, lu, &part);
+    *c = part.result;
+    c->partial = 0;
+    return true;
+}
+
+static bool fwd_scatter(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    return fwd_gather(s, n, level, c);
+}
+
 static bool fwd_dot(const prop *s, const ss__node *n, int level, ss__layout *c)
 {
     if (level < 1)
@@ -479,6 +500,18 @@ static bool bwd_concat(const prop *s, ss_value v, int i, int level, ss__layout *
 
 /* From the result's layout, or the other operand's: no bwd_args (a dot
  * inside a region has fixed operands, which no candidate changes). */
+static bool bwd_gather(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    if (level < 1)
+        return false;
+    return ss__gather_backward(s->p, &s->p->nodes[v], lay(s, v), i, c);
+}
+
+static bool bwd_scatter(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    return bwd_gather(s, v, i, level, c);
+}
+
 static bool bwd_dot(const prop *s, ss_value v, int i, int level, ss__layout *c)
 {
     return level >= 1 && dot_to_operand(s, v, i, c);

@@ -47,4 +47,22 @@ void ss__loop_slice_layout(const ss__layout *l, ss__layout *out);
 ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
                         const ss_eval_options *opts);
 
+/* How a gather or scatter node n runs on blocks (gather_spmd.c, GSPMD's
+ * cases): from its operands' layouts (NULL or unknown: replicated; lu is
+ * a scatter's updates'), the layouts to bring the operand, indices and
+ * updates to, the result's layout (with `partial` axes over which it is a
+ * pending sum), and masked[d] for operand dims indexed across shards. */
+typedef struct ss__gather_part {
+    ss__layout operand, indices, updates, result;
+    unsigned partial;
+    uint8_t masked[SS_MAX_RANK];
+} ss__gather_part;
+void ss__gather_partition(const ss_program *p, const ss__node *n, const ss__layout *lx,
+                          const ss__layout *li, const ss__layout *lu, ss__gather_part *out);
+/* Propagation backward through a gather or scatter: operand i's layout
+ * candidate from the result's layout lr (passthrough dims; a gather's
+ * indices get its batch dims); false when nothing flows to operand i. */
+bool ss__gather_backward(const ss_program *p, const ss__node *n, const ss__layout *lr, int i,
+                         ss__layout *c);
+
 #endif

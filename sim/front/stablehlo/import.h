@@ -94,6 +94,15 @@ bool ss__imp_is_collective(const char *name);
  * op (add, maximum, minimum, multiply, and, or), or JAX's argmax/argmin
  * (a value and an iota, reduced by compare-and-select); results into res[]. */
 bool ss__imp_reduce(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+/* A dims list from attribute a (absent: empty), and an integer list
+ * (array<i64: ..> or [..]) into out[0..cap) (import_ops.c). */
+bool ss__imp_dims_attr(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a,
+                       const char *what, int out[], int *n);
+bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a,
+                      const char *what, int64_t out[], int cap, int *n);
+/* stablehlo.gather and stablehlo.scatter (import_gather.c). */
+bool ss__imp_gather(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
+bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 /* stablehlo.while as a loop (import_control.c): results into res[]. */
 bool ss__imp_while(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);

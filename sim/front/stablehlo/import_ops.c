@@ -86,6 +86,18 @@ bool ss__imp_dims(ss__imp *im, const ss__mlir_op *op, const char *what, int out[
     return dims_list(im, op, ss__mlir_op_attr(op, what), what, out, n);
 }
 
+bool ss__imp_dims_attr(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a,
+                       const char *what, int out[], int *n)
+{
+    return dims_list(im, op, a, what, out, n);
+}
+
+bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a,
+                      const char *what, int64_t out[], int cap, int *n)
+{
+    return int_list(im, op, a, what, out, cap, n);
+}
+
 /* --- Op tables ---------------------------------------------------------------- */
 
 static const struct { const char *name; ss_unary_op op; } unary_ops[] = {
@@ -305,6 +317,10 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return op_dot(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.reduce") == 0)
         return ss__imp_reduce(im, op, x, res);
+    else if (strcmp(n, "stablehlo.gather") == 0)
+        return ss__imp_gather(im, op, x, &res[0]);
+    else if (strcmp(n, "stablehlo.scatter") == 0)
+        return ss__imp_scatter(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.slice") == 0 && op->noperands == 1)
         return op_slice(im, op, x, &res[0]);
     else if ((strcmp(n, "sdy.sharding_constraint") == 0 || strcmp(n, "sdy.reshard") == 0) &&

@@ -1,0 +1,142 @@
+/*
+ * import_gather.c — stablehlo.gather and stablehlo.scatter through
+ * ss_gather and ss_scatter. JAX prints both in the generic form:
+ *
+ *   "stablehlo.gather"(%t, %i) <{dimension_numbers = #stablehlo.gather<
+ *       offset_dims = [2], collapsed_slice_dims = [0], start_index_map = [0],
+ *       index_vector_dim = 2>, indices_are_sorted = false,
+ *       slice_sizes = array<i64: 1, 16>}> : (...) -> ...
+ *   "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers =
+ *       #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
+ *       scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, ...}> ({
+ *     ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return ... })
+ *
+ * (a list the printer leaves out is empty). A scatter's region must be one
+ * of: add, maximum, minimum or multiply of its two arguments, or the
+ * return of its second argument (a set); anything else, several operands,
+ * or a result type other than the operand's is refused with a one-line
+ * error naming what was found.
+ */
+#include "front/stablehlo/import.h"
+
+#include <string.h>
+
+static ss_program *prog(ss__imp *im) { return im->sc->program; }
+
+/* One list of the dimension numbers' dict (absent: empty). */
+static bool dims_of(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *dn, const char *key,
+                    int out[], int *n)
+{
+    return ss__imp_dims_attr(im, op, ss__mlir_dict_get(dn, key), key, out, n);
+}
+
+/* The dimension numbers of a gather (scatter: keys[] are scatter's). */
+static bool read_dims(ss__imp *im, const ss__mlir_op *op, const char *attr,
+                      const char *const keys[6], ss_gather_dims *g)
+{
+    memset(g, 0, sizeof *g);
+    const ss__mlir_attr *dn = ss__mlir_op_attr(op, attr);
+    if (!dn || dn->kind != SS__MLIR_AT_DIALECT)
+        return ss__imp_fail(im, op, "'%s': no %s", op->name, attr);
+    int nb2;
+    if (!dims_of(im, op, dn, keys[0], g->offset_dims, &g->n_offset) ||
+        !dims_of(im, op, dn, keys[1], g->collapsed_slice_dims, &g->n_collapsed) ||
+        !dims_of(im, op, dn, keys[2], g->operand_batching_dims, &g->n_batching) ||
+        !dims_of(im, op, dn, keys[3], g->start_indices_batching_dims, &nb2) ||
+        !dims_of(im, op, dn, keys[4], g->start_index_map, &g->n_index_map))
+        return false;
+    if (nb2 != g->n_batching)
+        return ss__imp_fail(im, op, "'%s': %s and %s differ in length", op->name, keys[2],
+                            keys[3]);
+    const ss__mlir_attr *ivd = ss__mlir_dict_get(dn, keys[5]);
+    if (ivd && ivd->kind != SS__MLIR_AT_INT)
+        return ss__imp_fail(im, op, "'%s': %s is not an integer", op->name, keys[5]);
+    g->index_vector_dim = ivd ? (int)ivd->i : 0;
+    const ss__mlir_attr *sorted = ss__mlir_op_attr(op, "indices_are_sorted");
+    g->indices_are_sorted = sorted && sorted->kind == SS__MLIR_AT_BOOL && sorted->i;
+    return true;
+}
+
+/* The single tensor result must be of the operand's element type. */
+static bool one_result(ss__imp *im, const ss__mlir_op *op)
+{
+    if (op->nresults != 1 || op->results[0]->type->kind != SS__MLIR_TY_TENSOR)
+        return ss__imp_fail(im, op, "unsupported: '%s' with %d results (one operand only)",
+                            op->name, op->nresults);
+    return true;
+}
+
+bool ss__imp_gather(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
+{
+    static const char *const keys[6] = {"offset_dims", "collapsed_slice_dims",
+                                        "operand_batching_dims", "start_indices_batching_dims",
+                                        "start_index_map", "index_vector_dim"};
+    ss_gather_dims g;
+    if (op->noperands != 2 || !one_result(im, op) ||
+        !read_dims(im, op, "dimension_numbers", keys, &g))
+        return op->noperands == 2 ? false
+                                  : ss__imp_fail(im, op, "'%s': expected 2 operands, found %d",
+                                                 op->name, op->noperands);
+    int n;
+    if (!ss__imp_int_list(im, op, ss__mlir_op_attr(op, "slice_sizes"), "slice_sizes",
+                          g.slice_sizes, SS_MAX_RANK, &n))
+        return false;
+    if (n != op->operands[0]->type->rank)
+        return ss__imp_fail(im, op, "'%s': %d slice sizes for an operand of rank %d", op->name,
+                            n, op->operands[0]->type->rank);
+    ss_status st = ss_gather(prog(im), x[0], x[1], &g, out);
+    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
+}
+
+/* The update computation of a scatter's region. */
+static bool update_op(ss__imp *im, const ss__mlir_op *op, ss_scatter_op *out)
+{
+    static const struct { const char *name; ss_scatter_op op; } ops[] = {
+        {"stablehlo.add", SS_SCATTER_ADD}, {"stablehlo.maximum", SS_SCATTER_MAX},
+        {"stablehlo.minimum", SS_SCATTER_MIN}, {"stablehlo.multiply", SS_SCATTER_MUL},
+    };
+    const ss__mlir_block *b = op->nregions == 1 && op->regions[0]->nblocks == 1
+                                  ? op->regions[0]->blocks[0] : NULL;
+    if (!b || b->nargs != 2 || b->nops < 1)
+        return ss__imp_fail(im, op, "unsupported: a scatter whose region is not one block of "
+                                    "two arguments");
+    const ss__mlir_op *ret = b->ops[b->nops - 1];
+    if (ret->noperands != 1)
+        return ss__imp_fail(im, op, "unsupported: a scatter region returning %d values",
+                            ret->noperands);
+    if (b->nops == 1 && ret->operands[0] == b->args[1]) {
+        *out = SS_SCATTER_SET;
+        return true;
+    }
+    const ss__mlir_op *body = b->ops[0];
+    if (b->nops == 2 && body->noperands == 2 && body->nresults == 1 &&
+        ret->operands[0] == body->results[0] &&
+        ((body->operands[0] == b->args[0] && body->operands[1] == b->args[1]) ||
+         (body->operands[0] == b->args[1] && body->operands[1] == b->args[0])))
+        for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+            if (strcmp(body->name, ops[k].name) == 0) {
+                *out = ops[k].op;
+                return true;
+            }
+    return ss__imp_fail(im, op, "unsupported: a scatter whose region applies '%s' (add, "
+                                "maximum, minimum, multiply of its arguments, or returning the "
+                                "update, are read)",
+                        b->nops == 1 ? "a return of its first argument" : body->name);
+}
+
+bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
+{
+    static const char *const keys[6] = {"update_window_dims", "inserted_window_dims",
+                                        "input_batching_dims", "scatter_indices_batching_dims",
+                                        "scatter_dims_to_operand_dims", "index_vector_dim"};
+    if (op->noperands != 3)
+        return ss__imp_fail(im, op, "unsupported: '%s' with %d operands (one operand, its "
+                                    "indices and updates are read)", op->name, op->noperands);
+    ss_gather_dims g;
+    ss_scatter_op sop = SS_SCATTER_ADD;
+    if (!one_result(im, op) || !read_dims(im, op, "scatter_dimension_numbers", keys, &g) ||
+        !update_op(im, op, &sop))
+        return false;
+    ss_status st = ss_scatter(prog(im), x[0], x[1], x[2], sop, &g, out);
+    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
+}

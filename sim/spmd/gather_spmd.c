@@ -1,0 +1,199 @@
+/*
+ * gather_spmd.c — how gather and scatter are partitioned, as XLA's GSPMD
+ * does for the common cases (xla/service/spmd/gather_scatter_handler.cc):
+ *
+ *   - an operand dim taken whole by every window (a "passthrough" dim:
+ *     window size = dim size, not indexed or indexed with its start
+ *     clamped to 0) may stay sharded: each device works on its block, and
+ *     the result's matching offset (window) dim is sharded alike;
+ *   - the indices' batch dims (and a scatter's updates' scatter dims) may
+ *     stay sharded: the result's batch dims follow (gather); a scatter-add
+ *     adds each device's updates and leaves a pending sum over those axes
+ *     (only the first device along them starts from the operand);
+ *   - gather only: an operand dim the indices index with window 1 (an
+ *     embedding table sharded on vocab) may stay sharded: each device
+ *     gathers what lies in its block, the rest 0 (the indices offset by
+ *     the block start and masked), and the result is a pending sum over
+ *     those axes (XLA emits the all-reduce);
+ *   - every other sharding is dropped first (all-gathers), so the answer
+ *     is never wrong. A mesh axis is used once: when two of the cases
+ *     above want it, the operand keeps it.
+ *
+ * The rule is one function, ss__gather_partition, shared by propagation
+ * (propagate.c: the result's layout from its operands', the operands'
+ * from the result's) and lowering (lower.c), so they cannot disagree.
+ * Not done: the batching dims of gather/scatter sharded (replicated
+ * first), a scatter into an operand sharded on an indexed dim.
+ */
+#include "spmd_internal.h"
+#include "kernels/kernels.h"
+
+#include <string.h>
+
+static bool listed(int n, const int dims[], int d)
+{
+    for (int k = 0; k < n; k++)
+        if (dims[k] == d)
+            return true;
+    return false;
+}
+
+static void copy_dim(ss__layout *to, int dt, const ss__layout *from, int df)
+{
+    to->n[dt] = from->n[df];
+    memcpy(to->ax[dt], from->ax[df], SS_MAX_AXES);
+}
+
+static unsigned dim_axes(const ss__layout *l, int d)
+{
+    unsigned m = 0;
+    for (int k = 0; k < l->n[d]; k++)
+        m |= 1u << l->ax[d][k];
+    return m;
+}
+
+/* Operand dim d of node n: its window size (gather: slice_sizes;
+ * scatter: the update's). */
+static int64_t window_of(const ss_program *p, const ss__node *n, int d)
+{
+    if (n->op == SS__OP_GATHER)
+        return n->gdims.slice_sizes[d];
+    const ss__node *x = &p->nodes[n->in[0]], *u = &p->nodes[n->in[2]];
+    int64_t w[SS_MAX_RANK];
+    ss__k_scatter_window(x->rank, u->rank, u->shape, &n->gdims, w);
+    return w[d];
+}
+
+void ss__gather_partition(const ss_program *p, const ss__node *n, const ss__layout *lx_in,
+                          const ss__layout *li_in, const ss__layout *lu_in, ss__gather_part *out)
+{
+    const ss_gather_dims *g = &n->gdims;
+    const ss__node *x = &p->nodes[n->in[0]], *ind = &p->nodes[n->in[1]];
+    bool scatter = n->op == SS__OP_SCATTER;
+    const ss__node *u = scatter ? &p->nodes[n->in[2]] : NULL;
+    /* the result (gather) or updates (scatter): its batch and window dims */
+    int rrank = scatter ? u->rank : n->rank;
+    ss__layout lx, li, lu;
+    ss__layout_replicated(&lx, x->rank);
+    ss__layout_replicated(&li, ind->rank);
+    ss__layout_replicated(&lu, rrank);
+    if (lx_in && lx_in->known)
+        lx = *lx_in;
+    if (li_in && li_in->known)
+        li = *li_in;
+    if (scatter && lu_in && lu_in->known)
+        lu = *lu_in;
+    lx.partial = li.partial = lu.partial = 0;
+    memset(out, 0, sizeof *out);
+    ss__layout_replicated(&out->operand, x->rank);
+    ss__layout_replicated(&out->indices, ind->rank);
+    ss__layout_replicated(&out->updates, rrank);
+    ss__layout_replicated(&out->result, n->rank);
+    unsigned used = 0;
+    /* Operand dims: passthrough dims keep their axes (scatter: the
+     * operand's, else the updates' matching window dim's); gather's
+     * indexed dims of window 1 keep theirs, masked. */
+    for (int d = 0, w = 0; d < x->rank; d++) {
+        bool one = listed(g->n_collapsed, g->collapsed_slice_dims, d) ||
+                   listed(g->n_batching, g->operand_batching_dims, d);
+        int wd = one ? -1 : g->offset_dims[w++];
+        bool indexed = listed(g->n_index_map, g->start_index_map, d);
+        int64_t win = window_of(p, n, d);
+        const ss__layout *src = &lx;
+        int sd = d;
+        if (scatter && !lx.n[d] && wd >= 0) {
+            src = &lu;
+            sd = wd;
+        }
+        unsigned axes = dim_axes(src, sd);
+        if (!axes || (axes & used))
+            continue;
+        if (wd >= 0 && win == x->shape[d]) {
+            copy_dim(&out->operand, d, src, sd);
+            copy_dim(scatter ? &out->updates : &out->result, wd, src, sd);
+            used |= axes;
+        } else if (!scatter && indexed && win == 1 && src == &lx &&
+                   !listed(g->n_batching, g->operand_batching_dims, d)) {
+            copy_dim(&out->operand, d, src, sd);
+            out->masked[d] = 1;
+            out->partial |= axes;
+            used |= axes;
+        }
+    }
+    /* Batch dims: the indices' (gather), else the updates' scatter dims
+     * (scatter-add only), not the batching dims. */
+    for (int r = 0, i = 0; r < rrank; r++) {
+        if (listed(g->n_offset, g->offset_dims, r))
+            continue;
+        if (i == g->index_vector_dim)
+            i++;
+        int id = i++;
+        if (listed(g->n_batching, g->start_indices_batching_dims, id))
+            continue;
+        if (scatter && n->sub != SS_SCATTER_ADD)
+            continue;
+        const ss__layout *src = &li;
+        int sd = id;
+        if (scatter && lu.n[r]) {
+            src = &lu;
+            sd = r;
+        }
+        unsigned axes = dim_axes(src, sd);
+        if (!axes || (axes & used))
+            continue;
+        copy_dim(&out->indices, id, src, sd);
+        if (scatter) {
+            copy_dim(&out->updates, r, src, sd);
+            out->partial |= axes;
+        } else {
+            copy_dim(&out->result, r, src, sd);
+        }
+        used |= axes;
+    }
+    if (scatter)
+        for (int d = 0; d < x->rank; d++)
+            copy_dim(&out->result, d, &out->operand, d);
+    out->result.partial = out->partial;
+}
+
+bool ss__gather_backward(const ss_program *p, const ss__node *n, const ss__layout *lr, int i,
+                         ss__layout *c)
+{
+    const ss_gather_dims *g = &n->gdims;
+    const ss__node *x = &p->nodes[n->in[0]];
+    bool scatter = n->op == SS__OP_SCATTER;
+    if (!lr->known || i < 0 || i >= n->nin)
+        return false;
+    const ss__node *t = &p->nodes[n->in[i]];
+    ss__layout_replicated(c, t->rank);
+    if (i == 1) {
+        if (scatter)
+            return false;
+        /* the indices' batch dims from the result's */
+        for (int r = 0, id = 0; r < n->rank; r++) {
+            if (listed(g->n_offset, g->offset_dims, r))
+                continue;
+            if (id == g->index_vector_dim)
+                id++;
+            if (!listed(g->n_batching, g->start_indices_batching_dims, id))
+                copy_dim(c, id, lr, r);
+            id++;
+        }
+        return true;
+    }
+    /* operand (i == 0) or updates (i == 2): the passthrough dims */
+    for (int d = 0, w = 0; d < x->rank; d++) {
+        bool one = listed(g->n_collapsed, g->collapsed_slice_dims, d) ||
+                   listed(g->n_batching, g->operand_batching_dims, d);
+        if (one)
+            continue;
+        int wd = g->offset_dims[w++];
+        if (window_of(p, n, d) != x->shape[d])
+            continue;
+        if (i == 0)
+            copy_dim(c, d, lr, scatter ? d : wd);
+        else
+            copy_dim(c, wd, lr, d);
+    }
+    return true;
+}
