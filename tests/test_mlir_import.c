@@ -418,6 +418,11 @@ FIXTURE(shard_map_collectives)
 FIXTURE(transformer_block_adamw)
 FIXTURE(random_ops)
 FIXTURE(flax_nnx_init)
+FIXTURE(gather_vocab)
+FIXTURE(gather_embed)
+FIXTURE(gather_batch)
+FIXTURE(scatter_add)
+FIXTURE(nnx_embed_train_step)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

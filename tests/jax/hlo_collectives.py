@@ -134,7 +134,26 @@ def iota_groups(text):
     return _chunks(_transpose_flat(list(range(total)), dims, perm), s)
 
 
-MESH_RE = re.compile(r"mesh\[([^\]]*)\](?:,? ?device_ids=\(([^)]*)\))?\s*\{([^}]*)\}")
+MESH_RE = re.compile(r"mesh\[([^\]]*)\](?:,? ?device_ids=\(((?:[^()]|\([^()]*\))*)\))?\s*"
+                     r"\{([^}]*)\}")
+
+
+def _device_ids(text):
+    """A mesh's device_ids=(...): a list '0,4,1,5' or the iota spelling
+    '[d0,...]T(p...)' (iota over prod(d), reshaped to d, transposed by p,
+    flattened; as XLA prints an IotaTileAssignment's reshape and
+    transpose, xla/hlo/ir/tile_assignment.cc)."""
+    m = re.fullmatch(r"\s*\[([\d,]+)\](?:T\(([\d,]+)\))?\s*", text)
+    if not m:
+        return _ints(text)
+    dims = _ints(m.group(1))
+    perm = _ints(m.group(2)) if m.group(2) else list(range(len(dims)))
+    if sorted(perm) != list(range(len(dims))):
+        raise HloParseError(f"device_ids '{text}': bad permutation")
+    total = 1
+    for d in dims:
+        total *= d
+    return _transpose_flat(list(range(total)), dims, perm)
 
 
 def mesh_groups(text):
@@ -155,7 +174,7 @@ def mesh_groups(text):
     total = 1
     for _, n in axes:
         total *= n
-    devices = _ints(m.group(2)) if m.group(2) else list(range(total))
+    devices = _device_ids(m.group(2)) if m.group(2) else list(range(total))
     if len(devices) != total:
         raise HloParseError(f"'{text}': {len(devices)} device ids for {total} devices")
     refs = []  # (axis index, pre_size, size) in the order listed

@@ -83,6 +83,14 @@ def test_mesh_axes_groups():
     assert hc.mesh_groups("mesh['a'=8] {'a':(2)4}") == [[0, 1, 2, 3], [4, 5, 6, 7]]
     # A device order other than iota.
     assert hc.mesh_groups("mesh['x'=2,'y'=2], device_ids=(0,2,1,3) {'y'}") == [[0, 2], [1, 3]]
+    # ... and in the iota spelling (iota(8) as [2,4], transposed: 0,4,1,5,2,6,3,7),
+    # as XLA 0.10 prints the all-reduce of a gather from a table sharded on
+    # a 2x4 mesh's 'model' axis: the groups are the rows of that mesh.
+    assert hc.mesh_groups("mesh['x'=2,'y'=2], device_ids=([2,2]T(1,0)) {'y'}") == [[0, 2], [1, 3]]
+    c = one("%all-reduce = f32[4,8,16]{2,1,0} all-reduce(%p0), channel_id=2, "
+            "replica_groups=mesh['axis_0'=4,'axis_1'=1,'axis_2'=2], device_ids=([2,4]T(1,0)) "
+            "{'axis_0'}, use_global_device_ids=true, to_apply=%add")
+    assert c["replica_groups"] == [[0, 1, 2, 3], [4, 5, 6, 7]] and c["replica_groups_form"] == "mesh"
     c = one("ROOT %rs = f32[4,2]{1,0} reduce-scatter(%p0), channel_id=1, "
             "replica_groups=mesh['data'=2,'model'=4] {'model'}, use_global_device_ids=true, "
             "dimensions={1}, to_apply=%add")
