@@ -16,7 +16,14 @@
  *     the block start and masked), and the result is a pending sum over
  *     those axes (XLA emits the all-reduce);
  *   - every other sharding is dropped first (all-gathers), so the answer
- *     is never wrong. A mesh axis is used once: when two of the cases
+ *     is never wrong.
+ *
+ * XLA's names for the first three: PartitionGatherOperandPassthrough-
+ * Dimensions, PartitionGatherIndexPassthroughDimensions and
+ * PartitionGatherTrivialSlicedOperandDimensions (and their scatter
+ * counterparts); the fixtures gather_vocab, gather_embed, gather_batch,
+ * scatter_add and nnx_embed_train_step check the collectives against
+ * XLA's compiled text. A mesh axis is used once: when two of the cases
  *     above want it, the operand keeps it.
  *
  * The rule is one function, ss__gather_partition, shared by propagation
