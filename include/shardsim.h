@@ -1200,7 +1200,8 @@ typedef struct ss_gather_dims {
  * offset dim), indices sharded on batch dims give a result sharded alike,
  * a table sharded on an indexed dim of window 1 is gathered from each
  * shard, masked, and summed (an all-reduce); anything else is replicated
- * first. Gradient: a scatter-add of the cotangent into zeros. */
+ * first. Gradient: a scatter-add of the cotangent into zeros at the
+ * clamped start indices. */
 ss_status ss_gather(ss_program *p, ss_value operand, ss_value indices, const ss_gather_dims *dims,
                     ss_value *out);
 
@@ -1222,11 +1223,12 @@ typedef enum ss_scatter_op {
  * wholly inside the operand is skipped, as XLA does. Errors as
  * ss_gather's; an op outside ss_scatter_op is SS_ERR_INVALID. Partitioned
  * as GSPMD does when the operand and updates are sharded alike on window
- * dims taken whole, or the indices and updates on scatter dims (for ADD:
- * each device scatters its updates, then the partial sums are
- * all-reduced); anything else is replicated first. Gradients (ADD and
- * SET): the operand's is the cotangent (SET: with the written windows
- * zeroed), the updates' a gather of the cotangent. */
+ * dims taken whole, the operand on an indexed dim of window 1 (each device
+ * writes what lands in its block), or the indices and updates on scatter
+ * dims (ADD only: each device adds its updates, the partial sums are
+ * all-reduced); anything else is replicated first. Gradients, ADD only
+ * (another op's is SS_ERR_UNSUPPORTED when asked for): the operand's is
+ * the cotangent, the updates' a gather of it. */
 ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value updates,
                      ss_scatter_op op, const ss_gather_dims *dims, ss_value *out);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed

@@ -305,3 +305,111 @@ Test(gather, scatter_max_of_sharded_updates_gathers_them)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* d/dtable of sum(gather(table, ids) * r) with ids out of range: the
+ * cotangent lands on the rows the gather read after clamping (JAX clamps
+ * the scatter-add's indices in its transpose of a clipping gather), summed
+ * for repeated rows; computed here row by row. */
+Test(gather, gradient_follows_the_clamp)
+{
+    ss_mesh *m = ts_make_mesh("x=4", 4);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value t = ts_input(p, "table", "P(None, 'x')", 2, 6, 4), r = ts_input(p, "r", NULL, 2, 5, 4);
+    ss_value ids, y, yr, loss, gt;
+    ss_spec none = ts_spec("P()");
+    TS_OK(ss_input(p, "ids", SS_I32, 2, (int64_t[]){5, 1}, &none, &ids));
+    ss_gather_dims g = forms[0].g;
+    g.index_vector_dim = 1, g.offset_dims[0] = 1, g.slice_sizes[1] = 4;
+    TS_OK(ss_gather(p, t, ids, &g, &y));
+    TS_OK(ss_binary(p, SS_MUL, y, r, &yr));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, yr, 2, (int[]){0, 1}, 0, &loss));
+    TS_OK(ss_grad(p, loss, 1, &t, &gt));
+    TS_OK(ss_output(p, gt, NULL));
+    float table[24], rv[20], want[24] = {0};
+    for (int i = 0; i < 24; i++)
+        table[i] = (float)i;
+    for (int i = 0; i < 20; i++)
+        rv[i] = (float)(i % 7) - 3.0f;
+    int32_t idv[5] = {-2, 4, 9, 4, 0};
+    for (int i = 0; i < 5; i++) {
+        int row = idv[i] < 0 ? 0 : idv[i] > 5 ? 5 : idv[i];
+        for (int e = 0; e < 4; e++)
+            want[row * 4 + e] += rv[i * 4 + e];
+    }
+    float got[24];
+    TS_OK(ss_program_eval(p, (const void *const[]){table, rv, idv}, (void *const[]){got}));
+    for (int i = 0; i < 24; i++)
+        cr_assert_eq(got[i], want[i], "element %d: got %g, want %g", i, got[i], want[i]);
+    int nall;
+    run_against_eval(p, (const void *const[]){table, rv, idv}, 24, &nall);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+/* A scatter-add into a table sharded on the indexed dim (the gradient of
+ * a vocab-sharded embedding): each device writes the rows that land in
+ * its block, no collective at all. */
+Test(gather, scatter_into_a_table_sharded_on_the_indexed_dim_stays_local)
+{
+    ss_mesh *m = ts_make_mesh("x=4", 4);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('x')", 2, 8, 4), u = ts_input(p, "u", NULL, 2, 6, 4);
+    ss_value ids, y;
+    ss_spec none = ts_spec("P()");
+    TS_OK(ss_input(p, "ids", SS_I32, 2, (int64_t[]){6, 1}, &none, &ids));
+    ss_gather_dims g = forms[0].g;
+    g.index_vector_dim = 1, g.offset_dims[0] = 1;
+    TS_OK(ss_scatter(p, x, ids, u, SS_SCATTER_ADD, &g, &y));
+    TS_OK(ss_output(p, y, NULL));
+    float xv[32], uv[24];
+    for (int i = 0; i < 32; i++)
+        xv[i] = (float)i;
+    for (int i = 0; i < 24; i++)
+        uv[i] = (float)(i % 5) - 2.0f;
+    int32_t idv[6] = {7, 2, -1, 2, 8, 5};
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    int ncoll = ss_executable_ledger_count(e);
+    ss_executable_destroy(e);
+    int nall;
+    run_against_eval(p, (const void *const[]){xv, uv, idv}, 32, &nall);
+    cr_assert_eq(ncoll, 0, "%d collectives", ncoll);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+/* d/du of sum(scatter_add(x, ids, u) * r): r's row at each id in range,
+ * 0 for an update the scatter skipped (out of range); computed here. */
+Test(gather, scatter_add_gradient_is_zero_for_skipped_updates)
+{
+    ss_mesh *m = ts_make_mesh("x=4", 4);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P(None, 'x')", 2, 6, 4), u = ts_input(p, "u", NULL, 2, 5, 4);
+    ss_value r = ts_input(p, "r", NULL, 2, 6, 4), ids, y, yr, loss, gu;
+    ss_spec none = ts_spec("P()");
+    TS_OK(ss_input(p, "ids", SS_I32, 2, (int64_t[]){5, 1}, &none, &ids));
+    ss_gather_dims g = forms[0].g;
+    g.index_vector_dim = 1, g.offset_dims[0] = 1;
+    TS_OK(ss_scatter(p, x, ids, u, SS_SCATTER_ADD, &g, &y));
+    TS_OK(ss_binary(p, SS_MUL, y, r, &yr));
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, yr, 2, (int[]){0, 1}, 0, &loss));
+    TS_OK(ss_grad(p, loss, 1, &u, &gu));
+    TS_OK(ss_output(p, gu, NULL));
+    float xv[24] = {0}, uv[20] = {0}, rv[24], want[20] = {0}, got[20];
+    for (int i = 0; i < 24; i++)
+        rv[i] = (float)i - 10.0f;
+    int32_t idv[5] = {-1, 4, 6, 4, 0};
+    for (int i = 0; i < 5; i++)
+        for (int e = 0; e < 4 && idv[i] >= 0 && idv[i] < 6; e++)
+            want[i * 4 + e] = rv[idv[i] * 4 + e];
+    TS_OK(ss_program_eval(p, (const void *const[]){xv, uv, rv, idv}, (void *const[]){got}));
+    for (int i = 0; i < 20; i++)
+        cr_assert_eq(got[i], want[i], "element %d: got %g, want %g", i, got[i], want[i]);
+    int nall;
+    run_against_eval(p, (const void *const[]){xv, uv, rv, idv}, 20, &nall);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

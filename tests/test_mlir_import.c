@@ -423,6 +423,7 @@ FIXTURE(gather_embed)
 FIXTURE(gather_batch)
 FIXTURE(scatter_add)
 FIXTURE(nnx_embed_train_step)
+FIXTURE(embed_vocab_grad)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

@@ -2,8 +2,9 @@
  * ops_gather.c — builders of gather and scatter (StableHLO's ops of those
  * names, with their general dimension numbers: ss_gather_dims) and their
  * cotangents, as JAX's transposes: gather's is a scatter-add of the
- * cotangent into zeros; scatter-add's is the cotangent for the operand
- * and a gather of it for the updates. The checks of the dimension numbers
+ * cotangent into zeros (at the clamped indices); scatter-add's is the
+ * cotangent for the operand and a gather of it for the updates (0 for
+ * the windows the scatter skipped). The checks of the dimension numbers
  * are the kernels' (kernels/gather.c), so builder and kernel agree.
  *
  * Not here: gradients of scatters that set, take a max or min, or
@@ -106,6 +107,95 @@ static ss_status zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape
     return st;
 }
 
+/* The largest in-bounds start of each index component of node n (gather
+ * or scatter), oshape[d] - window[d] for operand dim start_index_map[k],
+ * laid out like n's indices (along index_vector_dim; a scalar when the
+ * vector dim is implied). */
+static ss_status index_bounds(ss_program *p, const ss__node *n, const int64_t oshape[],
+                              const int64_t window[], ss_value *hi)
+{
+    const ss__node *ind = &p->nodes[n->in[1]];
+    const ss_gather_dims *g = &n->gdims;
+    ss_dtype dt = ind->dtype;
+    int rank = ind->rank, ivd = g->index_vector_dim;
+    int64_t shape[SS_MAX_RANK];
+    memcpy(shape, ind->shape, sizeof shape);
+    unsigned char bytes[SS_MAX_RANK * 8]; /* little-endian, dt's size each */
+    size_t es = ss_dtype_size(dt);
+    for (int k = 0; k < g->n_index_map; k++) {
+        int d = g->start_index_map[k];
+        uint64_t bound = (uint64_t)(oshape[d] - window[d]);
+        for (size_t b = 0; b < es; b++)
+            bytes[(size_t)k * es + b] = (unsigned char)(bound >> (8 * b));
+    }
+    ss_status st = ss_constant_array(p, dt, ivd < rank ? 1 : 0, (int64_t[]){g->n_index_map},
+                                     bytes, hi);
+    if (!st && ivd < rank)
+        st = ss_broadcast_in_dim(p, *hi, rank, shape, (int[]){ivd}, hi);
+    return st;
+}
+
+/* Gather n's indices clamped as the gather clamps them, so that the
+ * scatter-add of its cotangent lands where the gather read (scatter skips
+ * out-of-bounds windows instead). oshape: the operand's shape. */
+static ss_status clamped_indices(ss_program *p, const ss__node *n, const int64_t oshape[],
+                                 ss_value *out)
+{
+    ss_value hi, lo;
+    ss_status st = index_bounds(p, n, oshape, n->gdims.slice_sizes, &hi);
+    if (!st)
+        st = ss_constant(p, 0.0, &lo);
+    if (!st)
+        st = ss_clamp(p, lo, n->in[1], hi, out);
+    return st;
+}
+
+/* Scatter n's updates' cotangent: the gather `gathered` (of the updates'
+ * shape) where the window was applied, 0 where scatter skipped it (JAX's
+ * transpose gathers with fill value 0 there). */
+static ss_status mask_skipped(ss_program *p, const ss__node *n, ss_value gathered,
+                              ss_value *out)
+{
+    const ss__node *x = &p->nodes[n->in[0]], *u = &p->nodes[n->in[2]];
+    const ss__node *ind = &p->nodes[n->in[1]];
+    const ss_gather_dims *g = &n->gdims;
+    int64_t oshape[SS_MAX_RANK], window[SS_MAX_RANK], ushape[SS_MAX_RANK], ishape[SS_MAX_RANK];
+    memcpy(oshape, x->shape, sizeof oshape);
+    memcpy(ushape, u->shape, sizeof ushape);
+    memcpy(ishape, ind->shape, sizeof ishape);
+    int urank = u->rank, irank = ind->rank, ivd = g->index_vector_dim;
+    ss_dtype idt = ind->dtype, udt = u->dtype;
+    ss__k_scatter_window(x->rank, urank, ushape, g, window);
+    bool sgn = idt == SS_I8 || idt == SS_I16 || idt == SS_I32 || idt == SS_I64;
+    ss_value hi, zero, ge, le, ok, z;
+    ss_status st = index_bounds(p, n, oshape, window, &hi);
+    if (!st)
+        st = zeros(p, idt, irank, ishape, &zero);
+    if (!st)
+        st = ss_compare(p, SS_CMP_GE, sgn ? SS_CMP_SIGNED : SS_CMP_UNSIGNED, n->in[1], zero, &ge);
+    if (!st)
+        st = ss_compare(p, SS_CMP_LE, sgn ? SS_CMP_SIGNED : SS_CMP_UNSIGNED, n->in[1], hi, &le);
+    if (!st)
+        st = ss_binary(p, SS_AND, ge, le, &ok);
+    if (!st && ivd < irank)
+        st = ss_reduce(p, SS_REDUCE_AND, ok, 1, (int[]){ivd}, 0, &ok);
+    /* the batch dims of ok are the updates' scatter dims, in order */
+    int dims[SS_MAX_RANK], nb = 0;
+    for (int r = 0, w = 0; r < urank; r++) {
+        if (w < g->n_offset && g->offset_dims[w] == r)
+            w++;
+        else
+            dims[nb++] = r;
+    }
+    if (!st)
+        st = ss_broadcast_in_dim(p, ok, urank, ushape, dims, &ok);
+    if (!st)
+        st = zeros(p, udt, urank, ushape, &z);
+    if (!st)
+        st = ss_select(p, ok, gathered, z, out);
+    return st;
+}
+
 ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                             ss_value gin[])
 {
@@ -120,9 +210,11 @@ ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const 
         const ss__node *x = &p->nodes[nd.in[0]];
         int64_t shape[SS_MAX_RANK];
         memcpy(shape, x->shape, sizeof shape);
-        ss_value z;
-        if (!(st = zeros(p, p->nodes[g].dtype, x->rank, shape, &z)))
-            st = ss_scatter(p, z, nd.in[1], g, SS_SCATTER_ADD, &dims, &gin[0]);
+        int orank = x->rank;
+        ss_value z, idx;
+        if (!(st = zeros(p, p->nodes[g].dtype, orank, shape, &z)) &&
+            !(st = clamped_indices(p, &nd, shape, &idx)))
+            st = ss_scatter(p, z, idx, g, SS_SCATTER_ADD, &dims, &gin[0]);
         return st;
     }
     if (nd.sub != SS_SCATTER_ADD && (want[0] || want[2]))
@@ -135,7 +227,10 @@ ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const 
         /* JAX: gather(g, indices) with the windows of the updates */
         const ss__node *x = &p->nodes[nd.in[0]], *u = &p->nodes[nd.in[2]];
         ss__k_scatter_window(x->rank, u->rank, u->shape, &dims, dims.slice_sizes);
-        st = ss_gather(p, g, nd.in[1], &dims, &gin[2]);
+        ss_value gathered;
+        st = ss_gather(p, g, nd.in[1], &dims, &gathered);
+        if (!st)
+            st = mask_skipped(p, &nd, gathered, &gin[2]);
     }
     return st;
 }

@@ -10,11 +10,12 @@
  *     stay sharded: the result's batch dims follow (gather); a scatter-add
  *     adds each device's updates and leaves a pending sum over those axes
  *     (only the first device along them starts from the operand);
- *   - gather only: an operand dim the indices index with window 1 (an
- *     embedding table sharded on vocab) may stay sharded: each device
- *     gathers what lies in its block, the rest 0 (the indices offset by
- *     the block start and masked), and the result is a pending sum over
- *     those axes (XLA emits the all-reduce);
+ *   - an operand dim the indices index with window 1 (an embedding table
+ *     sharded on vocab) may stay sharded: each device gathers what lies
+ *     in its block, the rest 0 (the indices offset by the block start and
+ *     masked), and the result is a pending sum over those axes (XLA emits
+ *     the all-reduce); a scatter writes only what lands in its block, and
+ *     its result keeps the operand's sharding;
  *   - every other sharding is dropped first (all-gathers), so the answer
  *     is never wrong.
  *
@@ -30,7 +31,7 @@
  * (propagate.c: the result's layout from its operands', the operands'
  * from the result's) and lowering (lower.c), so they cannot disagree.
  * Not done: the batching dims of gather/scatter sharded (replicated
- * first), a scatter into an operand sharded on an indexed dim.
+ * first).
  */
 #include "spmd_internal.h"
 #include "kernels/kernels.h"
@@ -119,11 +120,15 @@ void ss__gather_partition(const ss_program *p, const ss__node *n, const ss__layo
             copy_dim(&out->operand, d, src, sd);
             copy_dim(scatter ? &out->updates : &out->result, wd, src, sd);
             used |= axes;
-        } else if (!scatter && indexed && win == 1 && src == &lx &&
+        } else if (indexed && win == 1 && src == &lx &&
                    !listed(g->n_batching, g->operand_batching_dims, d)) {
+            /* gather: a pending sum of the masked reads; scatter: each
+             * device writes what lands in its block, the result keeps the
+             * operand's sharding */
             copy_dim(&out->operand, d, src, sd);
             out->masked[d] = 1;
-            out->partial |= axes;
+            if (!scatter)
+                out->partial |= axes;
             used |= axes;
         }
     }
@@ -188,10 +193,15 @@ bool ss__gather_backward(const ss_program *p, const ss__node *n, const ss__layou
         }
         return true;
     }
-    /* operand (i == 0) or updates (i == 2): the passthrough dims */
+    /* operand (i == 0) or updates (i == 2): the passthrough dims; a
+     * scatter's operand also takes the result's sharding of an indexed
+     * dim of window 1 (each device writes its block of it) */
     for (int d = 0, w = 0; d < x->rank; d++) {
         bool one = listed(g->n_collapsed, g->collapsed_slice_dims, d) ||
                    listed(g->n_batching, g->operand_batching_dims, d);
+        if (one && scatter && i == 0 && listed(g->n_index_map, g->start_index_map, d) &&
+            !listed(g->n_batching, g->operand_batching_dims, d))
+            copy_dim(c, d, lr, d);
         if (one)
             continue;
         int wd = g->offset_dims[w++];

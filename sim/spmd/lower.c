@@ -996,9 +996,10 @@ static ss_status lower_gather(lower *s, ss_value v, const ss__layout *want)
     if (placed) {
         i.layout = part.operand;
         i.layout.partial = scatter ? part.partial : 0;
-        ss__buf_printf(&s->line, "; %s", scatter ? "each device adds its updates, summed later"
-                                                 : "each device gathers from its block, "
-                                                   "masked, summed later");
+        ss__buf_printf(&s->line, "; %s",
+                       !scatter ? "each device gathers from its block, masked, summed later"
+                       : part.partial ? "each device adds its updates, summed later"
+                                      : "each device writes what lands in its block");
     }
     ss__layout l = part.result;
     l.partial = 0;

@@ -117,4 +117,28 @@ def nnx_embed_train_step(devices):
                    source="flax.nnx.Embed (gather) and its gradient (scatter-add)")
 
 
-BUILDERS = [gather_vocab, gather_embed, gather_batch, scatter_add, nnx_embed_train_step]
+def embed_vocab_grad(devices):
+    """The loss of an embedding lookup (jnp.take's default mode) and its
+    gradient with the table sharded on vocab over 'model' and the ids on
+    'data': the forward gathers per shard and all-reduces; the gradient,
+    a scatter-add into the vocab-sharded table, stays on each shard and is
+    summed over 'data'."""
+    mesh = mesh_2x4(devices)
+
+    def f(table, ids, y):
+        def loss(t):
+            return jnp.mean((jnp.take(t, ids, axis=0) - y) ** 2)
+        return jax.value_and_grad(loss)(table)
+
+    rng = np.random.default_rng(163)
+    args = (rand(rng, (VOCAB, EMBED)), _tokens(rng), rand(rng, (BATCH, SEQ, EMBED)))
+    vocab = NamedSharding(mesh, P("model", None))
+    batch = NamedSharding(mesh, P("data"))
+    return Program("embed_vocab_grad", "value_and_grad of an embedding lookup's MSE, table "
+                   "sharded on vocab over 'model', ids and targets on 'data'", mesh, f, args,
+                   (vocab, batch, batch), (NamedSharding(mesh, P()), vocab),
+                   source="jnp.take and its gradient (scatter-add)")
+
+
+BUILDERS = [gather_vocab, gather_embed, gather_batch, scatter_add, nnx_embed_train_step,
+            embed_vocab_grad]
