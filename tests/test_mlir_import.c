@@ -534,3 +534,58 @@ Test(mlir_import, inputs_of_another_shape_are_refused)
     free(out);
     free(err);
 }
+
+/* A scatter in the generic form with the older `{..}` attribute
+ * dictionary after its region, whose region subtracts: refused by name,
+ * with its spot. */
+static const char *const scatter_sub_module =
+    "module @jit_f {\n"
+    "  func.func public @main(%arg0: tensor<8x4xf32>, %arg1: tensor<3x1xi32>, "
+    "%arg2: tensor<3x4xf32>) -> tensor<8x4xf32> {\n"
+    "    %0 = \"stablehlo.scatter\"(%arg0, %arg1, %arg2) ({\n"
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "      %s = stablehlo.subtract %a, %b : tensor<f32>\n"
+    "      stablehlo.return %s : tensor<f32>\n"
+    "    }) {indices_are_sorted = false, "
+    "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
+    "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, "
+    "unique_indices = false} : (tensor<8x4xf32>, tensor<3x1xi32>, tensor<3x4xf32>) -> "
+    "tensor<8x4xf32>\n"
+    "    return %0 : tensor<8x4xf32>\n"
+    "  }\n"
+    "}\n";
+
+Test(mlir_import, scatter_with_an_unknown_region_is_refused_by_name)
+{
+    char *out = NULL, *err = NULL;
+    int rc = run_text(scatter_sub_module, "plan", NULL, &out, &err);
+    cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+    cr_assert(strstr(err, ":3:10: unsupported: a scatter whose region applies "
+                          "'stablehlo.subtract'"), "%s", err);
+    free(out);
+    free(err);
+}
+
+/* A gather whose dimension numbers do not fit its operands: a one-line
+ * error naming the list, exit 2. */
+Test(mlir_import, gather_with_bad_dimension_numbers_is_refused)
+{
+    static const char *const text =
+        "module @jit_f {\n"
+        "  func.func public @main(%arg0: tensor<8x4xf32>, %arg1: tensor<3x1xi32>) -> "
+        "tensor<3x4xf32> {\n"
+        "    %0 = \"stablehlo.gather\"(%arg0, %arg1) <{dimension_numbers = "
+        "#stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], "
+        "index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 5>}> : "
+        "(tensor<8x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>\n"
+        "    return %0 : tensor<3x4xf32>\n"
+        "  }\n"
+        "}\n";
+    char *out = NULL, *err = NULL;
+    int rc = run_text(text, "plan", NULL, &out, &err);
+    cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
+    cr_assert(strstr(err, ":3:10: 'stablehlo.gather': gather: window size 5 of operand dim 1 is "
+                          "outside 0..dim"), "%s", err);
+    free(out);
+    free(err);
+}
