@@ -1375,6 +1375,34 @@ const char *ss_phase_name(ss_phase phase);
 ss_status ss_program_propagate(ss_program *p);
 /* The sharding propagation chose for value v (after ss_program_propagate). */
 ss_status ss_value_sharding(const ss_program *p, ss_value v, ss_sharding *out);
+/* What decided value v's sharding (the last change propagation made):
+ * DEFAULT: nothing reached it, replicated; DECLARED: its own spec (an
+ * input's or param's, a constraint's, shard_map's out_specs); MANUAL: a
+ * block inside shard_map; CONSTRAINT: lent by the constraint `from` that
+ * reads it; OPERANDS: its op's forward rule from its operands; USER: the
+ * backward rule of `from`, an op that reads it; PRIMAL: a gradient laid
+ * out as its primal `from`. `level` is the op-priority level of the sweep
+ * (0 elementwise and shape ops .. 3; docs/gspmd.md section 2) for OPERANDS
+ * and USER, else 0; `from` is -1 where no value is named. A loop region's
+ * values have none (SS_ERR_INVALID), as does a program not propagated. */
+typedef enum ss_sharding_origin_kind {
+    SS_ORIGIN_DEFAULT = 0,
+    SS_ORIGIN_DECLARED,
+    SS_ORIGIN_MANUAL,
+    SS_ORIGIN_CONSTRAINT,
+    SS_ORIGIN_OPERANDS,
+    SS_ORIGIN_USER,
+    SS_ORIGIN_PRIMAL
+} ss_sharding_origin_kind;
+typedef struct ss_sharding_origin {
+    ss_sharding_origin_kind kind;
+    ss_value from;
+    int level;
+} ss_sharding_origin;
+ss_status ss_value_sharding_origin(const ss_program *p, ss_value v, ss_sharding_origin *out);
+/* "default", "declared", "manual", "constraint", "operands", "user",
+ * "primal"; "?" for another value. */
+const char *ss_sharding_origin_name(ss_sharding_origin_kind kind);
 /* Print the program, one op per line with shapes and shardings:
  * "%3 = dot_general(%0, %1) f32[8,1024] P('data', 'model')". */
 ss_status ss_program_print(const ss_program *p, FILE *f);
@@ -2517,6 +2545,10 @@ typedef struct ss_scenario_options {
      * (ss_executable_plan_model). NULL: shardsim's own devices. A run's
      * devices are always shardsim's; only its plan follows the profile. */
     const ss_hw_profile *device;
+    /* run: record the devices' trace events (ss_context_trace_get) as
+     * `trace` does, without writing a file (the command line's --html
+     * draws its timeline from them). */
+    bool trace_events;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {

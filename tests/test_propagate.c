@@ -286,3 +286,47 @@ Test(propagate, builder_errors_say_what_and_where)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* Assert what decided value v's sharding (ss_value_sharding_origin). */
+static void expect_origin(ss_program *p, ss_value v, ss_sharding_origin_kind kind, ss_value from,
+                          const char *what)
+{
+    ss_sharding_origin o;
+    cr_assert_eq(ss_value_sharding_origin(p, v, &o), SS_OK, "%s", ss_error_message());
+    cr_assert(o.kind == kind && o.from == from, "%s: got %s from %%%d, expected %s from %%%d", what,
+              ss_sharding_origin_name(o.kind), (int)o.from, ss_sharding_origin_name(kind),
+              (int)from);
+}
+
+Test(propagate, origin_names_the_step_that_decided)
+{
+    /* The program of backward_from_a_constraint_reaches_unspecified_inputs:
+     * the constraint lends y its layout, and x and w take theirs from the
+     * dot that reads them (the backward rule). */
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_program *p;
+    ss_sharding_origin o;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", NULL, 2, 8, 16), w = ts_input(p, "w", NULL, 2, 16, 32);
+    ss_value b = ts_input(p, "b", "P('data')", 1, 8), y, yc, e, s;
+    ss_spec dm = ts_spec("P('data', 'model')");
+    TS_OK(ss_matmul(p, x, w, &y));
+    TS_OK(ss_constrain(p, y, &dm, &yc));
+    TS_OK(ss_unary(p, SS_EXP, b, &e));
+    TS_OK(ss_unary(p, SS_EXP, yc, &s));
+    cr_assert_eq(ss_value_sharding_origin(p, y, &o), SS_ERR_INVALID, "before propagation");
+    TS_OK(ss_program_propagate(p));
+    expect(p, x, "P('data', None)", "x");
+    expect_origin(p, x, SS_ORIGIN_USER, y, "x from the dot that reads it");
+    expect_origin(p, w, SS_ORIGIN_USER, y, "w from the dot that reads it");
+    expect_origin(p, y, SS_ORIGIN_CONSTRAINT, yc, "y lent by its constraint");
+    expect_origin(p, yc, SS_ORIGIN_DECLARED, -1, "the constraint's own spec");
+    expect_origin(p, b, SS_ORIGIN_DECLARED, -1, "an input's spec");
+    expect(p, e, "P('data')", "exp(b)");
+    expect_origin(p, e, SS_ORIGIN_OPERANDS, -1, "exp(b) from its operand");
+    expect_origin(p, s, SS_ORIGIN_OPERANDS, -1, "exp(yc) from its operand");
+    cr_assert_str_eq(ss_sharding_origin_name(SS_ORIGIN_PRIMAL), "primal");
+    cr_assert_str_eq(ss_sharding_origin_name((ss_sharding_origin_kind)99), "?");
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

@@ -172,6 +172,9 @@ struct ss_program {
     int n, cap;
     /* Filled by ss_program_propagate (sim/spmd); NULL before. */
     ss__layout *layouts;
+    /* What decided each layout (ss_value_sharding_origin): filled with
+     * layouts; read only while layouts is not NULL. */
+    ss_sharding_origin *origins;
     /* Program outputs in ss_output order (a value may appear twice). */
     ss_value *outs;
     int nouts, outs_cap;

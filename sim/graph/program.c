@@ -26,6 +26,7 @@ void ss_program_destroy(ss_program *p)
         return;
     free(p->nodes);
     free(p->layouts);
+    free(p->origins);
     free(p->pairs);
     free(p->outs);
     for (int k = 0; k < p->ncblocks; k++)

@@ -37,6 +37,7 @@ typedef struct prop {
     bool *fixed;
     bool *lent; /* layout came from a constraint on the value's user */
     const ss__layout *hint; /* per value: a loop result's layout from its body, or NULL */
+    ss_sharding_origin *why; /* per value: what gave it its current layout */
 } prop;
 
 static const ss__layout *lay(const prop *s, ss_value v) { return &s->L[v]; }
@@ -50,7 +51,23 @@ static int64_t bytes_of(const ss__node *n)
 }
 
 /* Accept `cand` for value x if it makes x's layout more specific. */
-static bool improve(prop *s, ss_value x, const ss__layout *cand, int level, bool from_operands)
+static bool improve_layout(prop *s, ss_value x, const ss__layout *cand, int level,
+                           bool from_operands);
+
+/* improve_layout, noting what decided when x's layout changes: its own
+ * operands (from < 0) or its user `from`, at `level`. */
+static bool improve(prop *s, ss_value x, const ss__layout *cand, int level, bool from_operands,
+                    ss_value from)
+{
+    if (!improve_layout(s, x, cand, level, from_operands))
+        return false;
+    s->why[x] = (ss_sharding_origin){from_operands ? SS_ORIGIN_OPERANDS : SS_ORIGIN_USER,
+                                     from_operands ? -1 : from, level};
+    return true;
+}
+
+static bool improve_layout(prop *s, ss_value x, const ss__layout *cand, int level,
+                           bool from_operands)
 {
     ss__layout *cur = &s->L[x];
     if (s->fixed[x] || !cand->known)
@@ -585,20 +602,23 @@ static bool lend_primal(prop *s, ss_value v)
     s->L[v] = s->L[prim];
     s->L[v].partial = 0;
     s->lent[v] = true;
+    s->why[v] = (ss_sharding_origin){SS_ORIGIN_PRIMAL, prim, 0};
     return true;
 }
 
 /* The fixpoint over p's top-level nodes; loop results may take `hint`
  * (per value, or NULL). *out: the layouts, unknown ones replicated. */
-static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **out)
+static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **out,
+                          ss_sharding_origin **why)
 {
     size_t count = (size_t)(p->n ? p->n : 1);
     prop s = {p, p->mesh, calloc(count, sizeof(ss__layout)), calloc(count, sizeof(bool)),
-              calloc(count, sizeof(bool)), hint};
-    if (!s.L || !s.fixed || !s.lent) {
+              calloc(count, sizeof(bool)), hint, calloc(count, sizeof(ss_sharding_origin))};
+    if (!s.L || !s.fixed || !s.lent || !s.why) {
         free(s.L);
         free(s.fixed);
         free(s.lent);
+        free(s.why);
         return ss__fail(SS_ERR_NOMEM, "propagation: out of host memory for %d values", p->n);
     }
     for (ss_value v = 0; v < p->n; v++) {
@@ -606,9 +626,12 @@ static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **ou
         s.L[v] = n->fixed;
         s.L[v].rank = n->rank;
         s.fixed[v] = n->fixed.known;
+        s.why[v] = (ss_sharding_origin){n->fixed.known ? SS_ORIGIN_DECLARED : SS_ORIGIN_DEFAULT,
+                                        -1, 0};
         if (n->manual) { /* block shapes: nothing to partition */
             ss__layout_replicated(&s.L[v], n->rank);
             s.fixed[v] = true;
+            s.why[v] = (ss_sharding_origin){SS_ORIGIN_MANUAL, -1, 0};
         }
     }
     /* A constraint lends its layout to an operand that has none yet. */
@@ -617,6 +640,7 @@ static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **ou
         if (ss__op_is(n->op, SS__OPF_FIXES_LAYOUT) && !s.L[n->in[0]].known) {
             s.L[n->in[0]] = n->fixed;
             s.lent[n->in[0]] = !s.fixed[n->in[0]];
+            s.why[n->in[0]] = (ss_sharding_origin){SS_ORIGIN_CONSTRAINT, v, 0};
         }
     }
     for (int level = 0; level <= 3; level++) {
@@ -627,7 +651,7 @@ static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **ou
             for (ss_value v = 0; v < p->n; v++) {
                 changed |= lend_primal(&s, v);
                 if (forward(&s, v, level, &c))
-                    changed |= improve(&s, v, &c, level, true);
+                    changed |= improve(&s, v, &c, level, true, -1);
             }
             for (ss_value v = p->n - 1; v >= 0; v--) {
                 const ss__node *n = &p->nodes[v];
@@ -635,16 +659,19 @@ static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **ou
                     continue;
                 for (int i = 0; i < n->nin; i++)
                     if (backward(&s, v, i, level, &c))
-                        changed |= improve(&s, n->in[i], &c, level, false);
+                        changed |= improve(&s, n->in[i], &c, level, false, v);
             }
         }
     }
     for (ss_value v = 0; v < p->n; v++)
-        if (!s.L[v].known)
+        if (!s.L[v].known) {
             ss__layout_replicated(&s.L[v], p->nodes[v].rank);
+            s.why[v] = (ss_sharding_origin){SS_ORIGIN_DEFAULT, -1, 0};
+        }
     free(s.fixed);
     free(s.lent);
     *out = s.L;
+    *why = s.why;
     return SS_OK;
 }
 
@@ -653,7 +680,8 @@ ss_status ss_program_propagate(ss_program *p)
     if (p->layouts)
         return SS_OK;
     ss__layout *L = NULL, *hint = NULL;
-    ss_status st = fixpoint(p, NULL, &L);
+    ss_sharding_origin *why = NULL;
+    ss_status st = fixpoint(p, NULL, &L, &why);
     if (!st && p->nloops) {
         /* Loops: the regions propagate under the layouts found for their
          * operands; what their bodies give results that had no layout is
@@ -661,8 +689,10 @@ ss_status ss_program_propagate(ss_program *p)
         st = ss__loops_hints(p, L, &hint);
         if (!st && hint) {
             free(L);
+            free(why);
             L = NULL;
-            st = fixpoint(p, hint, &L);
+            why = NULL;
+            st = fixpoint(p, hint, &L, &why);
         }
         if (!st)
             st = ss__loops_propagate(p, L);
@@ -670,10 +700,30 @@ ss_status ss_program_propagate(ss_program *p)
     free(hint);
     if (st) {
         free(L);
+        free(why);
         return st;
     }
     p->layouts = L;
+    free(p->origins);
+    p->origins = why;
     return SS_OK;
+}
+
+ss_status ss_value_sharding_origin(const ss_program *p, ss_value v, ss_sharding_origin *out)
+{
+    if (!ss__program_node(p, v, "value_sharding_origin"))
+        return SS_ERR_INVALID;
+    if (!p->layouts || !p->origins)
+        return ss__fail(SS_ERR_INVALID, "value_sharding_origin: run ss_program_propagate first");
+    *out = p->origins[v];
+    return SS_OK;
+}
+
+const char *ss_sharding_origin_name(ss_sharding_origin_kind kind)
+{
+    static const char *const names[] = {"default", "declared", "manual", "constraint",
+                                        "operands", "user",     "primal"};
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
 ss_status ss_value_sharding(const ss_program *p, ss_value v, ss_sharding *out)
