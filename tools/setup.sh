@@ -11,6 +11,9 @@
 # pinned in tests/jax/requirements.txt (about 1 GB) for the tests that
 # compare shardsim with real JAX; SETUP_JAX=0 skips it (those tests are then
 # skipped, and say so). JAX is never a dependency of the library.
+# On Debian and Fedora it also installs Chromium, which the browser tests of
+# the --html page load headless (tests/html_report.py); SETUP_BROWSER=0
+# skips it (those tests are then skipped, and say so).
 # Package managers: apt-get (Debian, Ubuntu; what CI runs), dnf (Fedora) and
 # Homebrew (macOS). SETUP_OS=debian|fedora|macos picks one by hand.
 set -eu
@@ -49,11 +52,13 @@ case "$os" in
 debian)
     pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev python3-dev"
     [ "${SETUP_JAX:-1}" = 0 ] || pkgs="$pkgs python3-venv"
+    [ "${SETUP_BROWSER:-1}" = 0 ] || pkgs="$pkgs chromium"
     installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
     install_cmd="${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq"
     ;;
 fedora)
     pkgs="gcc pkgconf-pkg-config meson ninja-build openblas-devel criterion-devel cjson-devel libzstd-devel pcre2-devel python3-devel"
+    [ "${SETUP_BROWSER:-1}" = 0 ] || pkgs="$pkgs chromium"
     installed() { rpm -q "$1" >/dev/null 2>&1; }
     install_cmd="${sudo}dnf install -y -q"
     ;;

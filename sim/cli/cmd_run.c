@@ -29,6 +29,8 @@ static const char run_help[] =
     "  --explain-memory     every buffer alive at the planned peak, its role and source\n"
     "  --json               one JSON object (schema in scenarios/README.md)\n"
     "  --trace FILE.json    write a Chrome/Perfetto trace of the devices\n"
+    "  --html FILE.html     write the report as one self-contained page (opens offline):\n"
+    "                       mesh, array layouts, ops and why, ledger, timeline, memory\n"
     "  --devices N          virtual devices available (the mesh takes the first ones)\n"
     "  --device-memory S    capacity of each device, e.g. 16GiB\n"
     "  --threads N          devices inside a kernel at once (default: the cores)\n"
@@ -68,13 +70,14 @@ static const char plan_help[] =
     "                       several side by side (per-device memory, fit, traffic)\n"
     "  --windowed-einsum M, --cheapest   lowering options, as for run\n"
     "  --explain, --json, --trace FILE.json (the estimated timeline of one device),\n"
+    "  --html FILE.html (the report as one self-contained page, as for run),\n"
     "  --devices N, --device-memory S, --threads N (accepted, unused), --no-color\n"
     "\n"
     "Exit status: 0 ok, 1 the plan does not fit in device memory, 2 bad input.\n";
 
 typedef struct run_opts {
     bool plan, json, explain, explain_memory, no_color, help;
-    const char *file, *trace, *profile, *watch, *outputs;
+    const char *file, *trace, *html, *profile, *watch, *outputs;
     const ss_hw_profile *device; /* plan --device */
     int threads, steps;
     ss__scn_overrides ov;
@@ -129,6 +132,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             return fail_usage(o, ss_error_message());
         } else if (cli_is(&a, "--trace")) {
             o->trace = v;
+        } else if (cli_is(&a, "--html")) {
+            o->html = v;
         } else if (cli_is(&a, "--profile") || cli_is(&a, "--device")) {
             if (!ss_hw_profile_find(v)) {
                 char known[160] = "";
@@ -296,48 +301,24 @@ static void progress(int done, int total, double elapsed, void *user)
  * same instruction list), one slice per kernel or collective. */
 static bool write_plan_trace(const ss_scenario *sc, const ss__scn_report *r, const char *path)
 {
-    const ss_hw_profile *p = ss_hw_profile_find(r->profile ? r->profile : "tpu-v5e");
+    ss__scn_slice *sl = NULL;
     int n = 0;
-    if (ss_executable_steps(r->exe, NULL, 0, &n) != SS_OK)
+    const char *profile = NULL;
+    if (ss__scn_plan_slices(sc, r, &sl, &n, &profile) != SS_OK)
         return false;
-    ss_step_cost *c = malloc(sizeof *c * (size_t)(n ? n : 1));
-    if (!c || ss_executable_steps(r->exe, c, n, &n) != SS_OK) {
-        free(c);
-        return false;
-    }
     FILE *f = fopen(path, "w");
     if (!f) {
-        free(c);
+        free(sl);
         return false;
     }
     fprintf(f, "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
-               "\"args\":{\"name\":\"every device (estimate, %s)\"}}", p->name);
-    double t = 0;
-    for (int k = 0; k < n; k++) {
-        double dur;
-        const char *name = ss_value_op_name(sc->program, c[k].value);
-        ss_coll_record rec;
-        if (c[k].kind == SS_STEP_FUSED) /* not in the estimate (yet) */
-            continue;
-        if (c[k].kind == SS_STEP_COLLECTIVE &&
-            ss_executable_ledger_get(r->exe, c[k].ledger_index, &rec) == SS_OK) {
-            double bw, alpha;
-            ss_hw_profile_axis_link(p, sc->mesh, rec.naxes, rec.axes, &bw, &alpha);
-            dur = ss_estimate_coll_seconds(rec.kind, rec.group_size, rec.sent, bw, alpha);
-            name = ss_coll_kind_name(rec.kind);
-        } else {
-            double peak = c[k].dtype == SS_BF16 || c[k].dtype == SS_F16 ? p->flops_bf16
-                                                                        : p->flops_f32;
-            dur = ss_estimate_kernel_seconds(c[k].flops, c[k].bytes, peak, p->hbm_bw);
-        }
+               "\"args\":{\"name\":\"every device (estimate, %s)\"}}", profile);
+    for (int k = 0; k < n; k++)
         fprintf(f, ",{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f,"
                    "\"args\":{\"value\":%d,\"line\":%d}}",
-                name ? name : "?", t * 1e6, dur * 1e6, (int)c[k].value,
-                ss__scn_value_loc(sc, c[k].value).line);
-        t += dur;
-    }
+                sl[k].name, sl[k].start_s * 1e6, sl[k].dur_s * 1e6, (int)sl[k].value, sl[k].line);
     fprintf(f, "]}\n");
-    free(c);
+    free(sl);
     return fclose(f) == 0;
 }
 
@@ -389,10 +370,10 @@ static int scenario_sections(run_opts *o, const char *text, bool plan)
         free(own);
         return rc;
     }
-    if (o->ov.mesh || o->outputs || o->trace || o->watch) {
+    if (o->ov.mesh || o->outputs || o->trace || o->watch || o->html) {
         free(own);
-        return fail_usage(o, "--mesh, --outputs, --trace and --watch take a file with one "
-                             "mesh; this one declares several");
+        return fail_usage(o, "--mesh, --outputs, --trace, --html and --watch take a file with "
+                             "one mesh; this one declares several");
     }
     char *sec = malloc(len + 1);
     if (!sec) {
@@ -459,7 +440,8 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
                               .outputs = o.outputs,
                               .inputs = o.ov.inputs,
                               .trace = plan ? NULL : o.trace,
-                              .device = o.device};
+                              .device = o.device,
+                              .trace_events = !plan && o.html};
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;
         so.progress_user = &shown;
@@ -505,6 +487,10 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
     r->watch = watch;
     if (plan && o.trace && r->exe && !write_plan_trace(sc, r, o.trace)) {
         rc = report_message(&o, "--trace: cannot write the file", true);
+        goto out;
+    }
+    if (o.html && (st = ss__scn_report_html(sc, r, o.html)) != SS_OK) {
+        rc = st == SS_ERR_IO ? report_message(&o, ss_error_message(), true) : report_failed(&o);
         goto out;
     }
     if (ss__scn_report_print(sc, r, stdout))

@@ -884,7 +884,7 @@ static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
     ss__buf_putc(b, '}');
 }
 
-static void json_report(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)
+void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)
 {
     ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
     ss__json_str(b, sc->path);
@@ -1016,7 +1016,7 @@ ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, F
     }
     ss__buf b;
     ss__buf_init(&b);
-    json_report(sc, r, &b, &st);
+    ss__scn_report_json(sc, r, &b, &st);
     if (!st && b.oom)
         st = ss__fail(SS_ERR_NOMEM, "report: out of host memory");
     if (!st)

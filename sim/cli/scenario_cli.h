@@ -24,6 +24,33 @@
  * printed so far stays, JSON is not printed, and the status says why. */
 ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, FILE *f);
 
+/* The report's JSON object (what --json prints, newline included) appended
+ * to b; a part that cannot be made sets *rst (its first failure). */
+void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b,
+                         ss_status *rst);
+
+/* `--html FILE`: one self-contained page (html.c; the template is
+ * sim/cli/html/, embedded at build time) holding the report's JSON and the
+ * records the page draws from (docs in sim/cli/html/README.md). SS_ERR_IO
+ * when the file cannot be written, SS_ERR_NOMEM out of host memory. */
+ss_status ss__scn_report_html(const ss_scenario *sc, const ss__scn_report *r, const char *path);
+
+/* One slice of a plan's estimated timeline (plan_slices.c). */
+typedef struct ss__scn_slice {
+    const char *name; /* the op's name, or the collective's kind */
+    double start_s, dur_s;
+    ss_value value;
+    int line;   /* the scenario line of the value, 0 if none */
+    int ledger; /* a collective's ledger index, else -1 */
+} ss__scn_slice;
+/* The estimated timeline of one device under the report's profile
+ * (tpu-v5e when it names none; *profile its name): every kernel and
+ * collective of the instruction list back to back (fused loops are not
+ * estimated). *out is malloc'ed (free it), *n its count. SS_ERR_NOMEM out
+ * of host memory. */
+ss_status ss__scn_plan_slices(const ss_scenario *sc, const ss__scn_report *r, ss__scn_slice **out,
+                              int *n, const char **profile);
+
 /* --- Commands (cmd_run.c) ------------------------------------------------ */
 
 

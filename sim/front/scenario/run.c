@@ -499,7 +499,7 @@ static ss_status do_run(ss_scenario *sc, ss__scn_run *run, ss_scenario_error *er
         rs = fail_at(sc, err, (ss__scn_loc){0, 0}, ss_error_message(), SS__SCN_EXIT_USAGE, st);
         goto out;
     }
-    if (sc->opts.trace)
+    if (sc->opts.trace || sc->opts.trace_events)
         ss_context_trace_enable(r->ctx, 1);
     double *times = calloc((size_t)r->steps, sizeof *times), start = now_s();
     if (times && !alloc_step_values(sc, r)) {
