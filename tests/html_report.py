@@ -13,7 +13,8 @@ printed beside it: tiles drawn = devices x arrays shown, arrays shown with
 every array on = the named values of rank >= 1 in --json "values", ledger
 rows = ledger entries, the memory plot's peak = memory.plan_peak_bytes,
 no error caught by the page (#page-errors) or printed by the browser
-("Uncaught"). Bad uses of --html (an unwritable path, a file of several
+("Uncaught"); in the teaching mode, one step per ledger entry, and the
+first collective's step names its kind and finishes its animation. Bad uses of --html (an unwritable path, a file of several
 meshes, no value) exit 2 with one line. Output is TAP.
 
 Without Chromium the test is skipped, saying so, unless
@@ -135,6 +136,24 @@ def check_report(exe, name, args, want_rc, profile, results):
             if "transformer" in name:
                 wheres = [e for e in dom.elements if e[0] == "td" and ".py:" in e[2]]
                 check("an imported program's ops name their Python source lines", len(wheres) > 0)
+    entries = report["ledger"]["entries"]
+    if entries:
+        # teaching mode: the first collective's step, its animation run to its end
+        b = chromium(exe, ["--virtual-time-budget=6000", "--dump-dom", url + "#teach=c1"], profile)
+        dom = Dom()
+        dom.feed(b.stdout)
+        view = dom.by_id("teach-view")
+        check("teaching mode: a step per collective (%d)" % len(entries),
+              view is not None and view[1].get("data-collective-steps") == str(len(entries)))
+        sentence = (dom.by_id("teach-sentence") or ["", {}, ""])[2]
+        check("teaching mode: collective #1's sentence names its kind (%s)" % entries[0]["kind"],
+              sentence.startswith("Collective #1 ") and entries[0]["kind"] in sentence, sentence)
+        pic = dom.with_class("teach-collective")
+        check("teaching mode: its tiles moved to the end",
+              len(pic) == 1 and pic[0][1].get("data-done") == "1"
+              and pic[0][1].get("data-kind") == entries[0]["kind"])
+        errors = [e[2] for e in dom.with_class("console-error")]
+        check("teaching mode: no error on the page", not errors, "; ".join(errors))
     shot = os.path.join(OUT, name + ".png")
     if os.path.exists(shot):
         os.remove(shot)

@@ -185,7 +185,7 @@ static void json_origins(ss__buf *b, const ss_scenario *sc)
     for (ss_value v = 0; sc->program && v < ss_program_value_count(sc->program); v++) {
         ss_sharding_origin o;
         if (ss_value_sharding_origin(sc->program, v, &o) != SS_OK)
-            memset(&o, 0, sizeof o), o.from = -1;
+            o = (ss_sharding_origin){SS_ORIGIN_DEFAULT, -1, 0};
         ss__buf_printf(b, "%s[\"%s\",%d,%d]", v ? "," : "", ss_sharding_origin_name(o.kind),
                        (int)o.from, o.level);
     }
@@ -209,8 +209,19 @@ static ss_status json_timeline(ss__buf *b, const ss_scenario *sc, const ss__scn_
                 if (ss_context_trace_get(r->ctx, id, i, &ev) == SS_OK && ev.kind == SS_TRACE_RUN &&
                     ev.start_us > from)
                     from = ev.start_us;
-            ss__buf_printf(b, "%s{\"device\":%d,\"slices\":[", d ? "," : "", id);
+            ss__buf_printf(b, "%s{\"device\":%d,\"live\":[", d ? "," : "", id);
             int k = 0;
+            for (int i = 0; i < ne; i++)
+                if (ss_context_trace_get(r->ctx, id, i, &ev) == SS_OK && ev.start_us >= from &&
+                    ev.kind == SS_TRACE_LIVE) {
+                    ss__buf_puts(b, k++ ? ",[" : "[");
+                    num(b, ev.start_us - from);
+                    ss__buf_putc(b, ',');
+                    num(b, ev.live);
+                    ss__buf_putc(b, ']');
+                }
+            ss__buf_puts(b, "],\"slices\":[");
+            k = 0;
             for (int i = 0; i < ne; i++) {
                 if (ss_context_trace_get(r->ctx, id, i, &ev) != SS_OK || ev.start_us < from)
                     continue;

@@ -432,6 +432,7 @@ function drawMemory() {
     (capOnScale ? "The dashed line is the capacity." : "The capacity, " + fmtBytes(cap) +
       ", is far above (off the scale).") }));
   view.append(s);
+  drawDeviceLive(view, cap);
   const lst = el("table", { id: "peak-buffers" });
   lst.append(el("tr", {}, el("th", { text: "buffer alive at the peak" }),
     el("th", { class: "num", text: "bytes" }), el("th", { text: "value" })));
@@ -448,6 +449,48 @@ function drawMemory() {
       text: (100 * d.used_fraction).toFixed(2) + "%" })));
   view.append(el("h3", { text: R.command === "run" ? "Measured peak per device (the run)"
     : "Planned peak per device" }), dev);
+}
+
+/* A run: each device's live bytes over the last step, from the trace's
+ * counter (one line per device, in the device's colour). */
+function drawDeviceLive(view, cap) {
+  const tl = H.timeline;
+  if (!tl || tl.source !== "trace") return;
+  let end = 0, top = 0;
+  for (const d of tl.devices)
+    for (const [t, b] of d.live) { end = Math.max(end, t); top = Math.max(top, b); }
+  if (!top) return;
+  const capOnScale = cap <= top * 4;
+  const ymax = Math.max(top, capOnScale ? cap : 0) * 1.08;
+  const W = 860, Hh = 200, left = 80, y0 = 10;
+  const X = (t) => left + (W * t) / (end || 1);
+  const Y = (b) => y0 + Hh - (Hh * b) / ymax;
+  const s = svg("svg", { id: "device-live-svg", width: left + W + 20, height: y0 + Hh + 30 });
+  for (let k = 0; k <= 4; k++) {
+    const b = (ymax * k) / 4;
+    s.append(svg("line", { x1: left, x2: left + W, y1: Y(b), y2: Y(b), stroke: "#e3e7ee" }));
+    s.append(svg("text", { x: 2, y: Y(b) + 4, text: fmtBytes(Math.round(b)) }));
+  }
+  for (const d of tl.devices) {
+    if (!d.live.length) continue;
+    let pts = "", last = null;
+    for (const [t, b] of d.live) {
+      if (last !== null) pts += X(t) + "," + Y(last) + " ";
+      pts += X(t) + "," + Y(b) + " ";
+      last = b;
+    }
+    s.append(titled(svg("polyline", { class: "device-live", "data-device": d.device, fill: "none",
+      stroke: colourOfDevice(d.device), "stroke-width": 1.5, points: pts }), "device " + d.device));
+  }
+  if (capOnScale)
+    s.append(svg("line", { x1: left, x2: left + W, y1: Y(cap), y2: Y(cap), stroke: "#b00020",
+      "stroke-dasharray": "6 4" }));
+  s.append(svg("text", { x: left, y: y0 + Hh + 20, text: "0" }));
+  s.append(svg("text", { x: left + W - 80, y: y0 + Hh + 20, text: fmtUs(end) }));
+  view.append(el("h3", { text: "Measured on each device during the last step" }),
+    el("p", { class: "hint", text: "Live arena bytes of each device (its colour in the mesh) " +
+      "after every allocation and free, from the run's trace." +
+      (capOnScale ? " The dashed line is the capacity." : "") }), s);
 }
 
 /* --- check ------------------------------------------------------------------- */
@@ -478,10 +521,200 @@ function drawCheck() {
     "program run on one device." }), t);
 }
 
+/* --- teaching mode: step through the program -------------------------------- */
+
+/* What each kind of collective does to a group's blocks, in one sentence. */
+const COLLECTIVE_SENTENCE = {
+  all_gather: "each device holds one block; afterwards every device of the group holds all of " +
+    "them (the array is no longer split over {axes})",
+  all_reduce: "each device holds a partial sum (the contraction was split over {axes}); " +
+    "afterwards every device of the group holds the whole sum",
+  reduce_scatter: "each device holds a partial sum of the whole; afterwards each holds the sum " +
+    "of its own block only (summed, then split over {axes})",
+  all_to_all: "each device cuts its block into one part per device and sends part j to device " +
+    "j: the split over {axes} moves from one dimension to another",
+  collective_permute: "each device sends its block to another (the source \u2192 target " +
+    "pairs) over {axes}",
+  broadcast: "one device's block is copied to every device of the group over {axes}",
+};
+
+/* Where each block of a collective's first group starts and ends: a list of
+ * moves [fromRow, fromSlot, toRow, toSlot, stripe, stripes] over rows =
+ * the group's devices and slots = its size (stripes split a slot for sums). */
+function collectiveMoves(kind, n, pairs) {
+  const m = [];
+  for (let j = 0; j < n; j++)
+    for (let k = 0; k < n; k++) {
+      if (kind === "all_gather") m.push([j, j, k, j, 0, 1]);
+      else if (kind === "all_reduce") for (let q = 0; q < n; q++) m.push([j, q, k, q, j, n]);
+      else if (kind === "reduce_scatter") m.push([j, k, k, k, j, n]);
+      else if (kind === "all_to_all") m.push([j, k, k, j, 0, 1]);
+      else if (kind === "broadcast" && j === 0) for (let q = 0; q < n; q++) m.push([0, q, k, q, 0, 1]);
+    }
+  if (kind === "collective_permute")
+    for (const [a, b] of pairs) for (let q = 0; q < n; q++) m.push([a, q, b, q, 0, 1]);
+  return m;
+}
+
+function drawCollective(e) {
+  const groups = e.replica_groups;
+  if (!groups || !groups.length) return el("p", { class: "hint", text: "(too many devices to draw)" });
+  const g = groups[0], n = g.length;
+  if (n > 16) return el("p", { class: "hint", text: "(groups of more than 16 devices are not drawn)" });
+  const rowOf = new Map(g.map((d, i) => [d, i]));
+  const pairs = (e.source_target_pairs || []).filter(([a, b]) => rowOf.has(a) && rowOf.has(b))
+    .map(([a, b]) => [rowOf.get(a), rowOf.get(b)]);
+  const slotW = Math.min(60, 360 / n), rowH = 26, left = 70, gap = 120;
+  const W = n * slotW, Hh = n * rowH;
+  const s = svg("svg", { class: "teach-collective", "data-kind": e.kind,
+    width: left + 2 * W + gap + 20, height: Hh + 34 });
+  s.append(svg("text", { x: left, y: 12, text: "before" }));
+  s.append(svg("text", { x: left + W + gap, y: 12, text: "after" }));
+  const X0 = (slot) => left + slot * slotW, X1 = (slot) => left + W + gap + slot * slotW;
+  const Y = (row) => 20 + row * rowH;
+  g.forEach((d, r) => {
+    s.append(svg("text", { x: 0, y: Y(r) + 16, text: "device " + d }));
+    for (let q = 0; q < n; q++) {
+      /* before: a gather's device holds its own block, a broadcast's root
+       * the whole; any other a whole buffer (a partial sum, or the parts it
+       * will send) */
+      if (e.kind === "all_gather" ? q === r : e.kind === "broadcast" ? r === 0 : true)
+        s.append(svg("rect", { x: X0(q), y: Y(r), width: slotW - 2, height: rowH - 4,
+          fill: colourOfDevice(d), stroke: "#334" }));
+      s.append(svg("rect", { x: X1(q), y: Y(r), width: slotW - 2, height: rowH - 4, fill: "none",
+        stroke: "#c5ccd6" }));
+    }
+  });
+  const moving = [];
+  for (const [fr, fs, tr, ts, stripe, stripes] of collectiveMoves(e.kind, n, pairs)) {
+    const h = (rowH - 4) / stripes;
+    const r = svg("rect", { class: "moving-tile", width: slotW - 2, fill: colourOfDevice(g[fr]),
+      stroke: "#334", "stroke-width": 0.5 });
+    moving.push([r, [X0(fs), Y(fr), rowH - 4], [X1(ts), Y(tr) + stripe * h, h]]);
+    s.append(r);
+  }
+  animateTiles(s, moving);
+  return s;
+}
+
+/* Move each tile from its start [x, y, height] to its end over 1.6 s
+ * (after 0.3 s), then mark the picture data-done="1". */
+function animateTiles(s, moving) {
+  const delay = 300, dur = 1600;
+  let t0 = null;
+  function place(f) {
+    const k = f * f * (3 - 2 * f); /* ease in and out */
+    for (const [r, a, b] of moving) {
+      r.setAttribute("x", a[0] + (b[0] - a[0]) * k);
+      r.setAttribute("y", a[1] + (b[1] - a[1]) * k);
+      r.setAttribute("height", a[2] + (b[2] - a[2]) * k);
+    }
+  }
+  /* timers, not requestAnimationFrame: a headless browser's virtual time
+   * (the tests' screenshots) advances timers but draws no frames */
+  function frame() {
+    const now = performance.now();
+    if (t0 === null) t0 = now;
+    const f = Math.min(Math.max((now - t0 - delay) / dur, 0), 1);
+    place(f);
+    if (f < 1) setTimeout(frame, 20);
+    else s.dataset.done = "1";
+  }
+  place(0);
+  frame();
+}
+
+function teachSteps() {
+  const steps = [];
+  const byValue = new Map();
+  for (const e of R.ledger ? R.ledger.entries : []) {
+    const v = e.provenance.value;
+    if (!byValue.has(v)) byValue.set(v, []);
+    byValue.get(v).push(e);
+  }
+  for (const v of R.values || []) {
+    if (H.explain[String(v.value)]) steps.push({ op: v });
+    for (const e of byValue.get(v.value) || []) steps.push({ coll: e, op: v });
+  }
+  return steps;
+}
+
+function opSentence(v) {
+  const where = v.origin ? v.origin : v.line ? "line " + v.line : "no source line";
+  const line = H.explain[String(v.value)] || "";
+  const how = line.includes(" -> ") ? line.slice(line.lastIndexOf(" -> ") + 4) : line;
+  return valueLabel(v.value) + " (" + where + ") gives " + v.dtype + "[" + v.shape.join(",") +
+    "] laid out " + specText(v.spec) + (v.partial.length ? " (partial sums over " +
+    v.partial.join(", ") + ")" : "") + ": " + originText(v.value) + ". The partitioner: " + how + ".";
+}
+
+function collSentence(e) {
+  const axes = e.axes.map((a) => "'" + a + "'").join(", ");
+  const why = e.provenance.source === "user" ? "written in the program by " + valueLabel(e.provenance.value)
+    : "inserted by the partitioner to lay out " + valueLabel(e.provenance.value) + " as its op needs";
+  return "Collective #" + e.seq + " (" + e.phase + "): " + e.kind + " of " + e.dtype + " " +
+    fmtBytes(e.bytes) + " over " + axes + " in " + e.ngroups + " group(s) of " + e.group_size +
+    ", " + why + ": " + (COLLECTIVE_SENTENCE[e.kind] || e.kind).replace("{axes}", axes) +
+    ". Each device sends " + fmtBytes(e.sent) + ". The first group is drawn.";
+}
+
+function drawTeach() {
+  const view = document.getElementById("teach-view");
+  const all = teachSteps();
+  if (!all.length) { view.append(el("p", { class: "hint", text: "No run." })); return; }
+  const onlyColl = el("input", { type: "checkbox", id: "teach-collectives" });
+  const prev = el("button", { text: "\u2190 previous" }), next = el("button", { text: "next \u2192" });
+  const range = el("input", { type: "range", min: 0, value: 0, style: "width:360px" });
+  const counter = el("span"), sentence = el("p", { class: "sentence", id: "teach-sentence" });
+  const picture = el("div", { id: "teach-picture" });
+  view.append(el("p", { class: "hint", text: "One op or one collective per step, in the order " +
+    "the devices run them, with what happens and why." }),
+    el("p", {}, prev, " ", next, " ", range, " ", counter, " ",
+      el("label", {}, onlyColl, " collectives only")), sentence, picture);
+  view.dataset.steps = String(all.length);
+  view.dataset.collectiveSteps = String(all.filter((x) => x.coll).length);
+  let steps = all, at = 0;
+  function show() {
+    const st = steps[at];
+    range.max = String(steps.length - 1);
+    range.value = String(at);
+    counter.textContent = "step " + (at + 1) + " of " + steps.length;
+    picture.replaceChildren();
+    document.querySelectorAll("tr.target").forEach((r) => r.classList.remove("target"));
+    const row = document.getElementById("op-" + st.op.value);
+    if (row) row.classList.add("target");
+    if (st.coll) {
+      sentence.textContent = collSentence(st.coll);
+      picture.append(drawCollective(st.coll));
+      const lr = document.getElementById("coll-" + st.coll.seq);
+      if (lr) lr.classList.add("target");
+    } else {
+      sentence.textContent = opSentence(st.op);
+      const a = H.arrays.find((x) => x.value === st.op.value);
+      if (a) picture.append(drawArray(a));
+    }
+  }
+  prev.addEventListener("click", () => { at = Math.max(at - 1, 0); show(); });
+  next.addEventListener("click", () => { at = Math.min(at + 1, steps.length - 1); show(); });
+  range.addEventListener("input", () => { at = Number(range.value); show(); });
+  onlyColl.addEventListener("change", () => {
+    steps = onlyColl.checked ? all.filter((x) => x.coll) : all;
+    if (!steps.length) steps = all;
+    at = 0;
+    show();
+  });
+  /* #teach=N opens step N (from 0); #teach=cS the step of collective #S */
+  const m = /teach=(c?)(\d+)/.exec(location.hash);
+  if (m && m[1]) at = Math.max(all.findIndex((x) => x.coll && x.coll.seq === Number(m[2])), 0);
+  else if (m) at = Math.min(Number(m[2]), steps.length - 1);
+  show();
+  if (m) view.parentElement.scrollIntoView();
+}
+
 /* --- start -------------------------------------------------------------------- */
 
 for (const f of [drawSummary, drawMesh, drawLayouts, drawOps, drawLedger, drawTimeline,
-                 drawMemory, drawCheck]) {
+                 drawMemory, drawCheck, drawTeach]) {
   try {
     f();
   } catch (e) {
