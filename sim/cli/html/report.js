@@ -256,6 +256,15 @@ function originText(v) {
   }
 }
 
+/* The 'why' cell: the origin's sentence, with the value that decided linked
+ * to its row. */
+function originCell(v) {
+  const td = el("td", { text: originText(v) });
+  const o = H.origins[v];
+  if (o && o[1] >= 0) td.append(" ", el("a", { href: "#op-" + o[1], text: "\u2192 %" + o[1] }));
+  return td;
+}
+
 function drawOps() {
   const view = document.getElementById("ops-view");
   if (!R.values) { view.append(el("p", { class: "hint", text: "No run." })); return; }
@@ -279,7 +288,7 @@ function drawOps() {
       el("td", { class: "mono", text: v.dtype + "[" + v.shape.join(",") + "]" }),
       el("td", { class: "mono", text: specText(v.spec) +
         (v.partial.length ? " partial sum over " + v.partial.join(", ") : "") }),
-      el("td", { text: originText(v.value) }),
+      originCell(v.value),
       el("td", { class: "mono", text: H.explain[String(v.value)] || "" }), colls));
   }
   view.append(el("p", { class: "hint", text: "Every value of the program in order. 'Why' is the " +
