@@ -70,19 +70,58 @@ static void json_mesh_devices(ss__buf *b, const ss_scenario *sc, const ss__scn_r
     ss__buf_putc(b, ']');
 }
 
-/* Every named program value of rank >= 1 with each device's tile. */
-static ss_status json_arrays(ss__buf *b, const ss_scenario *sc)
+/* One array and each device's tile; false (nothing written) when its
+ * sharding does not tile its shape. */
+static bool json_array(ss__buf *b, const ss_scenario *sc, bool first, ss_value v,
+                       const char *name, int line, ss_dtype dt, int rank, const int64_t shape[],
+                       const ss_sharding *sh, ss_shard tiles[])
+{
+    int n = ss_mesh_device_count(sc->mesh);
+    ss_sharding plain = *sh;
+    plain.partial_mask = 0;
+    if (ss_sharding_shards(&plain, rank, shape, dt, tiles, n) != SS_OK)
+        return false;
+    char spec[512];
+    ss_spec_repr(&sh->spec, spec, sizeof spec);
+    ss__buf_printf(b, "%s{\"value\":%d,\"name\":", first ? "" : ",", (int)v);
+    ss__json_str(b, name);
+    ss__buf_printf(b, ",\"line\":%d,\"dtype\":", line);
+    ss__json_str(b, ss_dtype_name(dt));
+    ss__buf_puts(b, ",\"shape\":");
+    ss__json_int_array(b, rank, shape);
+    ss__buf_puts(b, ",\"spec\":");
+    ss__json_str(b, spec);
+    ss__buf_puts(b, ",\"tiles\":[");
+    for (int p = 0; p < n; p++) {
+        ss__buf_printf(b, "%s{\"device\":%d,\"position\":%d,\"replica\":%d,\"bytes\":%zu,",
+                       p ? "," : "", tiles[p].device, tiles[p].position, tiles[p].replica_id,
+                       tiles[p].bytes);
+        ss__buf_puts(b, "\"start\":");
+        ss__json_int_array(b, rank, tiles[p].start);
+        ss__buf_puts(b, ",\"stop\":");
+        ss__json_int_array(b, rank, tiles[p].stop);
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_puts(b, "]}");
+    return true;
+}
+
+/* Every named program value of rank >= 1 with each device's tile; for a
+ * scenario with no run, every declared array of rank >= 1 (value -1) by
+ * its declared spec. */
+static ss_status json_arrays(ss__buf *b, const ss_scenario *sc, bool run)
 {
     int n = ss_mesh_device_count(sc->mesh), count = 0;
     ss__buf_puts(b, ",\"arrays\":[");
-    if (!sc->program || n > SS__HTML_MAX_DEVICES) {
+    if (n > SS__HTML_MAX_DEVICES) {
         ss__buf_putc(b, ']');
         return SS_OK;
     }
     ss_shard *tiles = malloc(sizeof *tiles * (size_t)n);
     if (!tiles)
         return ss__fail(SS_ERR_NOMEM, "--html: out of host memory");
-    for (ss_value v = 0; v < ss_program_value_count(sc->program) && count < SS__HTML_MAX_ARRAYS;
+    for (ss_value v = 0; run && sc->program && v < ss_program_value_count(sc->program) &&
+                         count < SS__HTML_MAX_ARRAYS;
          v++) {
         const char *name = ss__scn_value_name(sc, v);
         ss_dtype dt;
@@ -92,32 +131,19 @@ static ss_status json_arrays(ss__buf *b, const ss_scenario *sc)
         if (!name || ss_value_shape(sc->program, v, &dt, &rank, shape) || rank < 1 ||
             ss_value_sharding(sc->program, v, &sh))
             continue;
-        ss_sharding plain = sh;
-        plain.partial_mask = 0;
-        if (ss_sharding_shards(&plain, rank, shape, dt, tiles, n) != SS_OK)
+        count += json_array(b, sc, count == 0, v, name, ss__scn_value_loc(sc, v).line, dt, rank,
+                            shape, &sh, tiles);
+    }
+    for (int k = 0; !run && k < sc->narrays && count < SS__HTML_MAX_ARRAYS; k++) {
+        const ss__scn_array *a = &sc->arrays[k];
+        ss_spec none;
+        ss_sharding sh;
+        memset(&none, 0, sizeof none);
+        if (a->rank < 1 || a->hidden)
             continue;
-        char spec[512];
-        ss_spec_repr(&sh.spec, spec, sizeof spec);
-        ss__buf_printf(b, "%s{\"value\":%d,\"name\":", count++ ? "," : "", (int)v);
-        ss__json_str(b, name);
-        ss__buf_printf(b, ",\"line\":%d,\"dtype\":", ss__scn_value_loc(sc, v).line);
-        ss__json_str(b, ss_dtype_name(dt));
-        ss__buf_puts(b, ",\"shape\":");
-        ss__json_int_array(b, rank, shape);
-        ss__buf_puts(b, ",\"spec\":");
-        ss__json_str(b, spec);
-        ss__buf_puts(b, ",\"tiles\":[");
-        for (int p = 0; p < n; p++) {
-            ss__buf_printf(b, "%s{\"device\":%d,\"position\":%d,\"replica\":%d,\"bytes\":%zu,",
-                           p ? "," : "", tiles[p].device, tiles[p].position, tiles[p].replica_id,
-                           tiles[p].bytes);
-            ss__buf_puts(b, "\"start\":");
-            ss__json_int_array(b, rank, tiles[p].start);
-            ss__buf_puts(b, ",\"stop\":");
-            ss__json_int_array(b, rank, tiles[p].stop);
-            ss__buf_putc(b, '}');
-        }
-        ss__buf_puts(b, "]}");
+        ss_sharding_init(&sh, sc->mesh, a->has_spec ? &a->spec : &none);
+        count += json_array(b, sc, count == 0, -1, a->name, a->loc.line, a->dtype, a->rank,
+                            a->shape, &sh, tiles);
     }
     free(tiles);
     ss__buf_putc(b, ']');
@@ -292,7 +318,7 @@ ss_status ss__scn_report_html(const ss_scenario *sc, const ss__scn_report *r, co
     ss__buf_puts(&b, ",\"html\":{\"schema\":1,");
     json_mesh_devices(&b, sc, r);
     if (!st)
-        st = json_arrays(&b, sc);
+        st = json_arrays(&b, sc, r->exe != NULL);
     if (!st)
         st = json_memory_points(&b, r);
     if (!st)

@@ -165,7 +165,8 @@ function drawArray(a) {
   const box = el("div", { class: "array", "data-value": a.value });
   const tile0 = a.tiles[0];
   const tshape = tile0.start.map((s, i) => tile0.stop[i] - s);
-  box.append(el("h3", { text: a.name + " (%" + a.value + (a.line ? ", line " + a.line : "") + ")" }));
+  const where = [a.value >= 0 ? "%" + a.value : "declared", a.line ? "line " + a.line : ""];
+  box.append(el("h3", { text: a.name + " (" + where.filter((w) => w).join(", ") + ")" }));
   box.append(el("div", { class: "mono", text: a.dtype + "[" + a.shape.join(",") + "] " + a.spec +
     " \u2014 each tile " + a.dtype + "[" + tshape.join(",") + "], " + fmtBytes(tile0.bytes) }));
   const lead = Math.max(rank - 2, 0);
@@ -185,7 +186,8 @@ function drawArray(a) {
   let p = 0;
   for (const [key, tiles] of panels) {
     const ox = (p % 4) * (W + 12), oy = Math.floor(p / 4) * (Hh + 22) + 16;
-    if (lead) s.append(svg("text", { x: ox, y: oy - 4, text: "[" + key + ", :, :]" }));
+    if (lead) s.append(svg("text", { x: ox, y: oy - 4, text: "[" + tiles[0].start.slice(0, lead)
+      .map((b, d) => b + ":" + tiles[0].stop[d]).join(", ") + ", :, :]" }));
     const cells = new Map();
     for (const t of tiles) {
       const k = (rowsDim >= 0 ? t.start[rowsDim] : 0) + "," + t.start[colsDim];
@@ -226,7 +228,7 @@ function drawLayouts() {
     return;
   }
   H.arrays.forEach((a, i) => select.append(el("option", { value: i,
-    text: a.name + " %" + a.value + " " + a.dtype + "[" + a.shape.join(",") + "]" })));
+    text: a.name + (a.value >= 0 ? " %" + a.value : "") + " " + a.dtype + "[" + a.shape.join(",") + "]" })));
   function show() {
     view.replaceChildren();
     const which = all.checked ? H.arrays : [H.arrays[Number(select.value) || 0]];
