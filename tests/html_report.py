@@ -9,7 +9,8 @@ with its Python source lines), and `plan scenarios/flax_mlp.shard` with a
 capacity too small (out of memory). Each command runs once with --json and
 --html together; the page is loaded headless (--dump-dom, then
 --screenshot into OUT_DIR/NAME.png) and checked against the --json
-printed beside it: tiles drawn = devices x arrays shown, arrays shown with
+printed beside it: nothing in the file loads a resource (no src=, <link,
+url(, fetch ...), tiles drawn = devices x arrays shown, arrays shown with
 every array on = the named values of rank >= 1 in --json "values", ledger
 rows = ledger entries, the memory plot's peak = memory.plan_peak_bytes,
 no error caught by the page (#page-errors) or printed by the browser
@@ -90,6 +91,11 @@ def check_report(exe, name, args, want_rc, profile, results):
         return
     report = json.loads(p.stdout)
     url = "file://" + os.path.abspath(page)
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    fetches = [w for w in ("src=", "href=\"http", "url(", "@import", "fetch(", "XMLHttpRequest",
+                           "<link", "import(") if w in text]
+    check("self-contained: nothing in the page loads a resource", not fetches, fetches)
     for view, suffix in (("one array", ""), ("every array", "#all-arrays")):
         b = chromium(exe, ["--dump-dom", url + suffix], profile)
         dom = Dom()
