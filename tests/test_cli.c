@@ -303,7 +303,8 @@ Test(cli, plan_device_sets_capacity_and_accounting)
     cJSON *j = cJSON_Parse(out);
     cr_assert(j, "%s", out);
     const cJSON *mem = cJSON_GetObjectItem(j, "memory");
-    cr_assert_eq(cJSON_GetObjectItem(mem, "capacity")->valuedouble, (double)(95ull << 30));
+    cr_assert_eq(cJSON_GetObjectItem(mem, "capacity")->valuedouble,
+                 (double)ss_hw_profile_find("tpu-v5p")->hbm_bytes);
     cJSON_Delete(j);
     free(out);
     free(err);

@@ -134,8 +134,10 @@ Test(memory_model, tpu_profiles)
 {
     const ss_hw_profile *e = ss_hw_profile_find("tpu-v5e"), *p = ss_hw_profile_find("tpu-v5p");
     cr_assert(e && p);
-    cr_assert_eq(e->hbm_bytes, (size_t)16 << 30);
-    cr_assert_eq(p->hbm_bytes, (size_t)95 << 30);
+    /* What XLA's out-of-memory errors call available (the records of the
+     * fit sweep): 15.75G and 95.74G. */
+    cr_assert_eq(e->hbm_bytes, (size_t)63 << 28);
+    cr_assert(p->hbm_bytes > (size_t)(95.735 * (1 << 30)) && p->hbm_bytes < (size_t)(95.745 * (1 << 30)));
     cr_assert_eq(e->memory.layout, SS_LAYOUT_TPU);
     cr_assert_eq(p->memory.layout, SS_LAYOUT_TPU);
     cr_assert_gt(e->memory.onchip_bytes, 0u);

@@ -96,6 +96,12 @@ Test(tpu_layout, recorded_programs_arguments)
             char rel[600];
             snprintf(rel, sizeof rel, "xla_tpu/%s/%s/record.json", p->d_name, t->d_name);
             cJSON *rec = ts_load_json(rel);
+            const cJSON *mem = cJSON_GetObjectItem(rec, "memory_analysis");
+            if (!mem) { /* a fit-sweep compile that ran out of HBM: no figures */
+                cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(rec, "fits")), "%s", rel);
+                cJSON_Delete(rec);
+                continue;
+            }
             size_t tpu = 0, dense = 0;
             const cJSON *a;
             cJSON_ArrayForEach(a, cJSON_GetObjectItem(rec, "arguments"))
@@ -106,7 +112,6 @@ Test(tpu_layout, recorded_programs_arguments)
                 tpu += ss_layout_array_bytes(SS_LAYOUT_TPU, dt, rank, shape);
                 dense += ss_layout_array_bytes(SS_LAYOUT_DENSE, dt, rank, shape);
             }
-            const cJSON *mem = cJSON_GetObjectItem(rec, "memory_analysis");
             size_t want = (size_t)cJSON_GetObjectItem(mem, "argument_size_in_bytes")->valuedouble;
             cr_expect_eq(tpu, want, "%s: arguments %zu B under TPU tiling (%zu dense), XLA %zu B", rel,
                          tpu, dense, want);

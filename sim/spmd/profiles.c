@@ -29,6 +29,12 @@
  * chip and 96 MiB not. 100 MiB is the budget that the most of those
  * probes agree with; what else XLA places on chip moves the edge. */
 #define V5E_ONCHIP_TEMPORARIES ((size_t)100 << 20)
+/* The HBM XLA lets a program use, less than the chip's 16 and 95 GiB: its
+ * out-of-memory error says "exceeds available HBM (15.75G)" on v5e and
+ * "(95.74G)" on v5p (libtpu 0.0.42.1, tests/data/xla_tpu/flax_linen_fit_*;
+ * the v5p figure is XLA's, rounded to hundredths of a GiB). */
+#define V5E_HBM_AVAILABLE ((size_t)(15.75 * (1 << 30)))
+#define V5P_HBM_AVAILABLE ((size_t)(95.74 * (1 << 30)))
 
 static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
@@ -40,7 +46,7 @@ static const ss_hw_profile profiles[] = {
      * axis, 256 chips per ICI domain, DCN beyond. */
     {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 16 GiB HBM at 819 GB/s, ICI 50 GB/s/axis, "
                 "256 chips/slice",
-     197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, (size_t)16 << 30,
+     197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES}},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
@@ -50,7 +56,7 @@ static const ss_hw_profile profiles[] = {
      * (libtpu 0.0.42.1 AOT, one chip of v5p:2x2x2). */
     {"tpu-v5p", "Cloud TPU v5p: 459 TFLOP/s, 95 GiB HBM at 2765 GB/s, ICI 100 GB/s/link, "
                 "6144 chips/slice",
-     459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, (size_t)95 << 30,
+     459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, 0}},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4

@@ -68,6 +68,20 @@ PROGRAMS = {
 }
 BUILDER = {"flax_linen_train_step": "linen_train_step", "flax_linen_train_step_b4k": "linen_train_step",
            "transformer_block_adamw": "transformer_block"}
+# The fit sweep: the guide's MLP with ROWS rows per data shard, on one slice
+# of each generation, for batch sizes on both sides of the chip's HBM (16 GiB
+# on v5e, 95 GiB on v5p): XLA's verdict is whether the compile succeeds (a
+# program that does not fit fails with RESOURCE_EXHAUSTED), shardsim's is
+# `plan --device`'s. Named flax_linen_fit_rROWS; the input batch is built
+# abstract (no host array of that size).
+FIT_ROWS = {"v5e:2x4": (2 ** 18, 2 ** 19, 7 * 2 ** 17, 2 ** 20, 2 ** 21),
+            "v5p:2x2x2": (2 ** 22, 11 * 2 ** 19, 6 * 2 ** 20, 2 ** 23)}
+for _topo, _rows in FIT_ROWS.items():
+    for _r in _rows:
+        PROGRAMS[f"flax_linen_fit_r{_r}"] = (lambda r: lambda data, model: {
+            "GUIDE_BATCH": r * data, "GUIDE_LAYERS": 4, "GUIDE_DEPTH": 1024})(_r)
+        BUILDER[f"flax_linen_fit_r{_r}"] = "linen_train_step"
+FIT_PAIRS = [(f"flax_linen_fit_r{r}", t) for t, rows in FIT_ROWS.items() for r in rows]
 # Programs recorded on every topology; the others on the smallest and the
 # largest slice of each generation.
 EVERYWHERE = ("flax_linen_train_step", "transformer_block_adamw")
@@ -95,19 +109,36 @@ class _AbstractJax:
         return lambda *args: self._jax.eval_shape(jitted, *args)
 
 
+class _AbstractOnes:
+    """jax.numpy, but ones(shape) outside a trace is a ShapeDtypeStruct: the
+    fit sweep's batches would take gigabytes of host memory as arrays."""
+
+    def __init__(self, jnp):
+        self._jnp = jnp
+
+    def __getattr__(self, name):
+        return getattr(self._jnp, name)
+
+    def ones(self, shape, dtype=None):
+        import jax
+        return jax.ShapeDtypeStruct(tuple(shape), dtype or self._jnp.float32)
+
+
 @contextlib.contextmanager
-def scaled(module, mesh_shape, sizes):
+def scaled(module, mesh_shape, sizes, abstract_ones=False):
     """programs_models with its sizes, its mesh function and its jax.jit
     replaced (see _AbstractJax)."""
     import numpy as np
     from jax.sharding import Mesh
-    saved = {k: getattr(module, k) for k in list(sizes) + ["mesh_2x4", "jax"]}
+    saved = {k: getattr(module, k) for k in list(sizes) + ["mesh_2x4", "jax", "jnp"]}
     n = mesh_shape[0] * mesh_shape[1]
     try:
         for k, v in sizes.items():
             setattr(module, k, v)
         module.mesh_2x4 = lambda devices: Mesh(np.array(devices[:n]).reshape(mesh_shape), ("data", "model"))
         module.jax = _AbstractJax(module.jax)
+        if abstract_ones:
+            module.jnp = _AbstractOnes(module.jnp)
         yield
     finally:
         for k, v in saved.items():
@@ -174,7 +205,8 @@ def make_one(program, topology, out, hlo=False):
     topo = topologies.get_topology_desc(platform="tpu", topology_name=topology)
     t_topo = time.perf_counter() - t0
     devs = topo.devices
-    with scaled(programs_models, (data, model), sizes):  # the sizes are read when tracing too
+    with scaled(programs_models, (data, model), sizes,  # the sizes are read when tracing too
+                abstract_ones=program.startswith("flax_linen_fit_")):
         return _make_one(program, topology, out, programs_models, BUILDER[program], devs, t_topo, sizes, hlo)
 
 
@@ -203,7 +235,13 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     text = lowered.as_text()
     rss_before = maxrss_bytes()
     t0 = time.perf_counter()
-    compiled = lowered.compile()
+    try:
+        compiled = lowered.compile()
+    except Exception as exc:  # XLA's verdict: the program does not fit
+        if "RESOURCE_EXHAUSTED" not in str(exc):
+            raise
+        return _record_oom(program, topology, out, prog, devs, sizes, text, str(exc),
+                           time.perf_counter() - t0, t_topo, t_lower, rss_before)
     t_compile = time.perf_counter() - t0
     rss_after = maxrss_bytes()
 
@@ -255,6 +293,29 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     return rec
 
 
+def _record_oom(program, topology, out, prog, devs, sizes, text, message, t_compile, t_topo, t_lower,
+                rss_before):
+    """The record of a compile that ran out of HBM: the verdict and XLA's
+    message (its first lines: what it used of how much)."""
+    d = record_dir(out, program, topology)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "lowered.mlir"), "w", encoding="utf-8") as f:
+        f.write(text)
+    lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
+    rec = {
+        "program": program, "topology": topology, "device_kind": devs[0].device_kind,
+        "chips": len(devs), "mesh": {"axis_names": ["data", "model"], "shape": list(TOPOLOGIES[topology])},
+        "sizes": sizes, "description": prog.doc, "fits": False, "compile_error": lines[:3],
+        "seconds": {"topology": t_topo, "lower": t_lower, "compile": t_compile},
+        "peak_rss_bytes": {"before_compile": rss_before, "after_compile": maxrss_bytes()},
+        "versions": versions(),
+        "command": f"{COMMAND} --only {program}@{topology}",
+    }
+    with open(os.path.join(d, "record.json"), "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1, sort_keys=True)
+    return rec
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
@@ -266,7 +327,8 @@ def main(argv=None):
     if opts.child:
         make_one(opts.child[0], opts.child[1], opts.out, opts.hlo)
         return 0
-    pairs = [(p, t) for p in PROGRAMS for t in TOPOLOGIES if p in EVERYWHERE or t in ENDS]
+    pairs = [(p, t) for p in PROGRAMS for t in TOPOLOGIES
+             if not p.startswith("flax_linen_fit_") and (p in EVERYWHERE or t in ENDS)] + FIT_PAIRS
     if opts.only is not None:
         want = [tuple(s.split("@", 1)) for s in opts.only]
         for w in want:
@@ -288,6 +350,9 @@ def main(argv=None):
             continue
         with open(os.path.join(record_dir(opts.out, program, topology), "record.json")) as f:
             rec = json.load(f)
+        if "memory_analysis" not in rec:
+            print(f"{program}@{topology}: does not fit: {rec['compile_error'][0][:200]}")
+            continue
         m = rec["memory_analysis"]
         print(f"{program}@{topology}: peak {m['peak_bytes']} B (arg {m['argument_size_in_bytes']}, out "
               f"{m['output_size_in_bytes']}, alias {m['alias_size_in_bytes']}, temp {m['temp_size_in_bytes']}), "

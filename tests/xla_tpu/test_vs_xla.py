@@ -48,9 +48,6 @@ DATA = os.environ.get("SS_XLA_TPU_DATA") or os.path.normpath(os.path.join(HERE, 
 TOLERANCE = 0.10
 SPEEDUP = 100.0
 RSS_RATIO = 10.0
-# HBM per chip: Cloud TPU documentation, "TPU v5e" (16 GiB HBM2 per chip)
-# and "TPU v5p" (95 GiB HBM2e per chip), cloud.google.com/tpu/docs.
-HBM = {"TPU v5 lite": 16 << 30, "TPU v5": 95 << 30}
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
 DEVICE = {"TPU v5 lite": "tpu-v5e", "TPU v5": "tpu-v5p"}
@@ -58,14 +55,55 @@ KIND = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter"
         "all_to_all": "all-to-all", "collective_permute": "collective-permute"}
 
 
-def records():
+def records(sweep=False):
+    """The records of the fixture programs, or (sweep) of the fit sweep."""
     out = []
     for path in sorted(glob.glob(os.path.join(DATA, "*", "*", "record.json"))):
         with open(path, encoding="utf-8") as f:
             rec = json.load(f)
+        if rec["program"].startswith("flax_linen_fit_") != sweep:
+            continue
         rec["dir"] = os.path.dirname(path)
         out.append(rec)
     return out
+
+
+def fit_rows(shardsim):
+    """The fit sweep: XLA's verdict beside `shardsim plan --device`'s. XLA
+    fits when its compile succeeds and its peak (arguments + outputs - alias
+    + temporaries) is within the HBM it makes available; its compile alone
+    checks only the temporaries against that HBM (RESOURCE_EXHAUSTED: "the
+    total memory required for HLO temporaries ... exceeds available HBM"),
+    so a program can compile whose arguments then do not fit beside them."""
+    rows = []
+    for rec in records(sweep=True):
+        plan, wall, _ = run_plan(shardsim, rec)
+        m = rec.get("memory_analysis")
+        rows.append({"program": rec["program"], "topology": rec["topology"],
+                     "rows": rec["sizes"]["GUIDE_BATCH"] // rec["mesh"]["shape"][0],
+                     "xla_compiles": m is not None,
+                     "xla_fits": m is not None and m["peak_bytes"] <= plan["memory"]["capacity"],
+                     "xla_peak": m["peak_bytes"] if m else None,
+                     "xla_error": None if m else rec["compile_error"][0],
+                     "ss_peak": plan["memory"]["plan_peak_bytes"], "capacity": plan["memory"]["capacity"],
+                     "ss_fits": plan["fits"], "xla_s": rec["seconds"]["compile"], "ss_s": wall})
+    rows.sort(key=lambda r: (r["topology"], r["rows"]))
+    return rows
+
+
+def fit_markdown(rows):
+    gib = lambda n: f"{n / (1 << 30):.2f}"
+    lines = ["| topology (HBM available) | rows per data shard | XLA compiles? | XLA peak GiB | XLA fits? "
+             "| shardsim plan peak GiB | ratio | shardsim fits? | same verdict |",
+             "| --- | ---: | --- | ---: | --- | ---: | ---: | --- | --- |"]
+    yn = lambda b: "yes" if b else "no"
+    for r in rows:
+        xla_peak = gib(r["xla_peak"]) if r["xla_compiles"] else "(temporaries alone exceed it)"
+        ratio = f"{r['ss_peak'] / r['xla_peak']:.3f}" if r["xla_compiles"] else ""
+        lines.append(f"| {r['topology']} ({gib(r['capacity'])} GiB) | {r['rows']} | {yn(r['xla_compiles'])} | "
+                     f"{xla_peak} | {yn(r['xla_fits'])} | {gib(r['ss_peak'])} | {ratio} | {yn(r['ss_fits'])} | "
+                     f"{yn(r['ss_fits'] == r['xla_fits'])} |")
+    return "\n".join(lines)
 
 
 def run_plan(shardsim, rec):
@@ -81,7 +119,7 @@ def run_plan(shardsim, rec):
     # each plan runs in a fresh process per record, and the value can only
     # over-state this one.
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    if p.returncode != 0:
+    if p.returncode not in (0, 1):  # 1: the plan does not fit
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {err.decode().strip()}")
     return json.loads(out), wall, rss
 
@@ -158,7 +196,7 @@ def compare(shardsim, rec):
         "xla_out": m["output_size_in_bytes"], "xla_temp": m["temp_size_in_bytes"],
         "ss_peak": plan["memory"]["plan_peak_bytes"], "ss_args": args,
         "ratio": plan["memory"]["plan_peak_bytes"] / m["peak_bytes"],
-        "xla_fits": m["peak_bytes"] <= HBM.get(rec["device_kind"], 16 << 30), "ss_fits": plan["fits"],
+        "xla_fits": m["peak_bytes"] <= plan["memory"]["capacity"], "ss_fits": plan["fits"],
         "xla_s": rec["seconds"]["compile"], "ss_s": wall,
         "xla_rss": rec["peak_rss_bytes"]["after_compile"], "ss_rss": rss,
         "colls": table, "coll_diffs": coll_differences(table),
@@ -204,8 +242,11 @@ def main(argv):
         print(f"test_vs_xla: no records under {DATA}", file=sys.stderr)
         return 2
     rows = [compare(args[0], r) for r in recs]
+    fits = fit_rows(args[0])
     if "--markdown" in argv:
         print(markdown_table(rows))
+        print()
+        print(fit_markdown(fits))
         return 0
     checks = []  # (what, ok, todo): a TODO line is a known gap, reported, not failed
     for r in rows:
@@ -226,6 +267,16 @@ def main(argv):
                        fast, None if fast else "wall times of a shared 2-core machine; small compiles"))
         checks.append((f"{name}: plan's peak RSS {r['xla_rss'] / r['ss_rss']:.0f}x smaller (>= {RSS_RATIO:.0f}x)",
                        r["xla_rss"] >= RSS_RATIO * r["ss_rss"], None))
+    for r in fits:
+        name = f"{r['program']}@{r['topology']}"
+        what = (f"{name}: fit verdict (XLA {'fits' if r['xla_fits'] else 'out of HBM'}, shardsim "
+                f"{r['ss_peak']} B of {r['capacity']}: {'fits' if r['ss_fits'] else 'does not fit'})")
+        if r["ss_fits"] and not r["xla_fits"]:  # the unsafe answer
+            checks.append((what, False, None))
+        else:
+            checks.append((what, r["ss_fits"] == r["xla_fits"],
+                           None if r["ss_fits"] == r["xla_fits"] else
+                           "the plan over-states XLA's TPU temporaries (README)"))
     print(f"1..{len(checks)}")
     failed = 0
     for i, (what, ok, todo) in enumerate(checks, 1):
