@@ -24,8 +24,9 @@ static ss_status run_region(region_ctx *c, int which, const ss_value carry[], ss
     const ss__mlir_region *r = op->regions[which];
     const char *name = which == 0 ? "cond" : "do";
     if (r->nblocks != 1 || r->blocks[0]->nargs != op->noperands) {
-        c->failed = ss__imp_fail(c->im, op, "'%s': its %s region must be one block of %d "
-                                            "arguments", op->name, name, op->noperands) || true;
+        ss__imp_fail(c->im, op, "'%s': its %s region must be one block of %d arguments", op->name,
+                     name, op->noperands);
+        c->failed = true;
         return SS_ERR_PARSE;
     }
     const ss__mlir_block *b = r->blocks[0];
@@ -40,8 +41,9 @@ static ss_status run_region(region_ctx *c, int which, const ss_value carry[], ss
         return SS_ERR_PARSE;
     }
     if (nret != nout) {
-        c->failed = ss__imp_fail(c->im, op, "'%s': its %s region returns %d values, expected %d",
-                                 op->name, name, nret, nout) || true;
+        ss__imp_fail(c->im, op, "'%s': its %s region returns %d values, expected %d", op->name,
+                     name, nret, nout);
+        c->failed = true;
         return SS_ERR_PARSE;
     }
     return SS_OK;
