@@ -103,8 +103,26 @@ const char *ss_error_message(void);
 
 #define SS_MAX_RANK 8     /* array dimensions */
 #define SS_MAX_AXES 8     /* mesh axes; also axes in one spec entry */
-#define SS_NAME_MAX 32    /* axis or logical name, including the NUL */
 #define SS_MAX_DEVICES 4096
+
+/* Names. Mesh axis names and logical names have no length limit (JAX takes
+ * any Python str). Structs that hold a name (ss_spec_dim, ...) hold a
+ * `const char *`, never a copy: the text must outlive every struct and
+ * every library object (program, executable, ...) that holds the pointer.
+ * Names the library hands out point into its name pool, which lives for
+ * the process: they are never freed and stay valid after the struct or
+ * mesh that held them is gone. A string literal may be stored directly;
+ * text in a temporary buffer is stored through ss_name_intern. Names are
+ * compared by their text (strcmp), so a literal and the pool's copy of the
+ * same text are the same name.
+ *
+ * The pool is one per process, thread-safe and append-only; its memory
+ * stays reachable through a global (leak checkers report nothing). */
+
+/* The pool's copy of `name` (NUL-terminated UTF-8 of any length) in *out:
+ * equal texts give the same pointer. SS_ERR_NOMEM when host memory runs
+ * out (*out untouched), SS_ERR_INVALID for NULL arguments. */
+ss_status ss_name_intern(const char *name, const char **out);
 
 typedef enum ss_dtype {
     SS_F32 = 0,
@@ -197,7 +215,7 @@ ss_status ss_mesh_repr(const ss_mesh *mesh, int axis_types, char *buf, size_t ca
 typedef struct ss_spec_dim {
     int naxes;
     int unconstrained;
-    char axes[SS_MAX_AXES][SS_NAME_MAX];
+    const char *axes[SS_MAX_AXES]; /* axes[0..naxes): see "Names" above */
 } ss_spec_dim;
 
 /* A PartitionSpec: one entry per leading array dimension; missing trailing
@@ -213,9 +231,10 @@ typedef struct ss_spec {
  *   data,None         (data,model),None    ""  (= P())
  *   P('x', UNCONSTRAINED)  P.UNCONSTRAINED is also accepted
  * Quotes may be ' or " or absent; a quoted name is a Python string literal
- * ('a\'b', "a'b", '\u00e9': Python's escapes; UTF-8, at most SS_NAME_MAX - 1
- * bytes). A nested tuple is an error with JAX's wording; so is an entry with
- * more than SS_MAX_AXES axes. */
+ * ('a\'b', "a'b", '\u00e9': Python's escapes; UTF-8 of any length; the
+ * names are interned, see "Names"). A nested tuple is an error with JAX's
+ * wording; so is an entry with more than SS_MAX_AXES axes or a spec of
+ * more than SS_MAX_RANK entries (SS_ERR_PARSE, naming the limit). */
 ss_status ss_spec_parse(const char *text, ss_spec *out);
 /* JAX's repr: "P('data', None)", "P('x',)", "P(('x', 'y'),)", "P()"; each
  * name as Python's repr() of the str ("P(\"a'b\",)", 'a\'b"c', '\t'), so
@@ -352,11 +371,13 @@ typedef enum ss_rule_kind {
     SS_RULE_UNCONSTRAINED  /* P.UNCONSTRAINED */
 } ss_rule_kind;
 
+/* One rule: logical `name` -> mesh axes axes[0..naxes) (names: see
+ * "Names" above). */
 typedef struct ss_rule {
-    char name[SS_NAME_MAX];
+    const char *name;
     ss_rule_kind kind;
     int naxes;
-    char axes[SS_MAX_AXES][SS_NAME_MAX];
+    const char *axes[SS_MAX_AXES];
 } ss_rule;
 
 /* An ordered list of rules; order is priority. Owned array. */
@@ -759,7 +780,7 @@ typedef struct ss_coll {
     ss_coll_kind kind;
     const ss_mesh *mesh; /* borrowed */
     int naxes;           /* 0..SS_MAX_AXES */
-    char axes[SS_MAX_AXES][SS_NAME_MAX];
+    const char *axes[SS_MAX_AXES]; /* names: see "Names" above */
     int ngroups, group_size; /* index_groups: ngroups x group_size, or 0 */
     const int *index_groups; /* borrowed, row-major */
     ss_dtype dtype;

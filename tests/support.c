@@ -97,10 +97,12 @@ void ts_spec_from_json(const cJSON *arr, ss_spec *out)
         if (cJSON_IsString(e) && strcmp(e->valuestring, "UNCONSTRAINED") == 0) {
             d->unconstrained = 1;
         } else if (cJSON_IsString(e)) {
-            strcpy(d->axes[d->naxes++], e->valuestring);
+            if (ss_name_intern(e->valuestring, &d->axes[d->naxes++]) != SS_OK)
+                abort();
         } else if (cJSON_IsArray(e)) {
             const cJSON *a;
-            cJSON_ArrayForEach(a, e) strcpy(d->axes[d->naxes++], a->valuestring);
+            cJSON_ArrayForEach(a, e) if (ss_name_intern(a->valuestring, &d->axes[d->naxes++]))
+                abort();
         }
     }
 }

@@ -411,7 +411,7 @@ static void random_sharding(const ss_mesh *m, int rank, bool manual, ss_sharding
             continue;
         }
         ss_spec_dim *sd = &spec.dims[d];
-        strcpy(sd->axes[sd->naxes++], ss_mesh_axis_name(m, a));
+        sd->axes[sd->naxes++] = ss_mesh_axis_name(m, a);
         if (spec.ndims < d + 1)
             spec.ndims = d + 1;
     }

@@ -436,7 +436,7 @@ static ss_spec random_spec(const ss_mesh *m, int rank, unsigned *s)
         if (d < 0)
             continue;
         ss_spec_dim *e = &spec.dims[d];
-        strcpy(e->axes[e->naxes++], ss_mesh_axis_name(m, a));
+        e->axes[e->naxes++] = ss_mesh_axis_name(m, a);
     }
     return spec;
 }

@@ -30,7 +30,7 @@ static ss_sharding sharding(const ss_mesh *m, const char *spec, const char *part
     cr_assert_eq(ss_spec_parse(spec, &sp), SS_OK, "%s: %s", spec, ss_error_message());
     ss_sharding_init(&sh, m, &sp);
     for (const char *p = partial; p && *p;) {
-        char name[SS_NAME_MAX] = {0};
+        char name[64] = {0};
         size_t n = strcspn(p, ",");
         memcpy(name, p, n);
         int a = ss_mesh_axis_index(m, name);
@@ -600,7 +600,7 @@ static ss_sharding random_sharding(const ss_mesh *m, int rank, const int64_t sha
         int64_t size = ss_mesh_axis_size(m, a);
         if (r < (unsigned)rank && shape[r] % (tiles[r] * size) == 0) {
             ss_spec_dim *sd = &sh.spec.dims[r];
-            strcpy(sd->axes[sd->naxes++], ss_mesh_axis_name(m, a));
+            sd->axes[sd->naxes++] = ss_mesh_axis_name(m, a);
             tiles[r] *= size;
         } else if (r == (unsigned)rank && ((partial_ok >> a) & 1u)) {
             sh.partial_mask |= 1u << a;

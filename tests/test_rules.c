@@ -26,17 +26,18 @@ static void rules_from_json(const cJSON *arr, ss_rules *out)
         const cJSON *pair = cJSON_GetArrayItem(arr, i);
         const cJSON *v = cJSON_GetArrayItem(pair, 1);
         ss_rule *r = &out->rules[i];
-        strcpy(r->name, cJSON_GetArrayItem(pair, 0)->valuestring);
+        cr_assert_eq(ss_name_intern(cJSON_GetArrayItem(pair, 0)->valuestring, &r->name), SS_OK);
         if (cJSON_IsNull(v)) {
             r->kind = SS_RULE_NONE;
         } else if (cJSON_IsString(v) && strcmp(v->valuestring, "UNCONSTRAINED") == 0) {
             r->kind = SS_RULE_UNCONSTRAINED;
         } else if (cJSON_IsString(v)) {
             r->kind = SS_RULE_AXES;
-            strcpy(r->axes[r->naxes++], v->valuestring);
+            cr_assert_eq(ss_name_intern(v->valuestring, &r->axes[r->naxes++]), SS_OK);
         } else {
             const cJSON *a;
-            cJSON_ArrayForEach(a, v) strcpy(r->axes[r->naxes++], a->valuestring);
+            cJSON_ArrayForEach(a, v)
+                cr_assert_eq(ss_name_intern(a->valuestring, &r->axes[r->naxes++]), SS_OK);
             r->kind = r->naxes ? SS_RULE_AXES : SS_RULE_EMPTY;
         }
     }
@@ -849,17 +850,65 @@ Test(rules_parse_errors, tuples)
     assert_parse_fails("a=[UNCONSTRAINED]", SS_ERR_PARSE,
                        "rules 'a=[UNCONSTRAINED]': a tuple may hold only mesh axis names; "
                        "UNCONSTRAINED at column 4");
-    assert_parse_fails("a=(a,b,c,d,e,f,g,h,i)", SS_ERR_PARSE,
-                       "rules 'a=(a,b,c,d,e,f,g,h,i)': more than 8 axes in the tuple at column 3");
+}
+
+/* A tuple of SS_MAX_AXES axes parses; one more is the limit's error. */
+Test(rules_parse_errors, tuple_at_and_past_the_axes_limit)
+{
+    char text[16 * (SS_MAX_AXES + 2)] = "a=(", msg[sizeof text + 128];
+    for (int k = 0; k < SS_MAX_AXES; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%sx%d", k ? "," : "", k);
+    strcat(text, ")");
+    ss_rules r;
+    cr_assert_eq(ss_rules_parse(text, &r), SS_OK, "%s", ss_error_message());
+    cr_assert_eq(r.count, 1);
+    cr_assert_eq(r.rules[0].naxes, SS_MAX_AXES);
+    snprintf(msg, sizeof msg, "x%d", SS_MAX_AXES - 1);
+    cr_assert_str_eq(r.rules[0].axes[SS_MAX_AXES - 1], msg);
+    ss_rules_free(&r);
+    text[strlen(text) - 1] = '\0';
+    strcat(text, ",y)");
+    snprintf(msg, sizeof msg,
+             "rules '%s': more than %d axes in the tuple at column 3 (SS_MAX_AXES)", text,
+             SS_MAX_AXES);
+    assert_parse_fails(text, SS_ERR_PARSE, msg);
 }
 
 Test(rules_parse_errors, quotes_and_lengths)
 {
     assert_parse_fails("a='x", SS_ERR_PARSE, "rules 'a='x': unterminated quote at column 3");
-    assert_parse_fails("a=abcdefghijabcdefghijabcdefghijXY", SS_ERR_PARSE,
-                       "rules 'a=abcdefghijabcdefghijabcdefghijXY': name "
-                       "'abcdefghijabcdefghijabcdefghijXY' at column 3 is longer than 31 "
-                       "characters");
+}
+
+/* Names have no length limit: MaxText's long logical names, and one of
+ * 5000 bytes, bare and quoted, parse back to their text. */
+Test(rules_parse, names_of_any_length)
+{
+    ss_rules r;
+    cr_assert_eq(ss_rules_parse("activation_embed_and_logits_batch=(data,stage,fsdp,"
+                                "fsdp_transpose,expert) 'activation_length_no_exp'=sequence",
+                                &r),
+                 SS_OK, "%s", ss_error_message());
+    cr_assert_eq(r.count, 2);
+    cr_assert_str_eq(r.rules[0].name, "activation_embed_and_logits_batch");
+    cr_assert_eq(r.rules[0].naxes, 5);
+    cr_assert_str_eq(r.rules[0].axes[3], "fsdp_transpose");
+    cr_assert_str_eq(r.rules[1].name, "activation_length_no_exp");
+    ss_rules_free(&r);
+    enum { N = 5000 };
+    char *text = malloc(2 * N + 16);
+    cr_assert_not_null(text);
+    text[0] = '\'';
+    for (int i = 0; i < N; i++)
+        text[1 + i] = (char)('a' + i % 26);
+    strcpy(text + 1 + N, "'=");
+    memcpy(text + 3 + N, text + 1, N);
+    text[3 + 2 * N] = '\0';
+    cr_assert_eq(ss_rules_parse(text, &r), SS_OK, "%s", ss_error_message());
+    cr_assert_eq(strlen(r.rules[0].name), (size_t)N);
+    cr_assert_eq(strlen(r.rules[0].axes[0]), (size_t)N);
+    cr_assert_eq(strncmp(r.rules[0].axes[0], text + 1, N), 0);
+    ss_rules_free(&r);
+    free(text);
 }
 
 Test(rules_parse_errors, null_arguments)

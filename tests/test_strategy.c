@@ -333,7 +333,7 @@ Test(strategy, parser_forms_lines_and_round_trip)
     cr_assert_eq(ss_strategy_create(&s), SS_OK);
     ss_tactic t = {.kind = SS_TACTIC_FSDP, .min_size_mb = 1};
     t.axes.naxes = 1;
-    strcpy(t.axes.axes[0], "data");
+    t.axes.axes[0] = "data";
     cr_assert_eq(ss_strategy_add(s, "kernel", 1, &t), SS_OK);
     cr_assert_eq(ss_strategy_add_text(s, "bias", "replicate"), SS_OK);
     cr_assert_eq(ss_strategy_rule_line(s, 0), 0);

@@ -49,9 +49,10 @@ ss_status ss__buf_copy_out(const ss__buf *b, char *out, size_t cap, size_t *len)
  * print (pystr.c). Every name printed inside quotes goes through this, so
  * it parses back. */
 void ss__buf_py_repr(ss__buf *b, const char *s);
-/* The same into out (cap bytes; a name's repr fits SS__PY_REPR_MAX), cut
- * with "..." before the closing quote when it does not fit. Returns out. */
-#define SS__PY_REPR_MAX (SS_NAME_MAX * 10 + 8)
+/* The same into out (cap bytes), cut with "..." before the closing quote
+ * when it does not fit (error messages: SS__PY_REPR_MAX holds a name of up
+ * to 32 characters whatever they are, and the start of a longer one). Returns out. */
+#define SS__PY_REPR_MAX 328
 const char *ss__py_repr(const char *s, char *out, size_t cap);
 /* Decode the Python string literal at p (p[0] is ' or "; escapes as
  * Python's: \\ \' \" \n \t \xhh \uhhhh \Uhhhhhhhh, octal, ...) into out
@@ -59,6 +60,14 @@ const char *ss__py_repr(const char *s, char *out, size_t cap);
  * or a short reason ("unterminated string", "name too long", ...) with
  * *end at the offending character. */
 const char *ss__py_str_decode(const char *p, char *out, size_t cap, const char **end);
+/* ss__py_str_decode of a literal of any length into a malloc'd string
+ * (*out, the caller frees it; NULL on failure), or into the name pool.
+ * NULL on success, or the reason ("out of host memory" too). */
+const char *ss__py_str_decode_alloc(const char *p, char **out, const char **end);
+const char *ss__py_str_intern(const char *p, const char **out, const char **end);
+
+/* ss_name_intern of the n bytes at s (no NUL needed; n may be 0). */
+ss_status ss__name_intern_n(const char *s, size_t n, const char **out);
 
 /* Python-style tuple text: "(4, 2)", "(4,)", "()". */
 void ss__buf_int_tuple(ss__buf *b, int n, const int64_t v[]);

@@ -12,6 +12,7 @@
 #include "base.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const uint32_t ss__unicode_unprintable[][2];
@@ -250,4 +251,33 @@ const char *ss__py_str_decode(const char *p, char *out, size_t cap, const char *
         if (!put_cp(c, out, cap, &len))
             return "name too long";
     }
+}
+
+const char *ss__py_str_decode_alloc(const char *p, char **out, const char **end)
+{
+    /* The decoded text is never longer than its literal (every escape
+     * yields at most as many bytes as it takes), so strlen(p) + 1 holds it. */
+    size_t cap = strlen(p) + 1;
+    *out = NULL;
+    char *buf = malloc(cap);
+    if (!buf) {
+        *end = p;
+        return "out of host memory";
+    }
+    const char *why = ss__py_str_decode(p, buf, cap, end);
+    if (why)
+        free(buf);
+    else
+        *out = buf;
+    return why;
+}
+
+const char *ss__py_str_intern(const char *p, const char **out, const char **end)
+{
+    char *text;
+    const char *why = ss__py_str_decode_alloc(p, &text, end);
+    if (!why && ss_name_intern(text, out) != SS_OK)
+        why = "out of host memory";
+    free(text);
+    return why;
 }

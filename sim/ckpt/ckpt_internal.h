@@ -136,7 +136,7 @@ typedef struct ss__ck_saved {
     ss_ckpt_sharding_kind kind;
     int device;   /* SINGLE_DEVICE */
     int naxes;    /* NAMED */
-    char names[SS_MAX_AXES][SS_NAME_MAX];
+    const char *names[SS_MAX_AXES]; /* in the name pool */
     int64_t sizes[SS_MAX_AXES];
     int ndev;
     int *ids;     /* device ids in mesh order, malloc'd; NULL without device_mesh */

@@ -419,11 +419,18 @@ static ss_status parse_named(const cJSON *j, const char *name, ss__ck_saved *s)
     const cJSON *names = cJSON_GetObjectItemCaseSensitive(j, "axis_names");
     const cJSON *spec = cJSON_GetObjectItemCaseSensitive(j, "partition_spec");
     if (!cJSON_IsArray(shape) || !cJSON_IsArray(names) || !cJSON_IsArray(spec) ||
-        cJSON_GetArraySize(shape) != cJSON_GetArraySize(names) ||
-        cJSON_GetArraySize(shape) > SS_MAX_AXES || cJSON_GetArraySize(spec) > SS_MAX_RANK)
+        cJSON_GetArraySize(shape) != cJSON_GetArraySize(names))
         return ss__fail(SS_ERR_PARSE, "array '%s': _sharding entry lacks a valid shape, "
                                       "axis_names or partition_spec",
                         name);
+    if (cJSON_GetArraySize(shape) > SS_MAX_AXES)
+        return ss__fail(SS_ERR_UNSUPPORTED, "array '%s': _sharding mesh has %d axes; at most %d "
+                                            "(SS_MAX_AXES)",
+                        name, cJSON_GetArraySize(shape), SS_MAX_AXES);
+    if (cJSON_GetArraySize(spec) > SS_MAX_RANK)
+        return ss__fail(SS_ERR_UNSUPPORTED, "array '%s': _sharding partition_spec has %d "
+                                            "entries; at most %d (SS_MAX_RANK)",
+                        name, cJSON_GetArraySize(spec), SS_MAX_RANK);
     const cJSON *e;
     int64_t ndev = 1;
     cJSON_ArrayForEach(e, shape)
@@ -442,9 +449,11 @@ static ss_status parse_named(const cJSON *j, const char *name, ss__ck_saved *s)
     int a = 0;
     cJSON_ArrayForEach(e, names)
     {
-        if (!cJSON_IsString(e) || strlen(e->valuestring) >= SS_NAME_MAX)
+        if (!cJSON_IsString(e))
             return ss__fail(SS_ERR_PARSE, "array '%s': _sharding axis name is invalid", name);
-        snprintf(s->names[a], SS_NAME_MAX, "%s", e->valuestring);
+        ss_status st = ss_name_intern(e->valuestring, &s->names[a]);
+        if (st)
+            return st;
         s->sizes[a] = sizes[a];
         a++;
     }
@@ -456,9 +465,11 @@ static ss_status parse_named(const cJSON *j, const char *name, ss__ck_saved *s)
         s->spec.ndims = d;
         if (cJSON_IsNull(e))
             continue;
-        if (cJSON_IsString(e) && strlen(e->valuestring) < SS_NAME_MAX) {
+        if (cJSON_IsString(e)) {
+            ss_status st = ss_name_intern(e->valuestring, &dim->axes[0]);
+            if (st)
+                return st;
             dim->naxes = 1;
-            snprintf(dim->axes[0], SS_NAME_MAX, "%s", e->valuestring);
             continue;
         }
         const cJSON *x;
@@ -466,11 +477,14 @@ static ss_status parse_named(const cJSON *j, const char *name, ss__ck_saved *s)
         if (ok)
             cJSON_ArrayForEach(x, e)
             {
-                if (!cJSON_IsString(x) || strlen(x->valuestring) >= SS_NAME_MAX) {
+                if (!cJSON_IsString(x)) {
                     ok = false;
                     break;
                 }
-                snprintf(dim->axes[dim->naxes++], SS_NAME_MAX, "%s", x->valuestring);
+                ss_status st = ss_name_intern(x->valuestring, &dim->axes[dim->naxes]);
+                if (st)
+                    return st;
+                dim->naxes++;
             }
         if (!ok)
             return ss__fail(SS_ERR_PARSE, "array '%s': _sharding partition_spec entry %d is "
@@ -553,7 +567,7 @@ void ss__ck_saved_text(const ss__ck_saved *s, char *out, size_t cap)
         for (int a = 0; a < s->naxes; a++)
             ss__buf_printf(&b, "%s'%s': %lld", a ? ", " : "", s->names[a],
                            (long long)s->sizes[a]);
-        char spec[512];
+        char spec[4096];
         if (ss_spec_repr(&s->spec, spec, sizeof spec) != SS_OK)
             snprintf(spec, sizeof spec, "P(...)");
         ss__buf_printf(&b, "), spec=%s)", spec);

@@ -102,7 +102,7 @@ int cli_cmd_rules(int argc, char **argv)
             ss__json_spec(&b, &out);
             ss__buf_puts(&b, "}\n");
         } else {
-            char repr[2048];
+            char repr[8192];
             ss_spec_repr(&out, repr, sizeof repr);
             ss__buf_printf(&b, "%s\n", repr);
         }

@@ -290,7 +290,7 @@ static bool picture_lost_labels(const show_result *r)
 
 static void print_text(const show_result *r)
 {
-    char buf[1024];
+    char buf[8192];
     ss_mesh_repr(r->mesh, 0, buf, sizeof buf);
     printf("%s over devices", buf);
     int n = ss_mesh_device_count(r->mesh);

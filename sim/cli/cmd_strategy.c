@@ -77,7 +77,7 @@ static int plan_column(const char *file, const char *text, const ss__scn_overrid
     for (int i = 0; sc.strategy && i < sc.strategy->n; i++)
         if (sc.strategy->sh[i].reason != SS_REASON_SHARDED)
             col->replicated += (double)sc.strategy->sh[i].bytes_per_device;
-    char m[256], c[32];
+    char m[700], c[32];
     ss_mesh_repr(sc.mesh, 0, m, sizeof m);
     ss__fmt_bytes(c, sizeof c, (double)capacity);
     snprintf(header, cap, "%s: plan %s on %s, %d devices, %s each", file, sc.run_name, m,

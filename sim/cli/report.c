@@ -72,7 +72,7 @@ static void buffer_label(const ss_scenario *sc, const ss_live_buffer *lb, char *
 
 static void sharding_text(const ss_sharding *sh, char *buf, size_t cap)
 {
-    char spec[512];
+    char spec[4096];
     ss_spec_repr(&sh->spec, spec, sizeof spec);
     size_t n = (size_t)snprintf(buf, cap, "%s", spec);
     if (sh->partial_mask && n < cap) {

@@ -41,7 +41,8 @@ ss_status ss_coll_init(ss_coll *c, ss_coll_kind kind, const ss_mesh *mesh, const
     c->mesh = mesh;
     c->dtype = dtype;
     if (rank < 0 || rank > SS_MAX_RANK)
-        return ss__fail(SS_ERR_RANGE, "collective: rank %d is outside 0..%d", rank, SS_MAX_RANK);
+        return ss__fail(SS_ERR_RANGE, "collective: rank %d is outside 0..%d (SS_MAX_RANK)", rank,
+                        SS_MAX_RANK);
     c->rank = rank;
     for (int d = 0; d < rank; d++)
         c->shape[d] = shape[d];
@@ -55,13 +56,11 @@ ss_status ss_coll_init(ss_coll *c, ss_coll_kind kind, const ss_mesh *mesh, const
         while (p[n] && p[n] != ' ' && p[n] != ',' && p[n] != ')' && p[n] != '\'' && p[n] != '"')
             n++;
         if (c->naxes == SS_MAX_AXES)
-            return ss__fail(SS_ERR_RANGE, "collective axes '%s': more than %d axes", axes,
-                            SS_MAX_AXES);
-        if (n >= SS_NAME_MAX)
-            return ss__fail(SS_ERR_PARSE, "collective axes '%s': name longer than %d bytes", axes,
-                            SS_NAME_MAX - 1);
-        memcpy(c->axes[c->naxes], p, n);
-        c->axes[c->naxes][n] = '\0';
+            return ss__fail(SS_ERR_RANGE, "collective axes '%s': more than %d axes (SS_MAX_AXES)",
+                            axes, SS_MAX_AXES);
+        ss_status st = ss__name_intern_n(p, n, &c->axes[c->naxes]);
+        if (st)
+            return st;
         c->naxes++;
         p += n;
     }

@@ -697,13 +697,15 @@ static void set_invariant(ad *s, ss_value v, unsigned m)
 /* psum of c over the mesh axes in `axes` (inside the region). */
 static ss_status psum_axes(ad *s, ss_value c, unsigned axes, ss_value *out)
 {
-    char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
-    size_t at = 0;
+    ss__buf text;
+    ss__buf_init(&text);
     for (int a = 0; a < ss_mesh_axis_count(s->p->mesh); a++)
         if ((axes >> a) & 1u)
-            at += (size_t)snprintf(text + at, sizeof text - at, at ? ",%s" : "%s",
-                                   ss_mesh_axis_name(s->p->mesh, a));
-    return ss_psum(s->p, c, text, SS_REDUCE_SUM, out);
+            ss__buf_printf(&text, text.len ? ",%s" : "%s", ss_mesh_axis_name(s->p->mesh, a));
+    ss_status st = text.oom ? ss__fail(SS_ERR_NOMEM, "psum: out of host memory")
+                            : ss_psum(s->p, c, text.data ? text.data : "", SS_REDUCE_SUM, out);
+    ss__buf_free(&text);
+    return st;
 }
 
 /* The transpose of an implicit pvary: a cotangent c flowing into a block u
@@ -743,13 +745,11 @@ static ss_status own_block(ad *s, const ss__node *n, ss_value g, ss_value *gx)
     out_spec.ndims = 1;
     for (int a = 0; a < ss_mesh_axis_count(p->mesh); a++)
         if ((vary >> a) & 1u)
-            snprintf(out_spec.dims[0].axes[out_spec.dims[0].naxes++], SS_NAME_MAX, "%s",
-                     ss_mesh_axis_name(p->mesh, a));
+            out_spec.dims[0].axes[out_spec.dims[0].naxes++] = ss_mesh_axis_name(p->mesh, a);
     in_spec = out_spec;
     in_spec.ndims = 2 + gd;
     for (int k = 0; k < n->coll.naxes; k++)
-        snprintf(in_spec.dims[1 + gd].axes[in_spec.dims[1 + gd].naxes++], SS_NAME_MAX, "%s",
-                 n->coll.axes[k]);
+        in_spec.dims[1 + gd].axes[in_spec.dims[1 + gd].naxes++] = n->coll.axes[k];
     int64_t shape[SS_MAX_RANK + 1];
     shape[0] = 1;
     memcpy(shape + 1, gn->shape, sizeof(int64_t) * (size_t)rank);
@@ -818,20 +818,12 @@ static ss_status vjp_manual_in(ad *s, const ss__node *np, ss_value v, ss_value g
 }
 
 /* An explicit collective. */
-static ss_status vjp_collective(ad *s, const ss__node *np, ss_value v, ss_value g,
-                                const bool want[], ss_value gin[])
+static ss_status collective_transpose(ad *s, const ss__node n, ss_value g, ss_value *gx,
+                                      const char *text)
 {
-    (void)v, (void)want;
     ss_program *p = s->p;
-    const ss__node n = *np;
-    ss_value *gx = &gin[0];
     ss_status st;
-    p->in_manual = true;
     unsigned axes = ss__coll_axes(p, &n);
-    char text[SS_MAX_AXES * (SS_NAME_MAX + 2) + 1] = "";
-    size_t at = 0;
-    for (int a = 0; a < n.coll.naxes; a++)
-        at += (size_t)snprintf(text + at, sizeof text - at, a ? ",%s" : "%s", n.coll.axes[a]);
     switch ((ss_coll_kind)n.sub) {
     case SS_COLL_ALL_REDUCE:
         if (n.coll.op != SS_REDUCE_SUM && n.coll.op != SS_REDUCE_MEAN)
@@ -879,6 +871,21 @@ static ss_status vjp_collective(ad *s, const ss__node *np, ss_value v, ss_value 
         return ss__fail(SS_ERR_UNSUPPORTED, "no cotangent rule for %s",
                         ss_coll_kind_name((ss_coll_kind)n.sub));
     }
+}
+
+static ss_status vjp_collective(ad *s, const ss__node *np, ss_value v, ss_value g,
+                                const bool want[], ss_value gin[])
+{
+    (void)v, (void)want;
+    s->p->in_manual = true;
+    ss__buf text; /* the axes as the builders take them: "a,b" */
+    ss__buf_init(&text);
+    for (int a = 0; a < np->coll.naxes; a++)
+        ss__buf_printf(&text, a ? ",%s" : "%s", np->coll.axes[a]);
+    ss_status st = text.oom ? ss__fail(SS_ERR_NOMEM, "grad: out of host memory")
+                            : collective_transpose(s, *np, g, &gin[0], text.data ? text.data : "");
+    ss__buf_free(&text);
+    return st;
 }
 
 /* A loop result: a while has no transpose (JAX's _while_transpose_error);

@@ -74,7 +74,7 @@ ss_status ss_shard_map_begin(ss_program *p, int n, const ss_value xs[], const ss
         for (int d = 0; d < x->rank; d++) {
             int64_t t = ss__layout_dim_tiles(&fixed, p->mesh, d);
             if (x->shape[d] % t != 0) {
-                char spec[256];
+                char spec[4096];
                 ss_spec_repr(&specs[k], spec, sizeof spec);
                 return ss__fail(SS_ERR_INDIVISIBLE,
                                 "shard_map: argument %d of shape dim %d (of size %lld) is split "
@@ -140,7 +140,7 @@ static ss_status check_vma(ss_program *p, int k, unsigned have, const ss_spec *s
     unsigned repl = ss__all_axes(p) & ~ss__layout_used(fixed);
     if (!(repl & ~have))
         return SS_OK;
-    char text[256], claimed[160], inferred[160];
+    char text[4096], claimed[160], inferred[160];
     ss_spec_repr(spec, text, sizeof text);
     axes_list(p->mesh, repl, claimed, sizeof claimed);
     axes_list(p->mesh, repl & have, inferred, sizeof inferred);
@@ -376,7 +376,7 @@ ss_status ss_axis_index(ss_program *p, const char *axes, ss_value *out)
             return ss__fail(SS_ERR_INVALID, "axis_index: unbound axis name: %s (not an axis of "
                                             "the mesh)", c.axes[a]);
         n *= ss_mesh_axis_size(p->mesh, k);
-        snprintf(spec.dims[0].axes[spec.dims[0].naxes++], SS_NAME_MAX, "%s", c.axes[a]);
+        spec.dims[0].axes[spec.dims[0].naxes++] = ss_mesh_axis_name(p->mesh, k);
     }
     /* The global iota, built outside the region, enters it split over the
      * axes: each device's block is its own index. */

@@ -531,7 +531,7 @@ static ss_status search_tiled(const ss_hlo *norm, const ss_mesh *m, int rank, ss
     for (int d = 0; d < nd; d++) {
         spec.dims[d].naxes = s.count[d];
         for (int k = 0; k < s.count[d]; k++)
-            strcpy(spec.dims[d].axes[k], m->names[s.chosen[d][k]]);
+            spec.dims[d].axes[k] = m->names[s.chosen[d][k]];
         if (s.count[d])
             spec.ndims = d + 1;
     }

@@ -128,7 +128,7 @@ void ss__layout_to_sharding(const ss_mesh *mesh, const ss__layout *l, ss_shardin
     for (int d = 0; d < l->rank; d++) {
         out->spec.dims[d].naxes = l->n[d];
         for (int k = 0; k < l->n[d]; k++)
-            strcpy(out->spec.dims[d].axes[k], mesh->names[l->ax[d][k]]);
+            out->spec.dims[d].axes[k] = mesh->names[l->ax[d][k]];
     }
     out->partial_mask = l->partial;
 }

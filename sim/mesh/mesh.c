@@ -17,10 +17,6 @@ static ss_status check_name(const char *name)
 {
     if (!name || !name[0])
         return ss__fail(SS_ERR_MESH, "mesh: an axis name is empty");
-    char q[SS__PY_REPR_MAX];
-    if (strlen(name) >= SS_NAME_MAX)
-        return ss__fail(SS_ERR_MESH, "mesh: axis name %s is longer than %d bytes",
-                        ss__py_repr(name, q, sizeof q), SS_NAME_MAX - 1);
     return SS_OK;
 }
 
@@ -29,13 +25,14 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
 {
     *out = NULL;
     if (naxes < 0 || naxes > SS_MAX_AXES)
-        return ss__fail(SS_ERR_MESH, "mesh: %d axes; at most %d are supported", naxes,
-                        SS_MAX_AXES);
+        return ss__fail(SS_ERR_MESH, "mesh: %d axes; at most %d are supported (SS_MAX_AXES)",
+                        naxes, SS_MAX_AXES);
     if (ndevices < 1 || ndevices > SS_MAX_DEVICES)
-        return ss__fail(SS_ERR_MESH, "mesh: device count %d is outside 1..%d", ndevices,
-                        SS_MAX_DEVICES);
+        return ss__fail(SS_ERR_MESH, "mesh: device count %d is outside 1..%d (SS_MAX_DEVICES)",
+                        ndevices, SS_MAX_DEVICES);
 
     int64_t resolved[SS_MAX_AXES];
+    const char *interned[SS_MAX_AXES];
     char q[SS__PY_REPR_MAX], q2[SS__PY_REPR_MAX];
     int inferred = -1;
     int64_t known = 1;
@@ -66,6 +63,11 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
                             SS_MAX_DEVICES);
         known *= sizes[i];
         resolved[i] = sizes[i];
+    }
+    for (int i = 0; i < naxes; i++) {
+        ss_status st = ss_name_intern(names[i], &interned[i]);
+        if (st)
+            return st;
     }
     if (inferred >= 0) {
         if (ndevices % known != 0)
@@ -100,7 +102,7 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
     m->naxes = naxes;
     m->ndevices = ndevices;
     for (int i = 0; i < naxes; i++) {
-        strcpy(m->names[i], names[i]);
+        m->names[i] = interned[i];
         m->sizes[i] = resolved[i];
     }
     for (int i = 0; i < ndevices; i++)
@@ -129,8 +131,7 @@ ss_status ss_mesh_create(int naxes, const char *const names[], const int64_t siz
 
 typedef struct mesh_axes {
     int n;
-    char names[SS_MAX_AXES][SS_NAME_MAX];
-    const char *name_ptrs[SS_MAX_AXES];
+    const char *name_ptrs[SS_MAX_AXES]; /* the pool's copies */
     int64_t sizes[SS_MAX_AXES];
 } mesh_axes;
 
@@ -146,7 +147,8 @@ static ss_status parse_axes(const char *text, mesh_axes *ax)
             break;
         int n = ax->n;
         if (n == SS_MAX_AXES)
-            return ss__fail(SS_ERR_PARSE, "mesh '%s': more than %d axes", text, SS_MAX_AXES);
+            return ss__fail(SS_ERR_PARSE, "mesh '%s': more than %d axes (SS_MAX_AXES)", text,
+                            SS_MAX_AXES);
         size_t len = 0;
         while (p[len] && (isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '-'))
             len++;
@@ -154,11 +156,9 @@ static ss_status parse_axes(const char *text, mesh_axes *ax)
             return ss__fail(SS_ERR_PARSE,
                             "mesh '%s': expected name=size at column %d (e.g. data=2,model=4)",
                             text, (int)(p - text) + 1);
-        if (len >= SS_NAME_MAX)
-            return ss__fail(SS_ERR_PARSE, "mesh '%s': axis name longer than %d characters", text,
-                            SS_NAME_MAX - 1);
-        memcpy(ax->names[n], p, len);
-        ax->names[n][len] = '\0';
+        ss_status st = ss__name_intern_n(p, len, &ax->name_ptrs[n]);
+        if (st)
+            return st;
         p += len + 1;
         char *end;
         errno = 0;
@@ -166,13 +166,12 @@ static ss_status parse_axes(const char *text, mesh_axes *ax)
         if (end == p || (*end && *end != ',' && !isspace((unsigned char)*end)))
             return ss__fail(SS_ERR_PARSE,
                             "mesh '%s': axis '%s' needs an integer size at column %d", text,
-                            ax->names[n], (int)(p - text) + 1);
+                            ax->name_ptrs[n], (int)(p - text) + 1);
         if (errno == ERANGE)
             return ss__fail(SS_ERR_PARSE,
                             "mesh '%s': axis '%s' size at column %d is beyond 64-bit integers",
-                            text, ax->names[n], (int)(p - text) + 1);
+                            text, ax->name_ptrs[n], (int)(p - text) + 1);
         ax->sizes[n] = v;
-        ax->name_ptrs[n] = ax->names[n];
         ax->n++;
         p = end;
     }

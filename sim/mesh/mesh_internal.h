@@ -8,7 +8,7 @@
 
 struct ss_mesh {
     int naxes;
-    char names[SS_MAX_AXES][SS_NAME_MAX];
+    const char *names[SS_MAX_AXES]; /* in the name pool: outlive the mesh */
     int64_t sizes[SS_MAX_AXES];
     int ndevices;
     int *ids;    /* ids[pos] = device id at mesh position pos */

@@ -72,50 +72,39 @@ static bool take_word(parser *ps, const char *word)
     return true;
 }
 
-/* One name, quoted ('x' or "x") or bare; `what` says what was expected
- * ("a logical name", "a mesh axis name") for the error. */
-static ss_status parse_name(parser *ps, const char *what, char out[SS_NAME_MAX])
+/* One name of any length, quoted ('x' or "x") or bare; `what` says what
+ * was expected ("a logical name", "a mesh axis name") for the error. *out
+ * is the pool's copy. */
+static ss_status parse_name(parser *ps, const char *what, const char **out)
 {
     const char *start = ps->p;
     int at = col(ps);
     size_t len = 0;
     if (*ps->p == '\'' || *ps->p == '"') {
-        const char *end, *why = ss__py_str_decode(ps->p, out, SS_NAME_MAX, &end);
+        const char *end, *why = ss__py_str_intern(ps->p, out, &end);
         if (why && strcmp(why, "unterminated string") == 0)
             return ss__fail(SS_ERR_PARSE, "rules '%s': unterminated quote at column %d",
                             ps->text, at);
-        if (why && strcmp(why, "name too long") == 0)
-            return ss__fail(SS_ERR_PARSE,
-                            "rules '%s': the name at column %d is longer than %d bytes",
-                            ps->text, at, SS_NAME_MAX - 1);
+        if (why && strcmp(why, "out of host memory") == 0)
+            return ss__fail(SS_ERR_NOMEM, "rules: out of host memory for a name");
         if (why)
             return ss__fail(SS_ERR_PARSE, "rules '%s': %s at column %d", ps->text, why,
                             (int)(end - ps->text) + 1);
         ps->p = end;
-        if (!out[0])
+        if (!(*out)[0])
             return ss__fail(SS_ERR_PARSE, "rules '%s': empty name at column %d", ps->text, at);
         return SS_OK;
-    } else {
-        while (is_name_char(start[len]))
-            len++;
-        if (len == 0) {
-            if (!*ps->p)
-                return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at the end", ps->text,
-                                what);
-            return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at column %d, found '%c'",
-                            ps->text, what, at, *ps->p);
-        }
-        ps->p = start + len;
     }
-    if (len == 0)
-        return ss__fail(SS_ERR_PARSE, "rules '%s': empty name at column %d", ps->text, at);
-    if (len >= SS_NAME_MAX)
-        return ss__fail(SS_ERR_PARSE,
-                        "rules '%s': name '%.*s' at column %d is longer than %d characters",
-                        ps->text, (int)len, start, at, SS_NAME_MAX - 1);
-    memcpy(out, start, len);
-    out[len] = '\0';
-    return SS_OK;
+    while (is_name_char(start[len]))
+        len++;
+    if (len == 0) {
+        if (!*ps->p)
+            return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at the end", ps->text, what);
+        return ss__fail(SS_ERR_PARSE, "rules '%s': expected %s at column %d, found '%c'",
+                        ps->text, what, at, *ps->p);
+    }
+    ps->p = start + len;
+    return ss__name_intern_n(start, len, out);
 }
 
 /* A tuple value "(a, b)" or "[a, b]"; ps->p is at the opening bracket.
@@ -149,9 +138,9 @@ static ss_status parse_tuple(parser *ps, ss_rule *r)
         }
         if (r->naxes == SS_MAX_AXES)
             return ss__fail(SS_ERR_PARSE,
-                            "rules '%s': more than %d axes in the tuple at column %d", ps->text,
+                            "rules '%s': more than %d axes in the tuple at column %d (SS_MAX_AXES)", ps->text,
                             SS_MAX_AXES, open_col);
-        ss_status st = parse_name(ps, "a mesh axis name", r->axes[r->naxes]);
+        ss_status st = parse_name(ps, "a mesh axis name", &r->axes[r->naxes]);
         if (st)
             return st;
         r->naxes++;
@@ -187,7 +176,7 @@ static ss_status parse_value(parser *ps, ss_rule *r)
             return SS_OK;
         }
     }
-    ss_status st = parse_name(ps, "a mesh axis, a tuple, None or UNCONSTRAINED", r->axes[0]);
+    ss_status st = parse_name(ps, "a mesh axis, a tuple, None or UNCONSTRAINED", &r->axes[0]);
     if (st)
         return st;
     r->kind = SS_RULE_AXES;
@@ -199,7 +188,7 @@ static ss_status parse_value(parser *ps, ss_rule *r)
 static ss_status parse_rule(parser *ps, ss_rule *r)
 {
     memset(r, 0, sizeof *r);
-    ss_status st = parse_name(ps, "a logical name", r->name);
+    ss_status st = parse_name(ps, "a logical name", &r->name);
     if (st)
         return st;
     skip_ws(ps);
@@ -358,12 +347,12 @@ static ss_status fail_with_buf(ss_status st, ss__buf *b)
 
 static bool is_logical_name(const ss_spec_dim *d) { return !d->unconstrained && d->naxes == 1; }
 
-static bool name_ok(const char *s) { return memchr(s, '\0', SS_NAME_MAX) != NULL; }
+static bool name_ok(const char *s) { return s != NULL; }
 
 static ss_status check_inputs(const ss_rules *rules, const ss_spec *names)
 {
     if (names->ndims < 0 || names->ndims > SS_MAX_RANK)
-        return ss__fail(SS_ERR_INVALID, "rules: names spec has %d dimensions; at most %d",
+        return ss__fail(SS_ERR_INVALID, "rules: names spec has %d dimensions; at most %d (SS_MAX_RANK)",
                         names->ndims, SS_MAX_RANK);
     for (int d = 0; d < names->ndims; d++) {
         const ss_spec_dim *e = &names->dims[d];
@@ -371,14 +360,14 @@ static ss_status check_inputs(const ss_rules *rules, const ss_spec *names)
             return ss__fail(SS_ERR_INVALID, "rules: names entry %d has %d axes", d, e->naxes);
         for (int k = 0; k < e->naxes; k++)
             if (!name_ok(e->axes[k]))
-                return ss__fail(SS_ERR_INVALID, "rules: names entry %d is not terminated", d);
+                return ss__fail(SS_ERR_INVALID, "rules: names entry %d has a NULL axis name", d);
     }
     if (rules->count < 0 || (rules->count > 0 && !rules->rules))
         return ss__fail(SS_ERR_INVALID, "rules: invalid rule list (count %d)", rules->count);
     for (int i = 0; i < rules->count; i++) {
         const ss_rule *r = &rules->rules[i];
         if (!name_ok(r->name))
-            return ss__fail(SS_ERR_INVALID, "rules: the name of rule %d is not terminated", i);
+            return ss__fail(SS_ERR_INVALID, "rules: the name of rule %d is NULL", i);
         switch (r->kind) {
         case SS_RULE_AXES:
             if (r->naxes < 1 || r->naxes > SS_MAX_AXES)
@@ -386,7 +375,7 @@ static ss_status check_inputs(const ss_rules *rules, const ss_spec *names)
                                 r->naxes);
             for (int k = 0; k < r->naxes; k++)
                 if (!name_ok(r->axes[k]))
-                    return ss__fail(SS_ERR_INVALID, "rules: an axis of rule %d is not terminated",
+                    return ss__fail(SS_ERR_INVALID, "rules: an axis of rule %d is NULL",
                                     i);
             break;
         case SS_RULE_NONE:
@@ -527,12 +516,10 @@ static ss_status drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
             int a = ss_mesh_axis_index(mesh, e->axes[k]);
             if (ss_mesh_axis_size(mesh, a) == 1)
                 continue;
-            if (kept != k)
-                memcpy(e->axes[kept], e->axes[k], SS_NAME_MAX);
-            kept++;
+            e->axes[kept++] = e->axes[k];
         }
         for (int k = kept; k < e->naxes; k++)
-            memset(e->axes[k], 0, SS_NAME_MAX);
+            e->axes[k] = NULL;
         e->naxes = kept;
     }
     return SS_OK;

@@ -35,40 +35,32 @@ static bool starts_word(const parser *ps, const char *word)
 }
 
 /* One name: quoted ('x' or "x", a Python string literal with its escapes)
- * or bare. Writes it to out (may be ""). */
-static ss_status parse_name(parser *ps, char out[SS_NAME_MAX])
+ * or bare, of any length. *out is the pool's copy (may be ""). */
+static ss_status parse_name(parser *ps, const char **out)
 {
-    size_t len = 0;
-    const char *start;
     if (*ps->p == '\'' || *ps->p == '"') {
-        const char *end, *why = ss__py_str_decode(ps->p, out, SS_NAME_MAX, &end);
+        const char *end, *why = ss__py_str_intern(ps->p, out, &end);
         if (why && strcmp(why, "unterminated string") == 0)
             return ss__fail(SS_ERR_PARSE, "spec '%s': unterminated quote at column %d",
                             ps->text, col(ps));
-        if (why && strcmp(why, "name too long") == 0)
-            return ss__fail(SS_ERR_PARSE, "spec '%s': name at column %d is longer than %d bytes",
-                            ps->text, col(ps), SS_NAME_MAX - 1);
+        if (why && strcmp(why, "out of host memory") == 0)
+            return ss__fail(SS_ERR_NOMEM, "spec: out of host memory for a name");
         if (why)
             return ss__fail(SS_ERR_PARSE, "spec '%s': %s at column %d", ps->text, why,
                             (int)(end - ps->text) + 1);
         ps->p = end;
         return SS_OK;
-    } else {
-        start = ps->p;
-        while (is_name_char(ps->p[len]))
-            len++;
-        if (len == 0)
-            return ss__fail(SS_ERR_PARSE,
-                            "spec '%s': expected an axis name, None or a tuple at column %d",
-                            ps->text, col(ps));
-        ps->p += len;
     }
-    if (len >= SS_NAME_MAX)
-        return ss__fail(SS_ERR_PARSE, "spec '%s': name '%.*s' is longer than %d characters",
-                        ps->text, (int)len, start, SS_NAME_MAX - 1);
-    memcpy(out, start, len);
-    out[len] = '\0';
-    return SS_OK;
+    size_t len = 0;
+    while (is_name_char(ps->p[len]))
+        len++;
+    if (len == 0)
+        return ss__fail(SS_ERR_PARSE,
+                        "spec '%s': expected an axis name, None or a tuple at column %d",
+                        ps->text, col(ps));
+    ss_status st = ss__name_intern_n(ps->p, len, out);
+    ps->p += len;
+    return st;
 }
 
 static bool is_none_word(const parser *ps) { return starts_word(ps, "None"); }
@@ -117,9 +109,9 @@ static ss_status parse_tuple(parser *ps, ss_spec_dim *dim)
             return ss__fail(SS_ERR_PARSE, "spec '%s': None inside a tuple at column %d",
                             ps->text, col(ps));
         if (dim->naxes == SS_MAX_AXES)
-            return ss__fail(SS_ERR_PARSE, "spec '%s': more than %d axes in one entry", ps->text,
+            return ss__fail(SS_ERR_PARSE, "spec '%s': more than %d axes in one entry (SS_MAX_AXES)", ps->text,
                             SS_MAX_AXES);
-        ss_status st = parse_name(ps, dim->axes[dim->naxes]);
+        ss_status st = parse_name(ps, &dim->axes[dim->naxes]);
         if (st)
             return st;
         if (dim->axes[dim->naxes][0])
@@ -148,7 +140,7 @@ static ss_status parse_entry(parser *ps, ss_spec_dim *dim)
         dim->unconstrained = 1;
         return SS_OK;
     }
-    ss_status st = parse_name(ps, dim->axes[0]);
+    ss_status st = parse_name(ps, &dim->axes[0]);
     if (st)
         return st;
     dim->naxes = dim->axes[0][0] ? 1 : 0; /* '' is falsy: None */
@@ -180,7 +172,7 @@ ss_status ss_spec_parse(const char *text, ss_spec *out)
         if (!wrapped && !*ps.p)
             break;
         if (out->ndims == SS_MAX_RANK)
-            return ss__fail(SS_ERR_PARSE, "spec '%s': more than %d dimensions", text,
+            return ss__fail(SS_ERR_PARSE, "spec '%s': more than %d dimensions (SS_MAX_RANK)", text,
                             SS_MAX_RANK);
         ss_status st = parse_entry(&ps, &out->dims[out->ndims]);
         if (st)
@@ -271,7 +263,7 @@ int ss_spec_equal(const ss_spec *a, const ss_spec *b)
 static ss_status grow_to(ss_spec *spec, int d)
 {
     if (d < 0 || d >= SS_MAX_RANK)
-        return ss__fail(SS_ERR_RANGE, "spec dimension %d is outside 0..%d", d, SS_MAX_RANK - 1);
+        return ss__fail(SS_ERR_RANGE, "spec dimension %d is outside 0..%d (SS_MAX_RANK)", d, SS_MAX_RANK - 1);
     while (spec->ndims <= d)
         memset(&spec->dims[spec->ndims++], 0, sizeof spec->dims[0]);
     return SS_OK;
@@ -289,16 +281,19 @@ ss_status ss_spec_set_none(ss_spec *spec, int d)
 ss_status ss_spec_set_axes(ss_spec *spec, int d, int n, const char *const axes[])
 {
     if (n < 0 || n > SS_MAX_AXES)
-        return ss__fail(SS_ERR_RANGE, "spec entry with %d axes; at most %d", n, SS_MAX_AXES);
-    for (int k = 0; k < n; k++)
-        if (strlen(axes[k]) >= SS_NAME_MAX)
-            return ss__fail(SS_ERR_RANGE, "axis name %d of entry %d has %zu bytes; at most %d",
-                            k, d, strlen(axes[k]), SS_NAME_MAX - 1);
+        return ss__fail(SS_ERR_RANGE, "spec entry with %d axes; at most %d (SS_MAX_AXES)", n,
+                        SS_MAX_AXES);
+    const char *names[SS_MAX_AXES];
+    for (int k = 0; k < n; k++) {
+        ss_status st = ss_name_intern(axes[k], &names[k]);
+        if (st)
+            return st;
+    }
     ss_status st = ss_spec_set_none(spec, d);
     if (st)
         return st;
     for (int k = 0; k < n; k++)
-        strcpy(spec->dims[d].axes[k], axes[k]);
+        spec->dims[d].axes[k] = names[k];
     spec->dims[d].naxes = n;
     return SS_OK;
 }

@@ -97,14 +97,12 @@ static ss_status add_axis(ss_spec_dim *d, const char *name, size_t n)
         n--;
     if (n == 0)
         return ss__fail(SS_ERR_PARSE, "empty mesh axis name");
-    if (n >= SS_NAME_MAX)
-        return ss__fail(SS_ERR_PARSE, "axis name longer than %d characters", SS_NAME_MAX - 1);
     if (d->naxes == SS_MAX_AXES)
-        return ss__fail(SS_ERR_PARSE, "more than %d axes", SS_MAX_AXES);
-    memcpy(d->axes[d->naxes], name, n);
-    d->axes[d->naxes][n] = '\0';
-    d->naxes++;
-    return SS_OK;
+        return ss__fail(SS_ERR_PARSE, "more than %d axes (SS_MAX_AXES)", SS_MAX_AXES);
+    ss_status st = ss__name_intern_n(name, n, &d->axes[d->naxes]);
+    if (!st)
+        d->naxes++;
+    return st;
 }
 
 /* One fsdp axis value: data | 'data' | "data, model" | ('data', 'model'). */
@@ -113,22 +111,23 @@ static ss_status fsdp_axes(tparser *t, ss_spec_dim *d)
     memset(d, 0, sizeof *d);
     char q = *t->p;
     if (q == '\'' || q == '"') {
-        char text[SS_MAX_AXES * SS_NAME_MAX];
-        const char *end, *why = ss__py_str_decode(t->p, text, sizeof text, &end);
+        char *text;
+        const char *end, *why = ss__py_str_decode_alloc(t->p, &text, &end);
         if (why)
-            return ss__fail(SS_ERR_PARSE, "%s", why);
+            return ss__fail(strcmp(why, "out of host memory") ? SS_ERR_PARSE : SS_ERR_NOMEM,
+                            "%s", why);
         t->p = end;
         /* The seed's form: names separated by commas, a tuple when several. */
         const char *e = text + strlen(text);
-        for (const char *a = text; a <= e;) {
+        ss_status st = SS_OK;
+        for (const char *a = text; a <= e && !st;) {
             const char *c = memchr(a, ',', (size_t)(e - a));
             const char *stop = c ? c : e;
-            ss_status st = add_axis(d, a, (size_t)(stop - a));
-            if (st)
-                return st;
+            st = add_axis(d, a, (size_t)(stop - a));
             a = stop + 1;
         }
-        return SS_OK;
+        free(text);
+        return st;
     }
     if (q == '(') {
         t->p++;
@@ -138,12 +137,16 @@ static ss_status fsdp_axes(tparser *t, ss_spec_dim *d)
                 t->p++;
                 break;
             }
-            char name[SS_NAME_MAX + 8];
+            char name[8];
             if (*t->p == '\'' || *t->p == '"') {
-                const char *end, *why = ss__py_str_decode(t->p, name, sizeof name, &end);
+                char *text;
+                const char *end, *why = ss__py_str_decode_alloc(t->p, &text, &end);
                 if (why)
-                    return ss__fail(SS_ERR_PARSE, "%s", why);
-                ss_status st = add_axis(d, name, strlen(name));
+                    return ss__fail(strcmp(why, "out of host memory") ? SS_ERR_PARSE
+                                                                      : SS_ERR_NOMEM,
+                                    "%s", why);
+                ss_status st = add_axis(d, text, strlen(text));
+                free(text);
                 if (st)
                     return st;
                 t->p = end;
@@ -167,7 +170,7 @@ static ss_status fsdp_axes(tparser *t, ss_spec_dim *d)
         return SS_OK;
     }
     const char *s = t->p;
-    char name[SS_NAME_MAX + 8];
+    char name[8]; /* only to see that a name is there: add_axis takes the source */
     take_name(t, name, sizeof name);
     if (!name[0])
         return ss__fail(SS_ERR_PARSE, "expected a mesh axis name, a quoted name or a tuple");
@@ -238,7 +241,7 @@ static ss_status fsdp_args(tparser *t, ss_tactic *out)
     }
     if (!have_axes) {
         out->axes.naxes = 1;
-        strcpy(out->axes.axes[0], "data");
+        out->axes.axes[0] = "data";
     }
     return SS_OK;
 }
@@ -304,7 +307,7 @@ ss_status ss__tactics_parse(const char *text, ss_tactic tactics[], int *ntactics
             } else {
                 tc->min_size_mb = SS_FSDP_MIN_SIZE_MB;
                 tc->axes.naxes = 1;
-                strcpy(tc->axes.axes[0], "data");
+                tc->axes.axes[0] = "data";
             }
         } else if ((strcmp(name, "P") == 0 || strcmp(name, "PartitionSpec") == 0 ||
                     strcmp(name, "logical") == 0) &&

@@ -181,7 +181,7 @@ static void coll_axes(const lower *s, ss_coll *c, int naxes, const int axes[])
 {
     c->naxes = naxes;
     for (int k = 0; k < naxes; k++)
-        snprintf(c->axes[k], SS_NAME_MAX, "%s", s->mesh->names[axes[k]]);
+        c->axes[k] = s->mesh->names[axes[k]];
 }
 
 static ss_status emit_coll(lower *s, ss_value v, ss_coll *c, int in, int *out, int64_t pairs_n,
@@ -762,7 +762,7 @@ static bool windowed(lower *s, ss_value v, int side, const ss__layout *want_x,
         c.dtype = x->dtype;
         c.rank = x->rank;
         memcpy(c.shape, s->e->bufs[cur].shape, sizeof c.shape);
-        snprintf(c.axes[0], SS_NAME_MAX, "%s", s->mesh->names[axis]);
+        c.axes[0] = s->mesh->names[axis];
         c.naxes = 1;
         if ((*st = emit_coll(s, v, &c, cur, &cur, nsteps, pairs)))
             return true;

@@ -83,7 +83,7 @@ static void layout_write(const layout *l, const ss_mesh *m, int rank, unsigned m
     for (int d = 0; d < rank; d++) {
         out->spec.dims[d].naxes = l->n[d];
         for (int k = 0; k < l->n[d]; k++)
-            memcpy(out->spec.dims[d].axes[k], ss_mesh_axis_name(m, l->ax[d][k]), SS_NAME_MAX);
+            out->spec.dims[d].axes[k] = ss_mesh_axis_name(m, l->ax[d][k]);
     }
     out->manual_mask = manual;
     out->partial_mask = l->partial;
@@ -784,7 +784,7 @@ void ss__reshard_step_describe(const ss__reshard_step *st, ss__buf *b)
             put_axes(b, st);
             put_dims(b, st);
         } else {
-            char spec[512];
+            char spec[4096];
             if (ss_spec_repr(&st->after.spec, spec, sizeof spec) != SS_OK)
                 strcpy(spec, "P(...)");
             ss__buf_printf(b, " into %s over the target mesh", spec);
@@ -824,7 +824,7 @@ void ss__reshard_plan_describe(const ss__reshard_plan *plan, ss__buf *b)
     }
     for (int i = 0; i < plan->nsteps; i++) {
         const ss__reshard_step *st = &plan->steps[i];
-        char spec[512];
+        char spec[4096];
         if (ss_spec_repr(&st->after.spec, spec, sizeof spec) != SS_OK)
             strcpy(spec, "P(...)");
         ss__buf_printf(b, "%d. ", i + 1);

@@ -89,13 +89,19 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
 
     ss__buf b;
     ss__buf_init(&b);
-    char repr[SS_MAX_AXES * (SS_NAME_MAX + 32) + 16];
-    ss_status st = ss_mesh_repr(mesh, 0, repr, sizeof repr);
+    size_t rcap = 16; /* "Mesh(" ")" and, per axis, "'name': size, " */
+    for (int a = 0; a < naxes; a++)
+        rcap += strlen(ss_mesh_axis_name(mesh, a)) + 32;
+    char *repr = malloc(rcap);
+    ss_status st = repr ? ss_mesh_repr(mesh, 0, repr, rcap)
+                        : ss__fail(SS_ERR_NOMEM, "mesh picture: out of host memory");
     if (st) {
+        free(repr);
         ss__buf_free(&b);
         return st;
     }
     ss__buf_puts(&b, repr);
+    free(repr);
     end_line(&b);
 
     for (int64_t blk = 0; blk < nblocks; blk++) {

@@ -30,8 +30,10 @@
 #include <string.h>
 
 /* Resolved ss_viz_options. */
+#define VIZ_PLATFORM_MAX 32 /* a platform label, with its NUL ("CPU", "TPU") */
+
 typedef struct viz_opts {
-    char platform[SS_NAME_MAX];
+    char platform[VIZ_PLATFORM_MAX];
     double scale;
     int min_width, max_width;
     bool color;
@@ -50,9 +52,9 @@ static ss_status resolve_opts(const ss_viz_options *in, viz_opts *o)
 {
     const char *platform = in && in->platform ? in->platform : "CPU";
     size_t n = strlen(platform);
-    if (n == 0 || n >= SS_NAME_MAX)
+    if (n == 0 || n >= VIZ_PLATFORM_MAX)
         return ss__fail(SS_ERR_INVALID, "visualize: platform '%s' must be 1..%d characters",
-                        platform, SS_NAME_MAX - 1);
+                        platform, VIZ_PLATFORM_MAX - 1);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)platform[i];
         if (!(isalnum(c) || c == '_' || c == '-' || c == '.'))

@@ -255,7 +255,7 @@ static void layout_text(const ss_sharding *sh, char *buf, size_t cap)
         snprintf(buf, cap, "SingleDeviceSharding(device=cpu:%d)", ss_mesh_device_id(sh->mesh, 0));
         return;
     }
-    char mesh[200], spec[200];
+    char mesh[4096], spec[4096];
     if (ss_mesh_repr(sh->mesh, 0, mesh, sizeof mesh) != SS_OK)
         snprintf(mesh, sizeof mesh, "Mesh(?)");
     if (ss_spec_repr(&sh->spec, spec, sizeof spec) != SS_OK)

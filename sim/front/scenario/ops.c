@@ -127,17 +127,20 @@ val *ss__scn_built(ss__scn_ev *e, ss_status st, int before, ss__scn_loc loc, ss_
 
 /* --- Specs ---------------------------------------------------------------- */
 
-static bool axis_name(ss__scn_ev *e, val *x, char out[SS_NAME_MAX])
+static bool axis_name(ss__scn_ev *e, val *x, const char **out)
 {
     if (x->kind != V_STR) {
         ss__scn_ev_fail(e, x->loc, "a mesh axis name is a string, not %s", ss__scn_ev_kind_name(x->kind));
         return false;
     }
-    if (strlen(x->s) == 0 || strlen(x->s) >= SS_NAME_MAX) {
-        ss__scn_ev_fail(e, x->loc, "axis name '%s' is empty or too long", x->s);
+    if (strlen(x->s) == 0) {
+        ss__scn_ev_fail(e, x->loc, "an axis name is empty");
         return false;
     }
-    snprintf(out, SS_NAME_MAX, "%s", x->s);
+    if (ss_name_intern(x->s, out) != SS_OK) {
+        ss__scn_ev_fail(e, x->loc, "%s", ss_error_message());
+        return false;
+    }
     return true;
 }
 
@@ -146,7 +149,7 @@ static bool spec_from(ss__scn_ev *e, val *const *items, int n, ss__scn_loc loc, 
 {
     memset(spec, 0, sizeof *spec);
     if (n > SS_MAX_RANK) {
-        ss__scn_ev_fail(e, loc, "a PartitionSpec has at most %d entries", SS_MAX_RANK);
+        ss__scn_ev_fail(e, loc, "a PartitionSpec has at most %d entries (SS_MAX_RANK)", SS_MAX_RANK);
         return false;
     }
     spec->ndims = n;
@@ -160,14 +163,14 @@ static bool spec_from(ss__scn_ev *e, val *const *items, int n, ss__scn_loc loc, 
             continue;
         }
         if (x->kind == V_STR) {
-            if (!axis_name(e, x, sd->axes[0]))
+            if (!axis_name(e, x, &sd->axes[0]))
                 return false;
             sd->naxes = 1;
             continue;
         }
         if (x->kind == V_TUPLE) {
             if (x->n > SS_MAX_AXES) {
-                ss__scn_ev_fail(e, x->loc, "more than %d axes in one entry", SS_MAX_AXES);
+                ss__scn_ev_fail(e, x->loc, "more than %d axes in one entry (SS_MAX_AXES)", SS_MAX_AXES);
                 return false;
             }
             for (int k = 0; k < x->n; k++) {
@@ -176,7 +179,7 @@ static bool spec_from(ss__scn_ev *e, val *const *items, int n, ss__scn_loc loc, 
                                                  "a nested tuple");
                     return false;
                 }
-                if (!axis_name(e, x->items[k], sd->axes[k]))
+                if (!axis_name(e, x->items[k], &sd->axes[k]))
                     return false;
             }
             sd->naxes = x->n;

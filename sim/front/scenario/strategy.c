@@ -298,7 +298,7 @@ void ss__scn_strategy_report_text(const ss_scenario *sc, const ss__scn_report *r
     fprintf(f, "  %-*s %-18s %-30s %-5s %12s\n", wpath, "param", "global", "spec", "rule",
             "per device");
     for (int i = 0; i < st->n; i++) {
-        char type[96], spec[256], rule[16];
+        char type[96], spec[4096], rule[16];
         ss__shape_text(type, sizeof type, st->info[i].dtype, st->info[i].rank, st->info[i].shape);
         ss_spec_repr(&st->sh[i].spec, spec, sizeof spec);
         if (st->sh[i].rule >= 0)

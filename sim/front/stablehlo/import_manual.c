@@ -250,7 +250,34 @@ bool ss__imp_is_collective(const char *name)
     return false;
 }
 
+/* Room for every axis name of the module's meshes joined by commas. */
+static size_t axes_text_cap(const ss__imp *im)
+{
+    size_t cap = 8;
+    const ss_mesh *m[2] = {im->sc->mesh, im->text_mesh};
+    for (int i = 0; i < 2; i++)
+        for (int a = 0; m[i] && a < ss_mesh_axis_count(m[i]); a++)
+            cap += strlen(ss_mesh_axis_name(m[i], a)) + 1;
+    return cap;
+}
+
+static bool collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out,
+                       char *all, char *axes, size_t cap);
+
 bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
+{
+    size_t cap = axes_text_cap(im);
+    char *all = calloc(2, cap);
+    if (!all)
+        return ss__imp_fail(im, op, "out of host memory");
+    bool ok = collective(im, op, x, out, all, all + cap, cap);
+    free(all);
+    return ok;
+}
+
+/* ss__imp_collective with two buffers of `cap` bytes for axis lists. */
+static bool collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out,
+                       char *all, char *axes, size_t cap)
 {
     ss_program *p = prog(im);
     const char *n = op->name;
@@ -260,10 +287,9 @@ bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], 
         if (!ss_mesh_is_iota(im->sc->mesh))
             return ss__imp_fail(im, op, "unsupported: partition_id on a mesh whose devices are "
                                         "not in iota order");
-        char all[SS_MAX_AXES * SS_NAME_MAX + 8] = "";
         size_t len = 0;
         for (int a = 0; a < ss_mesh_axis_count(im->sc->mesh); a++)
-            len += (size_t)snprintf(all + len, sizeof all - len, "%s%s", a ? "," : "",
+            len += (size_t)snprintf(all + len, cap - len, "%s%s", a ? "," : "",
                                     ss_mesh_axis_name(im->sc->mesh, a));
         st = ss_axis_index(p, all, out);
         if (!st)
@@ -275,7 +301,6 @@ bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], 
     bool permute = strcmp(n, "stablehlo.collective_permute") == 0;
     int64_t *ids;
     int rows, cols, pairs[SS_MAX_DEVICES][2], npairs = 0;
-    char axes[SS_MAX_AXES * SS_NAME_MAX + 8];
     if (!dense_2d(im, op, permute ? "source_target_pairs" : "replica_groups", &ids, &rows, &cols))
         return false;
     bool ok = permute ? cols == 2 || ss__imp_fail(im, op, "'%s': pairs of two ids", n) : true;
@@ -283,7 +308,7 @@ bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], 
         ok = ss__imp_fail(im, op, "'%s': too many pairs", n);
     if (ok)
         ok = find_axes(im, op, ids, rows, permute ? 0 : (cols ? cols : 1), pairs, &npairs, axes,
-                       sizeof axes);
+                       cap);
     free(ids);
     if (!ok)
         return false;

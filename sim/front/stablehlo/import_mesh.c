@@ -39,18 +39,17 @@ bool ss__imp_sdy_spec(ss__imp *im, const ss__mlir_op *at, const ss__mlir_sdy_sha
     for (int d = 0; d < rank; d++) {
         const ss__mlir_sdy_dim *dim = &sh->dims[d];
         if (dim->naxes > SS_MAX_AXES)
-            return ss__imp_fail(im, at, "more than %d axes on one dim", SS_MAX_AXES);
+            return ss__imp_fail(im, at, "more than %d axes on one dim (SS_MAX_AXES)", SS_MAX_AXES);
         for (int k = 0; k < dim->naxes; k++) {
             if (dim->axes[k].sub)
                 return ss__imp_fail(im, at, "unsupported: sub-axis \"%s\":(%lld)%lld",
                                     dim->axes[k].name, (long long)dim->axes[k].pre,
                                     (long long)dim->axes[k].size);
-            if (strlen(dim->axes[k].name) >= SS_NAME_MAX)
-                return ss__imp_fail(im, at, "axis name too long: \"%s\"", dim->axes[k].name);
-            if (ss_mesh_axis_index(im->sc->mesh, dim->axes[k].name) < 0)
+            int a = ss_mesh_axis_index(im->sc->mesh, dim->axes[k].name);
+            if (a < 0)
                 return ss__imp_fail(im, at, "axis \"%s\" is not in the mesh %s",
                                     dim->axes[k].name, im->sc->mesh_text);
-            snprintf(out->dims[d].axes[k], SS_NAME_MAX, "%s", dim->axes[k].name);
+            out->dims[d].axes[k] = ss_mesh_axis_name(im->sc->mesh, a);
         }
         out->dims[d].naxes = dim->naxes;
         out->dims[d].unconstrained = dim->open && dim->naxes == 0;
