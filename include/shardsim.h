@@ -101,8 +101,8 @@ const char *ss_error_message(void);
 /* Limits and dtypes                                                         */
 /* ------------------------------------------------------------------------ */
 
-#define SS_MAX_RANK 8     /* array dimensions */
-#define SS_MAX_AXES 8     /* mesh axes; also axes in one spec entry */
+#define SS_MAX_RANK 16    /* array dimensions */
+#define SS_MAX_AXES 16    /* mesh axes; also axes in one spec entry */
 #define SS_MAX_DEVICES 4096
 
 /* Names. Mesh axis names and logical names have no length limit (JAX takes

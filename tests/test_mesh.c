@@ -2,6 +2,8 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 Test(mesh, row_major_ids_and_coords)
@@ -228,4 +230,31 @@ Test(mesh, hlo_tile_dims_past_int64_are_refused)
     cr_assert_eq(ss_hlo_parse("{devices=[2,4]<=[1000000000,1000000000,1000000000]}", &t),
                  SS_ERR_PARSE);
     cr_assert(strstr(ss_error_message(), "the iota's size differs"), "%s", ss_error_message());
+}
+
+/* A mesh of SS_MAX_AXES axes with names longer than 31 bytes; one axis
+ * more is the limit's error. */
+Test(mesh, axes_at_and_past_the_limit)
+{
+    char names[SS_MAX_AXES + 1][64];
+    const char *ptrs[SS_MAX_AXES + 1];
+    int64_t sizes[SS_MAX_AXES + 1];
+    for (int k = 0; k <= SS_MAX_AXES; k++) {
+        snprintf(names[k], sizeof names[k], "mesh_axis_%d_with_a_name_past_31_bytes", k);
+        ptrs[k] = names[k];
+        sizes[k] = k < 3 ? 2 : 1;
+    }
+    ss_mesh *m;
+    cr_assert_eq(ss_mesh_create(SS_MAX_AXES, ptrs, sizes, 8, NULL, &m), SS_OK, "%s",
+                 ss_error_message());
+    cr_assert_eq(ss_mesh_axis_count(m), SS_MAX_AXES);
+    const char *last = ss_mesh_axis_name(m, SS_MAX_AXES - 1);
+    cr_assert_str_eq(last, names[SS_MAX_AXES - 1]);
+    ss_mesh_destroy(m);
+    cr_assert_str_eq(last, names[SS_MAX_AXES - 1], "axis names outlive their mesh");
+    cr_assert_eq(ss_mesh_create(SS_MAX_AXES + 1, ptrs, sizes, 8, NULL, &m), SS_ERR_MESH);
+    char msg[128];
+    snprintf(msg, sizeof msg, "mesh: %d axes; at most %d are supported (SS_MAX_AXES)",
+             SS_MAX_AXES + 1, SS_MAX_AXES);
+    cr_assert_str_eq(ss_error_message(), msg);
 }

@@ -2,6 +2,8 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void roundtrip(const char *in, const char *repr)
@@ -64,7 +66,6 @@ Test(spec, parse_errors)
     cr_assert(strstr(ss_error_message(), "unterminated quote"));
     cr_assert_eq(ss_spec_parse("x,,y", &s), SS_ERR_PARSE);
     cr_assert_eq(ss_spec_parse("P(x) trailing", &s), SS_ERR_PARSE);
-    cr_assert_eq(ss_spec_parse("a,b,c,d,e,f,g,h,i", &s), SS_ERR_PARSE);
 }
 
 Test(spec, builders)
@@ -220,4 +221,69 @@ Test(spec, mesh_repr_and_messages_quote_names_as_python)
     cr_assert_str_eq(ss_error_message(),
                      "Resource axis: z of P('z',) is not found in mesh: (\"a'b\", 'c\"d\\'e').");
     ss_mesh_destroy(m);
+}
+
+/* SS_MAX_RANK entries and SS_MAX_AXES axes in one entry parse; one more of
+ * either is an error naming the limit. Names of any length read back. */
+Test(spec, limits_at_and_past)
+{
+    char text[64 * (SS_MAX_RANK + SS_MAX_AXES + 4)] = "P(", msg[sizeof text + 128];
+    for (int d = 0; d < SS_MAX_RANK; d++)
+        strcat(text, d ? ", None" : "None");
+    strcat(text, ")");
+    ss_spec s;
+    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
+    cr_assert_eq(s.ndims, SS_MAX_RANK);
+    text[strlen(text) - 1] = '\0';
+    strcat(text, ", 'x')");
+    cr_assert_eq(ss_spec_parse(text, &s), SS_ERR_PARSE);
+    snprintf(msg, sizeof msg, "spec '%s': more than %d dimensions (SS_MAX_RANK)", text,
+             SS_MAX_RANK);
+    cr_assert_str_eq(ss_error_message(), msg);
+
+    strcpy(text, "P((");
+    for (int k = 0; k < SS_MAX_AXES; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s'axis_%d'", k ? ", " : "",
+                 k);
+    strcat(text, "),)");
+    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
+    cr_assert_eq(s.dims[0].naxes, SS_MAX_AXES);
+    text[strlen(text) - 3] = '\0';
+    strcat(text, ", 'more'),)");
+    cr_assert_eq(ss_spec_parse(text, &s), SS_ERR_PARSE);
+    snprintf(msg, sizeof msg, "spec '%s': more than %d axes in one entry (SS_MAX_AXES)", text,
+             SS_MAX_AXES);
+    cr_assert_str_eq(ss_error_message(), msg);
+
+    const char *too_many[SS_MAX_AXES + 1];
+    for (int k = 0; k <= SS_MAX_AXES; k++)
+        too_many[k] = "a";
+    cr_assert_eq(ss_spec_set_axes(&s, 0, SS_MAX_AXES + 1, too_many), SS_ERR_RANGE);
+    cr_assert_eq(ss_spec_set_none(&s, SS_MAX_RANK), SS_ERR_RANGE);
+    cr_assert_eq(ss_spec_set_none(&s, SS_MAX_RANK - 1), SS_OK);
+}
+
+Test(spec, names_of_any_length)
+{
+    roundtrip("P('activation_embed_and_logits_batch', ('fsdp_transpose', "
+              "'context_autoregressive'))",
+              "P('activation_embed_and_logits_batch', ('fsdp_transpose', "
+              "'context_autoregressive'))");
+    enum { N = 3000 };
+    char *name = malloc(N + 1), *text = malloc(N + 16);
+    cr_assert(name && text);
+    for (int i = 0; i < N; i++)
+        name[i] = (char)('a' + i % 26);
+    name[N] = '\0';
+    snprintf(text, N + 16, "P('%s',)", name);
+    ss_spec s;
+    cr_assert_eq(ss_spec_parse(text, &s), SS_OK, "%s", ss_error_message());
+    cr_assert_str_eq(s.dims[0].axes[0], name);
+    const char *a, *b;
+    cr_assert_eq(ss_name_intern(name, &a), SS_OK);
+    cr_assert_eq(ss_name_intern(s.dims[0].axes[0], &b), SS_OK);
+    cr_assert_eq(a, b, "equal names intern to one pointer");
+    cr_assert_eq(a, s.dims[0].axes[0], "the parser stores the pool's copy");
+    free(name);
+    free(text);
 }

@@ -18,10 +18,14 @@ static ss_mesh *mesh_from(PyObject *names, PyObject *sizes, PyObject *ids)
     const char *cnames[SS_MAX_AXES];
     int64_t csizes[SS_MAX_AXES];
     Py_ssize_t n = PySequence_Size(names);
-    if (n < 0 || n > SS_MAX_AXES || PySequence_Size(sizes) != n) {
+    if (n > SS_MAX_AXES) {
+        PyErr_Format(PyExc_ValueError, "mesh: %zd axes; at most %d are supported (SS_MAX_AXES)",
+                     n, SS_MAX_AXES);
+        return NULL;
+    }
+    if (n < 0 || PySequence_Size(sizes) != n) {
         if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "a mesh has at most %d axes, one size per name",
-                         SS_MAX_AXES);
+            PyErr_Format(PyExc_ValueError, "a mesh has one size per axis name");
         return NULL;
     }
     int64_t ndev = 1;

@@ -276,22 +276,27 @@ ss_status ss_mesh_repr(const ss_mesh *mesh, int axis_types, char *buf, size_t ca
 {
     ss__buf b;
     ss__buf_init(&b);
-    ss__buf_puts(&b, "Mesh(");
-    for (int i = 0; i < mesh->naxes; i++) {
-        if (i)
-            ss__buf_puts(&b, ", ");
-        /* JAX formats the names with f"'{k}'", not repr(): a name holding
-         * a quote prints as it is, exactly as JAX prints it. */
-        ss__buf_printf(&b, "'%s': %lld", mesh->names[i], (long long)mesh->sizes[i]);
-    }
-    if (axis_types && mesh->naxes > 0) {
-        ss__buf_puts(&b, ", axis_types=(");
-        for (int i = 0; i < mesh->naxes; i++)
-            ss__buf_puts(&b, i ? ", Auto" : "Auto");
-        ss__buf_puts(&b, mesh->naxes == 1 ? ",)" : ")");
-    }
-    ss__buf_putc(&b, ')');
+    ss__mesh_repr_buf(&b, mesh, axis_types);
     ss_status st = ss__buf_copy_out(&b, buf, cap, NULL);
     ss__buf_free(&b);
     return st;
+}
+
+void ss__mesh_repr_buf(ss__buf *b, const ss_mesh *mesh, int axis_types)
+{
+    ss__buf_puts(b, "Mesh(");
+    for (int i = 0; i < mesh->naxes; i++) {
+        if (i)
+            ss__buf_puts(b, ", ");
+        /* JAX formats the names with f"'{k}'", not repr(): a name holding
+         * a quote prints as it is, exactly as JAX prints it. */
+        ss__buf_printf(b, "'%s': %lld", mesh->names[i], (long long)mesh->sizes[i]);
+    }
+    if (axis_types && mesh->naxes > 0) {
+        ss__buf_puts(b, ", axis_types=(");
+        for (int i = 0; i < mesh->naxes; i++)
+            ss__buf_puts(b, i ? ", Auto" : "Auto");
+        ss__buf_puts(b, mesh->naxes == 1 ? ",)" : ")");
+    }
+    ss__buf_putc(b, ')');
 }

@@ -29,6 +29,8 @@ void ss__spec_repr_buf(ss__buf *b, const ss_spec *spec);
 /* Append the mesh's axis names as a Python tuple, "('data', 'model')", as
  * JAX's tuple(mesh.shape.keys()) prints. */
 void ss__mesh_names_tuple(ss__buf *b, const ss_mesh *m);
+/* Append the mesh's repr (ss_mesh_repr's text) to b. */
+void ss__mesh_repr_buf(ss__buf *b, const ss_mesh *mesh, int axis_types);
 /* Append the sharding's repr to b. */
 void ss__sharding_repr_buf(ss__buf *b, const ss_sharding *sh);
 

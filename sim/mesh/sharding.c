@@ -125,12 +125,8 @@ ss_status ss_sharding_validate(const ss_sharding *sh)
 
 void ss__sharding_repr_buf(ss__buf *b, const ss_sharding *sh)
 {
-    char mesh[512];
     ss__buf_puts(b, "NamedSharding(mesh=");
-    if (ss_mesh_repr(sh->mesh, 1, mesh, sizeof mesh) == SS_OK)
-        ss__buf_puts(b, mesh);
-    else
-        ss__buf_puts(b, "Mesh(...)");
+    ss__mesh_repr_buf(b, sh->mesh, 1);
     ss__buf_puts(b, ", spec=");
     ss__spec_repr_buf(b, &sh->spec);
     ss__buf_puts(b, ", memory_kind=device)");
