@@ -101,8 +101,24 @@ const char *ss_error_message(void);
 /* Limits and dtypes                                                         */
 /* ------------------------------------------------------------------------ */
 
-#define SS_MAX_RANK 16    /* array dimensions */
-#define SS_MAX_AXES 16    /* mesh axes; also axes in one spec entry */
+/* The limits that remain. Each is checked where input enters (parsers,
+ * ss_mesh_create, ss_spec_set_*, the importers), and going past one is an
+ * error whose one-line message names the constant ("mesh: 17 axes; at most
+ * 16 are supported (SS_MAX_AXES)"), never a truncation.
+ *   SS_MAX_RANK     array dimensions, and entries of a PartitionSpec. JAX
+ *                   has no limit; 16 is the rank issue 18 asks for.
+ *   SS_MAX_AXES     mesh axes, and axes in one spec entry (an entry cannot
+ *                   use more axes than the mesh has). MaxText's mesh has 12
+ *                   axes and its longest rule value 6. The manual and
+ *                   partial masks of ss_sharding are `unsigned`, so this
+ *                   cannot pass 32 without widening them.
+ *   SS_MAX_DEVICES  devices of one mesh.
+ * Why not more: specs and shardings are fixed-size structs copied by value
+ * (sizeof(ss_spec) is 2184 bytes, as it was with 8 x 8 and names inline),
+ * and the partitioner's per-value layout grows with SS_MAX_RANK x
+ * SS_MAX_AXES. Names and rule lists have no limit (see "Names"). */
+#define SS_MAX_RANK 16
+#define SS_MAX_AXES 16
 #define SS_MAX_DEVICES 4096
 
 /* Names. Mesh axis names and logical names have no length limit (JAX takes
@@ -117,7 +133,12 @@ const char *ss_error_message(void);
  * same text are the same name.
  *
  * The pool is one per process, thread-safe and append-only; its memory
- * stays reachable through a global (leak checkers report nothing). */
+ * stays reachable through a global (leak checkers report nothing).
+ * Why a pool: the structs stay plain values that copy by assignment (a
+ * heap string per name would give every ss_spec an owner and a free), a
+ * name costs one pointer instead of a fixed char array, and the set of
+ * distinct names a process sees is small (a model's axis and logical
+ * names), so never freeing them costs little. */
 
 /* The pool's copy of `name` (NUL-terminated UTF-8 of any length) in *out:
  * equal texts give the same pointer. SS_ERR_NOMEM when host memory runs
@@ -184,6 +205,8 @@ ss_status ss_mesh_make(const char *text, int available, const int *device_ids,
 void ss_mesh_destroy(ss_mesh *mesh);
 
 int ss_mesh_axis_count(const ss_mesh *mesh);
+/* The name of `axis` (NULL outside 0..count-1): the name pool's copy, valid
+ * for the process, after the mesh is destroyed too. */
 const char *ss_mesh_axis_name(const ss_mesh *mesh, int axis);
 int64_t ss_mesh_axis_size(const ss_mesh *mesh, int axis);
 /* Index of the axis called `name`, or -1. */
@@ -380,7 +403,9 @@ typedef struct ss_rule {
     const char *axes[SS_MAX_AXES];
 } ss_rule;
 
-/* An ordered list of rules; order is priority. Owned array. */
+/* An ordered list of rules of any length (`count` is an int); order is
+ * priority. Owned array: ss_rules_free releases it (the names stay in the
+ * pool). */
 typedef struct ss_rules {
     int count;
     ss_rule *rules;

@@ -695,7 +695,7 @@ Test(hlo, to_hlo_errors)
     ss_sharding_init(&sh, m, &spec);
     cr_assert_eq(ss_sharding_to_hlo(&sh, 1, buf, sizeof buf), SS_ERR_RANK);
     cr_assert(strstr(ss_error_message(), "is only valid for values of rank at least 2"));
-    cr_assert_eq(ss_sharding_to_hlo(&sh, 9, buf, sizeof buf), SS_ERR_RANK);
+    cr_assert_eq(ss_sharding_to_hlo(&sh, SS_MAX_RANK + 1, buf, sizeof buf), SS_ERR_RANK);
     cr_assert_eq(ss_sharding_to_hlo(&sh, 2, buf, 8), SS_ERR_RANGE);
     cr_assert_eq(ss_sharding_to_hlo(&sh, 2, buf, sizeof buf), SS_OK);
     cr_assert_str_eq(buf, "{devices=[2,4]<=[8]}");

@@ -245,8 +245,9 @@ Test(shared_rules, shape_text)
     const int64_t s[] = {8, 1024};
     cr_assert_str_eq(ss__shape_text(t, sizeof t, SS_F32, 2, s), "f32[8,1024]");
     cr_assert_str_eq(ss__shape_text(t, sizeof t, SS_BF16, 0, s), "bf16[]");
-    const int64_t big[SS_MAX_RANK] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX,
-                                      INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    int64_t big[SS_MAX_RANK];
+    for (int d = 0; d < SS_MAX_RANK; d++)
+        big[d] = INT64_MAX;
     ss__shape_text(t, sizeof t, SS_BOOL, SS_MAX_RANK, big); /* the largest fits */
     cr_assert_eq(t[strlen(t) - 1], ']');
     cr_assert_eq(strlen(t), 4 + 1 + SS_MAX_RANK * 19 + (SS_MAX_RANK - 1) + 1);
