@@ -162,7 +162,7 @@ val *ss__scn_ev_op_axis_index(ss__scn_ev *e, const callargs *ca)
     if (!ss__scn_ca_check(e, ca, 1, 1, kws))
         return NULL;
     ss__scn_loc loc;
-    char axes[256];
+    char axes[4096]; /* axis names joined by commas */
     if (!axes_text(e, ss__scn_ca_get(ca, 0, "axis_name", &loc), loc, axes, sizeof axes))
         return NULL;
     ss_value out;
@@ -181,7 +181,7 @@ val *ss__scn_ev_op_collective(ss__scn_ev *e, const callargs *ca)
     if (!x)
         return NULL;
     ss__scn_loc loc;
-    char axes[256];
+    char axes[4096]; /* axis names joined by commas */
     if (!axes_text(e, ss__scn_ca_get(ca, 1, "axis_name", &loc), loc, axes, sizeof axes))
         return NULL;
     const char *f = ca->fname;
