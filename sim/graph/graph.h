@@ -232,6 +232,9 @@ const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *wh
 /* Drop the nodes appended since value count n0 (a failing builder leaves
  * the program as it was). */
 void ss__program_drop_since(ss_program *p, int n0);
+/* Zeros of (rank, shape) in dtype dt: a scalar constant, converted and
+ * broadcast (ops_dynamic.c). */
+ss_status ss__zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape[], ss_value *out);
 /* Broadcast x to (rank, shape) numpy-style (right-aligned) unless it has it. */
 ss_status ss__broadcast_to(ss_program *p, ss_value x, int rank, const int64_t shape[],
                            ss_value *out);

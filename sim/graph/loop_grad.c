@@ -20,16 +20,7 @@ static bool is_float(ss_dtype t) { return t == SS_F32 || t == SS_BF16 || t == SS
 static ss_status zeros_like(ss_program *p, ss_value x, ss_value *out)
 {
     ss__node n = p->nodes[x];
-    ss_value c;
-    ss_status st = ss_constant(p, 0.0, &c);
-    if (!st && n.dtype != SS_F32)
-        st = ss_convert(p, c, n.dtype, &c);
-    if (st || n.rank == 0) {
-        *out = c;
-        return st;
-    }
-    int none[1] = {0};
-    return ss_broadcast_in_dim(p, c, n.rank, n.shape, none, out);
+    return ss__zeros(p, n.dtype, n.rank, n.shape, out);
 }
 
 /* Give loop v the stacked carries it starts each step from, once. */

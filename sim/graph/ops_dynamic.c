@@ -102,9 +102,7 @@ ss_status ss_dynamic_update_slice(ss_program *p, ss_value x, ss_value update, in
     return ss__program_add(p, &nd, out);
 }
 
-/* Zeros of `shape` in dtype dt. */
-static ss_status zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape[],
-                       ss_value *out)
+ss_status ss__zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape[], ss_value *out)
 {
     ss_value c;
     ss_status st = ss_constant(p, 0.0, &c);
@@ -132,7 +130,7 @@ ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const
         /* JAX: dynamic_update_slice(zeros like the operand, g, starts) */
         int64_t shape[SS_MAX_RANK];
         memcpy(shape, x->shape, sizeof shape);
-        if (want[0] && !(st = zeros(p, dt, x->rank, shape, &z)))
+        if (want[0] && !(st = ss__zeros(p, dt, x->rank, shape, &z)))
             st = ss_dynamic_update_slice(p, z, g, nidx, idx, &gin[0]);
         return st;
     }
@@ -140,7 +138,7 @@ ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const
     int64_t ushape[SS_MAX_RANK];
     memcpy(ushape, u->shape, sizeof ushape);
     int urank = u->rank;
-    if (want[0] && !(st = zeros(p, dt, urank, ushape, &z)))
+    if (want[0] && !(st = ss__zeros(p, dt, urank, ushape, &z)))
         st = ss_dynamic_update_slice(p, g, z, nidx, idx, &gin[0]);
     if (!st && want[1])
         st = ss_dynamic_slice(p, g, nidx, idx, ushape, &gin[1]);

@@ -92,21 +92,6 @@ ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value
     return ss__program_add(p, &nd, out);
 }
 
-/* Zeros of `shape` in dtype dt. */
-static ss_status zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape[],
-                       ss_value *out)
-{
-    ss_value c;
-    ss_status st = ss_constant(p, 0.0, &c);
-    if (!st)
-        st = ss_convert(p, c, dt, &c);
-    if (!st && rank > 0)
-        st = ss_broadcast_in_dim(p, c, rank, shape, (int[]){0}, &c);
-    if (!st)
-        *out = c;
-    return st;
-}
-
 /* The largest in-bounds start of each index component of node n (gather
  * or scatter), oshape[d] - window[d] for operand dim start_index_map[k],
  * laid out like n's indices (along index_vector_dim; a scalar when the
@@ -170,7 +155,7 @@ static ss_status mask_skipped(ss_program *p, const ss__node *n, ss_value gathere
     ss_value hi, zero, ge, le, ok, z;
     ss_status st = index_bounds(p, n, oshape, window, &hi);
     if (!st)
-        st = zeros(p, idt, irank, ishape, &zero);
+        st = ss__zeros(p, idt, irank, ishape, &zero);
     if (!st)
         st = ss_compare(p, SS_CMP_GE, sgn ? SS_CMP_SIGNED : SS_CMP_UNSIGNED, n->in[1], zero, &ge);
     if (!st)
@@ -190,7 +175,7 @@ static ss_status mask_skipped(ss_program *p, const ss__node *n, ss_value gathere
     if (!st)
         st = ss_broadcast_in_dim(p, ok, urank, ushape, dims, &ok);
     if (!st)
-        st = zeros(p, udt, urank, ushape, &z);
+        st = ss__zeros(p, udt, urank, ushape, &z);
     if (!st)
         st = ss_select(p, ok, gathered, z, out);
     return st;
@@ -212,7 +197,7 @@ ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const 
         memcpy(shape, x->shape, sizeof shape);
         int orank = x->rank;
         ss_value z, idx;
-        if (!(st = zeros(p, p->nodes[g].dtype, orank, shape, &z)) &&
+        if (!(st = ss__zeros(p, p->nodes[g].dtype, orank, shape, &z)) &&
             !(st = clamped_indices(p, &nd, shape, &idx)))
             st = ss_scatter(p, z, idx, g, SS_SCATTER_ADD, &dims, &gin[0]);
         return st;
