@@ -433,7 +433,20 @@ typedef struct ss_rules_options {
      * axes is an error naming both, instead of a silent None. */
     int strict;
     ss_rules_fallback fallback;
+    /* NULL, or room for names->ndims decisions: how each dimension was
+     * resolved (filled on success), for reports that say why a dimension
+     * ended up unsharded. */
+    struct ss_rules_decision *decisions;
 } ss_rules_options;
+
+/* How ss_rules_resolve decided one dimension. */
+typedef struct ss_rules_decision {
+    int rule;      /* the rule that set the dimension; -1: none did, or not a logical name */
+    int lost_rule; /* the first rule of its name refused because one of its
+                    * mesh axes was already used, or -1 */
+    int lost_axis; /* index into lost_rule's axes of that axis */
+    int lost_to;   /* the dimension that held it */
+} ss_rules_decision;
 
 /* Resolve logical names to mesh axes with Flax Linen's algorithm:
  * `names` is a spec whose entries are logical names (1 axis), None or
@@ -443,6 +456,63 @@ typedef struct ss_rules_options {
  * constraint applies. `opts` may be NULL (Flax defaults). */
 ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
                            const ss_rules_options *opts, ss_spec *out, int *constrained);
+
+/* Rule `i` can never apply when an earlier rule of the same name uses a
+ * subset of its mesh axes (None, () and UNCONSTRAINED use none): whenever
+ * the earlier rule is refused, so is rule i, and when it is not, it takes
+ * the dimension first. Returns that earlier rule's index, or -1 (also for
+ * i out of range). */
+int ss_rules_shadowed_by(const ss_rules *rules, int i);
+
+/* ------------------------------------------------------------------------ */
+/* MaxText configurations                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A MaxText configuration as its pyconfig loads one: a YAML file (its
+ * `base_config` chain merged first, later keys replacing earlier ones,
+ * lists whole), then the model's file (models/<model_name>.yml beside it,
+ * or an explicit path), then "key=value" overrides as on MaxText's command
+ * line. logical_axis_rules merge as MaxText merges them: a later layer's
+ * rules replace every rule of the same logical name and are appended,
+ * unless that layer sets override_logical_axis_rules, which replaces the
+ * whole list. What is read: mesh_axes, logical_axis_rules, data_sharding,
+ * num_slices, model_name, override_logical_axis_rules and every
+ * ici_*_parallelism / dcn_*_parallelism; every other key is ignored.
+ */
+typedef struct ss_maxtext_config ss_maxtext_config;
+
+/* Load `path` (see above). `model_path` NULL: models/<model_name>.yml
+ * beside the file or one folder up, as MaxText looks (none found: no model
+ * layer, as MaxText only warns). Overrides are "key=value" with a YAML
+ * value ("ici_fsdp_parallelism=4", "mesh_axes=[data,fsdp]"). Errors: SS_ERR_IO
+ * (unreadable file), SS_ERR_PARSE with "FILE:LINE:COL: why" (bad YAML, a
+ * known key of the wrong shape, or more than SS_MAX_AXES mesh axes or
+ * axes in one rule, naming the limit). *out is NULL on failure. */
+ss_status ss_maxtext_config_load(const char *path, const char *model_path, int noverrides,
+                                 const char *const overrides[], ss_maxtext_config **out);
+void ss_maxtext_config_free(ss_maxtext_config *cfg);
+
+/* The merged logical_axis_rules, in priority order (owned by cfg). */
+const ss_rules *ss_maxtext_config_rules(const ss_maxtext_config *cfg);
+/* data_sharding as the spec MaxText shards a batch with, P(*data_sharding)
+ * (size-1 axes kept; ss_rules_resolve's mesh step is what drops them). */
+ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec *out);
+
+/* The mesh MaxText's create_device_mesh builds over `ndevices` devices in
+ * `nslices` slices (0: the config's num_slices when positive, else 1):
+ * every mesh axis's ICI parallelism (ici_<axis>_parallelism; stage reads
+ * ici_pipeline_parallelism, fsdp defaults to -1, others to 1), one -1
+ * filled so their product is the devices per slice, and with several
+ * slices the same for DCN over the slices. Axis sizes are ici x dcn, size-1
+ * axes kept; device ids follow mesh_utils.create_hybrid_device_mesh over
+ * devices numbered slice by slice (slice s holds s*D/S .. (s+1)*D/S-1, each
+ * slice's devices in order, as on CPU devices; a TPU's physical torus order
+ * is not modelled). `ici`/`dcn` (may be NULL) receive the filled values,
+ * SS_MAX_AXES entries. Errors (SS_ERR_MESH) say which parallelism values
+ * do not multiply to which count, in MaxText's terms. */
+ss_status ss_maxtext_mesh(const ss_maxtext_config *cfg, int ndevices, int nslices,
+                          ss_mesh **out, int64_t *ici, int64_t *dcn);
 
 /* ------------------------------------------------------------------------ */
 /* Visualizer                                                                */

@@ -170,7 +170,7 @@ static void check_case_with(const cJSON *c, const ss_rules *rules, const char *h
     const char *name = cJSON_GetObjectItem(c, "name")->valuestring;
     ss_spec names, out;
     ts_spec_from_json(cJSON_GetObjectItem(c, "names"), &names);
-    ss_rules_options opts = {NULL, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options opts = {NULL, 0, SS_FALLBACK_UNSHARDED, NULL};
     const cJSON *fb = cJSON_GetObjectItem(c, "fallback");
     if (fb)
         opts.fallback = fallback_from(fb->valuestring);
@@ -334,7 +334,7 @@ Test(rules_flax, duplicate_names_listed_once_in_first_order)
 
 Test(rules_flax, duplicate_check_comes_before_everything)
 {
-    ss_rules_options raise = {NULL, 1, SS_FALLBACK_RAISE};
+    ss_rules_options raise = {NULL, 1, SS_FALLBACK_RAISE, NULL};
     assert_resolve_fails("", "foo,foo", &raise, SS_ERR_RULES,
                          "Unsupported: Dimensions ('foo',) occur more than once in array names.");
 }
@@ -382,7 +382,7 @@ Test(rules_flax, invalid_arguments)
     cr_assert_eq(ss_rules_resolve(NULL, &names, NULL, NULL, NULL), SS_ERR_INVALID);
     ss_rules bad = {2, NULL};
     cr_assert_eq(ss_rules_resolve(&bad, &names, NULL, &out, NULL), SS_ERR_INVALID);
-    ss_rules_options o = {NULL, 0, (ss_rules_fallback)7};
+    ss_rules_options o = {NULL, 0, (ss_rules_fallback)7, NULL};
     cr_assert_eq(ss_rules_resolve(NULL, &names, &o, &out, NULL), SS_ERR_INVALID);
 }
 
@@ -392,28 +392,28 @@ Test(rules_flax, invalid_arguments)
 
 Test(rules_fallback, raise_prints_none_and_unconstrained)
 {
-    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE};
+    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE, NULL};
     assert_resolve_fails("foo=data", "foo,None,UNCONSTRAINED,bar", &raise, SS_ERR_RULES,
                          "Axis names ('foo', None, UNCONSTRAINED, 'bar') did not match a rule");
 }
 
 Test(rules_fallback, raise_one_name_tuple)
 {
-    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE};
+    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE, NULL};
     assert_resolve_fails("foo=data", "zzz", &raise, SS_ERR_RULES,
                          "Axis names ('zzz',) did not match a rule");
 }
 
 Test(rules_fallback, raise_when_the_only_rule_lost_its_axis)
 {
-    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE};
+    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE, NULL};
     assert_resolve_fails("foo=model,bar=model", "foo,bar", &raise, SS_ERR_RULES,
                          "Axis names ('foo', 'bar') did not match a rule");
 }
 
 Test(rules_fallback, raise_not_when_every_name_matched)
 {
-    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE};
+    ss_rules_options raise = {NULL, 0, SS_FALLBACK_RAISE, NULL};
     /* A None rule is a match; None/UNCONSTRAINED entries need no rule. */
     assert_resolves("foo=data,bar=None", "foo,bar,None,UNCONSTRAINED", &raise,
                     "P('data', None, None, UNCONSTRAINED)");
@@ -425,7 +425,7 @@ Test(rules_fallback, raise_and_no_constraint_with_empty_rules_do_nothing)
     ss_spec names, out;
     spec_parse_ok("foo,bar", &names);
     for (int f = SS_FALLBACK_UNSHARDED; f <= SS_FALLBACK_NO_CONSTRAINT; f++) {
-        ss_rules_options o = {NULL, 0, (ss_rules_fallback)f};
+        ss_rules_options o = {NULL, 0, (ss_rules_fallback)f, NULL};
         int constrained = -1;
         cr_assert_eq(ss_rules_resolve(&rules, &names, &o, &out, &constrained), SS_OK,
                      "fallback %d: %s", f, ss_error_message());
@@ -437,7 +437,7 @@ Test(rules_fallback, no_constraint_only_when_something_is_unassigned)
 {
     ss_rules rules;
     ss_spec names, out;
-    ss_rules_options o = {NULL, 0, SS_FALLBACK_NO_CONSTRAINT};
+    ss_rules_options o = {NULL, 0, SS_FALLBACK_NO_CONSTRAINT, NULL};
     int constrained = -1;
     rules_parse_ok("foo=data,bar=None", &rules);
     spec_parse_ok("foo,bar,None", &names);
@@ -467,7 +467,7 @@ static ss_mesh *mesh_ok(const char *text, int ndevices)
 Test(rules_maxtext, R1)
 {
     ss_mesh *m = mesh_ok("fsdp=8,tensor=1,tensor_sequence=1", 8);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("", "(fsdp,tensor),None", &o, "P('fsdp', None)");
     assert_resolves("a=(fsdp,tensor),b=tensor_sequence", "a,b", &o, "P('fsdp', None)");
     ss_mesh_destroy(m);
@@ -482,7 +482,7 @@ static void assert_absent_axis(const char *rules_text, const char *names_text, i
                                const char *want)
 {
     ss_mesh *m = mesh_ok("data=2,model=4", 8);
-    ss_rules_options o = {m, strict, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, strict, SS_FALLBACK_UNSHARDED, NULL};
     ss_rules rules;
     ss_spec names, out;
     rules_parse_ok(rules_text, &rules);
@@ -507,7 +507,7 @@ Test(rules_maxtext, R2_absent_axis_is_jaxs_resource_axis_error)
                        "('data', 'model').");
     /* A rule that decides no dimension is never looked at, as in JAX. */
     ss_mesh *m = mesh_ok("data=2,model=4", 8);
-    ss_rules_options o = {m, 1, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 1, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("batch=data,unused=dta", "batch,None", &o, "P('data', None)");
     /* Without a mesh there is nothing to check against. */
     assert_resolves("batch=dta", "batch", NULL, "P('dta',)");
@@ -517,7 +517,7 @@ Test(rules_maxtext, R2_absent_axis_is_jaxs_resource_axis_error)
 Test(rules_maxtext, R3_all_size_one_is_none)
 {
     ss_mesh *m = mesh_ok("tensor=1,tensor_sequence=1", 1);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("", "(tensor,tensor_sequence)", &o, "P(None,)");
     assert_resolves("a=(tensor,tensor_sequence)", "a", &o, "P(None,)");
     ss_mesh_destroy(m);
@@ -526,7 +526,7 @@ Test(rules_maxtext, R3_all_size_one_is_none)
 Test(rules_maxtext, R4_none_and_unconstrained_kept)
 {
     ss_mesh *m = mesh_ok("data=2,model=4", 8);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("", "None,UNCONSTRAINED", &o, "P(None, UNCONSTRAINED)");
     assert_resolves("a=None,b=UNCONSTRAINED", "a,b", &o, "P(None, UNCONSTRAINED)");
     ss_mesh_destroy(m);
@@ -537,7 +537,7 @@ Test(rules_maxtext, size_one_axis_still_claims_in_the_flax_step)
     /* Flax runs first: 'a' takes 'tensor' (size 1), so 'b' cannot; MaxText
      * then drops 'tensor' from 'a'. */
     ss_mesh *m = mesh_ok("data=8,tensor=1", 8);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("a=tensor,b=tensor,b=data", "a,b", &o, "P(None, 'data')");
     assert_resolves("a=tensor,b=tensor", "a,b", &o, "P(None, None)");
     ss_mesh_destroy(m);
@@ -552,7 +552,7 @@ Test(rules_maxtext, without_mesh_nothing_is_dropped)
 Test(rules_maxtext, mesh_keeps_axis_order)
 {
     ss_mesh *m = mesh_ok("x=2,one=1,y=2,z=2", 8);
-    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {m, 0, SS_FALLBACK_UNSHARDED, NULL};
     assert_resolves("a=(z,one,x)", "a", &o, "P(('z', 'x'),)");
     ss_mesh_destroy(m);
 }
@@ -561,7 +561,7 @@ Test(rules_maxtext, mesh_keeps_axis_order)
 /* Strict mode                                                               */
 /* ------------------------------------------------------------------------ */
 
-static const ss_rules_options strict_opts = {NULL, 1, SS_FALLBACK_UNSHARDED};
+static const ss_rules_options strict_opts = {NULL, 1, SS_FALLBACK_UNSHARDED, NULL};
 
 Test(rules_strict, reports_the_claimed_axis)
 {
@@ -635,7 +635,7 @@ Test(rules_strict, skipped_because_already_assigned_is_no_loss)
 
 Test(rules_strict, checked_before_the_fallback)
 {
-    ss_rules_options o = {NULL, 1, SS_FALLBACK_RAISE};
+    ss_rules_options o = {NULL, 1, SS_FALLBACK_RAISE, NULL};
     assert_resolve_fails("foo=model,bar=model", "foo,bar", &o, SS_ERR_RULES,
                          "strict rules: 'bar' (dim 1) cannot use rule bar=model: mesh axis "
                          "'model' is already used by 'foo' (dim 0)");

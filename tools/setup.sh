@@ -46,18 +46,18 @@ sudo=""
 meson_opts=""
 
 # The same needs under each manager's names: a C11 compiler, pkg-config,
-# meson, ninja, OpenBLAS (cblas.h), Criterion, cJSON, zstd, PCRE2 (8-bit),
+# meson, ninja, OpenBLAS (cblas.h), Criterion, cJSON, zstd, PCRE2 (8-bit), libyaml,
 # and Python's headers for the Python package (python/shardsim).
 case "$os" in
 debian)
-    pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev python3-dev"
+    pkgs="gcc pkg-config meson ninja-build libopenblas-dev libcriterion-dev libcjson-dev libzstd-dev libpcre2-dev libyaml-dev python3-dev"
     [ "${SETUP_JAX:-1}" = 0 ] || pkgs="$pkgs python3-venv"
     [ "${SETUP_BROWSER:-1}" = 0 ] || pkgs="$pkgs chromium"
     installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
     install_cmd="${sudo}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq"
     ;;
 fedora)
-    pkgs="gcc pkgconf-pkg-config meson ninja-build openblas-devel criterion-devel cjson-devel libzstd-devel pcre2-devel python3-devel"
+    pkgs="gcc pkgconf-pkg-config meson ninja-build openblas-devel criterion-devel cjson-devel libzstd-devel pcre2-devel libyaml-devel python3-devel"
     [ "${SETUP_BROWSER:-1}" = 0 ] || pkgs="$pkgs chromium"
     installed() { rpm -q "$1" >/dev/null 2>&1; }
     install_cmd="${sudo}dnf install -y -q"
@@ -73,7 +73,7 @@ macos)
         echo "setup: no C compiler; run xcode-select --install first" >&2
         exit 1
     fi
-    pkgs="meson ninja pkgconf openblas criterion cjson zstd pcre2"
+    pkgs="meson ninja pkgconf openblas criterion cjson zstd pcre2 libyaml"
     installed() { brew list --versions "$1" >/dev/null 2>&1; }
     install_cmd="brew install"
     meson_opts="-Dpkg_config_path=$(brew --prefix openblas)/lib/pkgconfig"
@@ -81,7 +81,7 @@ macos)
 *)
     echo "setup: no apt-get, dnf or Homebrew found. Install by hand: a C11 compiler," >&2
     echo "  pkg-config, meson, ninja and the development files of OpenBLAS, Criterion," >&2
-    echo "  cJSON, zstd and PCRE2; then: meson setup build && ninja -C build" >&2
+    echo "  cJSON, zstd, PCRE2 and libyaml; then: meson setup build && ninja -C build" >&2
     exit 1
     ;;
 esac

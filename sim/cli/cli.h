@@ -49,6 +49,15 @@ bool cli_wants_help(int argc, char **argv);
 
 int cli_cmd_show(int argc, char **argv);
 int cli_cmd_rules(int argc, char **argv);
+/* `shardsim rules --maxtext FILE`: the options cmd_rules.c parsed. */
+typedef struct cli_rules_maxtext_args {
+    const char *config, *model, *names;
+    int noverrides;
+    const char *const *overrides; /* "key=value" */
+    int devices, slices;
+    bool json;
+} cli_rules_maxtext_args;
+int ss__cli_rules_maxtext(const cli_rules_maxtext_args *a);
 int cli_cmd_demo(int argc, char **argv);
 /* `shardsim bench collectives ...` with argv after "collectives". */
 int ss__bench_collectives(int argc, char **argv);

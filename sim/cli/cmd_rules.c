@@ -11,6 +11,8 @@
 
 static const char rules_help[] =
     "usage: shardsim rules --rules RULES --names NAMES [--mesh AXES] [--strict] [--json]\n"
+    "       shardsim rules --maxtext CONFIG.yml [--model FILE.yml] [--override KEY=VALUE]...\n"
+    "                      [--devices N] [--slices S] [--names NAMES] [--json]\n"
     "\n"
     "Resolve logical axis names to mesh axes with Flax Linen's rules and print\n"
     "the PartitionSpec.\n"
@@ -29,13 +31,33 @@ static const char rules_help[] =
     "                  instead of silently leaving the dimension unsharded\n"
     "  --json          print {\"spec\": [...]} (null for None, arrays for tuples)\n"
     "\n"
+    "\n"
+    "With --maxtext, the mesh and rules come from a MaxText config file, merged\n"
+    "as MaxText's pyconfig merges it (its base_config chain, then the model file\n"
+    "models/<model_name>.yml or --model, then the overrides; logical_axis_rules\n"
+    "merged by name). It prints the mesh create_device_mesh builds (ici_* and\n"
+    "dcn_* parallelism, one -1 filled in, hybrid device order over the slices),\n"
+    "the data sharding, how every logical name resolves on that mesh (size-1\n"
+    "axes dropped, as MaxText does) and the rules that can never apply; with\n"
+    "--names, that array's spec and, per dimension, the rule that decided it\n"
+    "and any rule of its name that lost a mesh axis to another dimension.\n"
+    "  --maxtext FILE      the config (e.g. MaxText's configs/base.yml)\n"
+    "  --model FILE        the model's config (default: models/<model_name>.yml)\n"
+    "  --override K=V      a command-line override, as MaxText takes them\n"
+    "                      (ici_tensor_parallelism=4); repeatable\n"
+    "  --devices N         the devices (default 8); --slices S: in S slices\n"
+    "                      (default: the config's num_slices, else 1)\n"
+    "\n"
     "Exit status: 0 ok, 2 bad input or a rules error (one line saying why).\n";
 
 int cli_cmd_rules(int argc, char **argv)
 {
     const char *rules_text = NULL, *names_text = NULL, *mesh_text = NULL;
+    const char *maxtext = NULL, *model = NULL;
+    const char *overrides[64];
+    int noverrides = 0;
     bool json = false, strict = false;
-    int devices = 8;
+    int devices = 8, slices = 0;
     for (int i = 2; i < argc; i++)
         json = json || strcmp(argv[i], "--json") == 0;
     cli_args a;
@@ -56,6 +78,22 @@ int cli_cmd_rules(int argc, char **argv)
             slot = &names_text;
         } else if (cli_is(&a, "--mesh")) {
             slot = &mesh_text;
+        } else if (cli_is(&a, "--maxtext")) {
+            slot = &maxtext;
+        } else if (cli_is(&a, "--model")) {
+            slot = &model;
+        } else if (cli_is(&a, "--override")) {
+            if (noverrides == (int)(sizeof overrides / sizeof overrides[0]))
+                return cli_fail("rules", json, "more than 64 --override options");
+            slot = &overrides[noverrides++];
+        } else if (cli_is(&a, "--slices")) {
+            const char *v = cli_value(&a);
+            char *end;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || *end || n < 1 || n > SS_MAX_DEVICES)
+                return cli_fail("rules", json, "--slices expects an integer in 1..4096");
+            slices = (int)n;
+            continue;
         } else if (cli_is(&a, "--devices")) {
             const char *v = cli_value(&a);
             char *end;
@@ -72,6 +110,16 @@ int cli_cmd_rules(int argc, char **argv)
         if (!(*slot = cli_value(&a)))
             return cli_fail("rules", json, ss_error_message());
     }
+    if (maxtext) {
+        if (rules_text || mesh_text || strict)
+            return cli_fail("rules", json, "--maxtext takes the rules and the mesh from the "
+                                           "config: drop --rules, --mesh and --strict");
+        cli_rules_maxtext_args m = {maxtext, model, names_text, noverrides, overrides,
+                                    devices, slices, json};
+        return ss__cli_rules_maxtext(&m);
+    }
+    if (model || noverrides || slices)
+        return cli_fail("rules", json, "--model, --override and --slices need --maxtext");
     if (!rules_text || !names_text)
         return cli_fail("rules", json, "--rules and --names are required "
                                        "(e.g. --rules batch=data,embed=model --names batch,embed)");

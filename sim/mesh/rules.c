@@ -528,7 +528,7 @@ static ss_status drop_size_one_axes(ss_spec *res, const ss_mesh *mesh)
 ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
                            const ss_rules_options *opts, ss_spec *out, int *constrained)
 {
-    static const ss_rules_options defaults = {NULL, 0, SS_FALLBACK_UNSHARDED};
+    static const ss_rules_options defaults = {NULL, 0, SS_FALLBACK_UNSHARDED, NULL};
     static const ss_rules no_rules = {0, NULL};
     if (!names || !out)
         return ss__fail(SS_ERR_INVALID, "ss_rules_resolve: names and out must not be NULL");
@@ -549,6 +549,7 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
     /* Non-names pass through; logical names start unassigned (None). */
     ss_spec res;
     dim_state st[SS_MAX_RANK];
+    int decided[SS_MAX_RANK];
     memset(&res, 0, sizeof res);
     res.ndims = names->ndims;
     for (int d = 0; d < names->ndims; d++) {
@@ -557,6 +558,7 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
         st[d].lost_rule = -1;
         st[d].lost_axis = -1;
         st[d].lost_to = -1;
+        decided[d] = -1;
         if (!st[d].logical)
             res.dims[d] = names->dims[d];
     }
@@ -586,6 +588,7 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
         }
         assign_rule(&res.dims[d], r);
         st[d].assigned = true;
+        decided[d] = i;
     }
 
     if (opts->strict) {
@@ -614,8 +617,40 @@ ss_status ss_rules_resolve(const ss_rules *rules, const ss_spec *names,
 
     if (opts->mesh && (status = drop_size_one_axes(&res, opts->mesh)))
         return status;
+    for (int d = 0; opts->decisions && d < names->ndims; d++)
+        opts->decisions[d] = (ss_rules_decision){decided[d], st[d].lost_rule, st[d].lost_axis,
+                                                 st[d].lost_to};
     *out = res;
     if (constrained)
         *constrained = applies;
     return SS_OK;
+}
+
+/* The axes a rule would claim: none for None, () and UNCONSTRAINED. */
+static int rule_axis_count(const ss_rule *r) { return r->kind == SS_RULE_AXES ? r->naxes : 0; }
+
+static bool rule_uses_axis(const ss_rule *r, const char *axis)
+{
+    for (int k = 0; k < rule_axis_count(r); k++)
+        if (strcmp(r->axes[k], axis) == 0)
+            return true;
+    return false;
+}
+
+int ss_rules_shadowed_by(const ss_rules *rules, int i)
+{
+    if (!rules || i < 0 || i >= rules->count)
+        return -1;
+    const ss_rule *r = &rules->rules[i];
+    for (int j = 0; j < i; j++) {
+        const ss_rule *e = &rules->rules[j];
+        if (strcmp(e->name, r->name) != 0)
+            continue;
+        bool subset = true;
+        for (int k = 0; k < rule_axis_count(e) && subset; k++)
+            subset = rule_uses_axis(r, e->axes[k]);
+        if (subset)
+            return j;
+    }
+    return -1;
 }

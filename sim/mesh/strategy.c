@@ -515,7 +515,7 @@ static ss_status do_logical(apply_ctx *a, const ss_tactic *t)
         return rule_fail(a->rule, a->index, a->p->path, SS_ERR_INVALID,
                          "logical(...) needs logical axis rules: add a `rules` line to the "
                          "strategy (or the scenario)");
-    ss_rules_options o = {a->mesh, 0, SS_FALLBACK_UNSHARDED};
+    ss_rules_options o = {a->mesh, 0, SS_FALLBACK_UNSHARDED, NULL};
     ss_spec out;
     ss_status st = ss_rules_resolve(&a->s->lrules, &t->spec, &o, &out, NULL);
     if (st)
