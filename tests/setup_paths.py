@@ -24,15 +24,15 @@ SCRIPT = os.path.join(ROOT, "tools", "setup.sh")
 # meson.build's dependencies and the package that provides each, per platform.
 NEEDS = {
     "debian": {"openblas": "libopenblas-dev", "libzstd": "libzstd-dev",
-               "libcjson": "libcjson-dev", "libpcre2-8": "libpcre2-dev",
+               "libcjson": "libcjson-dev", "libpcre2-8": "libpcre2-dev", "yaml-0.1": "libyaml-dev",
                "criterion": "libcriterion-dev", "meson": "meson", "ninja": "ninja-build",
                "pkg-config": "pkg-config", "Python.h": "python3-dev"},
     "fedora": {"openblas": "openblas-devel", "libzstd": "libzstd-devel",
-               "libcjson": "cjson-devel", "libpcre2-8": "pcre2-devel",
+               "libcjson": "cjson-devel", "libpcre2-8": "pcre2-devel", "yaml-0.1": "libyaml-devel",
                "criterion": "criterion-devel", "meson": "meson", "ninja": "ninja-build",
                "pkg-config": "pkgconf-pkg-config", "Python.h": "python3-devel"},
     "macos": {"openblas": "openblas", "libzstd": "zstd", "libcjson": "cjson",
-              "libpcre2-8": "pcre2", "criterion": "criterion", "meson": "meson",
+              "libpcre2-8": "pcre2", "yaml-0.1": "libyaml", "criterion": "criterion", "meson": "meson",
               "ninja": "ninja", "pkg-config": "pkgconf"},
 }
 
