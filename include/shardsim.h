@@ -2665,6 +2665,14 @@ typedef struct ss_scenario_options {
      * `trace` does, without writing a file (the command line's --html
      * draws its timeline from them). */
     bool trace_events;
+    /* A MaxText configuration (ss_maxtext_config_load; NULL: none): the
+     * mesh ss_maxtext_mesh builds from it over `devices` (0: the count the
+     * file's mesh asks for) in `slices` slices (0: the config's) replaces
+     * the file's mesh and device order, and its logical_axis_rules replace
+     * the file's `rules`. Scenario files only (a lowered StableHLO module's
+     * shardings are already resolved); not with `mesh`. */
+    const ss_maxtext_config *maxtext;
+    int slices;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {

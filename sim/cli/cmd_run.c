@@ -36,6 +36,9 @@ static const char run_help[] =
     "  --device-memory S    capacity of each device, e.g. 16GiB\n"
     "  --threads N          devices inside a kernel at once (default: the cores)\n"
     "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
+    "  --maxtext FILE.yml   a MaxText config gives the mesh (over --devices, in\n"
+    "                       --slices S) and the logical rules, replacing the file's;\n"
+    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"
     "  --set NAME=N         set an integer constant of the scenario (NAME = N in the file)\n"
     "  --strategy FILE      shard the params by this strategy (replaces the file's)\n"
     "  --windowed-einsum M  collective matmul: dots that would all-gather an operand of\n"
@@ -60,6 +63,9 @@ static const char plan_help[] =
     "(cpu-here, tpu-v5e, tpu-v5p, h100-nvlink).\n"
     "\n"
     "  --mesh AXES          replace the file's mesh, e.g. data=64,model=64\n"
+    "  --maxtext FILE.yml   a MaxText config gives the mesh (over --devices, in\n"
+    "                       --slices S) and the logical rules, replacing the file's;\n"
+    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"
     "  --device NAME        plan for this accelerator: its HBM is the device memory and\n"
     "                       its compiler's accounting sizes the plan (tpu-v5e: XLA's TPU\n"
     "                       tiling, temporaries in on-chip memory when they fit)\n"
@@ -86,6 +92,9 @@ typedef struct run_opts {
     int nstrategies; /* --strategy FILE, repeatable for plan (cmd_strategy.c) */
     const char *strategies[16];
     ss_compile_options compile; /* --windowed-einsum, --cheapest */
+    const char *maxtext, *model; /* --maxtext CONFIG, --model FILE */
+    int noverrides;              /* --override KEY=VALUE */
+    const char *overrides[64];
 } run_opts;
 
 static int fail_usage(const run_opts *o, const char *msg)
@@ -166,6 +175,18 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->ov.inputs = v;
         } else if (cli_is(&a, "--mesh")) {
             o->ov.mesh = v;
+        } else if (cli_is(&a, "--maxtext")) {
+            o->maxtext = v;
+        } else if (cli_is(&a, "--model")) {
+            o->model = v;
+        } else if (cli_is(&a, "--override")) {
+            if (o->noverrides == 64)
+                return fail_usage(o, "more than 64 --override options");
+            o->overrides[o->noverrides++] = v;
+        } else if (cli_is(&a, "--slices")) {
+            if (!parse_int(v, 1, SS_MAX_DEVICES, &n))
+                return fail_usage(o, "--slices expects an integer in 1..4096");
+            o->ov.slices = (int)n;
         } else if (cli_is(&a, "--devices")) {
             if (!parse_int(v, 1, SS_MAX_DEVICES, &n))
                 return fail_usage(o, "--devices expects an integer in 1..4096");
@@ -219,6 +240,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         return fail_usage(o, "--device plans for an accelerator: use it with shardsim plan");
     if (o->outputs && o->plan)
         return fail_usage(o, "--outputs writes data: use it with shardsim run");
+    if (!o->maxtext && (o->model || o->noverrides || o->ov.slices))
+        return fail_usage(o, "--model, --override and --slices need --maxtext");
     return -1;
 }
 
@@ -418,9 +441,18 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     }
     if (rc >= 0)
         return rc;
+    ss_maxtext_config *maxtext = NULL;
+    if (o.maxtext) {
+        if (ss_maxtext_config_load(o.maxtext, o.model, o.noverrides, o.overrides, &maxtext))
+            return fail_usage(&o, ss_error_message());
+        o.ov.maxtext = maxtext;
+    }
     if (o.nstrategies > 1) /* side by side (cmd_strategy.c) */
-        return ss__scn_strategy_compare(o.file, text, &o.ov, o.nstrategies, o.strategies, o.json);
-    return scenario_sections(&o, text, plan);
+        rc = ss__scn_strategy_compare(o.file, text, &o.ov, o.nstrategies, o.strategies, o.json);
+    else
+        rc = scenario_sections(&o, text, plan);
+    ss_maxtext_config_free(maxtext);
+    return rc;
 }
 
 /* One scenario (one mesh): load, compile, run or plan, report. */
@@ -442,7 +474,9 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
                               .inputs = o.ov.inputs,
                               .trace = plan ? NULL : o.trace,
                               .device = o.device,
-                              .trace_events = !plan && o.html};
+                              .trace_events = !plan && o.html,
+                              .maxtext = o.ov.maxtext,
+                              .slices = o.ov.slices};
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;
         so.progress_user = &shown;

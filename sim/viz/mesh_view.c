@@ -15,7 +15,9 @@
  * axis runs down (its coordinates left of the rows), and every combination
  * of the axes in between gets its own grid under a heading such as
  * "stage = 1", blocks separated by a blank line. Cells hold device ids, so
- * a TPU-style device order shows up as ids out of sequence. No line has
+ * a TPU-style device order shows up as ids out of sequence. Axes of size 1
+ * (MaxText's meshes keep a dozen) are not drawn: a line under the repr
+ * names them. No line has
  * trailing blanks; the picture is never wrapped or squeezed.
  */
 #include "viz_internal.h"
@@ -66,12 +68,17 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
     (void)opts; /* the picture has no options yet */
     if (!mesh)
         return ss__fail(SS_ERR_INVALID, "visualize: mesh is required");
-    int naxes = ss_mesh_axis_count(mesh);
+    int all_axes = ss_mesh_axis_count(mesh);
     int ndev = ss_mesh_device_count(mesh);
-    int across = naxes - 1;            /* -1: the empty mesh */
+    /* The drawn axes: those of size > 1, in mesh order. */
+    int ax[SS_MAX_AXES], naxes = 0;
+    for (int a = 0; a < all_axes; a++)
+        if (ss_mesh_axis_size(mesh, a) > 1)
+            ax[naxes++] = a;
+    int across = naxes - 1;            /* -1: nothing to draw across */
     int down = naxes >= 2 ? 0 : -1;
-    int64_t ncols = naxes >= 1 ? ss_mesh_axis_size(mesh, across) : 1;
-    int64_t nrows = down >= 0 ? ss_mesh_axis_size(mesh, down) : 1;
+    int64_t ncols = naxes >= 1 ? ss_mesh_axis_size(mesh, ax[across]) : 1;
+    int64_t nrows = down >= 0 ? ss_mesh_axis_size(mesh, ax[down]) : 1;
     int64_t nblocks = ndev / (ncols * nrows);
 
     /* Cell text width: the widest id or column coordinate (a cell is that
@@ -83,14 +90,14 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
             cell = digits(ss_mesh_device_id(mesh, p));
     if (naxes >= 1 && digits(ncols - 1) > cell)
         cell = digits(ncols - 1);
-    int name_cols = down >= 0 ? (int)strlen(ss_mesh_axis_name(mesh, down)) + 3 : 0;
+    int name_cols = down >= 0 ? (int)strlen(ss_mesh_axis_name(mesh, ax[down])) + 3 : 0;
     int row_digits = down >= 0 ? digits(nrows - 1) : 0;
     int gutter = down >= 0 ? name_cols + row_digits + 1 : 0;
 
     ss__buf b;
     ss__buf_init(&b);
     size_t rcap = 16; /* "Mesh(" ")" and, per axis, "'name': size, " */
-    for (int a = 0; a < naxes; a++)
+    for (int a = 0; a < all_axes; a++)
         rcap += strlen(ss_mesh_axis_name(mesh, a)) + 32;
     char *repr = malloc(rcap);
     ss_status st = repr ? ss_mesh_repr(mesh, 0, repr, rcap)
@@ -103,25 +110,33 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
     ss__buf_puts(&b, repr);
     free(repr);
     end_line(&b);
+    if (naxes < all_axes) {
+        ss__buf_puts(&b, "(not drawn, size 1:");
+        for (int a = 0; a < all_axes; a++)
+            if (ss_mesh_axis_size(mesh, a) == 1)
+                ss__buf_printf(&b, " %s", ss_mesh_axis_name(mesh, a));
+        ss__buf_putc(&b, ')');
+        end_line(&b);
+    }
 
     for (int64_t blk = 0; blk < nblocks; blk++) {
         /* Coordinates of the middle axes (1 .. naxes-2), last fastest. */
         int64_t coord[SS_MAX_AXES] = {0}, rest = blk;
         for (int a = naxes - 2; a >= 1; a--) {
-            coord[a] = rest % ss_mesh_axis_size(mesh, a);
-            rest /= ss_mesh_axis_size(mesh, a);
+            coord[a] = rest % ss_mesh_axis_size(mesh, ax[a]);
+            rest /= ss_mesh_axis_size(mesh, ax[a]);
         }
         if (naxes >= 3) {
             if (blk)
                 end_line(&b);
             for (int a = 1; a <= naxes - 2; a++)
-                ss__buf_printf(&b, "%s%s = %lld", a > 1 ? ", " : "", ss_mesh_axis_name(mesh, a),
-                               (long long)coord[a]);
+                ss__buf_printf(&b, "%s%s = %lld", a > 1 ? ", " : "",
+                               ss_mesh_axis_name(mesh, ax[a]), (long long)coord[a]);
             end_line(&b);
         }
         if (naxes >= 1) {
             ss__buf_repeat(&b, " ", gutter + 1);
-            ss__buf_printf(&b, "%s \xe2\x86\x92", ss_mesh_axis_name(mesh, across)); /* → */
+            ss__buf_printf(&b, "%s \xe2\x86\x92", ss_mesh_axis_name(mesh, ax[across])); /* → */
             end_line(&b);
             ss__buf_repeat(&b, " ", gutter + 1);
             for (int64_t c = 0; c < ncols; c++) {
@@ -134,16 +149,21 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
         for (int64_t r = 0; r < nrows; r++) {
             if (down >= 0) {
                 if (r == 0)
-                    ss__buf_printf(&b, "%s \xe2\x86\x93 ", ss_mesh_axis_name(mesh, down)); /* ↓ */
+                    ss__buf_printf(&b, "%s \xe2\x86\x93 ", ss_mesh_axis_name(mesh, ax[down])); /* ↓ */
                 else
                     ss__buf_repeat(&b, " ", name_cols);
                 ss__buf_printf(&b, "%*lld ", row_digits, (long long)r);
             }
             ss__buf_puts(&b, "\xe2\x94\x82"); /* │ */
             for (int64_t c = 0; c < ncols; c++) {
+                /* Undrawn (size-1) axes sit at coordinate 0. */
                 int64_t pos = 0;
-                for (int a = 0; a < naxes; a++) {
-                    int64_t x = a == across ? c : (a == down ? r : coord[a]);
+                for (int a = 0, k = 0; a < all_axes; a++) {
+                    int64_t x = 0;
+                    if (k < naxes && ax[k] == a) {
+                        x = k == across ? c : (k == down ? r : coord[k]);
+                        k++;
+                    }
                     pos = pos * ss_mesh_axis_size(mesh, a) + x;
                 }
                 number_cell(&b, ss_mesh_device_id(mesh, (int)pos), cell);

@@ -285,3 +285,53 @@ def test_malformed_yaml_names_the_place(tmp_path):
     p = subprocess.run([exe, "rules", "--maxtext", str(tmp_path / "none.yml")],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "cannot read" in p.stderr
+
+
+MLP = os.path.join(ROOT, "tests", "data", "maxtext", "mlp_maxtext_names.shard")
+
+
+@pytest.mark.parametrize("case", CASES[1:3], ids=lambda c: os.path.basename(c[0]))
+def test_plan_takes_mesh_and_rules_from_the_config(cli, case):
+    """plan --maxtext: the scenario's logical names resolve through the
+    config's rules on the config's mesh, as Flax and JAX resolve them."""
+    config, devices, slices, overrides = case
+    extra = ["--slices", str(slices)] + [a for o in overrides for a in ("--override", o)]
+    got = cli("plan", MLP, "--maxtext", config, "--devices", str(devices), "--set", "BATCH=512",
+              *extra)
+    cfg = reference_config(config, overrides)
+    axes, ici, dcn, ids = reference_mesh(cfg, devices, slices)
+    sizes = [i * d for i, d in zip(ici, dcn)]
+    assert [(a["name"], a["size"]) for a in got["mesh"]["axes"]] == list(zip(axes, sizes))
+    assert got["mesh"]["device_ids"] == ids
+    mesh = AbstractMesh(tuple(sizes), tuple(axes))
+    rules = cfg["logical_axis_rules"]
+    logical = {"w1": ("embed", "mlp"), "w2": ("mlp", "embed"), "x": ("activation_batch", None)}
+    for v in got["values"]:
+        if v.get("name") in logical:
+            want = reference_spec(logical[v["name"]], rules, mesh)
+            assert _json_spec(v["spec"]) + [None] * (2 - len(v["spec"])) == want, v["name"]
+
+
+def test_run_with_a_config_equals_the_single_device_run():
+    exe = os.environ.get("SHARDSIM")
+    if not exe:
+        pytest.skip("SHARDSIM is not set: run through meson test")
+    p = subprocess.run([exe, "run", MLP, "--maxtext", BASE, "--devices", "8",
+                        "--override", "ici_tensor_parallelism=2"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert "P('fsdp', 'tensor')" in p.stdout
+    assert "l              max abs err" in p.stdout and p.stdout.rstrip().endswith("ok")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--mesh", "data=8"], "--mesh and --maxtext both give the mesh"),
+    (["--slices", "3"], "64 devices do not split into 3 slices"),
+])
+def test_plan_config_errors(args, message):
+    exe = os.environ.get("SHARDSIM")
+    if not exe:
+        pytest.skip("SHARDSIM is not set: run through meson test")
+    p = subprocess.run([exe, "plan", MLP, "--maxtext", BASE, "--devices", "64", *args],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2 and message in p.stderr, p.stderr

@@ -100,6 +100,39 @@ static bool configure(ss__scn_ev *e, const ss__scn_overrides *ov)
     return ok;
 }
 
+/* --maxtext: the config's mesh over `devices`, and its rules in place of
+ * the file's (copied: the scenario owns its rules). */
+static bool maxtext_mesh_and_rules(ss__scn_ev *e, const ss__scn_overrides *ov, int devices,
+                                   ss__scn_loc mloc)
+{
+    ss_scenario *sc = e->sc;
+    if (ss_maxtext_mesh(ov->maxtext, devices, ov->slices, &sc->mesh, NULL, NULL) != SS_OK) {
+        ss__scn_ev_fail(e, mloc, "%s", ss_error_message());
+        return false;
+    }
+    const ss_rules *r = ss_maxtext_config_rules(ov->maxtext);
+    ss_rule *copy = malloc(sizeof *copy * (size_t)(r->count ? r->count : 1));
+    if (!copy) {
+        ss__scn_ev_fail(e, mloc, "out of host memory");
+        return false;
+    }
+    if (r->count)
+        memcpy(copy, r->rules, sizeof *copy * (size_t)r->count);
+    ss_rules_free(&sc->rules);
+    sc->rules.rules = copy;
+    sc->rules.count = r->count;
+    sc->have_rules = true;
+    /* The mesh as text, for what reads mesh_text after the load. */
+    size_t n = 0;
+    sc->mesh_text[0] = '\0';
+    for (int a = 0; a < ss_mesh_axis_count(sc->mesh) && n < sizeof sc->mesh_text; a++) {
+        int w = snprintf(sc->mesh_text + n, sizeof sc->mesh_text - n, "%s%s=%lld", a ? "," : "",
+                         ss_mesh_axis_name(sc->mesh, a), (long long)ss_mesh_axis_size(sc->mesh, a));
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return true;
+}
+
 static bool configure_with(ss__scn_ev *e, const ss__scn_overrides *ov, const ss__scn_stmt *seen[5], int *order,
                            int *pnorder)
 {
@@ -171,7 +204,7 @@ static bool configure_with(ss__scn_ev *e, const ss__scn_overrides *ov, const ss_
         }
     }
     ss__scn_loc mloc = seen[0] ? seen[0]->loc : (ss__scn_loc){1, 1};
-    if (!seen[0] && !(ov && ov->mesh)) {
+    if (!seen[0] && !(ov && (ov->mesh || ov->maxtext))) {
         ss__scn_ev_fail(e, mloc, "no mesh: start the scenario with e.g. `mesh data=2 model=4`");
         return false;
     }
@@ -183,6 +216,8 @@ static bool configure_with(ss__scn_ev *e, const ss__scn_overrides *ov, const ss_
         devices = ov->devices;
     if (ov && ov->device_memory)
         sc->device_memory = ov->device_memory;
+    if (devices == 0 && !seen[0] && ov && ov->maxtext)
+        devices = 8; /* no mesh in the file to count: XLA's usual fake CPU count */
     if (devices == 0) {
         /* The product of the sizes, or 8 (XLA's usual fake CPU count) with -1. */
         devices = 8;
@@ -203,7 +238,15 @@ static bool configure_with(ss__scn_ev *e, const ss__scn_overrides *ov, const ss_
     }
     sc->devices = (int)devices;
     sc->hosts = (int)hosts;
-    if (ss_mesh_make(sc->mesh_text, (int)devices, norder ? order : NULL, &sc->mesh) != SS_OK) {
+    if (ov && ov->maxtext) {
+        if (ov->mesh) {
+            ss__scn_ev_fail(e, mloc, "--mesh and --maxtext both give the mesh: pick one");
+            return false;
+        }
+        if (!maxtext_mesh_and_rules(e, ov, (int)devices, mloc))
+            return false;
+        norder = 0;
+    } else if (ss_mesh_make(sc->mesh_text, (int)devices, norder ? order : NULL, &sc->mesh) != SS_OK) {
         ss__scn_ev_fail(e, mloc, "%s", ss_error_message());
         return false;
     }
@@ -685,6 +728,9 @@ ss_status ss__scn_load(ss_scenario *sc, const char *path, const char *text, cons
     if (memchr(sc->src, '\0', sc->len))
         return ss__scn_fail(&sc->err, (ss__scn_loc){1, 1}, "the file contains a NUL byte");
     if (ss__shlo_is_mlir(sc->src, sc->len)) { /* jax.jit(f).lower(...).as_text() */
+        if (ov && ov->maxtext)
+            return ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "--maxtext applies to scenarios: "
+                                "a StableHLO module's shardings are already resolved");
         if (ov && (ov->nsets || ov->strategy))
             return ss__scn_fail(&sc->err, (ss__scn_loc){0, 0}, "--%s applies to scenarios; this "
                                 "file is a StableHLO module", ov->nsets ? "set" : "strategy");

@@ -602,7 +602,9 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
                             .device_memory = opts->device_memory,
                             .nsets = opts->nsets,
                             .strategy = opts->strategy,
-                            .inputs = opts->inputs};
+                            .inputs = opts->inputs,
+                            .maxtext = opts->maxtext,
+                            .slices = opts->slices};
     for (int k = 0; k < opts->nsets; k++) {
         ov.set_names[k] = opts->set_names[k];
         ov.set_values[k] = opts->set_values[k];

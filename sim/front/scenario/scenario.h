@@ -306,6 +306,8 @@ typedef struct ss__scn_overrides {
     int64_t set_values[32];
     const char *strategy; /* --strategy FILE: replaces the file's `strategy` */
     const char *inputs;   /* --inputs DIR: an imported module's arguments as DIR/NAME.npy */
+    const ss_maxtext_config *maxtext; /* --maxtext: the mesh and the rules (scenarios only) */
+    int slices;                       /* --slices: the MaxText mesh's slices, 0 = the config's */
 } ss__scn_overrides;
 
 struct ss_scenario {
