@@ -23,12 +23,12 @@ build=${1:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
 secs=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(spec hlo mesh rules strategy scenario ckpt mlir ocdbt)
+[ ${#targets[@]} -gt 0 ] || targets=(spec hlo mesh rules strategy scenario ckpt mlir ocdbt maxtext)
 
 # Longest input and per-input time limit of each target.
 max_len() {
     case $1 in
-        scenario) echo 9000 ;; strategy) echo 2048 ;; ckpt | mlir | ocdbt) echo 4096 ;;
+        scenario) echo 9000 ;; strategy) echo 2048 ;; ckpt | mlir | ocdbt | maxtext) echo 4096 ;;
         hlo | rules) echo 512 ;; *) echo 256 ;;
     esac
 }

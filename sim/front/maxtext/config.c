@@ -408,14 +408,20 @@ static bool file_exists(const char *path)
     return f != NULL;
 }
 
-/* Layer 1: the base_config chain of `path`, the base first. */
-static ss_status apply_chain(ss_maxtext_config *c, const char *path, int depth)
+/* Layer 1: the base_config chain of `path` (its text given, or NULL to
+ * read the file), the base first. */
+static ss_status apply_chain(ss_maxtext_config *c, const char *path, const char *text,
+                             size_t len, int depth)
 {
     if (depth == MT_MAX_CHAIN)
         return ss__fail(SS_ERR_PARSE, "%s: base_config chain deeper than %d files (a cycle?)",
                         path, MT_MAX_CHAIN);
     mt_doc d = {.loaded = false};
-    ss_status st = doc_load_file(&d, path);
+    ss_status st = SS_OK;
+    if (!text)
+        st = doc_load_file(&d, path);
+    else if (!(st = ss_name_intern(path, &d.file)))
+        st = doc_parse(&d, text, len);
     yaml_node_t *root = NULL;
     if (!st)
         st = root_mapping(&d, &root);
@@ -429,7 +435,7 @@ static ss_status apply_chain(ss_maxtext_config *c, const char *path, int depth)
             break;
         char parent[4096];
         path_beside(parent, sizeof parent, path, base, 0);
-        st = apply_chain(c, parent, depth + 1);
+        st = apply_chain(c, parent, NULL, 0, depth + 1);
     }
     if (!st)
         st = apply_doc(c, &d, RULES_REPLACE);
@@ -473,8 +479,8 @@ static ss_status parse_override(mt_doc *d, const char *text, int index)
     return st;
 }
 
-ss_status ss_maxtext_config_load(const char *path, const char *model_path, int noverrides,
-                                 const char *const overrides[], ss_maxtext_config **out)
+static ss_status load(const char *path, const char *text, size_t len, const char *model_path,
+                      int noverrides, const char *const overrides[], ss_maxtext_config **out)
 {
     if (!out || !path || noverrides < 0 || (noverrides && !overrides))
         return ss__fail(SS_ERR_INVALID, "ss_maxtext_config_load: bad arguments");
@@ -487,7 +493,7 @@ ss_status ss_maxtext_config_load(const char *path, const char *model_path, int n
         return ss__fail(SS_ERR_NOMEM, "%s: out of memory", path);
     }
     c->num_slices = -1;
-    ss_status st = apply_chain(c, path, 0);
+    ss_status st = apply_chain(c, path, text, len, 0);
     for (int i = 0; !st && i < noverrides; i++)
         st = parse_override(&ov[i], overrides[i], i);
     /* model_name as the file and the overrides leave it picks the model file. */
@@ -526,6 +532,21 @@ ss_status ss_maxtext_config_load(const char *path, const char *model_path, int n
     }
     *out = c;
     return SS_OK;
+}
+
+ss_status ss_maxtext_config_load(const char *path, const char *model_path, int noverrides,
+                                 const char *const overrides[], ss_maxtext_config **out)
+{
+    return load(path, NULL, 0, model_path, noverrides, overrides, out);
+}
+
+ss_status ss__maxtext_config_parse(const char *name, const char *text, size_t len,
+                                   int noverrides, const char *const overrides[],
+                                   ss_maxtext_config **out)
+{
+    if (!text || !name)
+        return ss__fail(SS_ERR_INVALID, "ss__maxtext_config_parse: NULL argument");
+    return load(name, text, len, NULL, noverrides, overrides, out);
 }
 
 void ss_maxtext_config_free(ss_maxtext_config *cfg)

@@ -35,4 +35,11 @@ struct ss_maxtext_config {
 int64_t ss__maxtext_param(const ss_maxtext_config *cfg, const char *key, int64_t dflt,
                           const char **where);
 
+/* ss_maxtext_config_load of `len` bytes of YAML text named `name` (a
+ * base_config and the model file are still looked for beside `name`):
+ * the fuzz target's entry. */
+ss_status ss__maxtext_config_parse(const char *name, const char *text, size_t len,
+                                   int noverrides, const char *const overrides[],
+                                   ss_maxtext_config **out);
+
 #endif
