@@ -1249,6 +1249,7 @@ void ss_executable_destroy(ss_executable *e)
     free(e->loops);
     free(e->borrowed);
     free(e->kept);
+    free(e->ledger_start);
     free(e);
 }
 

@@ -127,6 +127,9 @@ struct ss_executable {
      * to the loop (kept, not freed); per buffer: */
     bool region;
     unsigned char *borrowed, *kept;
+    /* Where each instruction's ledger entries begin (plan.c's
+     * ledger_starts): NULL until first used, then owned. */
+    int *ledger_start;
 };
 
 /* Compile region r (a loop's cond or body, propagated) in region mode:

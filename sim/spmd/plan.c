@@ -549,12 +549,72 @@ static int ledger_count(const ss_executable *e)
     return n;
 }
 
+/* Where each instruction's ledger entries begin (ninsts + 1 entries, the
+ * last the count), built on first use and published atomically (a
+ * concurrent first use builds its own copy and keeps the winner's); NULL
+ * when host memory ran out. Reports walk every entry of ledgers of
+ * thousands, so finding one must not walk the instructions. */
+static const int *ledger_starts(const ss_executable *e)
+{
+    int **slot = &((ss_executable *)e)->ledger_start;
+    int *have = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (have)
+        return have;
+    int *st = malloc(sizeof(int) * (size_t)(e->ninsts + 1));
+    if (!st)
+        return NULL;
+    int n = 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        st[k] = n;
+        n += i->kind == SS__INST_COLL;
+        if (i->kind == SS__INST_LOOP)
+            n += ss__loop_ledger_count(e, i);
+    }
+    st[e->ninsts] = n;
+    int *expected = NULL;
+    if (!__atomic_compare_exchange_n(slot, &expected, st, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        free(st);
+        return expected;
+    }
+    return st;
+}
+
+static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int *index,
+                                          const ss_executable **owner);
+
 /* The collective instruction (and its executable) of entry *index of e, in
  * run order; NULL when e has fewer (then *index is what is left). */
 static const ss__inst *ledger_find(const ss_executable *e, int *index,
                                    const ss_executable **owner)
 {
-    for (int k = 0; k < e->ninsts; k++) {
+    const int *st = ledger_starts(e);
+    if (!st)
+        return ledger_find_linear(e, 0, index, owner);
+    if (*index >= st[e->ninsts]) {
+        *index -= st[e->ninsts];
+        return NULL;
+    }
+    /* The last instruction whose entries begin at or before *index: its
+     * own entries hold it (the next one begins after it). */
+    int lo = 0, hi = e->ninsts - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (st[mid] <= *index)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *index -= st[lo];
+    return ledger_find_linear(e, lo, index, owner);
+}
+
+/* ledger_find by walking e's instructions from `first`. */
+static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int *index,
+                                          const ss_executable **owner)
+{
+    for (int k = first; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind == SS__INST_COLL && (*index)-- == 0) {
             *owner = e;
@@ -584,7 +644,11 @@ static const ss__inst *ledger_find(const ss_executable *e, int *index,
     return NULL;
 }
 
-int ss_executable_ledger_count(const ss_executable *e) { return ledger_count(e); }
+int ss_executable_ledger_count(const ss_executable *e)
+{
+    const int *st = ledger_starts(e);
+    return st ? st[e->ninsts] : ledger_count(e);
+}
 
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i)
 {

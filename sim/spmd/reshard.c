@@ -153,25 +153,54 @@ static int64_t block_of(const layout *l, const ss_mesh *m, const int64_t c[], in
     return b;
 }
 
+/* The mesh coordinates of the position after the one in c (row-major,
+ * the last axis fastest): an odometer, so walking every position costs no
+ * division. */
+static void next_coords(int naxes, const int64_t sizes[], int64_t c[])
+{
+    for (int a = naxes - 1; a >= 0; a--) {
+        if (++c[a] < sizes[a])
+            return;
+        c[a] = 0;
+    }
+}
+
 /* Class of every device (indexed by id): its manual coordinates (data never
  * crosses program instances), its block flattened over the dims, and its
  * term index (partial axes in mesh order), as one mixed-radix number. */
 static void classes_of(const layout *l, const ss_mesh *m, int rank, int cls[])
 {
-    int64_t c[SS_MAX_AXES];
-    for (int p = 0; p < ss_mesh_device_count(m); p++) {
-        ss_mesh_coords(m, p, c);
+    int naxes = ss_mesh_axis_count(m);
+    int64_t c[SS_MAX_AXES] = {0}, sizes[SS_MAX_AXES], tiles[SS_MAX_RANK];
+    for (int a = 0; a < naxes; a++)
+        sizes[a] = axis_size(m, a);
+    for (int d = 0; d < rank; d++)
+        tiles[d] = tiles_of(l, m, d);
+    int64_t terms = terms_of(l, m);
+    for (int p = 0; p < ss_mesh_device_count(m); p++, next_coords(naxes, sizes, c)) {
         int64_t key = 0, term = 0;
-        for (int a = 0; a < ss_mesh_axis_count(m); a++)
+        for (int a = 0; a < naxes; a++)
             if ((l->manual >> a) & 1u)
-                key = key * axis_size(m, a) + c[a];
-        for (int d = 0; d < rank; d++)
-            key = key * tiles_of(l, m, d) + block_of(l, m, c, d);
-        for (int a = 0; a < ss_mesh_axis_count(m); a++)
+                key = key * sizes[a] + c[a];
+        for (int d = 0; d < rank; d++) {
+            int64_t b = 0;
+            for (int k = 0; k < l->n[d]; k++)
+                b = b * sizes[l->ax[d][k]] + c[l->ax[d][k]];
+            key = key * tiles[d] + b;
+        }
+        for (int a = 0; a < naxes; a++)
             if ((l->partial >> a) & 1u)
-                term = term * axis_size(m, a) + c[a];
-        cls[ss_mesh_device_id(m, p)] = (int)(key * terms_of(l, m) + term);
+                term = term * sizes[a] + c[a];
+        cls[ss_mesh_device_id(m, p)] = (int)(key * terms + term);
     }
+}
+
+/* Do layouts `a` (mesh am) and `b` (mesh bm) give every device the same
+ * class without computing them? (The same mesh and the same layout.) */
+static bool same_classes_trivially(const layout *a, const ss_mesh *am, const layout *b,
+                                   const ss_mesh *bm, int rank)
+{
+    return am == bm && a->manual == b->manual && layout_equal(a, b, rank);
 }
 
 /* --- Planner state and step emission ------------------------------------ */
@@ -228,14 +257,22 @@ static ss_status fill_groups(ss__reshard_step *st)
     st->groups = malloc(sizeof(int) * (size_t)ndev);
     if (!st->groups)
         return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for replica groups");
-    for (int p = 0; p < ndev; p++) {
-        ss_mesh_coords(m, p, c);
+    /* The axes that number the groups: not in the step, size > 1 (a
+     * MaxText mesh has a dozen axes, most of size 1). */
+    int64_t sizes[SS_MAX_AXES];
+    int rows[SS_MAX_AXES], nrows = 0;
+    for (int a = 0; a < na; a++) {
+        sizes[a] = axis_size(m, a);
+        c[a] = 0;
+        if (!in[a] && sizes[a] > 1)
+            rows[nrows++] = a;
+    }
+    for (int p = 0; p < ndev; p++, next_coords(na, sizes, c)) {
         int64_t r = 0, g = 0;
         for (int k = 0; k < st->naxes; k++)
-            r = r * axis_size(m, st->axes[k]) + c[st->axes[k]];
-        for (int a = 0; a < na; a++)
-            if (!in[a])
-                g = g * axis_size(m, a) + c[a];
+            r = r * sizes[st->axes[k]] + c[st->axes[k]];
+        for (int k = 0; k < nrows; k++)
+            g = g * sizes[rows[k]] + c[rows[k]];
         st->groups[g * n + r] = ss_mesh_device_id(m, p);
     }
     return SS_OK;
@@ -469,7 +506,10 @@ static ss_status emit_permute(planner *p, const ss_sharding *dst, const layout *
     int *pairs = malloc(sizeof(int) * (size_t)(2 * n));
     if (!pairs)
         return ss__fail(SS_ERR_NOMEM, "reshard: out of host memory for permute pairs");
-    ss_status s = permute_pairs(&p->cur, p->m, tl, dst->mesh, plan->rank, pairs, &nonself);
+    ss_status s = SS_OK;
+    nonself = 0;
+    if (!same_classes_trivially(&p->cur, p->m, tl, dst->mesh, plan->rank))
+        s = permute_pairs(&p->cur, p->m, tl, dst->mesh, plan->rank, pairs, &nonself);
     if (s || nonself == 0) {
         free(pairs);
         return s;
@@ -523,7 +563,7 @@ static ss_status slice_and_place(planner *p, const layout *aim, bool named,
     int rank = plan->rank;
     /* Would slicing to `aim` still leave blocks on the wrong devices? */
     bool misplaced = !named || !same_tiling(aim, p->m, tl, dst->mesh, rank);
-    if (!misplaced) {
+    if (!misplaced && !same_classes_trivially(aim, p->m, tl, dst->mesh, rank)) {
         int *pairs = malloc(sizeof(int) * (size_t)(2 * plan->ndevices));
         int nonself = 0;
         if (!pairs)
@@ -743,14 +783,38 @@ static void put_dims(ss__buf *b, const ss__reshard_step *st)
             ss__buf_printf(b, k++ ? ",%d" : "%d", d);
 }
 
+/* A non-negative int in decimal, without printf (groups of thousands of
+ * ids are written for every collective of a large mesh). */
+static void put_id(ss__buf *b, int v)
+{
+    char digits[16];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && n < (int)sizeof digits);
+    while (n > 0)
+        ss__buf_putc(b, digits[--n]);
+}
+
+/* The first 8 groups, each with its first 16 ids (then "...,LAST"): the
+ * whole list is the ledger's, this is a line for a reader. */
 static void put_groups(ss__buf *b, const ss__reshard_step *st)
 {
-    enum { shown = 8 };
+    enum { shown = 8, ids_shown = 16 };
     ss__buf_puts(b, ", groups ");
     for (int g = 0; g < st->ngroups && g < shown; g++) {
         ss__buf_puts(b, g ? ",{" : "{");
-        for (int r = 0; r < st->group_size; r++)
-            ss__buf_printf(b, r ? ",%d" : "%d", st->groups[g * st->group_size + r]);
+        const int *ids = &st->groups[g * st->group_size];
+        for (int r = 0; r < st->group_size; r++) {
+            if (r)
+                ss__buf_putc(b, ',');
+            if (r == ids_shown && st->group_size > ids_shown + 1) {
+                ss__buf_puts(b, "...,");
+                r = st->group_size - 1;
+            }
+            put_id(b, ids[r]);
+        }
         ss__buf_putc(b, '}');
     }
     if (st->ngroups > shown)

@@ -105,6 +105,34 @@ ss_status ss__schedule_updates(ss_executable *e)
         }
         anchor[k] = a;
     }
+    /* The instructions that follow each anchor, in program order: one
+     * list per anchor (head[a + 1], then next[]), built in one pass. */
+    int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
+    int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!head || !tail || !next) {
+        free(head);
+        free(tail);
+        free(next);
+        free(producer);
+        free(anchor);
+        free(store_only);
+        free(early);
+        free(order);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    for (int a = 0; a <= n; a++)
+        head[a] = tail[a] = -1;
+    for (int q = 0; q < n; q++) {
+        next[q] = -1;
+        if (anchor[q] < -1)
+            continue;
+        int a = anchor[q] + 1;
+        if (tail[a] < 0)
+            head[a] = q;
+        else
+            next[tail[a]] = q;
+        tail[a] = q;
+    }
     int m = 0;
     for (int k = 0; k < n; k++)
         if (early[k])
@@ -114,10 +142,14 @@ ss_status ss__schedule_updates(ss_executable *e)
             continue; /* emitted at the start or after its anchor */
         if (k >= 0)
             order[m++] = e->insts[k];
-        for (int q = k + 1; q < n; q++)
-            if (anchor[q] == k)
-                order[m++] = e->insts[q];
+        /* Anchors are earlier than what follows them, so a follower never
+         * comes before its anchor in this walk. */
+        for (int q = head[k + 1]; q >= 0; q = next[q])
+            order[m++] = e->insts[q];
     }
+    free(head);
+    free(tail);
+    free(next);
     free(e->insts);
     e->insts = order;
     e->insts_cap = n ? n : 1;

@@ -335,3 +335,33 @@ def test_plan_config_errors(args, message):
     p = subprocess.run([exe, "plan", MLP, "--maxtext", BASE, "--devices", "64", *args],
                        capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and message in p.stderr, p.stderr
+
+
+LLAMA = os.path.join(ROOT, "tests", "data", "maxtext", "llama2_7b.shard")
+
+
+def test_llama2_7b_on_4096_devices_takes_the_configs_layouts(cli):
+    """The MaxText-style 7B decoder planned on 4096 devices in 2 slices with
+    MaxText's base config, the llama2-7b model file and tensor parallelism 8:
+    every param's sharding is Flax's resolution of its logical names on the
+    mesh MaxText builds, and the plan fits in a v5p's 95 GiB."""
+    import re
+    overrides = ("model_name=llama2-7b", "ici_tensor_parallelism=8")
+    got = cli("plan", LLAMA, "--maxtext", BASE, "--devices", "4096", "--slices", "2",
+              "--set", "BATCH=4096", *[a for o in overrides for a in ("--override", o)])
+    cfg = reference_config(BASE, overrides)
+    axes, ici, dcn, ids = reference_mesh(cfg, 4096, 2)
+    sizes = tuple(i * d for i, d in zip(ici, dcn))
+    mesh = AbstractMesh(sizes, tuple(axes))
+    assert got["mesh"]["device_ids"] == ids
+    with open(LLAMA) as f:
+        params = dict(re.findall(r"^(\w+) = param\(\w+\[[^\]]*\], P\(([^)]*)\)", f.read(), re.M))
+    assert len(params) == 12
+    values = {v["name"]: v for v in got["values"] if v.get("name") in params}
+    assert set(values) == set(params)
+    for name, logical in params.items():
+        names = tuple(n.strip().strip("'") for n in logical.split(","))
+        want = reference_spec(names, cfg["logical_axis_rules"], mesh)
+        spec = _json_spec(values[name]["spec"])
+        assert spec + [None] * (len(want) - len(spec)) == want, name
+    assert got["fits"] is True
