@@ -296,20 +296,21 @@ def jax_side(prog, n, steps, mlir, extra, timeout):
 def shardsim_side(exe, mlir, steps, repeat, timeout):
     firsts, rss = [], 0
     for _ in range(repeat):
-        rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", "1", "--inputs", mlir + ".inputs"], timeout=timeout)
-        if rc != 0:
+        rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", "1", "--inputs", mlir + ".inputs"],
+                                             timeout=timeout)
+        if rc not in (0, 1):  # 1: a check against the single-device run failed; timed all the same
             return {"error": f"shardsim run failed ({rc}): {err.strip()[:300]}"}
         firsts.append(wall)
         rss = max(rss, r)
     rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", str(steps + 1), "--json",
                                           "--inputs", mlir + ".inputs"],
                                          timeout=timeout)
-    if rc != 0:
+    if rc not in (0, 1) or not out.strip():
         return {"error": f"shardsim run failed ({rc}): {err.strip()[:300]}"}
     j = json.loads(out)
     st = j["steps"]
     return {"first_s": statistics.median(firsts), "own_first_s": st["first_seconds"],
-            "step_s": st["median_seconds"], "rss": max(rss, r)}
+            "step_s": st["median_seconds"], "rss": max(rss, r), "checks_ok": rc == 0}
 
 
 def fmt_s(s):
@@ -394,6 +395,10 @@ def main():
             b = base[0]
             print(f"  {p}: " + ", ".join(f"N={r['devices']} {r['shardsim']['step_s'] / b['shardsim']['step_s']:.2f}x"
                                           for r in base[1:]))
+    failed = [f"{r['program']} N={r['devices']}" for r in rows if r["shardsim"].get("checks_ok") is False]
+    if failed:
+        print("shardsim's check against its single-device run (tolerance 1e-4) failed after "
+              f"{args.steps + 1} steps for: {', '.join(failed)} (drift of the optimizer state; timed all the same)")
     print(f"(lowered texts and results.json in {out_dir})")
 
 
