@@ -578,8 +578,9 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
  * arena, runs kernels and takes part in collectives with its peers. At most
  * `threads` devices are inside a kernel at once (ss_device_kernel_begin);
  * a device waiting for its peers spins briefly (only when there are no more
- * device threads than cores), then yields, then sleeps, so 64 devices on 2
- * cores do not collapse.
+ * device threads than cores), then yields (fewer times the more device
+ * threads outnumber cores, none beyond 8 per core), then sleeps, so 64
+ * devices on 2 cores do not collapse.
  *
  * Collectives are exact and deterministic: reductions start from the
  * identity and combine inputs in rank order, as XLA's in-process CPU
