@@ -1348,6 +1348,29 @@ typedef enum ss_scatter_op {
  * the cotangent, the updates' a gather of it. */
 ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value updates,
                      ss_scatter_op op, const ss_gather_dims *dims, ss_value *out);
+
+/* lax.sort (StableHLO sort as JAX lowers it): n operands (1 to 16) of one
+ * shape sorted together along `dim` (negative counts from the end), ordered
+ * by the first nkeys of them lexicographically, key k descending when bit k
+ * of `descending` is set; out[k] receives operand k permuted. Floats order
+ * as JAX's comparator: -0.0 equals +0.0, every NaN is equal to every other
+ * and above +inf. Equal keys keep their order (stable; for an unstable
+ * StableHLO sort that is one valid result: XLA's CPU sort may order ties
+ * otherwise). Any dtype. Errors: shapes that differ, dim or nkeys out of
+ * range (SS_ERR_INVALID). Partitioned as GSPMD does: the sorted dim is made
+ * whole on every device (an all-gather when it is sharded), the other dims
+ * stay as they are. Gradient: each result's cotangent is added back into
+ * the place its element came from (a scatter-add along dim). */
+ss_status ss_sort(ss_program *p, int n, const ss_value operands[], int dim, int nkeys,
+                  unsigned descending, ss_value out[]);
+/* lax.top_k (chlo.top_k): the k largest elements along x's last dim in
+ * descending IEEE total order (+NaN first, -NaN last, +0.0 before -0.0),
+ * ties to the lower index, as XLA's TopK computes them; *values (x's dtype)
+ * and *indices (i32) have x's shape with k as the last dim (either may be
+ * NULL). Errors: a scalar x, k outside 0..n (SS_ERR_INVALID). Partitioned
+ * as ss_sort (the last dim made whole). Gradient of the values: the
+ * cotangent added into zeros at the indices. */
+ss_status ss_top_k(ss_program *p, ss_value x, int64_t k, ss_value *values, ss_value *indices);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed
  * along each of the `ndims` dims (distinct, negative counts from the end). */
 ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);

@@ -424,6 +424,8 @@ FIXTURE(gather_batch)
 FIXTURE(scatter_add)
 FIXTURE(nnx_embed_train_step)
 FIXTURE(embed_vocab_grad)
+FIXTURE(sort_topk)
+FIXTURE(moe_top2_train_step)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

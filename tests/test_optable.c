@@ -430,6 +430,31 @@ static ss_value s_scatter(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* sort((k, x, w^T)) along the sharded dim 1, descending by an iota k
+ * (a key without ties, so the difference quotient never crosses a swap):
+ * x and w^T reversed along dim 1, added. */
+static ss_value s_sort(ss_program *p, const sample_in *in)
+{
+    ss_value wt, k, r[3], y;
+    TS_OK(ss_transpose(p, in->w, (int[]){1, 0}, &wt));
+    TS_OK(ss_iota(p, SS_I32, 2, (int64_t[]){4, 8}, 1, &k));
+    TS_OK(ss_sort(p, 3, (ss_value[]){k, in->x, wt}, 1, 1, 1u, r));
+    TS_OK(ss_binary(p, SS_ADD, r[1], r[2], &y));
+    return y;
+}
+
+/* top_k(x + w^T, 3): the values beside the indices (as f32). */
+static ss_value s_top_k(ss_program *p, const sample_in *in)
+{
+    ss_value wt, s, v, i, y;
+    TS_OK(ss_transpose(p, in->w, (int[]){1, 0}, &wt));
+    TS_OK(ss_binary(p, SS_ADD, in->x, wt, &s));
+    TS_OK(ss_top_k(p, s, 3, &v, &i));
+    TS_OK(ss_convert(p, i, SS_F32, &i));
+    TS_OK(ss_concatenate(p, 2, (ss_value[]){v, i}, 1, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -447,6 +472,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_ARGMAX] = s_argmax,       [SS__OP_DYNAMIC_SLICE] = s_dynamic,
     [SS__OP_DYNAMIC_UPDATE_SLICE] = s_dynamic,
     [SS__OP_GATHER] = s_gather,       [SS__OP_SCATTER] = s_scatter,
+    [SS__OP_SORT] = s_sort,           [SS__OP_TOP_K] = s_top_k,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

@@ -575,6 +575,14 @@ static ss_status vjp_scatter(ad *s, const ss__node *n, ss_value v, ss_value g, c
     return ss__vjp_gather_op(s->p, n, g, want, gin);
 }
 
+/* Sort and top_k: ops_sort.c. */
+static ss_status vjp_sort(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                          ss_value gin[])
+{
+    (void)v;
+    return ss__vjp_sort_op(s->p, n, g, want, gin);
+}
+
 /* Zero padding of g back to the slice's operand shape, one dim at a time
  * (a strided slice: a pad, vjp_shape). */
 static ss_status vjp_slice(ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],

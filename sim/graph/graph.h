@@ -134,6 +134,12 @@ typedef struct ss__node {
     /* SS__OP_GATHER, SS__OP_SCATTER (sub: ss_scatter_op): the dimension
      * numbers (operands: operand, indices[, updates]). */
     ss_gather_dims gdims;
+    /* SS__OP_SORT (sub: the operand whose permuted values it gives; the
+     * sort dim is `dim`): the first sort_keys operands are the keys, bit k
+     * of sort_desc orders key k descending. SS__OP_TOP_K (sub 0 values,
+     * 1 indices; along the last dim): the count k is `classes`. */
+    int sort_keys;
+    unsigned sort_desc;
 } ss__node;
 
 /* A loop's regions (sub-programs on the same mesh). Values enter a region
@@ -279,6 +285,10 @@ ss_status ss__vjp_shape_op(ss_program *p, const ss__node *n, ss_value g, const b
  * other scatters: SS_ERR_UNSUPPORTED when a cotangent is wanted. */
 ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                             ss_value gin[]);
+/* The cotangents of a sort or top_k node n (ops_sort.c): g scattered back
+ * (added) to the positions the permutation took each element from. */
+ss_status ss__vjp_sort_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
+                          ss_value gin[]);
 ss_status ss__vjp_dynamic_op(ss_program *p, const ss__node *n, ss_value g, const bool want[],
                              ss_value gin[]);
 /* Give dense constant node *n (copied from another program: a loop

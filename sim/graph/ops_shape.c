@@ -252,6 +252,8 @@ unsigned ss__node_whole_dims(const ss_program *p, const ss__node *n)
     unsigned mask = 0;
     if (n->op == SS__OP_REVERSE)
         return n->axes_mask;
+    if (n->op == SS__OP_SORT || n->op == SS__OP_TOP_K) /* sorted along n->dim */
+        return 1u << n->dim;
     if (n->op != SS__OP_SLICE && n->op != SS__OP_PAD && n->op != SS__OP_DYNAMIC_SLICE &&
         n->op != SS__OP_DYNAMIC_UPDATE_SLICE)
         return 0;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 29, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 31, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -71,6 +71,13 @@ static const char *scatter_name(int sub)
 {
     static const char *const names[] = {"scatter_add", "scatter", "scatter_max", "scatter_min",
                                         "scatter_mul"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* top_k's result: its values (sub 0) or their indices (1). */
+static const char *top_k_name(int sub)
+{
+    static const char *const names[] = {"top_k", "top_k_indices"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

@@ -343,6 +343,27 @@ ss_status ss__k_ref_dynamic_update_slice(const ss__tensor *x, const ss__tensor *
                                          const ss__tensor idx[], ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
+/* Sort and top_k (sort.c; naive references in reference_sort.c)           */
+/* ------------------------------------------------------------------------ */
+
+/* StableHLO sort along `dim` of n operands of one shape, ordered by the
+ * first nkeys of them lexicographically (bit k of desc: key k descending),
+ * ties kept in their order (stable); out = operand `which` permuted so.
+ * Floats compare as JAX's comparator does: -0.0 equal to +0.0, every NaN
+ * equal and above +inf. Any dtype, exact. Errors: SS_ERR_INVALID (shapes,
+ * dim, which), SS_ERR_NOMEM (scratch). */
+ss_status ss__k_sort(int n, const ss__tensor x[], int dim, int nkeys, unsigned desc, int which,
+                     ss__tensor *out);
+ss_status ss__k_ref_sort(int n, const ss__tensor x[], int dim, int nkeys, unsigned desc,
+                         int which, ss__tensor *out);
+/* lax.top_k along x's last dim: the k largest in IEEE total order (+NaN
+ * first, -NaN last, +0.0 before -0.0), ties to the lower index, as XLA's
+ * TopK runs; out = their values (x's dtype) or, when `indices`, their
+ * positions (i32). Errors as ss__k_sort's, and k outside 0..n. */
+ss_status ss__k_top_k(const ss__tensor *x, int64_t k, bool indices, ss__tensor *out);
+ss_status ss__k_ref_top_k(const ss__tensor *x, int64_t k, bool indices, ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
 /* Gather and scatter (gather.c; naive references in reference_gather.c)    */
 /* ------------------------------------------------------------------------ */
 

@@ -76,6 +76,10 @@ ss_status ss__k_check_softmax(const char *op, const ss__tensor *x, int axis,
                               const ss__tensor *out, int *ax);
 ss_status ss__k_check_layer_norm(const ss__tensor *x, const ss__tensor *scale,
                                  const ss__tensor *bias, const ss__tensor *out);
+/* Sort and top_k (sort.c): out has the operands' shape but k along dim, and
+ * dtype out_dtype. */
+ss_status ss__k_check_sort(const char *op, int n, const ss__tensor x[], int dim, int nkeys,
+                           int which, ss_dtype out_dtype, int64_t k, const ss__tensor *out);
 ss_status ss__k_check_cross_entropy(const ss__tensor *logits, const ss__tensor *labels,
                                     const ss__tensor *out);
 ss_status ss__k_check_one_hot(const ss__tensor *indices, const ss__tensor *out);

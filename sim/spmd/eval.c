@@ -189,6 +189,18 @@ static ss_status eval_dus(const ss__node *n, const ss__tensor in[], ss__tensor *
                 : ss__k_ref_dynamic_update_slice(&in[0], &in[1], n->nin - 2, in + 2, out);
 }
 
+static ss_status eval_sort(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_sort(n->nin, in, n->dim, n->sort_keys, n->sort_desc, n->sub, out)
+                : ss__k_ref_sort(n->nin, in, n->dim, n->sort_keys, n->sort_desc, n->sub, out);
+}
+
+static ss_status eval_top_k(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return fast ? ss__k_top_k(&in[0], n->classes, n->sub == 1, out)
+                : ss__k_ref_top_k(&in[0], n->classes, n->sub == 1, out);
+}
+
 static ss_status eval_gather(const ss__node *n, const ss__tensor in[], ss__tensor *out,
                              bool fast)
 {

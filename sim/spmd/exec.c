@@ -232,6 +232,22 @@ static ss_status run_dynamic_slice(const ss_program *p, const ss__node *n, const
     return ss__k_dynamic_slice(&in[0], i->nin - 1, in + 1, out);
 }
 
+/* The sorted dim is whole on the device (ss__node_whole_dims); each lane
+ * of the block is sorted on its own. */
+static ss_status run_sort(const ss_program *p, const ss__node *n, const ss__inst *i,
+                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)work, (void)work_bytes;
+    return ss__k_sort(i->nin, in, n->dim, n->sort_keys, n->sort_desc, n->sub, out);
+}
+
+static ss_status run_top_k(const ss_program *p, const ss__node *n, const ss__inst *i,
+                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_top_k(&in[0], n->classes, n->sub == 1, out);
+}
+
 static ss_status run_dus(const ss_program *p, const ss__node *n, const ss__inst *i,
                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {

@@ -428,6 +428,27 @@ static bool add_of_pending(lower *s, ss_value v)
     return a->partial && ss__layout_equal(a, b);
 }
 
+/* GSPMD's sort along a sharded dim: the sorted dim's axes move to the
+ * first other dim they divide, minor-most (an all-to-all, then a local
+ * sort), instead of being gathered; *l (the sorted dim already whole) gets
+ * them. Nothing moves when no dim fits (the sorted dim is gathered). */
+static void sort_axes_move(const lower *s, const ss__node *n, const ss__layout *want,
+                           ss__layout *l)
+{
+    int sd = n->dim;
+    if (n->op != SS__OP_SORT || !want->n[sd])
+        return;
+    for (int d = 0; d < n->rank; d++) {
+        int64_t tiles = ss__layout_dim_tiles(want, s->mesh, d) *
+                        ss__layout_dim_tiles(want, s->mesh, sd);
+        if (d == sd || n->shape[d] % tiles)
+            continue;
+        for (int k = 0; k < want->n[sd]; k++)
+            ss__layout_push(l, s->mesh, d, want->ax[sd][k]);
+        return;
+    }
+}
+
 /* The layout an operand of an elementwise-shaped op must have: the result's. */
 static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
 {
@@ -456,6 +477,7 @@ static ss_status lower_same_layout(lower *s, ss_value v, const ss__layout *want)
     for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
         if ((whole >> d) & 1u)
             l.n[d] = 0;
+    sort_axes_move(s, n, want, &l);
     ss__layout_replicated(&scalar, 0);
     for (int k = 0; k < n->nin; k++)
         if ((st = need(s, n->in[k], s->p->nodes[n->in[k]].rank == n->rank ? &l : &scalar,

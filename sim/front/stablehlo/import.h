@@ -103,6 +103,10 @@ bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a
 /* stablehlo.gather and stablehlo.scatter (import_gather.c). */
 bool ss__imp_gather(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
+/* stablehlo.sort with JAX's comparators and chlo.top_k (import_sort.c):
+ * results into res[]. */
+bool ss__imp_sort(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+bool ss__imp_top_k(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 /* stablehlo.while as a loop (import_control.c): results into res[]. */
 bool ss__imp_while(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
