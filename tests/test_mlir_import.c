@@ -426,6 +426,7 @@ FIXTURE(nnx_embed_train_step)
 FIXTURE(embed_vocab_grad)
 FIXTURE(sort_topk)
 FIXTURE(moe_top2_train_step)
+FIXTURE(cond_switch)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

@@ -45,6 +45,35 @@ def sort_topk(devices):
                    source="jnp.sort / jnp.argsort / lax.sort / lax.top_k")
 
 
+def cond_switch(devices):
+    """lax.switch over three branches (a matmul, a scale, a row sum) and
+    lax.cond with its gradient, x sharded ('data', 'model'), w on
+    ('model', None): JAX lowers both to stablehlo.case."""
+    mesh = mesh_2x4(devices)
+
+    def f(i, x, w):
+        def pick(x):
+            return jax.lax.switch(i, [lambda x: jnp.tanh(x @ w), lambda x: x[:, :8] * 2.0,
+                                      lambda x: jnp.broadcast_to(x.sum(1, keepdims=True),
+                                                                 (8, 8))], x)
+
+        def loss(x):
+            return jax.lax.cond(i > 0, lambda x: jnp.sum(jnp.sin(x) * x),
+                                lambda x: jnp.sum(x * x), x)
+        return pick(x), pick(-x) * (i + 1), jax.value_and_grad(loss)(x)
+
+    rng = np.random.default_rng(172)
+    x, w = rand(rng, (8, 16)), rand(rng, (16, 8))
+    both = NamedSharding(mesh, P("data", "model"))
+    return Program("cond_switch", "lax.switch over three branches and lax.cond with its "
+                   "gradient (stablehlo.case), index 1, x on ('data', 'model')", mesh, f,
+                   (np.int32(1), x, w), (NamedSharding(mesh, P()), both,
+                                         NamedSharding(mesh, P("model", None))),
+                   (NamedSharding(mesh, P("data")), NamedSharding(mesh, P("data")),
+                    (NamedSharding(mesh, P()), both)),
+                   source="lax.switch / lax.cond (stablehlo.case)")
+
+
 E, D, H, B, S = 4, 16, 32, 8, 8
 
 
@@ -98,4 +127,4 @@ def moe_top2_train_step(devices):
                    source="dense mixture-of-experts (top-2 routing)")
 
 
-BUILDERS = [sort_topk, moe_top2_train_step]
+BUILDERS = [sort_topk, moe_top2_train_step, cond_switch]

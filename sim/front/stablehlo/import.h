@@ -107,6 +107,9 @@ bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_
  * results into res[]. */
 bool ss__imp_sort(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_top_k(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+/* stablehlo.case and stablehlo.if (import_case.c): every branch, its
+ * results selected by the index; results into res[]. */
+bool ss__imp_case(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 /* stablehlo.while as a loop (import_control.c): results into res[]. */
 bool ss__imp_while(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_collective(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);

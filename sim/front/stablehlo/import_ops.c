@@ -325,6 +325,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return ss__imp_sort(im, op, x, res);
     else if (strcmp(n, "chlo.top_k") == 0)
         return ss__imp_top_k(im, op, x, res);
+    else if (strcmp(n, "stablehlo.case") == 0 || strcmp(n, "stablehlo.if") == 0)
+        return ss__imp_case(im, op, x, res);
     else if (strcmp(n, "stablehlo.slice") == 0 && op->noperands == 1)
         return op_slice(im, op, x, &res[0]);
     else if ((strcmp(n, "sdy.sharding_constraint") == 0 || strcmp(n, "sdy.reshard") == 0) &&
@@ -490,7 +492,9 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
                       strcmp(op->name, "stablehlo.while") == 0 ||
                       strcmp(op->name, "stablehlo.reduce") == 0 ||
                       strcmp(op->name, "stablehlo.sort") == 0 ||
-                      strcmp(op->name, "chlo.top_k") == 0;
+                      strcmp(op->name, "chlo.top_k") == 0 ||
+                      strcmp(op->name, "stablehlo.case") == 0 ||
+                      strcmp(op->name, "stablehlo.if") == 0;
         if (ok && !passes && op->nresults != 1)
             ok = ss__imp_fail(im, op, "unsupported op '%s' with %d results",
                               op->name, op->nresults);
