@@ -427,6 +427,7 @@ FIXTURE(embed_vocab_grad)
 FIXTURE(sort_topk)
 FIXTURE(moe_top2_train_step)
 FIXTURE(cond_switch)
+FIXTURE(pool_cumsum)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

@@ -74,6 +74,34 @@ def cond_switch(devices):
                    source="lax.switch / lax.cond (stablehlo.case)")
 
 
+def pool_cumsum(devices):
+    """Max pooling (2x2, stride 2) and average pooling (3x3, SAME) of an
+    NHWC batch on 'data' with channels on 'model', their gradients
+    (select_and_scatter, and a reduce_window of the padded cotangent), and
+    jnp.cumsum along H and along a dim sharded on 'model'; all
+    stablehlo.reduce_window on the CPU."""
+    from flax import nnx
+
+    mesh = mesh_2x4(devices)
+
+    def f(x, y, w):
+        def loss(x):
+            return (jnp.sum(nnx.max_pool(x, (2, 2), strides=(2, 2)) * w)
+                    + jnp.sum(nnx.avg_pool(x, (3, 3), strides=(1, 1), padding="SAME") ** 2))
+        return (nnx.max_pool(x, (2, 2), strides=(2, 2)),
+                nnx.avg_pool(x, (3, 3), strides=(1, 1), padding="SAME"),
+                jnp.cumsum(x, axis=1), jnp.cumsum(y, axis=1), jax.grad(loss)(x))
+
+    rng = np.random.default_rng(173)
+    x, y, w = rand(rng, (4, 8, 8, 4)), rand(rng, (8, 16)), rand(rng, (4, 4, 4, 4))
+    nhwc = NamedSharding(mesh, P("data", None, None, "model"))
+    both = NamedSharding(mesh, P("data", "model"))
+    return Program("pool_cumsum", "nnx.max_pool 2x2/2 and nnx.avg_pool 3x3 SAME with "
+                   "gradients, jnp.cumsum along H and along a dim sharded on 'model'",
+                   mesh, f, (x, y, w), (nhwc, both, nhwc), (nhwc, nhwc, nhwc, both, nhwc),
+                   source="flax.nnx.max_pool / avg_pool, jnp.cumsum (reduce_window)")
+
+
 E, D, H, B, S = 4, 16, 32, 8, 8
 
 
@@ -127,4 +155,4 @@ def moe_top2_train_step(devices):
                    source="dense mixture-of-experts (top-2 routing)")
 
 
-BUILDERS = [sort_topk, moe_top2_train_step, cond_switch]
+BUILDERS = [sort_topk, moe_top2_train_step, cond_switch, pool_cumsum]

@@ -107,6 +107,12 @@ bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_
  * results into res[]. */
 bool ss__imp_sort(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
 bool ss__imp_top_k(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);
+/* stablehlo.reduce_window and stablehlo.select_and_scatter as pads, strided
+ * slices and elementwise ops (import_window.c): the result into res[0]. */
+bool ss__imp_reduce_window(ss__imp *im, const ss__mlir_op *op, const ss_value x[],
+                           ss_value res[]);
+bool ss__imp_select_and_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[],
+                                ss_value res[]);
 /* stablehlo.case and stablehlo.if (import_case.c): every branch, its
  * results selected by the index; results into res[]. */
 bool ss__imp_case(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[]);

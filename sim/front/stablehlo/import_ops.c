@@ -325,6 +325,10 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return ss__imp_sort(im, op, x, res);
     else if (strcmp(n, "chlo.top_k") == 0)
         return ss__imp_top_k(im, op, x, res);
+    else if (strcmp(n, "stablehlo.reduce_window") == 0)
+        return ss__imp_reduce_window(im, op, x, res);
+    else if (strcmp(n, "stablehlo.select_and_scatter") == 0)
+        return ss__imp_select_and_scatter(im, op, x, res);
     else if (strcmp(n, "stablehlo.case") == 0 || strcmp(n, "stablehlo.if") == 0)
         return ss__imp_case(im, op, x, res);
     else if (strcmp(n, "stablehlo.slice") == 0 && op->noperands == 1)
