@@ -159,3 +159,81 @@ Test(import_control, other_comparators_are_refused)
               err.message);
     cr_assert_eq(err.line, 4, "line %d", err.line);
 }
+
+/* reduce_window of x (tensor<8xf32>): window 3, stride 2, dilation 2,
+ * padding (2, 1), by %OP% from init 0.5; and select_and_scatter of src
+ * (tensor<6xf32>) over overlapping windows of 3, stride 1 (the first
+ * maximum takes the value, added to init 0.25). */
+static const char *const window_module =
+    "module @jit_f attributes {mhlo.num_partitions = 8 : i32} {\n"
+    "  sdy.mesh @mesh = <[\"d\"=8]>\n"
+    "  func.func public @main(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+    "[{\"d\"}]>}, %src: tensor<6xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<8xf32>) {\n"
+    "    %i = stablehlo.constant dense<0.5> : tensor<f32>\n"
+    "    %0 = \"stablehlo.reduce_window\"(%x, %i) <{padding = dense<[[2, 1]]> : tensor<1x2xi64>, "
+    "window_dilations = array<i64: 2>, window_dimensions = array<i64: 3>, window_strides = "
+    "array<i64: 2>}> ({\n"
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "      %s = stablehlo.add %a, %b : tensor<f32>\n"
+    "      stablehlo.return %s : tensor<f32>\n"
+    "    }) : (tensor<8xf32>, tensor<f32>) -> tensor<4xf32>\n"
+    "    %1 = \"stablehlo.reduce_window\"(%x, %i) <{padding = dense<[[2, 1]]> : tensor<1x2xi64>, "
+    "window_dilations = array<i64: 2>, window_dimensions = array<i64: 3>, window_strides = "
+    "array<i64: 2>}> ({\n"
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "      %s = stablehlo.maximum %a, %b : tensor<f32>\n"
+    "      stablehlo.return %s : tensor<f32>\n"
+    "    }) : (tensor<8xf32>, tensor<f32>) -> tensor<4xf32>\n"
+    "    %q = stablehlo.constant dense<0.25> : tensor<f32>\n"
+    "    %2 = \"stablehlo.select_and_scatter\"(%x, %src, %q) <{window_dimensions = array<i64: 3>, "
+    "window_strides = array<i64: 1>}> ({\n"
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "      %c = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+    "      stablehlo.return %c : tensor<i1>\n"
+    "    }, {\n"
+    "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "      %s = stablehlo.add %a, %b : tensor<f32>\n"
+    "      stablehlo.return %s : tensor<f32>\n"
+    "    }) : (tensor<8xf32>, tensor<6xf32>, tensor<f32>) -> tensor<8xf32>\n"
+    "    return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<8xf32>\n"
+    "  }\n"
+    "}\n";
+
+/* StableHLO's definitions, computed here: the operand padded with the init
+ * value, each output from init through the window in order; for
+ * select_and_scatter, the first position of each window that no later one
+ * exceeds (select GE keeps the current one) gets the source value. */
+Test(import_control, reduce_window_and_select_and_scatter_as_stablehlo_defines_them)
+{
+    const float x[8] = {1.5f, -2.0f, 3.0f, 3.0f, -0.5f, 2.5f, 2.5f, -4.0f};
+    const float src[6] = {1.0f, 2.0f, 4.0f, 8.0f, 16.0f, 32.0f};
+    float sum[8], mx[8], sas[8];
+    const void *in[2] = {x, src};
+    const size_t bytes[2] = {sizeof x, sizeof src};
+    void *out[3] = {sum, mx, sas};
+    run_module(window_module, 2, in, bytes, 3, out);
+    for (int o = 0; o < 4; o++) {
+        float s = 0.5f, m = 0.5f;
+        for (int k = 0; k < 3; k++) {
+            int at = o * 2 + k * 2 - 2;
+            float v = at >= 0 && at < 8 ? x[at] : 0.5f;
+            s += v;
+            m = v > m ? v : m;
+        }
+        cr_assert_eq(sum[o], s, "sum %d: %g, want %g", o, (double)sum[o], (double)s);
+        cr_assert_eq(mx[o], m, "max %d: %g, want %g", o, (double)mx[o], (double)m);
+    }
+    float want[8];
+    for (int j = 0; j < 8; j++)
+        want[j] = 0.25f;
+    for (int o = 0; o < 6; o++) {
+        int sel = o;
+        for (int k = 1; k < 3; k++)
+            if (!(x[sel] >= x[o + k]))
+                sel = o + k;
+        want[sel] += src[o];
+    }
+    for (int j = 0; j < 8; j++)
+        cr_assert_eq(sas[j], want[j], "select_and_scatter %d: %g, want %g", j, (double)sas[j],
+                     (double)want[j]);
+}
