@@ -45,8 +45,7 @@ import jax  # noqa: E402
 
 import hlo_collectives  # noqa: E402
 import programs_models, programs_random, programs_gather  # noqa: E401,E402
-import programs_scenarios  # noqa: E402
-import programs_moe  # noqa: E402
+import programs_scenarios, programs_moe  # noqa: E401,E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "jax"))
