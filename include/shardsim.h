@@ -1420,10 +1420,12 @@ ss_status ss_scan(ss_program *p, ss_scan_body body, void *user, int64_t length, 
  * the scalar `cond` builds from them is nonzero (a comparison's 1.0, or a
  * bool true), `body` builds the next carries from them (same shapes and
  * dtypes). The condition is evaluated on the devices' values at run time,
- * so the trip count may depend on data; ss_executable_plan counts the
- * body once and says so (ss_plan.unknown_trip_loops). Both callbacks build
- * into `p` and may use values built before the loop (they become loop
- * operands, at most 16 operands in all). Reverse-mode differentiation
+ * so the trip count may depend on data; ss_executable_plan counts the body
+ * as many times as a counted form shows (a counter from a constant,
+ * compared less-than with a constant, stepped by one: fori_loop and scan),
+ * else once and says so (ss_plan.unknown_trip_loops). At most 64 carries.
+ * Both callbacks build into `p` and may use values built before the loop
+ * (they become loop operands, at most 64 operands in all). Reverse-mode differentiation
  * through a while loop is an error, as in JAX. */
 typedef ss_status (*ss_while_cond)(ss_program *p, const ss_value carry[], ss_value *pred,
                                    void *user);

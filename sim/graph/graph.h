@@ -13,7 +13,7 @@
 
 #include "mesh/layout.h"
 
-#define SS__MAX_INPUTS 16
+#define SS__MAX_INPUTS 64
 
 /* The variants (`sub`) of SS__OP_CONSTANT: a weakly typed f32 scalar (a
  * Python number, ss_constant), a dense array of any dtype and shape

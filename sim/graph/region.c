@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SS__LOOP_MAX 32
+#define SS__LOOP_MAX 64
 
 void ss__loop_free(ss__loop *l)
 {

@@ -97,13 +97,44 @@ static void fix_arg(ss_program *r, int k, const ss__layout *l)
     r->layouts = NULL;
 }
 
-/* Fix the arguments of loop v's regions from L and propagate them. */
-static ss_status propagate_regions(ss_program *p, const ss__layout L[], ss_value v)
+/* Leave region r's argument k to its region's propagation. */
+static void free_arg(ss_program *r, int k)
+{
+    ss__layout_unknown(&r->nodes[k].fixed, r->nodes[k].rank);
+    free(r->layouts);
+    r->layouts = NULL;
+}
+
+/* Whether a carry's initial value `init` says little of the carry's
+ * sharding: nothing reached it (`why` DEFAULT), or it is a broadcast laid
+ * out only from its operand (the weakest rule, level 3): the zeros JAX's
+ * scan starts its stacked residuals and gradient accumulators from, or a
+ * constant it hoists out of the body and carries (a causal mask).
+ * GSPMD then takes the carry's sharding from the body: from the slices a
+ * dynamic_update_slice writes, from the ops that read it. */
+static bool weak_init(const ss_program *p, const ss_sharding_origin *why, ss_value init)
+{
+    if (why[init].kind == SS_ORIGIN_DEFAULT)
+        return true;
+    return p->nodes[init].op == SS__OP_BROADCAST && why[init].kind == SS_ORIGIN_OPERANDS;
+}
+
+/* Fix the arguments of loop v's regions from L and propagate them. With
+ * `why` (the hint pass), carries whose initial value is weak (weak_init)
+ * are left free, so the body says how they are laid out. */
+static ss_status propagate_regions(ss_program *p, const ss__layout L[],
+                                   const ss_sharding_origin *why, ss_value v)
 {
     const ss__node *n = &p->nodes[v];
     ss__loop *l = &p->loops[n->loop];
     int nc = l->ncarry, nx = l->nxs;
     for (int k = 0; k < nc; k++) {
+        if (why && weak_init(p, why, n->in[k])) {
+            if (l->cond)
+                free_arg(l->cond, k);
+            free_arg(l->body, k);
+            continue;
+        }
         if (l->cond)
             fix_arg(l->cond, k, &L[ss__loop_result(p, v, k)]);
         fix_arg(l->body, k, &L[ss__loop_result(p, v, k)]);
@@ -121,7 +152,8 @@ static ss_status propagate_regions(ss_program *p, const ss__layout L[], ss_value
     return st ? st : ss_program_propagate(l->body);
 }
 
-ss_status ss__loops_hints(ss_program *p, const ss__layout L[], ss__layout **hint)
+ss_status ss__loops_hints(ss_program *p, const ss__layout L[], const ss_sharding_origin why[],
+                         ss__layout **hint)
 {
     *hint = NULL;
     ss_status st = SS_OK;
@@ -129,7 +161,7 @@ ss_status ss__loops_hints(ss_program *p, const ss__layout L[], ss__layout **hint
         const ss__node *n = &p->nodes[v];
         if (n->op != SS__OP_LOOP)
             continue;
-        if ((st = propagate_regions(p, L, v)))
+        if ((st = propagate_regions(p, L, why, v)))
             break;
         if (!*hint && !(*hint = calloc((size_t)p->n, sizeof(ss__layout))))
             return ss__fail(SS_ERR_NOMEM, "propagation: out of host memory");
@@ -155,7 +187,7 @@ ss_status ss__loops_propagate(ss_program *p, const ss__layout L[])
     ss_status st = SS_OK;
     for (ss_value v = 0; v < p->n && !st; v++)
         if (p->nodes[v].op == SS__OP_LOOP)
-            st = propagate_regions(p, L, v);
+            st = propagate_regions(p, L, NULL, v);
     return st;
 }
 

@@ -289,6 +289,26 @@ static bool fwd_slice(const prop *s, const ss__node *n, int level, ss__layout *c
     return true;
 }
 
+/* dynamic_update_slice: the operand's layout (as a slice's), else, from
+ * level 1, the update's on the dims it covers whole (GSPMD: the result
+ * may take its sharding from the update; JAX's scan writes each step's
+ * residual into zeros this way). */
+static bool fwd_dus(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    if (fwd_slice(s, n, level, c))
+        return true;
+    const ss__layout *u = lay(s, n->in[1]);
+    if (level < 1 || !u->known)
+        return false;
+    unsigned part = ss__node_whole_dims(s->p, n);
+    *c = *u;
+    c->partial = 0;
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((part >> d) & 1u)
+            c->n[d] = 0;
+    return true;
+}
+
 static bool fwd_broadcast(const prop *s, const ss__node *n, int level, ss__layout *c)
 {
     const ss__layout *a = lay(s, n->in[0]);
@@ -454,6 +474,25 @@ static bool bwd_slice(const prop *s, ss_value v, int i, int level, ss__layout *c
     *c = *r;
     for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
         if ((whole >> d) & 1u)
+            c->n[d] = 0;
+    return true;
+}
+
+/* dynamic_update_slice: its operand as a slice's; its update, from level
+ * 1, the result's layout on the dims it covers whole. */
+static bool bwd_dus(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    if (i == 0)
+        return bwd_slice(s, v, i, level, c);
+    const ss__node *n, *x;
+    const ss__layout *r;
+    if (i != 1 || level < 1 || !bwd_args(s, v, i, &n, &r, &x))
+        return false;
+    unsigned part = ss__node_whole_dims(s->p, n);
+    *c = *r;
+    c->partial = 0;
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((part >> d) & 1u)
             c->n[d] = 0;
     return true;
 }
@@ -686,7 +725,7 @@ ss_status ss_program_propagate(ss_program *p)
         /* Loops: the regions propagate under the layouts found for their
          * operands; what their bodies give results that had no layout is
          * a hint, and the program propagates once more with it. */
-        st = ss__loops_hints(p, L, &hint);
+        st = ss__loops_hints(p, L, why, &hint);
         if (!st && hint) {
             free(L);
             free(why);

@@ -30,10 +30,11 @@ bool ss__loop_result_forward(const ss_program *p, const ss__layout L[], const ss
 bool ss__loop_operand_backward(const ss_program *p, const ss__layout L[], ss_value v, int i,
                                ss__layout *c);
 /* Propagate every loop's regions of p with its arguments laid out as L
- * says, and give (in *hint, per value of p, NULL when nothing is new) the
- * layouts their bodies give loop results that L leaves replicated by
- * default. */
-ss_status ss__loops_hints(ss_program *p, const ss__layout L[], ss__layout **hint);
+ * says (but carries whose initial value `why` shows to be undecided or a
+ * splat left free), and give (in *hint, per value of p, NULL when nothing
+ * is new) the layouts their bodies give the loop results. */
+ss_status ss__loops_hints(ss_program *p, const ss__layout L[], const ss_sharding_origin why[],
+                         ss__layout **hint);
 /* Fix each region's argument layouts from L and propagate the regions
  * (their layouts are final afterwards). */
 ss_status ss__loops_propagate(ss_program *p, const ss__layout L[]);

@@ -43,8 +43,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
 
-import hlo_collectives  # noqa: E402
-import programs_models, programs_random, programs_gather  # noqa: E401,E402
+import hlo_collectives; from program import program_outputs  # noqa: E402,E702
+import programs_models, programs_random, programs_gather, programs_lm  # noqa: E401,E402
 import programs_scenarios, programs_moe  # noqa: E401,E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,7 +55,7 @@ COMMAND = ("XLA_FLAGS=--xla_force_host_platform_device_count=8 "
 # site-packages, this directory's files relative to the repository.
 CANONICAL_PATHS = r".*/site-packages/|.*/(?=tests/jax/[a-z_]+\.py)"
 
-BUILDERS = programs_scenarios.BUILDERS + programs_models.BUILDERS + programs_random.BUILDERS + programs_gather.BUILDERS + programs_moe.BUILDERS
+BUILDERS = (programs_scenarios.BUILDERS + programs_models.BUILDERS + programs_random.BUILDERS + programs_gather.BUILDERS + programs_moe.BUILDERS + programs_lm.BUILDERS)
 
 
 def versions():
@@ -147,8 +147,8 @@ def make(prog, out_root):
     d = os.path.join(out_root, prog.name)
     if os.path.exists(d):
         shutil.rmtree(d)
-    os.makedirs(os.path.join(d, "inputs"))
-    os.makedirs(os.path.join(d, "outputs"))
+    os.makedirs(os.path.join(d, "inputs") if prog.run else d)  # lowered-only programs: no values
+    os.makedirs(os.path.join(d, "outputs") if prog.run else d, exist_ok=True)
 
     jitted, lowered, compiled = lower(prog, shardy=True)
     text = lowered.as_text()
@@ -161,7 +161,7 @@ def make(prog, out_root):
     write(os.path.join(d, "collectives.json"), hlo_collectives.to_json(colls))
 
     with jax.set_mesh(prog.mesh) if prog.set_mesh else contextlib.nullcontext():
-        outputs = jax.block_until_ready(jitted(*prog.args))
+        outputs = program_outputs(prog, jitted, lowered, compiled, d)
 
     _, glowered, gcompiled = lower(prog, shardy=False)
     gtext = gcompiled.as_text()
@@ -183,15 +183,15 @@ def make(prog, out_root):
     leaves = jax.tree_util.tree_leaves(prog.args)
     arguments = []
     for name, leaf, sh in zip(anames, leaves, in_sh):
-        a = np.asarray(leaf)
-        save_npy(os.path.join(d, "inputs", file_name(name)), a)
-        arguments.append({"name": name, "shape": list(a.shape), "dtype": str(a.dtype),
+        a = np.asarray(leaf) if prog.run else leaf
+        if prog.run: save_npy(os.path.join(d, "inputs", file_name(name)), a)  # noqa: E701
+        arguments.append({"name": name, "shape": list(a.shape), "dtype": str(np.dtype(a.dtype)),
                           "sharding": sharding_repr(sh), "in_module": name in locs})
     results = []
     for name, leaf, sh in zip(rnames, jax.tree_util.tree_leaves(outputs), out_sh):
-        a = np.asarray(leaf)
-        save_npy(os.path.join(d, "outputs", file_name(name)), a)
-        results.append({"name": name, "shape": list(a.shape), "dtype": str(a.dtype),
+        a = np.asarray(leaf) if prog.run else leaf
+        if prog.run: save_npy(os.path.join(d, "outputs", file_name(name)), a)  # noqa: E701
+        results.append({"name": name, "shape": list(a.shape), "dtype": str(np.dtype(a.dtype)),
                         "sharding": sharding_repr(sh)})
     mesh = prog.mesh
     meta = {

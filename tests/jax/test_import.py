@@ -88,7 +88,7 @@ def run_shardsim(tmp, prog, shardy):
     "flax_linen_train_step", "flax_nnx_train_step", "transformer_block_adamw",
     "shard_map_collectives", "random_ops", "flax_nnx_init", "gather_vocab", "gather_embed",
     "gather_batch", "scatter_add", "nnx_embed_train_step", "embed_vocab_grad", "sort_topk",
-    "moe_top2_train_step", "cond_switch", "pool_cumsum"]))
+    "moe_top2_train_step", "cond_switch", "pool_cumsum", "lm_noremat", "lm_full", "lm_dots"]))
 def test_shardsim_runs_jax_lowering(progs, tmp_path, name, shardy):
     prog = progs[name]
     jitted, r, outputs = run_shardsim(str(tmp_path), prog, shardy)

@@ -246,6 +246,23 @@ static const ss__mlir_attr *res_attr(const ss__mlir_func *f, int i, const char *
     return ss__mlir_dict_get(d, name);
 }
 
+/* mhlo.memory_kind of an argument or result (jit's shardings with a
+ * memory_kind, jax.device_put to host memory): "device" is the only kind
+ * modelled; any other (pinned_host, unpinned_host) is refused by name, as
+ * host memory has no arena of its own yet. */
+static bool device_memory_only(ss__imp *im, const ss__mlir_op *at, const ss__mlir_attr *kind,
+                               const char *what, int i)
+{
+    if (!kind || (kind->kind == SS__MLIR_AT_STRING && kind->len == 6 &&
+                  memcmp(kind->s, "device", 6) == 0))
+        return true;
+    int len = kind->kind == SS__MLIR_AT_STRING ? (int)kind->len : 1;
+    return ss__imp_fail(im, at, "unsupported attribute 'mhlo.memory_kind = \"%.*s\"' on "
+                                         "%s %d: host memory (offloading, device_put to host) "
+                                         "is not modelled yet",
+                        len, kind->kind == SS__MLIR_AT_STRING ? kind->s : "?", what, i);
+}
+
 /* The sharding attribute of an argument or result in any of the three
  * spellings, or NULL (then the partitioner chooses). */
 static const ss__mlir_attr *sharding_attr(const ss__mlir_attr *(*get)(const ss__mlir_func *, int,
@@ -338,6 +355,8 @@ static bool add_argument(ss__imp *im, const ss__mlir_func *f, int i)
     a->rank = t->rank;
     memcpy(a->shape, t->dims, sizeof(int64_t) * (size_t)t->rank);
     a->is_param = arg_attr(f, i, "tf.aliasing_output") != NULL;
+    if (!device_memory_only(im, at, arg_attr(f, i, "mhlo.memory_kind"), "argument", i))
+        return false;
     const ss__mlir_attr *sh = sharding_attr(arg_attr, f, i);
     if (sh) {
         if (!ss__imp_attr_spec(im, at, sh, 0, t->rank, &a->spec))
@@ -383,6 +402,8 @@ static bool add_result(ss__imp *im, const ss__mlir_func *f, int i, ss_value v)
         sc->outputs = o;
         sc->outputs_cap = cap;
     }
+    if (!device_memory_only(im, at, res_attr(f, i, "mhlo.memory_kind"), "result", i))
+        return false;
     const ss__mlir_attr *info = res_attr(f, i, "jax.result_info");
     char buf[64];
     const char *name;

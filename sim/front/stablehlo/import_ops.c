@@ -183,6 +183,41 @@ static bool op_pad(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
 }
 
+/* reduce_precision (jax.checkpoint's policies emit it on the values they
+ * name, e.g. checkpoint_dots): rounding to `exponent_bits` and
+ * `mantissa_bits` (pretty form: format = eXmY). Only the identity is read:
+ * a format at least as wide as the operand's float type (e8m23 on f32),
+ * where every value is representable and nothing changes. Narrower formats
+ * are refused by name. */
+static bool op_reduce_precision(ss__imp *im, const ss__mlir_op *op, const ss_value x[],
+                                ss_value *out)
+{
+    long e = -1, m = -1;
+    const ss__mlir_attr *f = ss__mlir_op_attr(op, "format");
+    const ss__mlir_attr *eb = ss__mlir_op_attr(op, "exponent_bits");
+    const ss__mlir_attr *mb = ss__mlir_op_attr(op, "mantissa_bits");
+    if (f && f->kind == SS__MLIR_AT_KEYWORD && f->s && sscanf(f->s, "e%ldm%ld", &e, &m) != 2)
+        e = m = -1;
+    if (eb && eb->kind == SS__MLIR_AT_INT && mb && mb->kind == SS__MLIR_AT_INT) {
+        e = (long)eb->i;
+        m = (long)mb->i;
+    }
+    if (e < 1 || m < 0)
+        return ss__imp_fail(im, op, "'%s': no exponent_bits and mantissa_bits", op->name);
+    const ss__mlir_type *t;
+    ss_dtype dt;
+    if (!result_type(im, op, &t, &dt))
+        return false;
+    long te = dt == SS_F32 ? 8 : dt == SS_BF16 ? 8 : dt == SS_F16 ? 5 : dt == SS_F64 ? 11 : -1;
+    long tm = dt == SS_F32 ? 23 : dt == SS_BF16 ? 7 : dt == SS_F16 ? 10 : dt == SS_F64 ? 52 : -1;
+    if (te < 0 || e < te || m < tm)
+        return ss__imp_fail(im, op, "unsupported op '%s' to e%ldm%ld on %s: only a format at "
+                                    "least as wide as the type (no rounding) is read",
+                            op->name, e, m, ss_dtype_name(dt));
+    *out = x[0];
+    return true;
+}
+
 static bool op_compare(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
 {
     static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
@@ -313,6 +348,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         st = ss_select(p, x[0], x[1], x[2], &res[0]);
     else if (strcmp(n, "stablehlo.clamp") == 0 && op->noperands == 3)
         st = ss_clamp(p, x[0], x[1], x[2], &res[0]);
+    else if (strcmp(n, "stablehlo.reduce_precision") == 0 && op->noperands == 1)
+        return op_reduce_precision(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.dot_general") == 0 && op->noperands == 2)
         return op_dot(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.reduce") == 0)
