@@ -289,6 +289,19 @@ static bool fwd_slice(const prop *s, const ss__node *n, int level, ss__layout *c
     return true;
 }
 
+/* A dynamic_update_slice's operand and its update share a layout: `from`
+ * (either one's) without its pending sum, and unsplit along the dims the
+ * update covers whole (ss__node_whole_dims). */
+static void dus_layout(const prop *s, const ss__node *n, const ss__layout *from, ss__layout *c)
+{
+    unsigned part = ss__node_whole_dims(s->p, n);
+    *c = *from;
+    c->partial = 0;
+    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
+        if ((part >> d) & 1u)
+            c->n[d] = 0;
+}
+
 /* dynamic_update_slice: the operand's layout (as a slice's), else, from
  * level 1, the update's on the dims it covers whole (GSPMD: the result
  * may take its sharding from the update; JAX's scan writes each step's
@@ -300,12 +313,7 @@ static bool fwd_dus(const prop *s, const ss__node *n, int level, ss__layout *c)
     const ss__layout *u = lay(s, n->in[1]);
     if (level < 1 || !u->known)
         return false;
-    unsigned part = ss__node_whole_dims(s->p, n);
-    *c = *u;
-    c->partial = 0;
-    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
-        if ((part >> d) & 1u)
-            c->n[d] = 0;
+    dus_layout(s, n, u, c);
     return true;
 }
 
@@ -488,12 +496,7 @@ static bool bwd_dus(const prop *s, ss_value v, int i, int level, ss__layout *c)
     const ss__layout *r;
     if (i != 1 || level < 1 || !bwd_args(s, v, i, &n, &r, &x))
         return false;
-    unsigned part = ss__node_whole_dims(s->p, n);
-    *c = *r;
-    c->partial = 0;
-    for (int d = 0; d < SS_MAX_RANK && d < n->rank; d++)
-        if ((part >> d) & 1u)
-            c->n[d] = 0;
+    dus_layout(s, n, r, c);
     return true;
 }
 

@@ -64,7 +64,13 @@ ss_status ss__schedule_updates(ss_executable *e)
     int *anchor = malloc(sizeof(int) * (size_t)(n ? n : 1));
     bool *store_only = malloc((size_t)nb), *early = calloc((size_t)(n ? n : 1), 1);
     ss__inst *order = malloc(sizeof *order * (size_t)(n ? n : 1));
-    if (!producer || !anchor || !store_only || !early || !order) {
+    /* The follower lists of the final pass (below). */
+    int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
+    int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!producer || !anchor || !store_only || !early || !order || !head || !tail || !next) {
+        free(head);
+        free(tail);
+        free(next);
         free(producer);
         free(anchor);
         free(store_only);
@@ -107,19 +113,6 @@ ss_status ss__schedule_updates(ss_executable *e)
     }
     /* The instructions that follow each anchor, in program order: one
      * list per anchor (head[a + 1], then next[]), built in one pass. */
-    int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
-    int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!head || !tail || !next) {
-        free(head);
-        free(tail);
-        free(next);
-        free(producer);
-        free(anchor);
-        free(store_only);
-        free(early);
-        free(order);
-        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
-    }
     for (int a = 0; a <= n; a++)
         head[a] = tail[a] = -1;
     for (int q = 0; q < n; q++) {
