@@ -92,7 +92,7 @@ static void check_order(const char *prefix, const char *mesh, bool strict, doubl
             int s = sign(ours[i] - ours[k]), x = sign(xla[i] - xla[k]);
             cr_assert(strict ? s == x : s != -x,
                       "%s: %s %.0f B vs %s %.0f B planned, XLA %.0f vs %.0f", prefix,
-                      variants[i], ours[i], variants[k], xla[i], xla[k]);
+                      variants[i], ours[i], variants[k], ours[k], xla[i], xla[k]);
         }
 }
 
