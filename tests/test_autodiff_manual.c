@@ -1,5 +1,5 @@
 /* test_autodiff_manual.c — gradients through shard_map regions (JAX's
- * device-variance transposes, autodiff.c): psum of varying and of invariant
+ * device-variance transposes, vjp_manual.c): psum of varying and of invariant
  * blocks, a replicated input used by varying code, ppermute, all_gather,
  * psum_scatter and axis_index, each on 4 virtual devices and in the
  * reference evaluation, against gradients worked out here by hand from the

@@ -2,7 +2,7 @@
  * ops_shape.c — builders of the constants and data-movement ops StableHLO
  * programs need beyond ops.c's: dense constant arrays and iota (variants of
  * the constant op), strided slices, reverse and lax.pad in full, with their
- * cotangent rules (JAX's transposes), which autodiff.c's table calls.
+ * cotangent rules (JAX's transposes), which vjp_rules.c calls.
  *
  * Every builder checks its arguments and leaves the program as it was on
  * error, with a one-line message naming the op, the dim and the sizes.

@@ -270,7 +270,7 @@ static ss_status run_one_hot(const ss_program *p, const ss__node *n, const ss__i
 }
 
 /* Gather and scatter on blocks the lowering made whole where it must
- * (lower.c's lower_gather); the device-dependent variant is run_placed_index.
+ * (lower_ops.c's ss__lower_gather); the device-dependent variant is run_placed_index.
  * A gather's window that takes a whole operand dim takes this device's
  * whole block of it (that dim may be sharded). */
 static void local_gather_dims(const ss_program *p, const ss__node *n, const ss__tensor *x,
@@ -312,7 +312,7 @@ _Static_assert(sizeof kernel_rules / sizeof kernel_rules[0] == SS__OP_COUNT, "on
 bool ss__exec_has_kernel(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && kernel_rules[op]; }
 
 /* A gather or scatter whose kernel must know where this device's operand
- * block lies (lower.c's lower_gather sets i->layout to the operand's
+ * block lies (lower_ops.c's ss__lower_gather sets i->layout to the operand's
  * layout): an operand dim d with i->sn[d] set is indexed across its shards
  * (global size and block start passed to the kernel); a scatter whose
  * i->layout.partial names axes leaves a pending sum over them, so only

@@ -184,6 +184,32 @@ bool ss__scn_int_arg(ss__scn_ev *e, const callargs *ca, int pos, const char *kw,
 /* The value a builder call made, or NULL after reporting its error. */
 val *ss__scn_built(ss__scn_ev *e, ss_status st, int before, ss__scn_loc loc, ss_value out);
 
+/* Argument helpers the built-ins share (ops.c). */
+/* An axis (may be negative) of an array of `rank` dims, normalized. */
+bool ss__scn_norm_axis(ss__scn_ev *e, int64_t a, int rank, ss__scn_loc loc, int *out);
+/* A tuple of integers (or one integer when `one` allows it). */
+bool ss__scn_ints_arg(ss__scn_ev *e, val *x, ss__scn_loc loc, const char *what, int cap, int64_t out[],
+                      int *n);
+/* P(...) entries: None, 'axis', ('a', 'b'), P.UNCONSTRAINED. */
+bool ss__scn_spec_from(ss__scn_ev *e, val *const *items, int n, ss__scn_loc loc, ss_spec *spec);
+bool ss__scn_spec_arg(ss__scn_ev *e, const callargs *ca, int pos, const char *kw, ss_spec *out);
+
+/* The built-ins the table of ops.c names: each reads its evaluated call
+ * arguments and returns its result, or NULL after reporting an error at
+ * the call. ops_array.c: elementwise, contractions, reductions and shapes,
+ * jax.nn and optax. */
+typedef val *ss__scn_builtin(ss__scn_ev *e, const callargs *ca);
+ss__scn_builtin ss__scn_ev_op_unary, ss__scn_ev_op_binary, ss__scn_ev_op_matmul,
+    ss__scn_ev_op_einsum, ss__scn_ev_op_dot_general, ss__scn_ev_op_reduce, ss__scn_ev_op_transpose,
+    ss__scn_ev_op_reshape, ss__scn_ev_op_broadcast_to, ss__scn_ev_op_broadcast_in_dim,
+    ss__scn_ev_op_concatenate, ss__scn_ev_op_one_hot, ss__scn_ev_op_softmax,
+    ss__scn_ev_op_layer_norm, ss__scn_ev_op_cross_entropy;
+/* ops_decl.c: initializers and declarations, sharding constraints,
+ * stop_gradient, Python's len/range/int/float, indexing, astype. */
+ss__scn_builtin ss__scn_ev_op_init, ss__scn_ev_op_decl_elsewhere, ss__scn_ev_op_constrain,
+    ss__scn_ev_op_logical_constraint, ss__scn_ev_op_stop_gradient, ss__scn_ev_op_len,
+    ss__scn_ev_op_range, ss__scn_ev_op_int_float, ss__scn_ev_op_astype;
+
 /* --- ops_cmp.c ------------------------------------------------- */
 
 /* greater, less, ..., not_equal: bool arrays; where(cond, a, b). */

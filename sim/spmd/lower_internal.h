@@ -1,0 +1,102 @@
+/*
+ * lower_internal.h — what the files of the lowering (lower.c, lower_ops.c,
+ * lower_dot.c) share: the state of one compile, the helpers that grow the
+ * executable and bring values to layouts, and the LOWER rules of ops.def
+ * (lower.c pastes the ss__ prefix onto the column's names).
+ */
+#ifndef SS_LOWER_INTERNAL_H
+#define SS_LOWER_INTERNAL_H
+
+#include "lower.h"
+#include "reshard.h"
+
+/* A value as lowered so far: one buffer per layout it has been brought to. */
+#define SS__LOWER_MAX_VERSIONS 4
+typedef struct ss__lowered {
+    int nversions;
+    int buf[SS__LOWER_MAX_VERSIONS];
+    ss__layout layout[SS__LOWER_MAX_VERSIONS];
+} ss__lowered;
+
+typedef struct ss__lowering {
+    ss_executable *e;
+    ss_program *p;
+    const ss_mesh *mesh;
+    ss__lowered *vals;
+    /* linear_users[v]: every user of v adds or subtracts it (and v is no
+     * output), so a pending sum may stay pending through them. */
+    bool *linear_users;
+    ss__buf line; /* explain text of the op being ss__lowered */
+    int ncoll_in_line;
+    int input_no; /* inputs and params lowered so far */
+    const ss__layout *want; /* region mode: output k's layout */
+} ss__lowering;
+
+/* --- Helpers (lower.c) --------------------------------------------------- */
+
+/* A new local buffer of v's (same shape on every device), named for
+ * reports; *out is its index in the executable's buffers. */
+ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int rank,
+                            const int64_t shape[], const char *name, int *out);
+
+/* Append one instruction to the executable. */
+ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
+
+/* The shape of one device's block of node n laid out as l. */
+void ss__lower_local_shape(const ss__lowering *s, const ss__node *n, const ss__layout *l,
+                           int64_t out[]);
+
+/* An uneven layout comes from a spec the program fixes somewhere (a
+ * constraint, an input's or a shard_map's spec) that is itself uneven:
+ * the error names that op first (the CLI points at the first %N), then
+ * the value where lowering met it. */
+ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layout *l);
+
+/* Record a value's buffer in a layout. */
+void ss__lower_add_version(ss__lowering *s, ss_value v, int buf, const ss__layout *l);
+
+/* Set a collective's axes to the mesh axes numbered axes[]. */
+void ss__lower_coll_axes(const ss__lowering *s, ss_coll *c, int naxes, const int axes[]);
+
+/* Emit collective c of buffer `in` for value v into a new buffer *out;
+ * pairs (pairs_n of them) are a permute's source-target pairs. */
+ss_status ss__lower_emit_coll(ss__lowering *s, ss_value v, ss_coll *c, int in, int *out,
+                              int64_t pairs_n, const int *pairs);
+
+/* Value v's buffer in layout `want` (emitting and caching a reshard). */
+ss_status ss__lower_need(ss__lowering *s, ss_value v, const ss__layout *want, int *out);
+
+/* A new buffer for v's local block in layout l, named "%N op". */
+ss_status ss__lower_kernel_out(ss__lowering *s, ss_value v, const ss__layout *l, int *out);
+
+/* Emit instruction *i as v's kernel on buffers in[] (nin of them), its
+ * result in a new buffer *out in layout l (checked even first). */
+ss_status ss__lower_emit_kernel(ss__lowering *s, ss_value v, int nin, const int in[],
+                                const ss__layout *l, ss__inst *i, int *out);
+
+/* a + b or a - b of two pending sums laid out alike stays a pending sum:
+ * sum(a_i) + sum(b_i) = sum(a_i + b_i), so one reduction serves both (XLA's
+ * all-reduce reassociation; docs/gspmd.md S7). */
+bool ss__lower_add_of_pending(ss__lowering *s, ss_value v);
+
+/* --- The LOWER column of ops.def (lower_ops.c, lower_dot.c) ------------ */
+
+typedef ss_status ss__lower_rule(ss__lowering *s, ss_value v, const ss__layout *want);
+ss__lower_rule ss__lower_broadcast;
+ss__lower_rule ss__lower_collective;
+ss__lower_rule ss__lower_constrain;
+ss__lower_rule ss__lower_dot;
+ss__lower_rule ss__lower_gather;
+ss__lower_rule ss__lower_leaf;
+ss__lower_rule ss__lower_loop;
+ss__lower_rule ss__lower_loop_result;
+ss__lower_rule ss__lower_manual_in;
+ss__lower_rule ss__lower_manual_out;
+ss__lower_rule ss__lower_one_hot;
+ss__lower_rule ss__lower_reduce;
+ss__lower_rule ss__lower_reshape;
+ss__lower_rule ss__lower_same_layout;
+ss__lower_rule ss__lower_scatter;
+ss__lower_rule ss__lower_transpose;
+
+#endif
