@@ -631,6 +631,10 @@ typedef struct ss_device ss_device;
  * letter). The result must be a whole number of bytes. SS_ERR_PARSE for
  * anything else, SS_ERR_RANGE past SIZE_MAX. */
 ss_status ss_size_parse(const char *text, size_t *out);
+/* A byte count as the reports write it, in binary units with one decimal
+ * ("512 B", "16.0 KiB", "1.5 MiB", "2.0 TiB"), into out (cap bytes; 16
+ * always suffice). */
+void ss_size_format(char *out, size_t cap, double bytes);
 
 typedef struct ss_context_options {
     int ndevices;         /* 1..SS_MAX_DEVICES */
@@ -2650,6 +2654,9 @@ ss_status ss_format_numpy(ss_dtype dtype, int rank, const int64_t shape[], const
 
 typedef struct ss_scenario ss_scenario;
 
+/* The largest scenario or .mlir file ss_scenario_load reads (64 MiB). */
+#define SS_SCENARIO_FILE_MAX ((size_t)64 << 20)
+
 /* What the command line can change; zero-initialize and set what you need.
  * Strings and arrays are borrowed: they must outlive the scenario. */
 typedef struct ss_scenario_options {
@@ -2849,6 +2856,56 @@ ss_status ss_scenario_input_get(const ss_scenario *sc, int i, ss_scenario_input 
  * NULL data, a byte count that is not the input's, or a scenario that has
  * run already; nothing changes on error. */
 ss_status ss_scenario_input_set(ss_scenario *sc, int i, const void *data, size_t bytes);
+
+/* --- Scenario reports: what `shardsim run` and `plan` print --------------- */
+
+/* How the report looks; zero-initialize for the plain text report. */
+typedef struct ss_scenario_report_options {
+    bool json;           /* one JSON object (scenarios/README.md documents it) */
+    bool explain;        /* how the partitioner lowered each op */
+    bool explain_memory; /* plan: the live buffers at the peak, with their lines */
+    bool color;          /* ANSI colours in the text */
+    const char *profile; /* plan: the hardware profile of the step estimates
+                            (ss_hw_profile_find's names); NULL: every profile */
+} ss_scenario_report_options;
+/* Write the report of a planned or run scenario to f: the mesh, the shows,
+ * memory per device, the ledger, step times or estimates, checks and
+ * prints, in the order `shardsim run|plan` prints them, or one JSON
+ * object. A part that cannot be made fails the report (SS_ERR_NOMEM): the
+ * text written so far stays, JSON is not written. SS_ERR_INVALID before
+ * ss_scenario_plan or ss_scenario_run has succeeded. */
+ss_status ss_scenario_report_write(ss_scenario *sc, const ss_scenario_report_options *opts,
+                                   FILE *f);
+/* The same report as one self-contained HTML page at `path` (no network:
+ * the page's style, script and data are inside it). SS_ERR_IO when the
+ * file cannot be written, SS_ERR_NOMEM, SS_ERR_INVALID as above. */
+ss_status ss_scenario_report_html(ss_scenario *sc, const ss_scenario_report_options *opts,
+                                  const char *path);
+/* A planned scenario's estimated timeline of one device (every device runs
+ * the same instruction list) on hardware profile `profile` (NULL:
+ * tpu-v5e) as a Chrome trace-event file at `path`: one slice per kernel
+ * and collective. SS_ERR_IO, SS_ERR_NOMEM; SS_ERR_INVALID before a plan
+ * or when the scenario has no run. */
+ss_status ss_scenario_plan_trace(ss_scenario *sc, const char *profile, const char *path);
+/* `run --watch NAME`: during the first step, catch each device's block
+ * before and after every collective that reads or writes a value named
+ * `name`; the report then shows them. Call after ss_scenario_compile and
+ * before ss_scenario_run. SS_ERR_INVALID when no value has that name or
+ * the scenario has no run; SS_ERR_NOMEM. */
+ss_status ss_scenario_watch_value(ss_scenario *sc, const char *name);
+
+/* `shardsim plan FILE --strategy A --strategy B ...`: the scenario at
+ * `path` (or the NUL-terminated `text`, named `path` in messages) planned
+ * once per strategy file in strategies[0..n), with `opts` (its `strategy`
+ * is replaced each time), written side by side to f: per device params,
+ * optimizer state, inputs, activations, the planned peak and whether it
+ * fits, bytes sent and collectives per step; or one JSON object. *any_fits
+ * says whether one of them fits. On failure `err` says where and why, as
+ * ss_scenario_load does, and nothing is written. */
+ss_status ss_scenario_compare_strategies(const char *path, const char *text,
+                                         const ss_scenario_options *opts, int n,
+                                         const char *const strategies[], bool json, FILE *f,
+                                         bool *any_fits, ss_scenario_error *err);
 
 #ifdef __cplusplus
 }

@@ -61,8 +61,21 @@ static PyObject *parse_size(PyObject *self, PyObject *args)
     return st == SS_OK ? PyLong_FromSize_t(bytes) : ss__py_raise(st);
 }
 
+/* format_size(bytes) -> "1.5 MiB", as the reports write byte counts. */
+static PyObject *format_size(PyObject *self, PyObject *args)
+{
+    (void)self;
+    double bytes;
+    if (!PyArg_ParseTuple(args, "d", &bytes))
+        return NULL;
+    char out[32];
+    ss_size_format(out, sizeof out, bytes);
+    return PyUnicode_FromString(out);
+}
+
 static PyMethodDef methods[] = {
     {"parse_size", parse_size, METH_VARARGS, "parse_size(text) -> bytes (\"16GiB\", \"512MiB\")"},
+    {"format_size", format_size, METH_VARARGS, "format_size(bytes) -> \"1.5 MiB\" (the reports' style)"},
     {"mesh_repr", ss__py_mesh_repr, METH_VARARGS,
      "mesh_repr(names, sizes, device_ids, axis_types) -> str"},
     {"mesh_picture", ss__py_mesh_picture, METH_VARARGS,

@@ -134,10 +134,8 @@ class Collective:
 
 
 def _fmt_bytes(n):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{int(n)} B"
+    """A byte count as the reports write it ("1.5 MiB"): the library's own formatter."""
+    return _core.format_size(float(n))
 
 
 class Plan:

@@ -27,6 +27,8 @@ static void fmt_bytes(char *out, size_t cap, double bytes, bool exact)
 
 void ss__fmt_bytes(char *out, size_t cap, double bytes) { fmt_bytes(out, cap, bytes, false); }
 
+void ss_size_format(char *out, size_t cap, double bytes) { fmt_bytes(out, cap, bytes, false); }
+
 void ss__fmt_bytes_exact(char *out, size_t cap, double bytes) { fmt_bytes(out, cap, bytes, true); }
 
 const char *ss__shape_text(char *out, size_t cap, ss_dtype dtype, int rank,

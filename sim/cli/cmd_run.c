@@ -87,8 +87,10 @@ typedef struct run_opts {
     const char *file, *trace, *html, *profile, *watch, *outputs;
     const ss_hw_profile *device; /* plan --device */
     int threads, steps;
-    ss__scn_overrides ov;
+    ss_scenario_options so; /* what the options change: mesh, devices, sets, ... */
     char set_names[32][64];
+    const char *set_name_ptrs[32];
+    int64_t set_values[32];
     int nstrategies; /* --strategy FILE, repeatable for plan (cmd_strategy.c) */
     const char *strategies[16];
     ss_compile_options compile; /* --windowed-einsum, --cheapest */
@@ -160,7 +162,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             if (o->nstrategies == 16 || (!o->plan && o->nstrategies == 1))
                 return fail_usage(o, o->plan ? "--strategy: at most 16"
                                              : "run takes one --strategy (plan compares several)");
-            o->strategies[o->nstrategies++] = o->ov.strategy = v;
+            o->strategies[o->nstrategies++] = o->so.strategy = v;
         } else if (cli_is(&a, "--windowed-einsum")) {
             char *end;
             double mib = strtod(v, &end);
@@ -172,9 +174,9 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (cli_is(&a, "--outputs")) {
             o->outputs = v;
         } else if (cli_is(&a, "--inputs")) {
-            o->ov.inputs = v;
+            o->so.inputs = v;
         } else if (cli_is(&a, "--mesh")) {
-            o->ov.mesh = v;
+            o->so.mesh = v;
         } else if (cli_is(&a, "--maxtext")) {
             o->maxtext = v;
         } else if (cli_is(&a, "--model")) {
@@ -186,11 +188,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         } else if (cli_is(&a, "--slices")) {
             if (!parse_int(v, 1, SS_MAX_DEVICES, &n))
                 return fail_usage(o, "--slices expects an integer in 1..4096");
-            o->ov.slices = (int)n;
+            o->so.slices = (int)n;
         } else if (cli_is(&a, "--devices")) {
             if (!parse_int(v, 1, SS_MAX_DEVICES, &n))
                 return fail_usage(o, "--devices expects an integer in 1..4096");
-            o->ov.devices = (int)n;
+            o->so.devices = (int)n;
         } else if (cli_is(&a, "--threads")) {
             if (!parse_int(v, 1, 4096, &n))
                 return fail_usage(o, "--threads expects an integer in 1..4096");
@@ -200,8 +202,8 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                 return fail_usage(o, "--steps expects an integer in 1..1000000");
             o->steps = (int)n;
         } else if (cli_is(&a, "--device-memory")) {
-            ss_status st = ss_size_parse(v, &o->ov.device_memory);
-            if (st || !o->ov.device_memory) {
+            ss_status st = ss_size_parse(v, &o->so.device_memory);
+            if (st || !o->so.device_memory) {
                 snprintf(msg, sizeof msg, "--device-memory: %s",
                          st ? ss_error_message() : "must be more than 0 bytes");
                 return fail_usage(o, msg);
@@ -210,7 +212,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             const char *eq = strchr(v, '=');
             long long val;
             char *end;
-            if (!eq || eq == v || o->ov.nsets == 32 || (size_t)(eq - v) >= 64)
+            if (!eq || eq == v || o->so.nsets == 32 || (size_t)(eq - v) >= 64)
                 return fail_usage(o, "--set expects NAME=INTEGER (at most 32)");
             errno = 0;
             val = strtoll(eq + 1, &end, 10);
@@ -221,10 +223,10 @@ static int parse_opts(int argc, char **argv, run_opts *o)
                          (int)(eq - v), v, eq + 1, (long long)INT64_MIN, (long long)INT64_MAX);
                 return fail_usage(o, msg);
             }
-            memcpy(o->set_names[o->ov.nsets], v, (size_t)(eq - v));
-            o->set_names[o->ov.nsets][eq - v] = '\0';
-            o->ov.set_names[o->ov.nsets] = o->set_names[o->ov.nsets];
-            o->ov.set_values[o->ov.nsets++] = val;
+            memcpy(o->set_names[o->so.nsets], v, (size_t)(eq - v));
+            o->set_names[o->so.nsets][eq - v] = '\0';
+            o->set_name_ptrs[o->so.nsets] = o->set_names[o->so.nsets];
+            o->set_values[o->so.nsets++] = val;
         } else {
             snprintf(msg, sizeof msg, "unknown option '%s' (see shardsim %s --help)", a.name,
                      o->plan ? "plan" : "run");
@@ -240,7 +242,7 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         return fail_usage(o, "--device plans for an accelerator: use it with shardsim plan");
     if (o->outputs && o->plan)
         return fail_usage(o, "--outputs writes data: use it with shardsim run");
-    if (!o->maxtext && (o->model || o->noverrides || o->ov.slices))
+    if (!o->maxtext && (o->model || o->noverrides || o->so.slices))
         return fail_usage(o, "--model, --override and --slices need --maxtext");
     return -1;
 }
@@ -321,31 +323,6 @@ static void progress(int done, int total, double elapsed, void *user)
     fflush(stderr);
 }
 
-/* plan --trace: the estimated timeline of one device (every device runs the
- * same instruction list), one slice per kernel or collective. */
-static bool write_plan_trace(const ss_scenario *sc, const ss__scn_report *r, const char *path)
-{
-    ss__scn_slice *sl = NULL;
-    int n = 0;
-    const char *profile = NULL;
-    if (ss__scn_plan_slices(sc, r, &sl, &n, &profile) != SS_OK)
-        return false;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        free(sl);
-        return false;
-    }
-    fprintf(f, "{\"traceEvents\":[{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
-               "\"args\":{\"name\":\"every device (estimate, %s)\"}}", profile);
-    for (int k = 0; k < n; k++)
-        fprintf(f, ",{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f,"
-                   "\"args\":{\"value\":%d,\"line\":%d}}",
-                sl[k].name, sl[k].start_s * 1e6, sl[k].dur_s * 1e6, (int)sl[k].value, sl[k].line);
-    fprintf(f, "]}\n");
-    free(sl);
-    return fclose(f) == 0;
-}
-
 static int scenario_one(run_opts *op, const char *text, bool plan);
 
 /* Does the line at p start a mesh section: `mesh` at column 1? */
@@ -362,13 +339,11 @@ static bool mesh_line(const char *p, const char *end)
  * the file's line numbers. Sections stop at the first that fails. */
 static int scenario_sections(run_opts *o, const char *text, bool plan)
 {
-    ss_scenario file;
-    memset(&file, 0, sizeof file);
     char *own = NULL;
     size_t len;
     if (!text) {
         size_t flen;
-        int e = ss__read_file(o->file, SS__SCN_FILE_MAX, &own, &flen);
+        int e = ss__read_file(o->file, SS_SCENARIO_FILE_MAX, &own, &flen);
         if (e == EFBIG || e == ENOMEM)
             return fail_usage(o, e == ENOMEM ? "out of host memory" : "file larger than 64 MiB");
         if (e || memchr(own, '\0', flen)) { /* its error, with the file's words */
@@ -394,7 +369,7 @@ static int scenario_sections(run_opts *o, const char *text, bool plan)
         free(own);
         return rc;
     }
-    if (o->ov.mesh || o->outputs || o->trace || o->watch || o->html) {
+    if (o->so.mesh || o->outputs || o->trace || o->watch || o->html) {
         free(own);
         return fail_usage(o, "--mesh, --outputs, --trace, --html and --watch take a file with "
                              "one mesh; this one declares several");
@@ -429,6 +404,27 @@ static int scenario_sections(run_opts *o, const char *text, bool plan)
     return rc;
 }
 
+/* plan --strategy A --strategy B ...: one column per strategy. Errors as
+ * the comparison always printed them: "shardsim plan: FILE:LINE:COL: why". */
+static int compare_strategies(const run_opts *o, const char *text)
+{
+    ss_scenario_options so = o->so;
+    so.set_names = o->set_name_ptrs;
+    so.set_values = o->set_values;
+    ss_scenario_error err;
+    bool any = false;
+    if (ss_scenario_compare_strategies(o->file, text, &so, o->nstrategies, o->strategies, o->json,
+                                       stdout, &any, &err) != SS_OK) {
+        char full[2400];
+        if (err.line)
+            snprintf(full, sizeof full, "%s:%d:%d: %s", o->file, err.line, err.col, err.message);
+        else
+            snprintf(full, sizeof full, "%s: %s", o->file, err.message);
+        return cli_fail("plan", o->json, full);
+    }
+    return any ? SS_EXIT_OK : SS_EXIT_CHECK;
+}
+
 static int scenario_main(int argc, char **argv, const char *text, bool plan)
 {
     run_opts o;
@@ -445,10 +441,10 @@ static int scenario_main(int argc, char **argv, const char *text, bool plan)
     if (o.maxtext) {
         if (ss_maxtext_config_load(o.maxtext, o.model, o.noverrides, o.overrides, &maxtext))
             return fail_usage(&o, ss_error_message());
-        o.ov.maxtext = maxtext;
+        o.so.maxtext = maxtext;
     }
-    if (o.nstrategies > 1) /* side by side (cmd_strategy.c) */
-        rc = ss__scn_strategy_compare(o.file, text, &o.ov, o.nstrategies, o.strategies, o.json);
+    if (o.nstrategies > 1) /* side by side */
+        rc = compare_strategies(&o, text);
     else
         rc = scenario_sections(&o, text, plan);
     ss_maxtext_config_free(maxtext);
@@ -460,30 +456,22 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
 {
     run_opts o = *op;
     progress_state shown = {false};
-    ss_scenario_options so = {.steps = o.steps,
-                              .mesh = o.ov.mesh,
-                              .devices = o.ov.devices,
-                              .device_memory = o.ov.device_memory,
-                              .threads = o.threads,
-                              .nsets = o.ov.nsets,
-                              .set_names = o.ov.set_names,
-                              .set_values = o.ov.set_values,
-                              .strategy = o.ov.strategy,
-                              .compile = o.compile,
-                              .outputs = o.outputs,
-                              .inputs = o.ov.inputs,
-                              .trace = plan ? NULL : o.trace,
-                              .device = o.device,
-                              .trace_events = !plan && o.html,
-                              .maxtext = o.ov.maxtext,
-                              .slices = o.ov.slices};
+    ss_scenario_options so = o.so;
+    so.steps = o.steps;
+    so.threads = o.threads;
+    so.set_names = o.set_name_ptrs;
+    so.set_values = o.set_values;
+    so.compile = o.compile;
+    so.outputs = o.outputs;
+    so.trace = plan ? NULL : o.trace;
+    so.device = o.device;
+    so.trace_events = !plan && o.html;
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;
         so.progress_user = &shown;
     }
     ss_scenario *sc = NULL;
     ss_scenario_error err;
-    ss__scn_watch *watch = NULL;
     int rc;
     ss_status st = text ? ss_scenario_load_text(o.file, text, &so, &sc, &err)
                         : ss_scenario_load(o.file, &so, &sc, &err);
@@ -493,19 +481,12 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
         rc = report_error(&o, &err);
         goto out;
     }
-    ss__scn_report *r = ss__scn_report_of(sc);
-    if (!plan && o.watch && ss_scenario_executable(sc)) {
-        if (ss_scenario_value_find(sc, o.watch) < 0) {
-            char msg[256];
-            snprintf(msg, sizeof msg, "--watch: no value is named '%s' in the scenario", o.watch);
-            rc = report_message(&o, msg, true);
-            goto out;
-        }
-        if (ss__scn_watch_start(sc, ss_scenario_executable(sc), o.watch, &watch)) {
-            rc = report_message(&o, ss_error_message(), true);
-            goto out;
-        }
-        ss_scenario_watch(sc, ss__scn_watch_callback(), watch);
+    if (!plan && o.watch && ss_scenario_executable(sc) &&
+        ss_scenario_watch_value(sc, o.watch) != SS_OK) {
+        char msg[1100];
+        snprintf(msg, sizeof msg, "--watch: %s", ss_error_message());
+        rc = report_message(&o, msg, true);
+        goto out;
     }
     st = plan ? ss_scenario_plan(sc, &err) : ss_scenario_run(sc, &err);
     if (st) {
@@ -514,21 +495,21 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
         rc = report_error(&o, &err);
         goto out;
     }
-    r->json = o.json;
-    r->explain = o.explain;
-    r->explain_memory = o.explain_memory;
-    r->profile = o.profile;
-    r->color = !o.no_color && !o.json && cli_use_color();
-    r->watch = watch;
-    if (plan && o.trace && r->exe && !write_plan_trace(sc, r, o.trace)) {
+    ss_scenario_report_options ro = {.json = o.json,
+                                     .explain = o.explain,
+                                     .explain_memory = o.explain_memory,
+                                     .color = !o.no_color && !o.json && cli_use_color(),
+                                     .profile = o.profile};
+    if (plan && o.trace && ss_scenario_executable(sc) &&
+        ss_scenario_plan_trace(sc, o.profile, o.trace) != SS_OK) {
         rc = report_message(&o, "--trace: cannot write the file", true);
         goto out;
     }
-    if (o.html && (st = ss__scn_report_html(sc, r, o.html)) != SS_OK) {
+    if (o.html && (st = ss_scenario_report_html(sc, &ro, o.html)) != SS_OK) {
         rc = st == SS_ERR_IO ? report_message(&o, ss_error_message(), true) : report_failed(&o);
         goto out;
     }
-    if (ss__scn_report_print(sc, r, stdout))
+    if (ss_scenario_report_write(sc, &ro, stdout))
         rc = report_failed(&o);
     else if (plan)
         rc = ss_scenario_fits(sc) ? SS_EXIT_OK : SS_EXIT_CHECK;
@@ -536,7 +517,6 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
         rc = ss_scenario_checks_passed(sc) ? SS_EXIT_OK : SS_EXIT_CHECK;
 out:
     ss_scenario_free(sc);
-    ss__scn_watch_free(watch);
     return rc;
 }
 

@@ -83,6 +83,20 @@ def test_device_memory_and_assert_fits(root, cli):
         ss.parse_bytes("16 parsecs")
 
 
+def test_byte_counts_read_as_the_reports_write_them(root, cli):
+    # The Python views format bytes with the library's formatter, so a
+    # figure reads the same in `repr(plan)` as in `shardsim plan`: binary
+    # units, one decimal, worked out here by hand.
+    from shardsim._program import _fmt_bytes
+    assert _fmt_bytes(512) == "512 B"
+    assert _fmt_bytes(1536) == "1.5 KiB"
+    assert _fmt_bytes(16 * 2**20) == "16.0 MiB"
+    assert _fmt_bytes(2 * 2**40) == "2.0 TiB"
+    peak = cli("plan", path(root, "flax_mlp"))["memory"]["plan_peak_bytes"]
+    text = repr(ss.load(path(root, "flax_mlp")).plan())
+    assert f"peak {_fmt_bytes(peak)} per device" in text, text
+
+
 def test_parse_bytes_reads_units_as_the_command_line(root, cli):
     # IEC units and bare letters are binary, SI units decimal (dd(1)); the
     # command line's --device-memory reads the same text the same way.

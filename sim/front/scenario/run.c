@@ -11,6 +11,7 @@
  * the file it is about; nothing here prints.
  */
 #include "scenario.h"
+#include "watch.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -597,18 +598,8 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
     if (!sc)
         return fail_at(NULL, err, (ss__scn_loc){0, 0}, "out of host memory", SS__SCN_EXIT_CHECK,
                        SS_ERR_NOMEM);
-    ss__scn_overrides ov = {.mesh = opts->mesh,
-                            .devices = opts->devices,
-                            .device_memory = opts->device_memory,
-                            .nsets = opts->nsets,
-                            .strategy = opts->strategy,
-                            .inputs = opts->inputs,
-                            .maxtext = opts->maxtext,
-                            .slices = opts->slices};
-    for (int k = 0; k < opts->nsets; k++) {
-        ov.set_names[k] = opts->set_names[k];
-        ov.set_values[k] = opts->set_values[k];
-    }
+    ss__scn_overrides ov;
+    ss__scn_overrides_from(opts, &ov);
     ss_status lst = ss__scn_load(sc, path ? path : "<text>", text, &ov);
     if (lst != SS_OK) {
         /* An unreadable file is SS_ERR_IO (still bad input: exit 2). */
@@ -649,6 +640,7 @@ void ss_scenario_free(ss_scenario *sc)
     if (run) {
         free_step_values(sc, &run->report);
         ss__scn_ckpt_destroy(run->report.ckpt);
+        ss__scn_watch_free(run->report.watch);
         for (int o = 0; run->kept && o < sc->noutputs; o++)
             ss_array_destroy(run->kept[o]);
         free(run->kept);
@@ -773,6 +765,23 @@ bool ss_scenario_fits(const ss_scenario *sc)
 bool ss_scenario_checks_passed(const ss_scenario *sc)
 {
     return !sc || !sc->run || !sc->run->ran || sc->run->pass;
+}
+
+void ss__scn_overrides_from(const ss_scenario_options *opts, ss__scn_overrides *ov)
+{
+    memset(ov, 0, sizeof *ov);
+    ov->mesh = opts->mesh;
+    ov->devices = opts->devices;
+    ov->device_memory = opts->device_memory;
+    ov->nsets = opts->nsets;
+    ov->strategy = opts->strategy;
+    ov->inputs = opts->inputs;
+    ov->maxtext = opts->maxtext;
+    ov->slices = opts->slices;
+    for (int k = 0; k < opts->nsets && k < 32; k++) {
+        ov->set_names[k] = opts->set_names[k];
+        ov->set_values[k] = opts->set_values[k];
+    }
 }
 
 ss__scn_report *ss__scn_report_of(ss_scenario *sc)

@@ -362,7 +362,7 @@ struct ss_scenario {
 };
 
 /* The largest scenario file read (text given in memory has no limit). */
-#define SS__SCN_FILE_MAX ((size_t)64 << 20)
+#define SS__SCN_FILE_MAX SS_SCENARIO_FILE_MAX
 
 /* Read `path` (or take `text` when non-NULL, naming it `path` in
  * messages), lex, parse and evaluate: configuration, arrays, functions,
@@ -479,6 +479,10 @@ typedef struct ss__scn_run {
  * become '_'; a name taken by an earlier output gets _2, _3, ... Known
  * after ss_scenario_compile ("" before). */
 const char *ss__scn_output_file_name(const ss_scenario *sc, int o);
+
+/* The load overrides that opts asks for (ss_scenario_load's options as
+ * ss__scn_load takes them; opts->nsets at most 32). */
+void ss__scn_overrides_from(const ss_scenario_options *opts, ss__scn_overrides *ov);
 
 /* The report's facts after ss_scenario_compile, _plan or _run (NULL
  * before); the caller may set its presentation fields. */

@@ -6,7 +6,7 @@
  * in scenarios/README.md). Every value is named by the scenario name and
  * line it came from when it has one, else by its program number "%N".
  */
-#include "scenario_cli.h"
+#include "report.h"
 
 #include "base/json.h"
 

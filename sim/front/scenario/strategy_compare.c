@@ -1,9 +1,9 @@
 /*
- * cmd_strategy.c — `shardsim plan FILE --strategy A --strategy B ...`:
- * the scenario planned once per strategy, one column per strategy
- * (scenarios/README.md, "Strategies").
+ * strategy_compare.c — ss_scenario_compare_strategies, what `shardsim plan
+ * FILE --strategy A --strategy B ...` prints: the scenario planned once per
+ * strategy, one column per strategy (scenarios/README.md, "Strategies").
  */
-#include "scenario_cli.h"
+#include "report.h"
 
 #include "base/json.h"
 
@@ -19,15 +19,20 @@ typedef struct column {
     double replicated; /* bytes per device of fully replicated params */
 } column;
 
-static int compare_fail(const char *file, bool json, const ss_scenario *sc, const char *msg)
+/* Fill err (line and column from sc's error when it has one) and return
+ * the status of a failed comparison: bad input, as a failed load is. */
+static ss_status compare_fail(ss_scenario_error *err, const ss_scenario *sc, const char *msg)
 {
-    char full[1400];
-    if (sc && sc->err.set && sc->err.loc.line)
-        snprintf(full, sizeof full, "%s:%d:%d: %s", file, sc->err.loc.line, sc->err.loc.col,
-                 msg);
-    else
-        snprintf(full, sizeof full, "%s: %s", file, msg);
-    return cli_fail("plan", json, full);
+    if (err) {
+        memset(err, 0, sizeof *err);
+        if (sc && sc->err.set && sc->err.loc.line) {
+            err->line = sc->err.loc.line;
+            err->col = sc->err.loc.col;
+        }
+        err->bad_input = true;
+        snprintf(err->message, sizeof err->message, "%s", msg);
+    }
+    return ss__fail(SS_ERR_INVALID, "%s", msg);
 }
 
 static void column_name(const char *path, char *out, size_t cap)
@@ -44,20 +49,22 @@ static void column_name(const char *path, char *out, size_t cap)
     out[n] = '\0';
 }
 
-static int plan_column(const char *file, const char *text, const ss__scn_overrides *ov,
-                       const char *strategy, bool json, column *col, char *header, size_t cap)
+/* Plan the scenario with `strategy` into *col; SS_OK or compare_fail's. */
+static ss_status plan_column(const char *file, const char *text, const ss__scn_overrides *ov,
+                             const char *strategy, column *col, char *header, size_t cap,
+                             ss_scenario_error *err)
 {
     ss__scn_overrides o = *ov;
     o.strategy = strategy;
     ss_scenario sc;
     if (ss__scn_load(&sc, file, text, &o) != SS_OK) {
-        int rc = compare_fail(file, json, &sc, sc.err.msg);
+        ss_status st = compare_fail(err, &sc, sc.err.msg);
         ss__scn_free(&sc);
-        return rc;
+        return st;
     }
     if (!sc.run_name) {
         ss__scn_free(&sc);
-        return compare_fail(file, json, NULL, "plan --strategy: the scenario has no run");
+        return compare_fail(err, NULL, "plan --strategy: the scenario has no run");
     }
     ss_executable *exe = NULL;
     ss_plan plan;
@@ -66,7 +73,7 @@ static int plan_column(const char *file, const char *text, const ss__scn_overrid
         snprintf(msg, sizeof msg, "%s", ss_error_message());
         ss_executable_destroy(exe);
         ss__scn_free(&sc);
-        return compare_fail(file, json, NULL, msg);
+        return compare_fail(err, NULL, msg);
     }
     size_t capacity = sc.device_memory ? sc.device_memory : SS_DEFAULT_DEVICE_MEMORY;
     column_name(strategy, col->name, sizeof col->name);
@@ -84,7 +91,7 @@ static int plan_column(const char *file, const char *text, const ss__scn_overrid
              ss_mesh_device_count(sc.mesh), c);
     ss_executable_destroy(exe);
     ss__scn_free(&sc);
-    return -1;
+    return SS_OK;
 }
 
 static void row(FILE *f, const char *label, const column *cols, int n, int kind)
@@ -107,18 +114,26 @@ static void row(FILE *f, const char *label, const column *cols, int n, int kind)
     fprintf(f, "\n");
 }
 
-int ss__scn_strategy_compare(const char *file, const char *text, const ss__scn_overrides *ov, int n,
-                         const char *const files[], bool json)
+ss_status ss_scenario_compare_strategies(const char *file, const char *text,
+                                         const ss_scenario_options *opts, int n,
+                                         const char *const files[], bool json, FILE *f,
+                                         bool *any_fits, ss_scenario_error *err)
 {
+    static const ss_scenario_options none = {0};
+    if (!file || n < 1 || !files || !f || !any_fits)
+        return compare_fail(err, NULL, "ss_scenario_compare_strategies: no file, strategies "
+                                       "or stream");
+    ss__scn_overrides ov;
+    ss__scn_overrides_from(opts ? opts : &none, &ov);
     column *cols = calloc((size_t)n, sizeof *cols);
     char header[800] = "";
     if (!cols)
-        return cli_fail("plan", json, "out of host memory");
+        return compare_fail(err, NULL, "out of host memory");
     for (int k = 0; k < n; k++) {
-        int rc = plan_column(file, text, ov, files[k], json, &cols[k], header, sizeof header);
-        if (rc >= 0) {
+        ss_status st = plan_column(file, text, &ov, files[k], &cols[k], header, sizeof header, err);
+        if (st) {
             free(cols);
-            return rc;
+            return st;
         }
     }
     bool any = false;
@@ -141,23 +156,24 @@ int ss__scn_strategy_compare(const char *file, const char *text, const ss__scn_o
                            cols[k].sent);
         }
         ss__buf_puts(&b, "]}\n");
-        fputs(b.oom ? "{\"error\":\"out of host memory\"}\n" : b.data, stdout);
+        fputs(b.oom ? "{\"error\":\"out of host memory\"}\n" : b.data, f);
         ss__buf_free(&b);
     } else {
-        printf("%s\n\n  %-34s", header, "per device");
+        fprintf(f, "%s\n\n  %-34s", header, "per device");
         for (int k = 0; k < n; k++)
-            printf(" %14s", cols[k].name);
-        printf("\n");
+            fprintf(f, " %14s", cols[k].name);
+        fprintf(f, "\n");
         static const char *const labels[] = {
             "params", "optimizer state", "other inputs (batch)",
             "activations, grads, new state", "planned peak", "  of which replicated params",
             "bytes sent per step", "fits", "collectives per step"};
         static const int order[] = {0, 5, 1, 2, 3, 4, 7, 8, 6};
         for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
-            row(stdout, labels[order[k]], cols, n, order[k]);
-        printf("\n%s\n", any ? "Run one that fits: shardsim run FILE --strategy STRATEGY"
+            row(f, labels[order[k]], cols, n, order[k]);
+        fprintf(f, "\n%s\n", any ? "Run one that fits: shardsim run FILE --strategy STRATEGY"
                              : "None of the strategies fits in device memory.");
     }
     free(cols);
-    return any ? SS__SCN_EXIT_OK : SS__SCN_EXIT_CHECK;
+    *any_fits = any;
+    return SS_OK;
 }

@@ -1,10 +1,10 @@
 /*
- * plan_slices.c — the estimated timeline of one device for a plan (every
+ * report_slices.c — the estimated timeline of one device for a plan (every
  * device runs the same instruction list): one slice per kernel or
  * collective under a hardware profile, back to back with no overlap, as
  * ss_estimate_step sums them. `plan --trace` writes it; `--html` draws it.
  */
-#include "scenario_cli.h"
+#include "report.h"
 
 #include <stdlib.h>
 

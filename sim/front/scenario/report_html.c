@@ -1,19 +1,18 @@
 /*
- * html.c — `shardsim run|plan FILE --html report.html`: one self-contained
- * page. The page is the template of sim/cli/html/ (report.html with its
- * .css and .js inlined, embedded into the binary at build time by
- * sim/cli/html/embed.py) with one JSON object put in its data slot: the
- * report that --json prints, unchanged, under "report", and under "html"
- * the records the page draws that --json does not carry (sim/cli/html/
- * README.md documents each key). The page computes nothing the library
- * knows: tiles, memory points, timeline slices, explain lines and sharding
- * origins all come from here.
+ * report_html.c — `shardsim run|plan FILE --html report.html`: one
+ * self-contained page. The page is the template of html/ (report.html with
+ * its .css and .js inlined, embedded into the binary at build time by
+ * html/embed.py) with one JSON object put in its data slot: the report that
+ * --json prints, unchanged, under "report", and under "html" the records
+ * the page draws that --json does not carry (html/README.md documents each
+ * key). The page computes nothing the library knows: tiles, memory points,
+ * timeline slices, explain lines and sharding origins all come from here.
  *
  * What it does not do: fetch anything (no server, no network), or draw
  * meshes of more than SS__HTML_MAX_DEVICES devices tile by tile (their
  * arrays are listed without tiles).
  */
-#include "scenario_cli.h"
+#include "report.h"
 
 #include "base/json.h"
 

@@ -3,10 +3,10 @@
  * before and after the collectives that read or write a named value, over
  * the public scenario and executable API only.
  */
-#ifndef SS_CLI_WATCH_H
-#define SS_CLI_WATCH_H
+#ifndef SS_FRONT_SCENARIO_WATCH_H
+#define SS_FRONT_SCENARIO_WATCH_H
 
-#include "cli.h"
+#include "scenario.h"
 
 #include <stdio.h>
 
