@@ -563,7 +563,18 @@ static bool bwd_gather(const prop *s, ss_value v, int i, int level, ss__layout *
 {
     if (level < 1)
         return false;
-    return ss__gather_backward(s->p, &s->p->nodes[v], lay(s, v), i, c);
+    const ss__node *n = &s->p->nodes[v];
+    if (!ss__gather_backward(s->p, n, lay(s, v), i, c))
+        return false;
+    /* A scatter's operand: only the sharding the rule will keep, given
+     * the indices' and updates' layouts (an axis the updates' batch dims
+     * claim is not asked of the operand, which would be gathered). */
+    if (n->op == SS__OP_SCATTER && i == 0 && lay(s, n->in[2])->known) {
+        ss__gather_part part;
+        ss__gather_partition(s->p, n, c, lay(s, n->in[1]), lay(s, n->in[2]), &part);
+        *c = part.operand;
+    }
+    return true;
 }
 
 static bool bwd_scatter(const prop *s, ss_value v, int i, int level, ss__layout *c)
