@@ -612,6 +612,30 @@ static bool bwd_loop(const prop *s, ss_value v, int i, int level, ss__layout *c)
     return ss__loop_operand_backward(s->p, s->L, v, i, c);
 }
 
+/* A conditional's result: what its first branch gives it (the hint pass,
+ * case_spmd.c), when its users have not decided. */
+static bool fwd_case_result(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    ss_value v = (ss_value)(n - s->p->nodes);
+    if (!s->hint || !s->hint[v].known)
+        return false;
+    *c = s->hint[v];
+    return true;
+}
+
+/* A conditional's operands: its index is replicated (every device takes
+ * the same branch); the others keep their own layouts, which the branches
+ * take as theirs. */
+static bool bwd_case(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    if (i != 0)
+        return false;
+    ss__layout_replicated(c, s->p->nodes[s->p->nodes[v].in[0]].rank);
+    return true;
+}
+
 static const struct {
     fwd_rule fwd;
     bwd_rule bwd;
