@@ -180,9 +180,10 @@ static ss_status grad_branch(ss_program *p, int b, ss_value outs[], void *user)
     const ss__loop *l = &p->loops[g->loop];
     int a0 = l->branch_at[b], na = l->branch_at[b + 1] - a0, nout = l->nout;
     const ss_program *r = l->branch[b];
-    ss_value args[SS__MAX_INPUTS], res[SS__CASE_MAX_RESULTS], seeds[SS__CASE_MAX_RESULTS];
-    ss_value wrt[SS__MAX_INPUTS], grads[SS__MAX_INPUTS];
-    int nwrt = 0, wrt_of[SS__MAX_INPUTS];
+    ss_value args[SS__MAX_INPUTS] = {0}, res[SS__CASE_MAX_RESULTS] = {0};
+    ss_value seeds[SS__CASE_MAX_RESULTS] = {0}, wrt[SS__MAX_INPUTS] = {0};
+    ss_value grads[SS__MAX_INPUTS] = {0};
+    int nwrt = 0, wrt_of[SS__MAX_INPUTS] = {0};
     ss_status st = SS_OK;
     for (int k = 0; k < na && !st; k++) {
         ss_value x = g->fwd[a0 + k];
@@ -199,7 +200,7 @@ static ss_status grad_branch(ss_program *p, int b, ss_value outs[], void *user)
     if (!st)
         st = ss__region_inline(p, r, args, res);
     int ny = 0;
-    ss_value ys[SS__CASE_MAX_RESULTS];
+    ss_value ys[SS__CASE_MAX_RESULTS] = {0};
     for (int k = 0; k < nout && !st; k++) {
         const ss__node *y = &p->nodes[res[k]];
         if (!ss__ad_is_float(y->dtype) || g->ct[k] < 0)
