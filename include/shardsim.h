@@ -1438,6 +1438,25 @@ typedef ss_status (*ss_while_body)(ss_program *p, const ss_value carry[], ss_val
 ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, void *user,
                         int ncarry, const ss_value init[], ss_value final_carry[]);
 
+/* lax.switch (StableHLO case; lax.cond is two branches with index 0 for
+ * false): `branch` builds branch b (0 <= b < nbranches) from no arguments,
+ * using any values built before it (they become operands of the
+ * conditional, at most 63 in all), and writes its nout results; every
+ * branch must give the same shapes and dtypes. `index` is a scalar i32
+ * value; at run time only branch `index` runs, and an index outside
+ * 0..nbranches-1 runs the last branch, as StableHLO specifies. The plan
+ * holds the largest branch (not their sum) on top of the operands; the
+ * ledger lists every branch's collectives, as XLA's compiled text does.
+ * Each branch is partitioned with the operands' shardings (GSPMD's
+ * conditional), its results resharded to the conditional's. The gradient
+ * is a conditional of the branches' gradients (JAX's cond transpose), so a
+ * branch that does not run sends no cotangent, inf or NaN. Errors: a
+ * non-scalar or non-i32 index, branches that disagree, more than 64
+ * results, or the branch callback's own error, returned unchanged. */
+typedef ss_status (*ss_switch_branch)(ss_program *p, int branch, ss_value outs[], void *user);
+ss_status ss_switch(ss_program *p, ss_value index, int nbranches, ss_switch_branch branch,
+                    void *user, int nout, ss_value outs[]);
+
 /* shard_map: per-device code with explicit collectives, which the
  * partitioner leaves alone (docs/gspmd.md S10). ss_shard_map_begin gives,
  * for each global value xs[k], its per-device block under in_specs[k]

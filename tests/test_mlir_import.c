@@ -437,6 +437,12 @@ FIXTURE(flax_linen_train_step)
 FIXTURE(flax_nnx_train_step)
 FIXTURE(shard_map_collectives)
 FIXTURE(transformer_block_adamw)
+/* Collectives of the Shardy lowering only: XLA's GSPMD partitioner
+ * compiles the program otherwise (tests/data/jax/README.md). */
+#define FIXTURE_SHARDY_COLLECTIVES(prog)                                        \
+    Test(mlir_import, prog##_shardy) { import_fixture(#prog, false, true); }  \
+    Test(mlir_import, prog##_gspmd) { import_fixture(#prog, true, false); }
+
 FIXTURE_RESULTS(lm_noremat)
 FIXTURE_RESULTS(lm_full)
 FIXTURE_RESULTS(lm_dots)
@@ -452,6 +458,7 @@ FIXTURE(sort_topk)
 FIXTURE(moe_top2_train_step)
 FIXTURE(cond_switch)
 FIXTURE(pool_cumsum)
+FIXTURE_SHARDY_COLLECTIVES(embed_grad_scatter)
 
 /* --- Errors and options, through the command line --------------------------------- */
 

@@ -9,8 +9,14 @@
  *   - the planned peaks order as XLA's (arguments + results + temporaries)
  *     order: on the fixtures' 8-device mesh strictly, for the small model
  *     that the tests run and for the large one that is only lowered;
- *   - planned for 256 devices (--mesh fsdp=16,tensor=16), no remat needs
- *     the most, and no pair orders against XLA's 8-device order;
+ *   - planned for 256 devices (--mesh fsdp=16,tensor=16) they order as
+ *     XLA's 8-device analysis orders them, strictly (XLA's analysis is of
+ *     the fixtures' 8-device compile; no 256-device one is checked in), and
+ *     no remat needs the most. The embedding gradient's scatter-add keeps
+ *     its updates' batch sharding as XLA does (gather_spmd.c), so its
+ *     updates are not gathered whole (1 GiB per device); when they were,
+ *     that scatter was the peak of full remat and of checkpoint_dots
+ *     alike and the two tied at 2.01 GiB;
  *   - the recomputation shows in the step: FLOPs per device of full remat
  *     exceed those of no remat, checkpoint_dots' lie between.
  */
@@ -75,8 +81,8 @@ static void plan(const char *prog, const char *mesh, double *peak, double *flops
 static int sign(double d) { return (d > 0) - (d < 0); }
 
 /* Plan the three variants of `prefix` and hold their peaks to XLA's order:
- * every pair the same way round (`strict`), or never the other way round. */
-static void check_order(const char *prefix, const char *mesh, bool strict, double flops[3])
+ * every pair the same way round. */
+static void check_order(const char *prefix, const char *mesh, double flops[3])
 {
     double ours[3], xla[3];
     char prog[64];
@@ -90,7 +96,7 @@ static void check_order(const char *prefix, const char *mesh, bool strict, doubl
     for (int i = 0; i < 3; i++)
         for (int k = i + 1; k < 3; k++) {
             int s = sign(ours[i] - ours[k]), x = sign(xla[i] - xla[k]);
-            cr_assert(strict ? s == x : s != -x,
+            cr_assert(s == x,
                       "%s: %s %.0f B vs %s %.0f B planned, XLA %.0f vs %.0f", prefix,
                       variants[i], ours[i], variants[k], ours[k], xla[i], xla[k]);
         }
@@ -99,19 +105,19 @@ static void check_order(const char *prefix, const char *mesh, bool strict, doubl
 Test(mlir_remat, small_model_peaks_order_as_xla)
 {
     double flops[3];
-    check_order("lm", NULL, true, flops);
+    check_order("lm", NULL, flops);
 }
 
 Test(mlir_remat, large_model_peaks_order_as_xla)
 {
     double flops[3];
-    check_order("lm_large", NULL, true, flops);
+    check_order("lm_large", NULL, flops);
 }
 
 Test(mlir_remat, large_model_on_256_devices)
 {
     double flops[3], peak[3], f;
-    check_order("lm_large", MESH_256, false, flops);
+    check_order("lm_large", MESH_256, flops);
     for (int i = 0; i < 3; i++) {
         char prog[64];
         snprintf(prog, sizeof prog, "lm_large_%s", variants[i]);
@@ -119,12 +125,18 @@ Test(mlir_remat, large_model_on_256_devices)
     }
     cr_assert_gt(peak[0], peak[1], "no remat %.0f B <= full remat %.0f B", peak[0], peak[1]);
     cr_assert_gt(peak[0], peak[2], "no remat %.0f B <= checkpoint_dots %.0f B", peak[0], peak[2]);
+    /* The embedding gradient's updates, f32[256,1024,1024] (batch, seq,
+     * embed of programs_lm.py's LARGE), are 1 GiB whole: full remat's
+     * peak stays below that unless they are gathered whole again. */
+    double updates = 256.0 * 1024 * 1024 * 4;
+    cr_assert_lt(peak[1], updates, "full remat %.0f B >= the whole updates' %.0f B", peak[1],
+                 updates);
 }
 
 Test(mlir_remat, recomputation_costs_flops)
 {
     double flops[3];
-    check_order("lm", NULL, true, flops);
+    check_order("lm", NULL, flops);
     cr_assert_gt(flops[1], flops[2], "full remat %.4g FLOPs <= checkpoint_dots %.4g", flops[1],
                  flops[2]);
     cr_assert_gt(flops[2], flops[0], "checkpoint_dots %.4g FLOPs <= no remat %.4g", flops[2],

@@ -455,6 +455,33 @@ static ss_value s_top_k(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* lax.switch on labels[1] (a data-dependent index, 0 with make_inputs'
+ * labels): branch 0 tanh(x), branch 1 x * w^T, branch 2 x - w^T; each
+ * captures what it uses, and the gradient is the selected branch's (none
+ * for w). Other indices: tests/test_case.c. */
+typedef struct switch_in {
+    ss_value x, wt;
+} switch_in;
+
+static ss_status switch_branch(ss_program *p, int b, ss_value outs[], void *user)
+{
+    const switch_in *s = user;
+    if (b == 0)
+        return ss_unary(p, SS_TANH, s->x, &outs[0]);
+    return ss_binary(p, b == 1 ? SS_MUL : SS_SUB, s->x, s->wt, &outs[0]);
+}
+
+static ss_value s_case(ss_program *p, const sample_in *in)
+{
+    switch_in s = {in->x, -1};
+    ss_value i, y;
+    TS_OK(ss_transpose(p, in->w, (int[]){1, 0}, &s.wt));
+    TS_OK(ss_slice(p, in->labels, (int64_t[]){1}, (int64_t[]){2}, &i));
+    TS_OK(ss_reshape(p, i, 0, NULL, &i));
+    TS_OK(ss_switch(p, i, 3, switch_branch, &s, 1, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -473,6 +500,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_DYNAMIC_UPDATE_SLICE] = s_dynamic,
     [SS__OP_GATHER] = s_gather,       [SS__OP_SCATTER] = s_scatter,
     [SS__OP_SORT] = s_sort,           [SS__OP_TOP_K] = s_top_k,
+    [SS__OP_CASE] = s_case,           [SS__OP_CASE_RESULT] = s_case,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

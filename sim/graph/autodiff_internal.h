@@ -56,6 +56,8 @@ typedef ss_status ss__vjp_rule(ss__ad *s, const ss__node *n, ss_value v, ss_valu
                                const bool want[], ss_value gin[]);
 ss__vjp_rule ss__vjp_binary;
 ss__vjp_rule ss__vjp_broadcast;
+ss__vjp_rule ss__vjp_case; /* case.c */
+ss__vjp_rule ss__vjp_case_result;
 ss__vjp_rule ss__vjp_clamp;
 ss__vjp_rule ss__vjp_collective;
 ss__vjp_rule ss__vjp_concat;

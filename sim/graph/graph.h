@@ -170,7 +170,21 @@ typedef struct ss__loop {
     /* Index in the ys of the carries stacked per step for a gradient
      * (loop_grad.c), -1 until one asks for them. */
     int residual_at;
+    /* A conditional (SS__OP_CASE, case.c) keeps its branches here too, so
+     * that regions nested in regions move as one kind: nbranch > 0, no
+     * cond or body, `nout` results (res[]). Branch b's arguments are the
+     * case's operands branch_at[b] .. branch_at[b + 1] - 1 (operand 0 is
+     * the index); branch_at has nbranch + 1 entries. */
+    int nbranch, nout;
+    ss_program **branch;
+    int *branch_at;
 } ss__loop;
+
+/* The results of a loop or conditional l. */
+static inline int ss__loop_nres(const ss__loop *l)
+{
+    return l->nbranch ? l->nout : l->ncarry + l->nys;
+}
 
 struct ss_program {
     const ss_mesh *mesh;
@@ -325,8 +339,23 @@ ss_status ss__region_inline(ss_program *p, const ss_program *r, const ss_value a
 ss_status ss__counted_loop(ss_program *p, ss_scan_body body, void *user, int64_t length,
                            bool reverse, int ncarry, const ss_value init[], int nxs,
                            const ss_value xs[], int nys, ss_value final_carry[], ss_value ys[]);
-/* Free a loop's regions (region.c). */
+/* Free a loop's or a conditional's regions (region.c). */
 void ss__loop_free(ss__loop *l);
+/* The regions builder (region.c), shared by loops and conditionals: run
+ * `fn` on p with ncarry arguments like init[] and nxs like xs[] (leading
+ * axis dropped), then move what it built into a new region *region; the
+ * values of p it used become further arguments, caps[0..*ncaps). */
+typedef ss_status (*ss__region_fn)(ss_program *p, const ss_value args[], ss_value outs[],
+                                   void *ctx);
+ss_status ss__build_region(ss_program *p, const char *what, int ncarry, const ss_value init[],
+                           int nxs, const ss_value xs[], int nouts, ss__region_fn fn, void *ctx,
+                           ss_program **region, ss_value caps[], int *ncaps, ss_value outs[],
+                           ss__node outs_like[]);
+/* The cotangents of conditional v's operands (gin[k], -1 for none; only
+ * where want[k]) from those of its results ct[k] (-1: zero): a conditional
+ * on the same index whose branch b is branch b's gradient (case.c). */
+ss_status ss__case_vjp(ss_program *p, ss_value v, const ss_value ct[], const bool want[],
+                       ss_value gin[]);
 /* The length of a scan over xs: each xs[k] must be an array of rank >= 1
  * whose leading size equals `length` (or, when length < 0, the first one's);
  * the result is at least 1. A one-line error otherwise. */

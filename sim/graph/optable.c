@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 31, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 33, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)

@@ -25,8 +25,15 @@ void ss__loop_free(ss__loop *l)
 {
     ss_program_destroy(l->cond);
     ss_program_destroy(l->body);
+    for (int b = 0; b < l->nbranch && l->branch; b++)
+        ss_program_destroy(l->branch[b]);
+    free(l->branch);
+    free(l->branch_at);
     free(l->res);
     l->cond = l->body = NULL;
+    l->branch = NULL;
+    l->branch_at = NULL;
+    l->nbranch = 0;
     l->res = NULL;
 }
 
@@ -95,7 +102,7 @@ static ss_status extract(ss_program *p, const char *what, int start, int nargs, 
                 seen = caps[c] == u;
             if (seen)
                 continue;
-            if (p->nodes[u].op == SS__OP_LOOP)
+            if (ss__op_is(p->nodes[u].op, SS__OPF_HAS_REGIONS))
                 return ss__fail(SS_ERR_INVALID, "%s: %%%d is a loop, not an array", what,
                                 (int)u);
             if (*ncaps == maxcaps)
@@ -168,7 +175,7 @@ static ss_status extract(ss_program *p, const char *what, int start, int nargs, 
         }
         if ((st = ss__constant_adopt(r, &n)))
             break;
-        if (n.op == SS__OP_LOOP) { /* a nested loop moves with its regions */
+        if (ss__op_is(n.op, SS__OPF_HAS_REGIONS)) { /* a nested loop moves with its regions */
             void *grown = ss__grow(r->loops, &r->loops_cap, r->nloops + 1, sizeof *r->loops, 4);
             if (!grown) {
                 st = ss__fail(SS_ERR_NOMEM, "%s: out of host memory", what);
@@ -184,7 +191,7 @@ static ss_status extract(ss_program *p, const char *what, int start, int nargs, 
     }
     /* Loops moved along: their results are in the range too (after them). */
     for (int q = 0; q < r->nloops && !st; q++)
-        for (int k = 0; k < r->loops[q].ncarry + r->loops[q].nys; k++)
+        for (int k = 0; k < ss__loop_nres(&r->loops[q]); k++)
             r->loops[q].res[k] = map[r->loops[q].res[k] - start];
     if (!st && nouts) {
         r->outs = malloc(sizeof(ss_value) * (size_t)nouts);
@@ -326,13 +333,10 @@ static ss_status add_loop(ss_program *p, ss__loop *l, int nops, const ss_value o
 
 /* Build one region: argument nodes for the carries (and slices of xs),
  * the callback, then extraction. `call` runs the callback. */
-typedef ss_status (*region_fn)(ss_program *p, const ss_value args[], ss_value outs[],
-                               void *ctx);
-
-static ss_status build_region(ss_program *p, const char *what, int ncarry,
-                              const ss_value init[], int nxs, const ss_value xs[], int nouts,
-                              region_fn fn, void *ctx, ss_program **region, ss_value caps[],
-                              int *ncaps, ss_value outs[], ss__node outs_like[])
+ss_status ss__build_region(ss_program *p, const char *what, int ncarry, const ss_value init[],
+                           int nxs, const ss_value xs[], int nouts, ss__region_fn fn, void *ctx,
+                           ss_program **region, ss_value caps[], int *ncaps, ss_value outs[],
+                           ss__node outs_like[])
 {
     build b;
     build_begin(&b, p, what);
@@ -352,7 +356,7 @@ static ss_status build_region(ss_program *p, const char *what, int ncarry,
     for (int k = 0; k < nouts && !st; k++) {
         if (!ss__program_node(p, outs[k], what))
             st = SS_ERR_INVALID;
-        else if (p->nodes[outs[k]].op == SS__OP_LOOP)
+        else if (ss__op_is(p->nodes[outs[k]].op, SS__OPF_HAS_REGIONS))
             st = ss__fail(SS_ERR_INVALID, "%s: output %d is a loop, not an array", what, k);
         else
             outs_like[k] = p->nodes[outs[k]];
@@ -393,7 +397,7 @@ static ss_status check_carries(ss_program *p, const char *what, int ncarry, cons
         const ss__node *n = ss__program_node(p, init[k], what);
         if (!n)
             return SS_ERR_INVALID;
-        if (n->op == SS__OP_LOOP)
+        if (ss__op_is(n->op, SS__OPF_HAS_REGIONS))
             return ss__fail(SS_ERR_INVALID, "%s: carry %d is a loop, not an array", what, k);
         if (n->manual || p->in_manual)
             return ss__fail(SS_ERR_UNSUPPORTED, "%s: loops inside shard_map regions are not "
@@ -519,14 +523,14 @@ ss_status ss_while_loop(ss_program *p, ss_while_cond cond, ss_while_body body, v
     ss__node pred_like, next_like[SS__LOOP_MAX], init_like[SS__LOOP_MAX];
     for (int k = 0; k < ncarry; k++)
         init_like[k] = p->nodes[init[k]];
-    st = build_region(p, what, ncarry, init, 0, NULL, 1, call_cond, &w, &l.cond, ccaps,
+    st = ss__build_region(p, what, ncarry, init, 0, NULL, 1, call_cond, &w, &l.cond, ccaps,
                       &l.ncond_inv, &pred, &pred_like);
     if (!st && (pred_like.rank != 0 || (pred_like.dtype != SS_BOOL && pred_like.dtype != SS_F32)))
         st = ss__fail(SS_ERR_INVALID, "while_loop: cond must return a scalar (bool, or f32 "
                                       "from a comparison), not a rank-%d %s value",
                       pred_like.rank, ss_dtype_name(pred_like.dtype));
     if (!st)
-        st = build_region(p, what, ncarry, init, 0, NULL, ncarry, call_body, &w, &l.body,
+        st = ss__build_region(p, what, ncarry, init, 0, NULL, ncarry, call_body, &w, &l.body,
                           bcaps, &l.nbody_inv, next, next_like);
     if (!st)
         st = check_next(what, ncarry, init_like, next_like);
@@ -586,7 +590,7 @@ ss_status ss__counted_loop(ss_program *p, ss_scan_body body, void *user, int64_t
         const ss__node *x = ss__program_node(p, xs[k], "scan");
         if (!x)
             return SS_ERR_INVALID;
-        if (x->op == SS__OP_LOOP)
+        if (ss__op_is(x->op, SS__OPF_HAS_REGIONS))
             return ss__fail(SS_ERR_INVALID, "scan: xs[%d] is a loop, not an array", k);
     }
     st = ss__scan_length(p, nxs, xs, length, &length);
@@ -606,7 +610,7 @@ ss_status ss__counted_loop(ss_program *p, ss_scan_body body, void *user, int64_t
     ss__node outs_like[2 * SS__LOOP_MAX], init_like[SS__LOOP_MAX];
     for (int k = 0; k < ncarry; k++)
         init_like[k] = p->nodes[init[k]];
-    st = build_region(p, what, ncarry, init, nxs, xs, ncarry + nys, call_scan, &s, &l.body,
+    st = ss__build_region(p, what, ncarry, init, nxs, xs, ncarry + nys, call_scan, &s, &l.body,
                       caps, &l.nbody_inv, outs, outs_like);
     if (!st)
         st = check_next(what, ncarry, init_like, outs_like);
@@ -654,9 +658,9 @@ ss_status ss__region_inline(ss_program *p, const ss_program *r, const ss_value a
     ss_status st = SS_OK;
     for (int j = nargs; j < r->n && !st; j++) {
         ss__node n = r->nodes[j];
-        if (n.op == SS__OP_LOOP || n.op == SS__OP_LOOP_RESULT) {
-            st = ss__fail(SS_ERR_UNSUPPORTED, "grad: a loop inside a scan body is not "
-                                              "supported in reverse mode");
+        if (ss__op_is(n.op, SS__OPF_HAS_REGIONS) || ss__op_is(n.op, SS__OPF_REGION_RESULT)) {
+            st = ss__fail(SS_ERR_UNSUPPORTED, "grad: a loop or conditional inside a scan body "
+                                              "or branch is not supported in reverse mode");
             break;
         }
         for (int k = 0; k < n.nin; k++)

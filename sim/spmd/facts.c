@@ -42,6 +42,22 @@ static bool ledger_locate(const ss_executable *e, int i, ledger_pos *pos)
             continue;
         }
         const ss__loop_exec *l = &e->loops[in->index];
+        if (l->nbranch) { /* every branch's, branch after branch */
+            int local = i - n;
+            for (int b = 0; b < l->nbranch; b++) {
+                int nb = ss_executable_ledger_count(l->branch[b]);
+                if (local < nb) {
+                    if (!ledger_locate(l->branch[b], local, pos))
+                        return false;
+                    pos->loop_inst = k;
+                    pos->iteration = 0;
+                    pos->in_cond = 0;
+                    return true;
+                }
+                local -= nb;
+            }
+            return false;
+        }
         int ncond = l->cond ? ss_executable_ledger_count(l->cond) : 0;
         int per = ncond + ss_executable_ledger_count(l->body);
         int local = (i - n) % per;

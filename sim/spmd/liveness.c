@@ -119,7 +119,7 @@ int ss__inst_results(const ss_executable *e, const ss__inst *i, int bufs[], int 
         return 0;
     if (i->kind == SS__INST_LOOP) {
         const ss__loop_exec *l = &e->loops[i->index];
-        for (int k = 0; k < l->ncarry + l->nys && n < cap; k++)
+        for (int k = 0; k < ss__loop_exec_nres(l) && n < cap; k++)
             bufs[n++] = l->outs[k];
         return n;
     }

@@ -159,12 +159,16 @@ ss_status ss__loops_hints(ss_program *p, const ss__layout L[], const ss_sharding
     ss_status st = SS_OK;
     for (ss_value v = 0; v < p->n && !st; v++) {
         const ss__node *n = &p->nodes[v];
-        if (n->op != SS__OP_LOOP)
+        if (!ss__op_is(n->op, SS__OPF_HAS_REGIONS))
             continue;
-        if ((st = propagate_regions(p, L, why, v)))
-            break;
         if (!*hint && !(*hint = calloc((size_t)p->n, sizeof(ss__layout))))
             return ss__fail(SS_ERR_NOMEM, "propagation: out of host memory");
+        if (n->op == SS__OP_CASE) {
+            st = ss__case_propagate(p, L, v, *hint);
+            continue;
+        }
+        if ((st = propagate_regions(p, L, why, v)))
+            break;
         const ss__loop *l = &p->loops[n->loop];
         for (int k = 0; k < l->ncarry + l->nys; k++) {
             const ss__layout *b = &l->body->layouts[l->body->outs[k]];
@@ -188,6 +192,8 @@ ss_status ss__loops_propagate(ss_program *p, const ss__layout L[])
     for (ss_value v = 0; v < p->n && !st; v++)
         if (p->nodes[v].op == SS__OP_LOOP)
             st = propagate_regions(p, L, NULL, v);
+        else if (p->nodes[v].op == SS__OP_CASE)
+            st = ss__case_propagate(p, L, v, NULL);
     return st;
 }
 
@@ -197,6 +203,10 @@ void ss__loop_exec_free(ss__loop_exec *l)
 {
     ss_executable_destroy(l->cond);
     ss_executable_destroy(l->body);
+    for (int b = 0; b < l->nbranch && l->branch; b++)
+        ss_executable_destroy(l->branch[b]);
+    free(l->branch);
+    free(l->branch_at);
     free(l->outs);
     free(l->x_step);
     free(l->y_step);
@@ -313,6 +323,8 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
                        ss_device *dev, int *colls_done, void **ptr)
 {
     const ss__loop_exec *l = &e->loops[i->index];
+    if (l->nbranch)
+        return ss__case_run(e, i, ctx, dev, colls_done, ptr);
     int id = ss_device_id(dev), nc = l->ncarry, nx = l->nxs, ny = l->nys;
     void *cur[64], *ys[64], *args[SS__MAX_INPUTS], *res[64];
     bool own[64];
@@ -414,6 +426,8 @@ ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
                         const ss_eval_options *opts)
 {
     const ss__node *n = &p->nodes[v];
+    if (n->op == SS__OP_CASE)
+        return ss__case_eval(p, v, vals, opts);
     const ss__loop *l = ss__node_loop(p, n);
     int nc = l->ncarry, nx = l->nxs, ny = l->nys;
     void *cur[64] = {NULL}, *nxt[64] = {NULL}, *yslice[64] = {NULL};

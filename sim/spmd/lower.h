@@ -98,10 +98,23 @@ typedef struct ss__loop_exec {
     int64_t length; /* -1: a while */
     int64_t trips;  /* a while's trip count when known before it runs, else -1 (ss__loop) */
     bool reverse;
-    int *outs;      /* result buffers: carries, then stacked ys */
+    int *outs;      /* result buffers: carries, then stacked ys (a case: its results) */
     size_t *x_step; /* per xs: local bytes of one step */
     size_t *y_step; /* per ys */
+    /* A conditional (case_spmd.c) instead of a loop: nbranch > 0, no cond
+     * or body; branch b's region takes operands branch_at[b] ..
+     * branch_at[b + 1] - 1 (operand 0, the index, replicated) and gives
+     * the `nout` results. */
+    int nbranch, nout;
+    ss_executable **branch;
+    int *branch_at;
 } ss__loop_exec;
+
+/* Results of loop or conditional instruction l. */
+static inline int ss__loop_exec_nres(const ss__loop_exec *l)
+{
+    return l->nbranch ? l->nout : l->ncarry + l->nys;
+}
 
 struct ss_executable {
     ss_program *program; /* borrowed */
@@ -149,6 +162,14 @@ ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *
 /* Run instruction i (SS__INST_LOOP) of e on device `dev` (exec.c's ptr
  * table of e). */
 ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
+                       ss_device *dev, int *colls_done, void **ptr);
+/* Conditionals (case_spmd.c): lower case node v of p as loop instruction
+ * data (ss__loop_lower's contract), run it (only the selected branch; the
+ * device's collective count skips the others' so that it stays the
+ * ledger's index) and plan it (the largest branch). */
+ss_status ss__case_lower(ss_executable *e, const ss_program *p, ss_value v, const int outs[],
+                         int *index);
+ss_status ss__case_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
                        ss_device *dev, int *colls_done, void **ptr);
 /* Ledger entries of one run of loop instruction i (plan.c): a counted
  * loop's body `length` times, a while's condition and body once each. */

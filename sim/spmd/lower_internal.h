@@ -83,6 +83,8 @@ bool ss__lower_add_of_pending(ss__lowering *s, ss_value v);
 
 typedef ss_status ss__lower_rule(ss__lowering *s, ss_value v, const ss__layout *want);
 ss__lower_rule ss__lower_broadcast;
+ss__lower_rule ss__lower_case; /* case_spmd.c */
+ss__lower_rule ss__lower_case_result;
 ss__lower_rule ss__lower_collective;
 ss__lower_rule ss__lower_constrain;
 ss__lower_rule ss__lower_dot;

@@ -253,10 +253,50 @@ static int64_t loop_runs(const ss__loop_exec *l, bool *known)
  * a while whose trip count its form shows (graph.h, ss__loop.trips) by
  * that, its condition once more; any other while counts its condition and
  * body once (ss_plan.unknown_trip_loops). */
+/* A conditional instruction: while it runs, the largest branch's plan is
+ * live on top of `live` (its results are made by the branch); then its
+ * results stay. The step counts the largest branch's FLOPs and bytes sent
+ * (the most a step can take), and every branch's collectives (the ledger,
+ * as XLA's compiled text, lists each branch's). */
+static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, size_t *live,
+                           ss_plan *out, size_t *inst_peak)
+{
+    const ss__loop_exec *l = &e->loops[i->index];
+    size_t inner = 0, results = 0;
+    double flops = 0, sent = 0;
+    for (int b = 0; b < l->nbranch; b++) {
+        ss_plan r;
+        ss_status st = ss__plan_region(l->branch[b], &r);
+        if (st)
+            return st;
+        inner = r.peak_bytes > inner ? r.peak_bytes : inner;
+        flops = r.flops > flops ? r.flops : flops;
+        sent = r.sent_bytes > sent ? r.sent_bytes : sent;
+        out->ncollectives += r.ncollectives;
+        out->unknown_trip_loops += r.unknown_trip_loops;
+    }
+    for (int k = 0; k < l->nout; k++)
+        results += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+    size_t peak = *live + (inner > results ? inner : results);
+    if (peak > out->peak_bytes) {
+        peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
+        out->peak_bytes = peak;
+    }
+    *inst_peak = peak;
+    *live += results;
+    for (int k = 0; k < l->nout; k++)
+        hbm_set(md, l->outs[k], true);
+    out->flops += flops;
+    out->sent_bytes += sent;
+    return SS_OK;
+}
+
 static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, size_t *live,
                            ss_plan *out, size_t *inst_peak)
 {
     const ss__loop_exec *l = &e->loops[i->index];
+    if (l->nbranch)
+        return plan_case(e, i, md, live, out, inst_peak);
     ss_plan body, cond;
     memset(&cond, 0, sizeof cond);
     ss_status st = ss__plan_region(l->body, &body);
@@ -623,6 +663,14 @@ static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int
         if (i->kind != SS__INST_LOOP)
             continue;
         const ss__loop_exec *l = &e->loops[i->index];
+        if (l->nbranch) { /* every branch's, branch after branch */
+            for (int b = 0; b < l->nbranch; b++) {
+                const ss__inst *f = ledger_find(l->branch[b], index, owner);
+                if (f)
+                    return f;
+            }
+            continue;
+        }
         bool known;
         int64_t trips = loop_runs(l, &known);
         int nc = l->cond ? ledger_count(l->cond) : 0, per = nc + ledger_count(l->body);
@@ -653,6 +701,12 @@ int ss_executable_ledger_count(const ss_executable *e)
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i)
 {
     const ss__loop_exec *l = &e->loops[i->index];
+    if (l->nbranch) {
+        int n = 0;
+        for (int b = 0; b < l->nbranch; b++)
+            n += ledger_count(l->branch[b]);
+        return n;
+    }
     bool known;
     int64_t trips = loop_runs(l, &known);
     int nc = l->cond ? ledger_count(l->cond) : 0;

@@ -563,7 +563,18 @@ static bool bwd_gather(const prop *s, ss_value v, int i, int level, ss__layout *
 {
     if (level < 1)
         return false;
-    return ss__gather_backward(s->p, &s->p->nodes[v], lay(s, v), i, c);
+    const ss__node *n = &s->p->nodes[v];
+    if (!ss__gather_backward(s->p, n, lay(s, v), i, c))
+        return false;
+    /* A scatter's operand: only the sharding the rule will keep, given
+     * the indices' and updates' layouts (an axis the updates' batch dims
+     * claim is not asked of the operand, which would be gathered). */
+    if (n->op == SS__OP_SCATTER && i == 0 && lay(s, n->in[2])->known) {
+        ss__gather_part part;
+        ss__gather_partition(s->p, n, c, lay(s, n->in[1]), lay(s, n->in[2]), &part);
+        *c = part.operand;
+    }
+    return true;
 }
 
 static bool bwd_scatter(const prop *s, ss_value v, int i, int level, ss__layout *c)
@@ -599,6 +610,30 @@ static bool bwd_loop(const prop *s, ss_value v, int i, int level, ss__layout *c)
 {
     (void)level;
     return ss__loop_operand_backward(s->p, s->L, v, i, c);
+}
+
+/* A conditional's result: what its first branch gives it (the hint pass,
+ * case_spmd.c), when its users have not decided. */
+static bool fwd_case_result(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)level;
+    ss_value v = (ss_value)(n - s->p->nodes);
+    if (!s->hint || !s->hint[v].known)
+        return false;
+    *c = s->hint[v];
+    return true;
+}
+
+/* A conditional's operands: its index is replicated (every device takes
+ * the same branch); the others keep their own layouts, which the branches
+ * take as theirs. */
+static bool bwd_case(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    (void)level;
+    if (i != 0)
+        return false;
+    ss__layout_replicated(c, s->p->nodes[s->p->nodes[v].in[0]].rank);
+    return true;
 }
 
 static const struct {

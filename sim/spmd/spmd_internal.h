@@ -38,6 +38,14 @@ ss_status ss__loops_hints(ss_program *p, const ss__layout L[], const ss_sharding
 /* Fix each region's argument layouts from L and propagate the regions
  * (their layouts are final afterwards). */
 ss_status ss__loops_propagate(ss_program *p, const ss__layout L[]);
+/* Conditionals (case_spmd.c): propagate case v's branches with their
+ * arguments laid out as its operands are in L (GSPMD partitions every
+ * branch with the operands' shardings); with `hint` (one per value of p),
+ * give each result the most tiled of the branches' output layouts. */
+ss_status ss__case_propagate(ss_program *p, const ss__layout L[], ss_value v, ss__layout *hint);
+/* Evaluate case v of p on one host: only the selected branch. */
+ss_status ss__case_eval(const ss_program *p, ss_value v, void **vals,
+                        const ss_eval_options *opts);
 /* The layout of a loop's stacked xs operand or ys result in the loop:
  * `l` with its leading dim unsharded; and a slice's (the leading dim
  * dropped). */

@@ -248,3 +248,35 @@ def _builder(cfg, variant, prefix, run):
 
 BUILDERS = ([_builder(SMALL, v, "lm", True) for v in REMAT]
             + [_builder(LARGE, v, "lm_large", False) for v in REMAT])
+
+
+# Added after the LM programs so that their line numbers (in every lm_*
+# fixture's locations) and their place in make_fixtures' order stay put.
+def embed_grad_scatter(devices):
+    """The LM's embedding gradient at small scale: a scatter-add of
+    activation-shaped updates [batch, seq, embed] (sharded on batch over
+    'data' and on embed over 'model', as the decoder's activations) into a
+    zero [vocab, embed] table whose result is sharded P('model', 'data'),
+    as the token embedder (vocab over 'tensor', embed over 'fsdp'). The
+    updates, twice the table's size, keep their batch sharding; the table's
+    embed dim is left whole."""
+    from program import rand
+    from programs_models import mesh_2x4
+
+    mesh = mesh_2x4(devices)
+    vocab, embed, batch, seq = 64, 32, 8, 16
+
+    def f(ids, g):
+        return jnp.zeros((vocab, embed), jnp.float32).at[ids].add(g)
+
+    rng = np.random.default_rng(164)
+    args = (rng.integers(0, vocab, (batch, seq)).astype(np.int32), rand(rng, (batch, seq, embed)))
+    return Program("embed_grad_scatter", "scatter-add of [batch, seq, embed] updates sharded "
+                   "P('data', None, 'model') into a zero [vocab, embed] table, result sharded "
+                   "P('model', 'data')", mesh, f, args,
+                   (NamedSharding(mesh, P("data")), NamedSharding(mesh, P("data", None, "model"))),
+                   NamedSharding(mesh, P("model", "data")),
+                   source="jnp.zeros().at[ids].add (the embedding gradient's scatter-add)")
+
+
+BUILDERS.append(embed_grad_scatter)

@@ -1,39 +1,45 @@
 /*
  * import_case.c — `stablehlo.case` (lax.cond, lax.switch) and
- * `stablehlo.if` through the program builder, by evaluating every branch
- * and selecting: result k is branch i's result k where the index equals i,
- * and the last branch's where no i does (an index outside 0..N-1 runs the
- * last branch, as StableHLO specifies). Branch regions take no arguments
- * and may use any value of the enclosing function, which the importer's
- * value map already holds.
- *
- * What it deliberately does not do: keep the branches apart. The program
- * IR has loops but no conditional op, so a branch's work and memory count
- * in the plan whether it runs or not (the plan is the sum over branches,
- * not XLA's max), and a value an unselected branch makes infinite or NaN
- * can reach a gradient through select's transpose (0 * inf) where JAX's
- * conditional gradient would not. The results equal XLA's otherwise:
- * StableHLO's branches have no side effects.
+ * `stablehlo.if` through the program builder: ss_switch (shardsim.h), its
+ * branch regions run by the importer inside the builder's callback, so a
+ * branch's ops land in the conditional's sub-programs and any value of the
+ * enclosing function a branch uses becomes an operand of the conditional,
+ * as in the text (StableHLO regions may capture). Only the selected branch
+ * runs; an index outside 0..N-1 runs the last branch, as StableHLO
+ * specifies. `if` is a case on its predicate converted to an index: true
+ * runs region 0 (index 0), false region 1.
  */
 #include "front/stablehlo/import.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-/* Run branch region `r` (one block, no arguments) into out[0..nout). */
-static bool run_branch(ss__imp *im, const ss__mlir_op *op, int i, ss_value out[], int nout)
+typedef struct case_ctx {
+    ss__imp *im;
+    const ss__mlir_op *op;
+    bool failed; /* a branch's op failed: sc->err already says where */
+} case_ctx;
+
+/* Branch b: run region b (one block, no arguments) into out[]. */
+static ss_status run_branch(ss_program *p, int b, ss_value out[], void *user)
 {
-    const ss__mlir_region *r = op->regions[i];
-    if (r->nblocks != 1 || r->blocks[0]->nargs != 0)
-        return ss__imp_fail(im, op, "'%s': branch %d must be one block without arguments",
-                            op->name, i);
+    (void)p;
+    case_ctx *c = user;
+    const ss__mlir_op *op = c->op;
+    const ss__mlir_region *r = op->regions[b];
     int nret = 0;
-    if (!ss__imp_block(im, r->blocks[0], out, nout, &nret))
-        return false;
-    if (nret != nout)
-        return ss__imp_fail(im, op, "'%s': branch %d returns %d values, expected %d", op->name,
-                            i, nret, nout);
-    return true;
+    if (r->nblocks != 1 || r->blocks[0]->nargs != 0) {
+        ss__imp_fail(c->im, op, "'%s': branch %d must be one block without arguments",
+                     op->name, b);
+    } else if (!ss__imp_block(c->im, r->blocks[0], out, op->nresults, &nret)) {
+        /* sc->err says where */
+    } else if (nret != op->nresults) {
+        ss__imp_fail(c->im, op, "'%s': branch %d returns %d values, expected %d", op->name, b,
+                     nret, op->nresults);
+    } else {
+        return SS_OK;
+    }
+    c->failed = true;
+    return SS_ERR_PARSE;
 }
 
 bool ss__imp_case(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[])
@@ -52,31 +58,28 @@ bool ss__imp_case(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_val
     if (st || rank != 0 || (is_if ? dt != SS_BOOL : dt != SS_I32))
         return ss__imp_fail(im, op, "'%s': the %s must be a scalar %s", op->name,
                             is_if ? "predicate" : "index", is_if ? "i1" : "i32");
-    ss_value *all = calloc((size_t)(nb * (nres ? nres : 1)), sizeof *all);
-    if (!all)
-        return ss__imp_fail(im, op, "out of host memory");
-    bool ok = true;
-    for (int i = 0; ok && i < nb; i++)
-        ok = run_branch(im, op, i, all + i * nres, nres);
     int before = ss_program_value_count(p);
-    for (int k = 0; ok && !st && k < nres; k++) {
-        /* `if`: branch 0 where the predicate holds; `case`: from the last
-         * branch down, branch i where index == i */
-        ss_value cur = all[(nb - 1) * nres + k];
-        for (int i = nb - 2; !st && i >= 0; i--) {
-            ss_value pred = x[0];
-            if (!is_if) {
-                int32_t iv = i;
-                ss_value c;
-                st = ss_constant_array(p, SS_I32, 0, NULL, &iv, &c);
-                if (!st)
-                    st = ss_compare(p, SS_CMP_EQ, SS_CMP_SIGNED, x[0], c, &pred);
-            }
-            if (!st)
-                st = ss_select(p, pred, all[i * nres + k], cur, &cur);
-        }
-        res[k] = cur;
+    ss_value index = x[0];
+    if (is_if) { /* true -> 0, false -> 1: select(pred, 0, 1) */
+        int32_t zero = 0, one = 1;
+        ss_value c0, c1;
+        st = ss_constant_array(p, SS_I32, 0, NULL, &zero, &c0);
+        if (!st)
+            st = ss_constant_array(p, SS_I32, 0, NULL, &one, &c1);
+        if (!st)
+            st = ss_select(p, x[0], c0, c1, &index);
+        if (st)
+            return ss__imp_built(im, op, st, before);
     }
-    free(all);
-    return ok && ss__imp_built(im, op, st, before);
+    int at = ss_program_value_count(p);
+    case_ctx c = {im, op, false};
+    st = ss_switch(p, index, nb, run_branch, &c, nres, res);
+    if (st && c.failed)
+        return false;
+    /* The conditional and its results are new values: their slots in the
+     * value table held the branches' values while those were built. */
+    int now = ss_program_value_count(p);
+    for (int v = at; !st && v < now && v < im->sc->vinfo_cap; v++)
+        memset(&im->sc->vinfo[v], 0, sizeof im->sc->vinfo[v]);
+    return ss__imp_built(im, op, st, before);
 }
