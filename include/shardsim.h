@@ -2699,6 +2699,11 @@ typedef struct ss_scenario_options {
      * shardings are already resolved); not with `mesh`. */
     const ss_maxtext_config *maxtext;
     int slices;
+    /* run: skip the `check` statements and the single-device run they
+     * compare with (an imported module checks every result by default):
+     * the report then has no checks, ss_scenario_checks_passed is true and
+     * ss_scenario_check_count is 0. For timing the sharded run alone. */
+    bool no_checks;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {
