@@ -1060,7 +1060,10 @@ typedef enum ss_trace_kind {
     SS_TRACE_COLLECTIVE, /* a collective from entry to exit: its WAIT, then
                             the transfer (name: the collective described) */
     SS_TRACE_WAIT,       /* inside a collective: entry until the whole group
-                            has arrived */
+                            has arrived; or a replica's share of work done
+                            once (name "share (leader)": waiting until the
+                            group has copied its result; "share (copy)":
+                            waiting for it and copying; group_size, bytes) */
     SS_TRACE_MEMORY,     /* an allocation (name: the buffer's; bytes: as
                             asked), "allocation failed", or "free" (bytes 0) */
     SS_TRACE_LIVE        /* the live-bytes counter, after each MEMORY event */
