@@ -1627,7 +1627,15 @@ ss_status ss_executable_output(const ss_executable *e, int i, ss_value *out);
 /* Run on the context's devices (its device count must equal the mesh's).
  * Host arrays as ss_program_eval. Each device loads its blocks of the
  * inputs into its arena, runs, and the replica 0 of every output block
- * writes it to the host. Errors: device OOM, deadlock or mismatch reports
+ * writes it to the host. Work replicated along mesh axes (an instruction
+ * of at least 16 KiB of results whose operands are identical on a group of
+ * devices, such as an optimizer update of replicated params) is computed
+ * by the group's first device and copied by the others where they read
+ * it; every device still allocates its buffers, so its peak is the plan's,
+ * and results are bit for bit those of every device computing everything
+ * (environment SHARDSIM_REPLICAS=each, the naive path). Like JAX, this
+ * assumes an input array's replicas hold the same values. Same for
+ * ss_executable_run_arrays. Errors: device OOM, deadlock or mismatch reports
  * from the runtime, SS_ERR_INVALID for NULL buffers. */
 ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const inputs[],
                             void *const outputs[]);
