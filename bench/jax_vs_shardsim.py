@@ -14,13 +14,15 @@ For each program and each device count N (meshes 8 = 2x4, 64 = 8x8,
    text (`lowered.as_text()`) is written to a file. Peak RSS of the child
    (os.wait4's ru_maxrss).
 2. shardsim on that same text (its sdy.mesh is the same mesh):
-   `shardsim run FILE --steps 1 --inputs DIR` (the arguments JAX started
-   from, saved by the child as DIR/argN.npy) timed as a whole process (read, import,
-   compile, one step, and the check against the single-device run that
-   every .mlir run makes: an upper bound of its time to first result; the
-   median of --repeat runs), then `shardsim run FILE --steps 1+S --json`
-   for the median step (its own timing of the steps after the first) and
-   the peak RSS (the larger of the two processes').
+   `shardsim run FILE --steps 1 --no-check --inputs DIR` (the arguments
+   JAX started from, saved by the child as DIR/argN.npy) timed as a whole
+   process (read the text and the arguments, import, compile, one step;
+   --no-check leaves out the single-device run a .mlir run checks its
+   results against by default; the median of --repeat runs), then
+   `shardsim run FILE --steps 1+S --no-check --json` for the median step
+   (its own timing of the steps after the first) and the peak RSS (the
+   larger of the two processes'). --check keeps the check in both (the
+   first result then includes the single-device run).
 
 Programs (same global work at every N):
   mlp    the Flax Linen guide's train step (examples/flax_linen_guide.py:
@@ -293,24 +295,25 @@ def jax_side(prog, n, steps, mlir, extra, timeout):
     return r
 
 
-def shardsim_side(exe, mlir, steps, repeat, timeout):
+def shardsim_side(exe, mlir, steps, repeat, timeout, check):
     firsts, rss = [], 0
+    nocheck = [] if check else ["--no-check"]
     for _ in range(repeat):
-        rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", "1", "--inputs", mlir + ".inputs"],
-                                             timeout=timeout)
+        rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", "1", "--inputs", mlir + ".inputs"]
+                                             + nocheck, timeout=timeout)
         if rc not in (0, 1):  # 1: a check against the single-device run failed; timed all the same
             return {"error": f"shardsim run failed ({rc}): {err.strip()[:300]}"}
         firsts.append(wall)
         rss = max(rss, r)
     rc, out, err, wall, r = run_measured([exe, "run", mlir, "--steps", str(steps + 1), "--json",
-                                          "--inputs", mlir + ".inputs"],
+                                          "--inputs", mlir + ".inputs"] + nocheck,
                                          timeout=timeout)
     if rc not in (0, 1) or not out.strip():
         return {"error": f"shardsim run failed ({rc}): {err.strip()[:300]}"}
     j = json.loads(out)
     st = j["steps"]
     return {"first_s": statistics.median(firsts), "own_first_s": st["first_seconds"],
-            "step_s": st["median_seconds"], "rss": max(rss, r), "checks_ok": rc == 0}
+            "step_s": st["median_seconds"], "rss": max(rss, r), "checks_ok": rc == 0 if check else None}
 
 
 def fmt_s(s):
@@ -336,6 +339,8 @@ def main():
     ap.add_argument("--extra", action="append", default=[], help="FILE.py:FUNC, FUNC(mesh) -> Job")
     ap.add_argument("--steps", type=int, default=10, help="steady-state steps timed (>= 10)")
     ap.add_argument("--repeat", type=int, default=3, help="shardsim first-result runs (median)")
+    ap.add_argument("--check", action="store_true",
+                    help="keep shardsim's check against its single-device run (default: --no-check)")
     ap.add_argument("--shardsim", default=os.path.join(ROOT, "build", "shardsim"))
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per child process")
     ap.add_argument("--keep", help="keep the lowered .mlir files and a results.json here")
@@ -364,7 +369,7 @@ def main():
             s = {"error": "no lowered text"} if "error" in j else None
             if s is None:
                 print(f"# {p}, {n} devices: shardsim ...", file=sys.stderr, flush=True)
-                s = shardsim_side(args.shardsim, mlir, args.steps, args.repeat, args.timeout)
+                s = shardsim_side(args.shardsim, mlir, args.steps, args.repeat, args.timeout, args.check)
             for side, r in (("JAX", j), ("shardsim", s)):
                 if "error" in r:
                     print(f"# {p}, {n}: {side}: {r['error']}", file=sys.stderr)
@@ -375,7 +380,8 @@ def main():
     uname = os.uname()
     print(f"jax_vs_shardsim: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {uname.sysname} {uname.machine}; "
-          f"steps {args.steps}, shardsim first-result runs {args.repeat}")
+          f"steps {args.steps}, shardsim first-result runs {args.repeat}, "
+          f"{'with' if args.check else 'without'} the single-device check")
     print()
     print("| program | N (mesh) | first result JAX | shardsim | ratio | step JAX | shardsim | ratio "
           "| peak RSS JAX | shardsim | ratio |")

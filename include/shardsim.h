@@ -1064,7 +1064,10 @@ typedef enum ss_trace_kind {
     SS_TRACE_COLLECTIVE, /* a collective from entry to exit: its WAIT, then
                             the transfer (name: the collective described) */
     SS_TRACE_WAIT,       /* inside a collective: entry until the whole group
-                            has arrived */
+                            has arrived; or a replica's share of work done
+                            once (name "share (leader)": waiting until the
+                            group has copied its result; "share (copy)":
+                            waiting for it and copying; group_size, bytes) */
     SS_TRACE_MEMORY,     /* an allocation (name: the buffer's; bytes: as
                             asked), "allocation failed", or "free" (bytes 0) */
     SS_TRACE_LIVE        /* the live-bytes counter, after each MEMORY event */
@@ -1647,7 +1650,15 @@ ss_status ss_executable_output(const ss_executable *e, int i, ss_value *out);
 /* Run on the context's devices (its device count must equal the mesh's).
  * Host arrays as ss_program_eval. Each device loads its blocks of the
  * inputs into its arena, runs, and the replica 0 of every output block
- * writes it to the host. Errors: device OOM, deadlock or mismatch reports
+ * writes it to the host. Work replicated along mesh axes (an instruction
+ * of at least 16 KiB of results whose operands are identical on a group of
+ * devices, such as an optimizer update of replicated params) is computed
+ * by the group's first device and copied by the others where they read
+ * it; every device still allocates its buffers, so its peak is the plan's,
+ * and results are bit for bit those of every device computing everything
+ * (environment SHARDSIM_REPLICAS=each, the naive path). Like JAX, this
+ * assumes an input array's replicas hold the same values. Same for
+ * ss_executable_run_arrays. Errors: device OOM, deadlock or mismatch reports
  * from the runtime, SS_ERR_INVALID for NULL buffers. */
 ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const inputs[],
                             void *const outputs[]);
@@ -2725,6 +2736,11 @@ typedef struct ss_scenario_options {
      * shardings are already resolved); not with `mesh`. */
     const ss_maxtext_config *maxtext;
     int slices;
+    /* run: skip the `check` statements and the single-device run they
+     * compare with (an imported module checks every result by default):
+     * the report then has no checks, ss_scenario_checks_passed is true and
+     * ss_scenario_check_count is 0. For timing the sharded run alone. */
+    bool no_checks;
 } ss_scenario_options;
 
 typedef struct ss_scenario_error {

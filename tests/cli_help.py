@@ -9,7 +9,10 @@ block), the subcommands from each command's own help (the words after
 `bench mlp`, ...), so a command added later is checked without editing this
 file. Each must exit 0 within 30 s, print its usage on stdout (beginning with
 "usage: shardsim CMD", naming the subcommand) and nothing on stderr: help
-never runs anything. Output is TAP, one line per command and flag.
+never runs anything. The options `run` and `plan` list in their help
+(`--no-check`, ...) are each accepted by their parser: given alone, without
+a FILE, none is refused as an unknown option. Output is TAP, one line per
+command and flag.
 """
 import re
 import subprocess
@@ -88,6 +91,22 @@ def main():
         for sub in subcommands(cmd, text):
             check([cmd, sub], "--help")
             check([cmd, sub], "-h")
+
+    for cmd in ("run", "plan"):
+        rc, text, err = run([cmd, "--help"])
+        flags = []
+        for line in text.splitlines():
+            if line.lstrip().startswith("--"):
+                flags += [f for f in re.findall(r"--[a-z][a-z0-9-]*", line) if f not in flags]
+        problems = [] if len(flags) >= 10 else ["only %r listed" % flags]
+        if cmd == "run" and "--no-check" not in flags:
+            problems.append("--no-check is not listed")
+        for f in flags:
+            frc, out, ferr = run([cmd, f])
+            if "unknown option" in ferr or frc not in (1, 2):
+                problems.append("%s: exit %s, stderr %r" % (f, frc, ferr[:200]))
+        results.append(("shardsim %s accepts the %d options its help lists" % (cmd, len(flags)),
+                        problems))
 
     print("1..%d" % len(results))
     failed = 0

@@ -331,6 +331,40 @@ Test(scenario_api, results_as_data)
     ss_scenario_free(sc);
 }
 
+/* no_checks skips the checks and the single-device run (the command
+ * line's run --no-check): the same scenario, whose one check passes with
+ * them, reports no check at all without them, and its results are the
+ * same values. */
+Test(scenario_api, no_checks_skips_the_checks)
+{
+    const char *text = "mesh d=2\n"
+                       "x = input(f32[8], P('d'), iota)\n"
+                       "def f(x):\n"
+                       "    y = x * 2 + 1\n"
+                       "    return y\n"
+                       "run f steps=2\n"
+                       "check y\n";
+    const float *ys[2];
+    ss_scenario *sc[2];
+    ss_scenario_error err;
+    for (int k = 0; k < 2; k++) {
+        ss_scenario_options o = {.no_checks = k == 1};
+        TS_OK(ss_scenario_load_text("t.shard", text, &o, &sc[k], &err));
+        TS_OK(ss_scenario_run(sc[k], &err));
+        cr_assert(ss_scenario_checks_passed(sc[k]));
+        ss_scenario_output out;
+        TS_OK(ss_scenario_output_get(sc[k], 0, &out));
+        ys[k] = out.data;
+    }
+    cr_assert_eq(ss_scenario_check_count(sc[0]), 1);
+    cr_assert_eq(ss_scenario_check_count(sc[1]), 0);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(ys[1][i], ys[0][i], "y[%d]: %g without checks, %g with", i, ys[1][i],
+                     ys[0][i]);
+    ss_scenario_free(sc[0]);
+    ss_scenario_free(sc[1]);
+}
+
 /* Given inputs replace the initializer; kept outputs lie on the devices in
  * their layout. y = x * 2 + 1 over x = 10, 20, ..., 80 given by the caller,
  * checked against that formula element by element and shard by shard. */

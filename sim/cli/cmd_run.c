@@ -50,6 +50,9 @@ static const char run_help[] =
     "  --outputs DIR        write every result of the run (the last step's) as DIR/NAME.npy\n"
     "  --inputs DIR         a .mlir module's arguments from DIR/NAME.npy (NAME: the\n"
     "                       argument's path in its location, else argN); default random\n"
+    "  --no-check           skip the `check` statements and the single-device run they\n"
+    "                       compare with (a .mlir run checks every result by default);\n"
+    "                       for timing the sharded run alone\n"
     "  --no-color           no colour in pictures\n"
     "\n"
     "Exit status: 0 ok, 1 a check failed or the run failed on the devices, 2 bad input.\n";
@@ -83,7 +86,7 @@ static const char plan_help[] =
     "Exit status: 0 ok, 1 the plan does not fit in device memory, 2 bad input.\n";
 
 typedef struct run_opts {
-    bool plan, json, explain, explain_memory, no_color, help;
+    bool plan, json, explain, explain_memory, no_color, help, no_check;
     const char *file, *trace, *html, *profile, *watch, *outputs;
     const ss_hw_profile *device; /* plan --device */
     int threads, steps;
@@ -132,6 +135,10 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->explain = true;
         } else if (cli_is(&a, "--explain-memory")) {
             o->explain_memory = true;
+        } else if (cli_is(&a, "--no-check")) {
+            if (o->plan)
+                return fail_usage(o, "--no-check skips a run's checks: use it with shardsim run");
+            o->no_check = true;
         } else if (cli_is(&a, "--no-color")) {
             o->no_color = true;
         } else if (cli_is(&a, "--cheapest")) {
@@ -466,6 +473,7 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
     so.trace = plan ? NULL : o.trace;
     so.device = o.device;
     so.trace_events = !plan && o.html;
+    so.no_checks = o.no_check;
     if (!plan && !o.json && isatty(STDERR_FILENO)) {
         so.progress = progress;
         so.progress_user = &shown;

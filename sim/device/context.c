@@ -70,6 +70,8 @@ void ss__device_wake(ss_device *d)
     if (atomic_load(&d->waiters) > 0) {
         futex_wake(&d->arrived, INT_MAX);
         futex_wake(&d->departed, INT_MAX);
+        futex_wake(&d->shared, INT_MAX);
+        futex_wake(&d->copied, INT_MAX);
     }
 }
 
@@ -442,6 +444,9 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user)
         ss_device *d = &ctx->devices[i];
         atomic_store(&d->arrived, 0);
         atomic_store(&d->departed, 0);
+        atomic_store(&d->shared, 0);
+        atomic_store(&d->copied, 0);
+        d->share_seq = 0;
         atomic_store(&d->in_coll, 0);
         atomic_store(&d->state, SS__DEV_RUNNING);
     }

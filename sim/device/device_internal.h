@@ -43,6 +43,14 @@ struct ss_device {
     _Alignas(64) _Atomic uint32_t arrived; /* seq of the published op */
     _Alignas(64) _Atomic uint32_t departed; /* seq of the last op whose reads are done */
     _Alignas(64) _Atomic uint32_t waiters;  /* threads sleeping on this device's words */
+    /* Replica shares (share.c): `shared` = the number of the last share
+     * this device published as its group's leader (share_buf its buffer),
+     * `copied` = the last one it copied as a follower; share_seq counts
+     * its shares in the run (owner only). */
+    _Alignas(64) _Atomic uint32_t shared;
+    _Alignas(64) _Atomic uint32_t copied;
+    const void *_Atomic share_buf;
+    uint32_t share_seq;
     _Atomic int state;
     _Atomic uint32_t seq_done; /* collectives completed in this run */
     _Atomic int in_coll;       /* published an op that has not completed (reports
@@ -122,6 +130,15 @@ void ss__token_release(ss_context *ctx);
 /* Give a held token back while blocking, and take it again after. */
 bool ss__token_pause(ss_device *d);
 void ss__token_resume(ss_device *d, bool had);
+
+/* Replicas of one computation (share.c): members[0] of a group of n
+ * devices (dev among them) computed `buf` (bytes); the others copy it into
+ * their own `buf`. Every device of the run makes the same sequence of
+ * shares (the executor's static groups). The leader returns once every
+ * follower has copied, so it may then change or free its buffer. Not a
+ * collective: no ledger entry, collective number or fault-injection count.
+ * SS_ERR_DEADLOCK when a peer failed or the run was stopped. */
+ss_status ss__device_share(ss_device *dev, const int *members, int n, void *buf, size_t bytes);
 
 /* Wake every thread sleeping on a device's words. */
 void ss__device_wake(ss_device *d);

@@ -144,7 +144,7 @@ static ss_trace_kind event_kind(const ss__trace_event *e)
         return SS_TRACE_KERNEL;
     if (strcmp(e->cat, "collective") == 0)
         return SS_TRACE_COLLECTIVE;
-    if (strcmp(e->cat, "wait") == 0)
+    if (strcmp(e->cat, "wait") == 0 || strcmp(e->cat, "share") == 0)
         return SS_TRACE_WAIT;
     return SS_TRACE_RUN;
 }

@@ -308,6 +308,25 @@ static void small_m_gemm(int64_t m, int64_t n, int64_t k, const float *a, const 
                     memcpy(c + (i0 + i) * n + j0, acc[i], sizeof acc[i]);
                 continue;
             }
+            if (n - j0 >= JB) {
+                /* The last 1..MR-1 rows (all of them when m < MR: one
+                 * device's 2 tokens on 8 data replicas): the same tile, row
+                 * by row. Each row is a single row of the loop above, so
+                 * the sums are the same (k ascending from 0). */
+                for (int64_t i = 0; i < mr; i++) {
+                    float acc[JB];
+                    for (int j = 0; j < JB; j++)
+                        acc[j] = 0.0f;
+                    for (int64_t kk = 0; kk < k; kk++) {
+                        const float *brow = b + kk * n + j0;
+                        float s = ar[i * k + kk];
+                        for (int j = 0; j < JB; j++)
+                            acc[j] += s * brow[j];
+                    }
+                    memcpy(c + (i0 + i) * n + j0, acc, sizeof acc);
+                }
+                continue;
+            }
             int64_t jn = n - j0 < JB ? n - j0 : JB;
             for (int64_t i = 0; i < mr; i++)
                 for (int64_t j = 0; j < jn; j++) {

@@ -9,8 +9,15 @@
  * program output (only the replica 0 of each block does, so host writes
  * never overlap). On any error a device frees what it holds and returns
  * the status; peers stuck in a collective are released by the runtime.
+ *
+ * Replicated work is done once (replicas.h): an instruction whose operands
+ * are identical on a group of devices runs on the group's first device,
+ * and the others copy its result when they need it (every device still
+ * allocates its buffers, so memory is counted as before);
+ * SHARDSIM_REPLICAS=each runs everything everywhere, the naive path.
  */
 #include "lower.h"
+#include "replicas.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +38,7 @@ typedef struct run {
     /* Region mode (a loop's cond or body, ss__exec_region): */
     void *const *args;       /* LOAD k binds args[k] */
     void **res;              /* STORE k hands its buffer to res[k] */
+    const ss__replicas *rep; /* replica groups, NULL: every device computes all */
 } run;
 
 static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
@@ -350,7 +358,7 @@ static ss_status run_placed_index(const ss_executable *e, const ss__node *n, con
 }
 
 static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
-                            void **ptr)
+                            void **ptr, bool leader)
 {
     ss_executable *e = r->e;
     const ss__node *n = &e->program->nodes[i->node];
@@ -366,6 +374,11 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
         st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
     if (st)
         return st;
+    if (!leader) { /* a replica: the group's leader computes (replicas.h) */
+        if (work)
+            ss_device_free(r->ctx, id, work);
+        return SS_OK;
+    }
     ss_device_kernel_begin(dev, ss__opcode_name(n));
     if ((n->op == SS__OP_GATHER || n->op == SS__OP_SCATTER) && i->layout.known)
         st = run_placed_index(e, n, i, in, &out, c);
@@ -400,7 +413,7 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
     return ss__device_alloc_named(r->ctx, id, rb->bytes, rb->name, dst);
 }
 
-static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr, bool leader)
 {
     ss_executable *e = r->e;
     int id = ss_device_id(dev);
@@ -415,6 +428,8 @@ static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr
     outs[0] = tensor_of(&e->bufs[i->out], ptr[i->out]);
     for (int k = 0; k < i->fused.nextra; k++)
         outs[1 + k] = tensor_of(&e->bufs[i->extra_out[k]], ptr[i->extra_out[k]]);
+    if (!leader)
+        return SS_OK;
     ss_device_kernel_begin(dev, "fused");
     st = ss__k_fused_run(&i->fused, i->nin, leaves, outs);
     ss_device_kernel_end(dev);
@@ -438,6 +453,69 @@ static void watch(const run *r, int id, const ss__inst *i, const ss_coll *coll, 
         .dtype = b->dtype, .rank = b->rank, .shape = b->shape, .data = data,
     };
     e->watch(&ev, e->watch_user);
+}
+
+/*
+ * Instruction k runs on the leader of its replica group (group axes `g`,
+ * replicas.h) only: the device's group, leader first, into members[]
+ * (device ids, the other axes at this device's coordinates), and whether
+ * this device leads it.
+ */
+static int replica_group(const ss_mesh *m, unsigned g, const int64_t c[], int members[],
+                         bool *leader)
+{
+    int axes[SS_MAX_AXES], na = 0, n = 1;
+    *leader = true;
+    for (int a = 0; a < m->naxes; a++)
+        if ((g >> a) & 1u) {
+            axes[na++] = a;
+            n *= (int)m->sizes[a];
+            *leader = *leader && c[a] == 0;
+        }
+    for (int k = 0; k < n; k++) {
+        int64_t q[SS_MAX_AXES];
+        memcpy(q, c, sizeof(int64_t) * (size_t)m->naxes);
+        for (int j = na - 1, rest = k; j >= 0; j--) {
+            q[axes[j]] = rest % m->sizes[axes[j]];
+            rest /= (int)m->sizes[axes[j]];
+        }
+        int64_t pos = 0;
+        for (int a = 0; a < m->naxes; a++)
+            pos = pos * m->sizes[a] + q[a];
+        members[k] = ss_mesh_device_id(m, (int)pos);
+    }
+    return n;
+}
+
+/* A replicated instruction's results, from its group's leader to the
+ * followers that read them (ss__device_share). */
+static ss_status share_results(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
+                               void **ptr)
+{
+    ss_executable *e = r->e;
+    int k = (int)(i - e->insts);
+    int members[SS_MAX_DEVICES];
+    bool leader;
+    int n = replica_group(e->mesh, r->rep->group[k], c, members, &leader);
+    ss_status st = SS_OK;
+    for (int res = 0; res <= (i->kind == SS__INST_FUSED ? i->fused.nextra : 0) && !st; res++)
+        if (r->rep->need[k][res]) {
+            int b = res == 0 ? i->out : i->extra_out[res - 1];
+            st = ss__device_share(dev, members, n, ptr[b], e->bufs[b].bytes);
+        }
+    return st;
+}
+
+/* Does this device compute instruction i (not a follower of its group)? */
+static bool computes(const run *r, const ss__inst *i, const int64_t c[])
+{
+    if (!r->rep)
+        return true;
+    unsigned g = r->rep->group[i - r->e->insts];
+    for (int a = 0; g && a < r->e->mesh->naxes; a++)
+        if (((g >> a) & 1u) && c[a] != 0)
+            return false;
+    return true;
 }
 
 static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
@@ -509,8 +587,11 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         ptr[i->out] = ss__array_shard_data(r->in_arrays[i->index], ss_mesh_position_of(m, id));
         return SS_OK;
     }
-    if (i->kind == SS__INST_FUSED)
-        return run_fused(r, dev, i, ptr);
+    bool shared = r->rep && r->rep->group[i - e->insts];
+    if (i->kind == SS__INST_FUSED) {
+        st = run_fused(r, dev, i, ptr, computes(r, i, c));
+        return st || !shared ? st : share_results(r, dev, i, c, ptr);
+    }
     if (i->kind == SS__INST_COLL) {
         const void *in = ptr[i->in[0]];
         ss_coll coll = i->coll;
@@ -544,7 +625,9 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         ss__constant_fill(&e->program->nodes[i->node], out, false);
         return SS_OK;
     }
-    case SS__INST_KERNEL: return run_kernel(r, dev, i, c, ptr);
+    case SS__INST_KERNEL:
+        st = run_kernel(r, dev, i, c, ptr, computes(r, i, c));
+        return st || !shared ? st : share_results(r, dev, i, c, ptr);
     case SS__INST_ALLOC:
         memset(out, 0, ob->bytes);
         return SS_OK;
@@ -675,18 +758,22 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
         if (!outputs || !outputs[k])
             return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
     run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **)), NULL, NULL, NULL,
-             NULL, NULL, calloc((size_t)n, sizeof(int)), NULL, NULL};
+             NULL, NULL, calloc((size_t)n, sizeof(int)), NULL, NULL, NULL};
     if (!r.ptrs || !r.colls_done) {
         free(r.ptrs);
         free(r.colls_done);
         return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
     }
     ss_status st = SS_OK;
+    ss__replicas rep = {NULL, NULL};
     for (int d = 0; d < n && !st; d++)
         if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
             st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
+    if (!st && !ss__replicas_naive() && !(st = ss__replicas_plan(e, &rep)))
+        r.rep = &rep;
     if (!st)
         st = ss_context_run(ctx, device_main, &r);
+    ss__replicas_free(&rep);
     for (int d = 0; d < n; d++)
         free(r.ptrs[d]);
     free(r.ptrs);
@@ -744,7 +831,7 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (st)
             return st;
     }
-    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL, NULL, NULL};
+    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     r.ptrs = calloc((size_t)n, sizeof(void **));
     r.colls_done = calloc((size_t)n, sizeof(int));
     r.outp = calloc((size_t)(e->noutputs ? e->noutputs : 1), sizeof(void **));
@@ -769,8 +856,12 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (i->kind == SS__INST_STORE && !r.borrowed[i->in[0]])
             r.kept[i->in[0]] = 1;
     }
+    ss__replicas rep = {NULL, NULL};
+    if (!st && !ss__replicas_naive() && !(st = ss__replicas_plan(e, &rep)))
+        r.rep = &rep;
     if (!st)
         st = ss_context_run(ctx, device_main, &r);
+    ss__replicas_free(&rep);
     /* Donated inputs are consumed whether or not the run succeeded. */
     for (int k = 0; k < e->ninputs; k++)
         if (donate && donate[k])

@@ -609,6 +609,8 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
         return st;
     }
     sc->opts = *opts;
+    if (opts->no_checks)
+        sc->nchecks = 0;
     if (!opts->device_memory && opts->device && opts->device->hbm_bytes)
         sc->device_memory = opts->device->hbm_bytes;
     if (!sc->device_memory)
