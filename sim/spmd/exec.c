@@ -817,8 +817,13 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
     for (int o = 0; o < e->noutputs && !st; o++) {
         const ss__node *v = &e->program->nodes[e->outputs[o]];
         ss_sharding sh;
-        ss__layout_to_sharding(e->mesh, &e->program->layouts[e->outputs[o]], &sh);
+        const ss__layout *l = &e->program->layouts[e->outputs[o]];
+        ss__layout_to_sharding(e->mesh, l, &sh);
         sh.partial_mask = 0;
+        if (ss_sharding_check(&sh, v->rank, v->shape) == SS_ERR_INDIVISIBLE)
+            for (int k = 0; k < e->ninsts; k++) /* stored replicated, as jit returns it */
+                if (e->insts[k].kind == SS__INST_STORE && e->insts[k].index == o)
+                    ss__layout_to_sharding(e->mesh, &e->insts[k].layout, &sh);
         st = ss__array_adopt(ctx, &sh, v->rank, v->shape, v->dtype, r.outp[o], &outputs[o]);
         if (!st) {
             adopted++;

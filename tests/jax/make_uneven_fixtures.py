@@ -128,12 +128,12 @@ def u_max(devices):
     mesh = mesh42(devices)
 
     def f(x):
-        return jnp.max(wsc(x - 10, ns(mesh, None, ("x", "y"))), axis=1)
+        return jnp.max(wsc(-(x * x) - 1, ns(mesh, None, ("x", "y"))), axis=1)
 
     args = (rand(np.random.default_rng(3), (3, 5)),)
-    return Program("u_max", "max over columns of f32[3,5] - 10 constrained to "
-                   "P(None, ('x', 'y')) (1,1,1,1,1,0,0,0): the padding is masked "
-                   "with -inf", mesh, f, args, (ns(mesh),), ns(mesh),
+    return Program("u_max", "max over columns of -(x*x) - 1 (all below any padding "
+                   "of 0 or -1) constrained to P(None, ('x', 'y')) (1,1,1,1,1,0,0,0): "
+                   "the padding is masked with -inf", mesh, f, args, (ns(mesh),), ns(mesh),
                    source="uneven shards")
 
 
