@@ -1616,8 +1616,21 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
 /* The program partitioned for its mesh: propagation (if not done), then
  * GSPMD's lowering to one per-device instruction list with the collectives
  * and reshards it needs, and buffer lifetimes. Compile once, run many
- * times. The program must outlive the executable and not change. Errors:
- * SS_ERR_UNSUPPORTED (e.g. uneven shards inside a program) with the op named. */
+ * times. The program must outlive the executable and not change.
+ *
+ * Uneven shards (a constraint whose dim its axes do not divide, as
+ * with_sharding_constraint allows inside jit) are lowered as XLA lowers
+ * them: every device holds a block ceil(size / tiles) long (the last ones
+ * padded, or all padding), counted whole by the plan; reductions and dots
+ * over such a dim first set the padding to their identity (0 for sums and
+ * dots, -inf for max, +inf for min); leaving the layout all-gathers the
+ * padded blocks and cuts the padding off; an uneven output is returned
+ * replicated (jit's output sharding P()). Elementwise ops, transposes,
+ * broadcasts, reductions and dots take uneven layouts; other ops do not yet.
+ *
+ * Errors: SS_ERR_UNSUPPORTED with the op named (e.g. an op that cannot take
+ * uneven shards: the message names the constraint that made them and the
+ * op they reached). */
 typedef struct ss_executable ss_executable;
 ss_status ss_program_compile(ss_program *p, ss_executable **out);
 

@@ -156,7 +156,7 @@ Test(cli, show_errors_are_jax_errors)
                  "Resource axis: z of P('z',) is not found in mesh: ('x', 'y').");
     expect_error("show --mesh x=4,y=2 --shape 8,3 --spec x,y --json",
                  "implies that array axis 1 is partitioned 2 times, but the dimension size is 3 "
-                 "(full shape: (8, 3), per-dimension tiling factors: (4, 2) should evenly "
+                 "(full shape: (8, 3), per-dimension tiling factors: [4, 2] should evenly "
                  "divide the shape)");
     expect_error("show --mesh x=4,y=2 --shape 8,8 --spec x,x --json",
                  "has duplicate entries for `x`");
@@ -187,7 +187,7 @@ Test(cli, show_error_without_json_is_one_stderr_line)
     int rc = ts_run_cli("show --mesh x=4,y=2 --shape 8,3 --spec x,y", &out, &err);
     cr_assert_eq(rc, 2);
     cr_assert_str_eq(out, "");
-    cr_assert(strncmp(err, "shardsim show: NamedSharding(", 29) == 0, "%s", err);
+    cr_assert(strncmp(err, "shardsim show: Sharding NamedSharding(", 38) == 0, "%s", err);
     cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
     free(out);
     free(err);

@@ -327,7 +327,7 @@ Test(scenario, name_shape_and_sharding_errors_point_at_the_expression)
     expect_error("mesh x=4\na = input(f32[8], P('z'), ones)\n", "2:19",
                  "Resource axis: z of P('z',) is not found in mesh: ('x',).");
     expect_error("mesh x=4\na = input(f32[6], P('x'), ones)\n", "2:19",
-                 "NamedSharding(mesh=Mesh('x': 4, axis_types=(Auto,)), spec=P('x',)");
+                 "Sharding NamedSharding(mesh=Mesh('x': 4, axis_types=(Auto,)), spec=P('x',)");
     expect_error("mesh x=4\na = input(f32[8], P('x'), ones)\ndef f(a):\n"
                  "    return sum(a, axis=3)\nrun f\n",
                  "4:19", "axis 3 is out of bounds for array of dimension 1");

@@ -558,13 +558,15 @@ Test(lang, jax_spellings_that_differ_or_are_missing_name_what_to_write)
 
 Test(lang, an_uneven_constraint_is_reported_at_the_constraint)
 {
-    /* y's layout is uneven only because of the constraint two lines below */
+    /* Uneven shards run through elementwise ops (tests/test_uneven.c); a
+     * slice cannot take them yet, and the error points at the constraint
+     * that made them, naming the op they reached. */
     const char *text = "mesh d=2 m=4\nx = input(f32[8, 6], P('d', None), iota)\n"
                        "def f(x):\n    y = x * 2.0\n    z = y + 1.0\n"
-                       "    w = constrain(z, P(None, 'm'))\n    return w\nrun f\n";
+                       "    w = constrain(z, P(None, 'm'))\n    return w[0:4, :]\nrun f\n";
     expect_error("plan", text, "6:9: ",
                  "(sharding_constraint) dim 1 of size 6 is split 4 ways by P(None, 'm'); "
-                 "uneven shards inside a program are not supported yet");
+                 "uneven shards reach %8 (slice), which cannot take them yet");
     expect_error("run", text, "6:9: ", "(sharding_constraint) dim 1 of size 6 is split 4 ways");
 }
 

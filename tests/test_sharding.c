@@ -213,10 +213,10 @@ Test(sharding, error_wording)
     int64_t shape2[2] = {8, 3};
     cr_assert_eq(ss_sharding_check(&sh, 2, shape2), SS_ERR_INDIVISIBLE);
     cr_assert_str_eq(ss_error_message(),
-                     "NamedSharding(mesh=Mesh('x': 4, 'y': 2, axis_types=(Auto, Auto)), "
-                     "spec=P('x', 'y'), memory_kind=device) implies that array axis 1 is "
-                     "partitioned 2 times, but the dimension size is 3 (full shape: (8, 3), "
-                     "per-dimension tiling factors: (4, 2) should evenly divide the shape)");
+                     "Sharding NamedSharding(mesh=Mesh('x': 4, 'y': 2, axis_types=(Auto, "
+                     "Auto)), spec=P('x', 'y'), memory_kind=device) implies that array axis 1 "
+                     "is partitioned 2 times, but the dimension size is 3 (full shape: (8, 3), "
+                     "per-dimension tiling factors: [4, 2] should evenly divide the shape)");
     ss_mesh_destroy(m);
 }
 

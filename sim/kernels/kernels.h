@@ -305,6 +305,12 @@ ss_status ss__k_concatenate(int n, const ss__tensor xs[], int axis, ss__tensor *
 ss_status ss__k_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[], double value,
                     ss__tensor *out);
 
+/* GSPMD's masking of a padded (uneven) block, in place: every element of x
+ * whose index along some dim d is >= valid[d] (0 <= valid[d] <= x.shape[d])
+ * becomes `value` converted as ss__k_pad converts it. Elements inside the
+ * valid box are untouched. */
+void ss__k_fill_outside(ss__tensor *x, const int64_t valid[], double value);
+
 /* ------------------------------------------------------------------------ */
 /* Index ops (index_ops.c): any dtype, exact; naive references beside them  */
 /* (reference_index.c).                                                     */

@@ -400,6 +400,32 @@ static void encode_value(ss_dtype dt, double value, unsigned char out[8])
     }
 }
 
+void ss__k_fill_outside(ss__tensor *x, const int64_t valid[], double value)
+{
+    int64_t n = ss__k_numel(x);
+    bool all = true;
+    for (int d = 0; d < x->rank; d++)
+        all = all && valid[d] >= x->shape[d];
+    if (n == 0 || all)
+        return;
+    size_t es = ss_dtype_size(x->dtype);
+    unsigned char v[8], *o = x->data;
+    encode_value(x->dtype, value, v);
+    int64_t idx[SS_MAX_RANK] = {0};
+    for (int64_t i = 0; i < n; i++) {
+        bool outside = false;
+        for (int d = 0; d < x->rank && !outside; d++)
+            outside = idx[d] >= valid[d];
+        if (outside)
+            memcpy(o + (size_t)i * es, v, es);
+        for (int d = x->rank - 1; d >= 0; d--) {
+            if (++idx[d] < x->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
 ss_status ss__k_pad(const ss__tensor *x, const int64_t lo[], const int64_t hi[], double value,
                     ss__tensor *out)
 {

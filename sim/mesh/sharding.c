@@ -203,14 +203,19 @@ ss_status ss_sharding_check(const ss_sharding *sh, int rank, const int64_t shape
     for (int d = 0; d < rank; d++) {
         if (shape[d] % factors[d] == 0)
             continue;
+        /* JAX 0.10.2 (_common_shard_shape): f"Sharding {self} implies ...",
+         * the factors a Python list (tests/data/jax_uneven/refusals.json). */
+        ss__buf_puts(&b, "Sharding ");
         ss__sharding_repr_buf(&b, sh);
         ss__buf_printf(&b,
                        " implies that array axis %d is partitioned %lld times, but the "
                        "dimension size is %lld (full shape: ",
                        d, (long long)factors[d], (long long)shape[d]);
         ss__buf_int_tuple(&b, rank, shape);
-        ss__buf_puts(&b, ", per-dimension tiling factors: ");
-        ss__buf_int_tuple(&b, rank, factors);
+        ss__buf_puts(&b, ", per-dimension tiling factors: [");
+        for (int k = 0; k < rank; k++)
+            ss__buf_printf(&b, k ? ", %lld" : "%lld", (long long)factors[k]);
+        ss__buf_putc(&b, ']');
         ss__buf_puts(&b, " should evenly divide the shape)");
         return fail_with_buf(SS_ERR_INDIVISIBLE, &b);
     }

@@ -55,7 +55,9 @@ static int64_t block_index(const ss_mesh *m, const ss__layout *l, int d, int fro
 
 /* Copy a block between a big and a small row-major array: the small one has
  * shape `small`, placed at `start` inside `big`. `to_small` picks the
- * direction. */
+ * direction. A padded block of an uneven shard may reach past the end of
+ * `big` (or start past it): only the part inside is copied; into the small
+ * array the rest is zeros (XLA pads with 0 before its dynamic-slice). */
 static void copy_block(int rank, const int64_t big[], const int64_t small[],
                        const int64_t start[], size_t esize, const char *src, char *dst,
                        bool to_small)
@@ -64,20 +66,34 @@ static void copy_block(int rank, const int64_t big[], const int64_t small[],
         memcpy(dst, src, esize);
         return;
     }
-    size_t row = (size_t)small[rank - 1] * esize;
+    int64_t valid[SS_MAX_RANK] = {0};
+    bool clipped = false;
+    for (int d = 0; d < rank; d++) {
+        int64_t v = big[d] - start[d];
+        valid[d] = v < 0 ? 0 : v > small[d] ? small[d] : v;
+        clipped = clipped || valid[d] < small[d];
+    }
+    size_t row = (size_t)small[rank - 1] * esize, vrow = (size_t)valid[rank - 1] * esize;
     int64_t idx[SS_MAX_RANK] = {0};
     int64_t rows = 1;
     for (int d = 0; d < rank - 1; d++)
         rows *= small[d];
+    if (clipped && to_small)
+        memset(dst, 0, (size_t)rows * row);
     for (int64_t r = 0; r < rows; r++) {
-        int64_t off = 0;
-        for (int d = 0; d < rank; d++)
-            off = off * big[d] + start[d] + (d < rank - 1 ? idx[d] : 0);
-        size_t boff = (size_t)off * esize, soff = (size_t)r * row;
-        if (to_small)
-            memcpy(dst + soff, src + boff, row);
-        else
-            memcpy(dst + boff, src + soff, row);
+        bool inside = vrow > 0;
+        for (int d = 0; d < rank - 1 && inside; d++)
+            inside = idx[d] < valid[d];
+        if (inside) {
+            int64_t off = 0;
+            for (int d = 0; d < rank; d++)
+                off = off * big[d] + start[d] + (d < rank - 1 ? idx[d] : 0);
+            size_t boff = (size_t)off * esize, soff = (size_t)r * row;
+            if (to_small)
+                memcpy(dst + soff, src + boff, vrow);
+            else
+                memcpy(dst + boff, src + soff, vrow);
+        }
         for (int d = rank - 2; d >= 0; d--) {
             if (++idx[d] < small[d])
                 break;
@@ -95,6 +111,25 @@ static ss__tensor tensor_of(const ss__bufdesc *b, void *data)
     memcpy(t.shape, b->shape, sizeof(int64_t) * (size_t)b->rank);
     t.data = data;
     return t;
+}
+
+/* Mask the padding of operand k of kernel i in place (ss__inst.mask_in):
+ * along each dim of its layout, the device's block b of length L holds
+ * [b*L, b*L + L) of which the part past the global size is padding. */
+static void mask_padding(const ss_executable *e, const ss__inst *i, int k, const int64_t c[],
+                         void *data)
+{
+    const ss__layout *l = &i->mask_in[k];
+    const ss__bufdesc *b = &e->bufs[i->in[k]];
+    const ss__node *n = &e->program->nodes[b->value];
+    int64_t valid[SS_MAX_RANK];
+    for (int d = 0; d < b->rank; d++) {
+        int64_t first = block_index(e->mesh, l, d, 0, l->n[d], c) * b->shape[d];
+        int64_t v = n->shape[d] - first;
+        valid[d] = v < 0 ? 0 : v > b->shape[d] ? b->shape[d] : v;
+    }
+    ss__tensor t = tensor_of(b, data);
+    ss__k_fill_outside(&t, valid, i->mask_value);
 }
 
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes)
@@ -380,6 +415,9 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
         return SS_OK;
     }
     ss_device_kernel_begin(dev, ss__opcode_name(n));
+    for (int k = 0; k < 2 && k < i->nin; k++)
+        if (i->mask_in[k].known)
+            mask_padding(e, i, k, c, ptr[i->in[k]]);
     if ((n->op == SS__OP_GATHER || n->op == SS__OP_SCATTER) && i->layout.known)
         st = run_placed_index(e, n, i, in, &out, c);
     else if (ss__exec_has_kernel(n->op))
@@ -870,8 +908,13 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
     for (int o = 0; o < e->noutputs && !st; o++) {
         const ss__node *v = &e->program->nodes[e->outputs[o]];
         ss_sharding sh;
-        ss__layout_to_sharding(e->mesh, &e->program->layouts[e->outputs[o]], &sh);
+        const ss__layout *l = &e->program->layouts[e->outputs[o]];
+        ss__layout_to_sharding(e->mesh, l, &sh);
         sh.partial_mask = 0;
+        if (ss_sharding_check(&sh, v->rank, v->shape) == SS_ERR_INDIVISIBLE)
+            for (int k = 0; k < e->ninsts; k++) /* stored replicated, as jit returns it */
+                if (e->insts[k].kind == SS__INST_STORE && e->insts[k].index == o)
+                    ss__layout_to_sharding(e->mesh, &e->insts[k].layout, &sh);
         st = ss__array_adopt(ctx, &sh, v->rank, v->shape, v->dtype, r.outp[o], &outputs[o]);
         if (!st) {
             adopted++;

@@ -18,7 +18,9 @@
  * max/min). Reshards of the same value to the same layout are shared,
  * except for params, which are resharded for each use (FSDP).
  *
- * Deliberately not done yet: uneven shards (a clear error at compile time).
+ * Uneven shards (a constrained dim its axes do not divide) run in padded
+ * blocks: lower_uneven.c moves them, reductions and dots mask the padding;
+ * ops that cannot take them yet give a clear error at compile time.
  */
 #include "lower_internal.h"
 
@@ -77,8 +79,10 @@ void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
 void ss__lower_local_shape(const ss__lowering *s, const ss__node *n, const ss__layout *l,
                            int64_t out[])
 {
-    for (int d = 0; d < n->rank; d++)
-        out[d] = n->shape[d] / ss__layout_dim_tiles(l, s->mesh, d);
+    for (int d = 0; d < n->rank; d++) {
+        int64_t t = ss__layout_dim_tiles(l, s->mesh, d);
+        out[d] = (n->shape[d] + t - 1) / t;
+    }
 }
 
 /* The first dim of v that layout l splits unevenly, or -1. */
@@ -110,10 +114,12 @@ ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layo
         ss__layout_repr_buf(&b, s->mesh, &f->fixed);
         ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
                                 "compile: %%%d (%s) dim %d of size %lld is split %lld ways by "
-                                "%s; uneven shards inside a program are not supported yet",
+                                "%s; uneven shards reach %%%d (%s), which cannot take them "
+                                "yet (elementwise ops, transposes, broadcasts, reductions "
+                                "and dots can)",
                                 (int)u, ss__opcode_name(f), d, (long long)f->shape[d],
                                 (long long)ss__layout_dim_tiles(&f->fixed, s->mesh, d),
-                                b.data ? b.data : "?");
+                                b.data ? b.data : "?", (int)v, ss__opcode_name(n));
         ss__buf_free(&b);
         return st;
     }
@@ -125,8 +131,7 @@ ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layo
             ss__layout_repr_buf(&b, s->mesh, l);
             ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
                                     "compile: %%%d (%s) dim %d of size %lld is split %lld ways "
-                                    "by %s; uneven shards inside a program are not supported "
-                                    "yet",
+                                    "by %s; uneven shards there are not supported yet",
                                     (int)v, ss__opcode_name(n), d, (long long)n->shape[d],
                                     (long long)t, b.data ? b.data : "?");
             ss__buf_free(&b);
@@ -323,18 +328,26 @@ static ss_status emit_step(ss__lowering *s, ss_value v, const ss__reshard_step *
 static ss_status reshard(ss__lowering *s, ss_value v, int buf, const ss__layout *from,
                          const ss__layout *to, int *out)
 {
+    *out = buf;
+    if (ss__layout_equal(from, to))
+        return SS_OK;
+    if (ss__lower_uneven_dims(s, v, from) || ss__lower_uneven_dims(s, v, to))
+        return ss__lower_reshard_uneven(s, v, buf, from, to, out);
+    return ss__lower_reshard_even(s, v, buf, from, to, s->p->nodes[v].shape, out);
+}
+
+ss_status ss__lower_reshard_even(ss__lowering *s, ss_value v, int buf, const ss__layout *from,
+                                 const ss__layout *to, const int64_t shape[], int *out)
+{
     const ss__node *n = &s->p->nodes[v];
     *out = buf;
     if (ss__layout_equal(from, to))
         return SS_OK;
-    ss_status st = ss__lower_check_even(s, v, to);
-    if (st)
-        return st;
     ss_sharding a, b;
     ss__layout_to_sharding(s->mesh, from, &a);
     ss__layout_to_sharding(s->mesh, to, &b);
     ss__reshard_plan plan;
-    st = ss__reshard_plan_make(&a, &b, n->rank, n->shape, n->dtype, &plan);
+    ss_status st = ss__reshard_plan_make(&a, &b, n->rank, shape, n->dtype, &plan);
     if (st)
         return ss__fail(st, "compile: %%%d (%s): cannot reshard: %s", (int)v,
                         ss__opcode_name(n), ss_error_message());
@@ -381,7 +394,8 @@ ss_status ss__lower_kernel_out(ss__lowering *s, ss_value v, const ss__layout *l,
 ss_status ss__lower_emit_kernel(ss__lowering *s, ss_value v, int nin, const int in[],
                                 const ss__layout *l, ss__inst *i, int *out)
 {
-    ss_status st = ss__lower_check_even(s, v, l);
+    bool padded = ss__lower_uneven_dims(s, v, l) && ss__lower_pads_ok(&s->p->nodes[v]);
+    ss_status st = padded ? SS_OK : ss__lower_check_even(s, v, l);
     if (!st)
         st = ss__lower_kernel_out(s, v, l, out);
     if (st)
@@ -611,6 +625,18 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         e->outputs[o] = v;
         int buf = s.vals[v].buf[0];
         i.layout = s.vals[v].layout[0];
+        if (!want && ss__lower_uneven_dims(&s, v, &i.layout)) {
+            /* jit returns an unevenly sharded result replicated (output
+             * sharding P()): gathered and unpadded, as XLA does. */
+            ss__layout r;
+            ss__layout_replicated(&r, p->nodes[v].rank);
+            ss__buf_clear(&s.line);
+            ss__buf_printf(&s.line, "%%%d output: uneven, returned replicated", (int)v);
+            if ((st = ss__lower_need(&s, v, &r, &buf)))
+                break;
+            ss__buf_printf(&e->explain, "%s\n", s.line.data);
+            i.layout = r;
+        }
         if (want) { /* a region's result, in the layout its loop carries it */
             if ((st = ss__lower_need(&s, v, &want[o], &buf)))
                 break;

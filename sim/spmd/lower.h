@@ -35,7 +35,10 @@ typedef enum ss__inst_kind {
                           results are the buffers loops[index].outs, out = outs[0] */
 } ss__inst_kind;
 
-/* A local buffer: the same shape on every device. */
+/* A local buffer: the same shape on every device. A block of a dim split
+ * unevenly (size % tiles != 0, only inside a program, as XLA allows after
+ * a sharding constraint) is ceil(size / tiles) long on every device: the
+ * last blocks hold padding past the global size, or only padding. */
 typedef struct ss__bufdesc {
     ss_dtype dtype;
     int rank;
@@ -72,6 +75,15 @@ typedef struct ss__inst {
      * (its last step) and extra_out[k] (register fused.extra[k]) */
     ss__k_fused fused;
     int extra_out[SS__K_FUSED_MAX_EXTRA];
+    /* KERNEL over padded blocks (uneven shards, GSPMD's PadWithValue):
+     * before the kernel runs, operand k < 2 with mask_in[k].known holds
+     * blocks of its value laid out as mask_in[k] (ceil(size / tiles) long,
+     * the last ones padded); its elements past the value's global size are
+     * set to mask_value, the identity of what consumes them (0 for sums and
+     * dots, -inf for max, +inf for min). In place and without allocation:
+     * padding never holds data, so every consumer that reads it masks it. */
+    ss__layout mask_in[2];
+    double mask_value;
     /* PLACE */
     int place_axis, place_dim, place_step, place_n;
     /* In place (liveness.c): result r (0 = out, 1 + k = extra_out[k]) takes

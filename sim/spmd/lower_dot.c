@@ -309,7 +309,8 @@ ss_status ss__lower_dot(ss__lowering *s, ss_value v, const ss__layout *want)
     }
     out_l = local_out;
     int in[2], out;
-    if (!partial) {
+    if (!partial && !ss__lower_uneven_dims(s, n->in[0], &A) &&
+        !ss__lower_uneven_dims(s, n->in[1], &B) && !ss__lower_uneven_dims(s, v, &out_l)) {
         ss_status wst;
         if (windowed(s, v, 0, &A, &B, &out_l, &wst) || windowed(s, v, 1, &B, &A, &out_l, &wst))
             return wst;
@@ -322,6 +323,17 @@ ss_status ss__lower_dot(ss__lowering *s, ss_value v, const ss__layout *want)
     out_l.partial = partial;
     ss__inst i;
     ss__inst_init(&i, SS__INST_KERNEL, v);
+    unsigned ua = ss__lower_uneven_dims(s, n->in[0], &A);
+    unsigned ub = ss__lower_uneven_dims(s, n->in[1], &B);
+    for (int k = 0; k < n->nc; k++)
+        if (((ua >> n->lc[k]) & 1u) || ((ub >> n->rc[k]) & 1u)) {
+            /* A contracting dim in padded blocks: zeros on both sides. */
+            i.mask_in[0] = A;
+            i.mask_in[1] = B;
+            i.mask_value = 0.0;
+        }
+    if (i.mask_in[0].known)
+        ss__buf_puts(&s->line, "; padding masked");
     i.dot.nbatch = n->nb;
     i.dot.ncontract = n->nc;
     for (int k = 0; k < n->nb; k++) {

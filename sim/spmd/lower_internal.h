@@ -42,14 +42,15 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
 
-/* The shape of one device's block of node n laid out as l. */
+/* The shape of one device's block of node n laid out as l: ceil(size /
+ * tiles) per dim (an uneven dim's last blocks are padded, as XLA's). */
 void ss__lower_local_shape(const ss__lowering *s, const ss__node *n, const ss__layout *l,
                            int64_t out[]);
 
 /* An uneven layout comes from a spec the program fixes somewhere (a
  * constraint, an input's or a shard_map's spec) that is itself uneven:
  * the error names that op first (the CLI points at the first %N), then
- * the value where lowering met it. */
+ * the op the uneven shards reached, which cannot take them. */
 ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layout *l);
 
 /* Record a value's buffer in a layout. */
@@ -70,9 +71,32 @@ ss_status ss__lower_need(ss__lowering *s, ss_value v, const ss__layout *want, in
 ss_status ss__lower_kernel_out(ss__lowering *s, ss_value v, const ss__layout *l, int *out);
 
 /* Emit instruction *i as v's kernel on buffers in[] (nin of them), its
- * result in a new buffer *out in layout l (checked even first). */
+ * result in a new buffer *out in layout l (checked even first, unless v's
+ * op takes padded blocks: ss__lower_pads_ok). */
 ss_status ss__lower_emit_kernel(ss__lowering *s, ss_value v, int nin, const int in[],
                                 const ss__layout *l, ss__inst *i, int *out);
+
+/* Bring `buf` holding v in layout `from` to layout `to`, both dividing
+ * `shape` (v's, or v's padded: lower_uneven.c): the planner's steps. */
+ss_status ss__lower_reshard_even(ss__lowering *s, ss_value v, int buf, const ss__layout *from,
+                                 const ss__layout *to, const int64_t shape[], int *out);
+
+/* --- Uneven shards (lower_uneven.c) --------------------------------------- */
+
+/* The dims of v that layout l splits unevenly, as a mask. */
+unsigned ss__lower_uneven_dims(const ss__lowering *s, ss_value v, const ss__layout *l);
+/* Whether node n's kernel is right on padded blocks: elementwise ops
+ * (padding in, padding out), transposes and broadcasts (blocks map to
+ * blocks), reductions and dots (which mask the padding they reduce). */
+bool ss__lower_pads_ok(const ss__node *n);
+/* Bring `buf` (v in `from`) to `to` when either is uneven, as XLA does:
+ * out of an uneven layout, each uneven dim whose axes change is
+ * all-gathered, padded blocks and all, and the padding cut off; into one,
+ * the value goes to the target without those dims' axes (the even
+ * planner), then each device slices its padded block (zeros past the end;
+ * nothing moves). */
+ss_status ss__lower_reshard_uneven(ss__lowering *s, ss_value v, int buf, const ss__layout *from,
+                                   const ss__layout *to, int *out);
 
 /* a + b or a - b of two pending sums laid out alike stays a pending sum:
  * sum(a_i) + sum(b_i) = sum(a_i + b_i), so one reduction serves both (XLA's

@@ -7,6 +7,7 @@
  */
 #include "lower_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,14 @@ ss_status ss__lower_reduce(ss__lowering *s, ss_value v, const ss__layout *want)
     for (int d = 0; d < x->rank; d++)
         if ((n->axes_mask >> d) & 1u)
             i.red[i.nred++] = d;
+    if (across && (ss__lower_uneven_dims(s, n->in[0], &l) & n->axes_mask)) {
+        /* Padding along a reduced dim becomes the identity first (GSPMD's
+         * PadWithValue: XLA's select before the reduce). */
+        i.mask_in[0] = l;
+        i.mask_value = n->sub == SS_REDUCE_SUM ? 0.0 : n->sub == SS_REDUCE_MAX ? -INFINITY
+                                                                                : INFINITY;
+        ss__buf_puts(&s->line, "; padding masked");
+    }
     ss_status st = ss__lower_emit_kernel(s, v, 1, &in, &r, &i, &out);
     if (st)
         return st;

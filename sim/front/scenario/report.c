@@ -422,7 +422,13 @@ static void text_values(const ss_scenario *sc, FILE *f, bool all)
         sharding_text(&sh, s, sizeof s);
         ss_sharding plain = sh;
         plain.partial_mask = 0;
-        if (ss_sharding_shard_shape(&plain, rank, shape, local) == SS_OK)
+        int64_t tiles[SS_MAX_RANK];
+        ss_status cs = ss_sharding_check(&plain, rank, shape);
+        bool known = cs == SS_OK || cs == SS_ERR_INDIVISIBLE;
+        ss_sharding_tiling(&plain, rank, tiles);
+        for (int d = 0; d < rank; d++) /* uneven: XLA's padded block, ceil(n / k) */
+            local[d] = (shape[d] + tiles[d] - 1) / tiles[d];
+        if (known)
             ss__shape_text(l, sizeof l, dt, rank, local);
         else
             snprintf(l, sizeof l, "?");

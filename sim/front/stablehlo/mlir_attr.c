@@ -731,8 +731,13 @@ int64_t ss__mlir_dense_i64(const ss__mlir_attr *a, int64_t i)
     const unsigned char *s = elem_at(a, i, size);
     if (!s)
         return 0;
-    if (ss__mlir_elem_is_float(e))
-        return (int64_t)ss__mlir_dense_f64(a, i);
+    if (ss__mlir_elem_is_float(e)) {
+        /* Saturating: a max-reduction's -inf init is read here too, and
+         * converting an out-of-range double is undefined behaviour. */
+        double f = ss__mlir_dense_f64(a, i);
+        return f != f ? 0 : f >= 9223372036854775807.0 ? INT64_MAX
+                        : f <= -9223372036854775808.0 ? INT64_MIN : (int64_t)f;
+    }
     uint64_t u = get_le(s, size);
     if (!ss__mlir_elem_is_unsigned(e) && size < 8 && e != SS__MLIR_I1 &&
         (u >> (8 * size - 1)) & 1)
