@@ -21,7 +21,7 @@ static ss_executable *adam_step(const char *mesh, int devices, ss_program **pp, 
     ss_value x = ts_input(p, "x", "P('data', None)", 2, 16, 128);
     ss_value w[2] = {ts_input(p, "W1", "P(None, 'model')", 2, 128, 256),
                      ts_input(p, "W2", "P('model', None)", 2, 256, 128)};
-    ss_value a, h, y, loss, g[2], st[4], nw[2], ns[4];
+    ss_value a, h, y, loss, g[2], st[5], nw[2], ns[5]; /* Adam: mu0 mu1 nu0 nu1 count */
     TS_OK(ss_matmul(p, x, w[0], &a));
     TS_OK(ss_unary(p, SS_RELU, a, &h));
     TS_OK(ss_matmul(p, h, w[1], &y));
