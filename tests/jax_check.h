@@ -2,7 +2,8 @@
  * compared with JAX's (floats within 1e-5 of the reference's largest
  * magnitude, integers exactly), and collectives as records
  * ("AR {0,1}{2,3} 256->256", "CP (0,1)(1,0) 64->64") from XLA's
- * collectives.json or from an executable's ledger. Static functions:
+ * collectives.json or from an executable's ledger, and a fixture imported
+ * and run (jax_fixture_run). Static functions:
  * include from one test file only. */
 #ifndef SS_TEST_JAX_CHECK_H
 #define SS_TEST_JAX_CHECK_H
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #define MAX_RECS 512
 
 /* --- .npy ------------------------------------------------------------------ */
@@ -251,6 +253,102 @@ static void our_records(const ss_executable *e, recs *r)
         rec_text(buf, sizeof buf, kinds[c->kind], where, in, out);
         add_rec(r, buf);
     }
+}
+
+static void free_recs(recs *r)
+{
+    for (int i = 0; i < r->n; i++)
+        free(r->s[i]);
+    r->n = 0;
+}
+
+/* --- One fixture, run -------------------------------------------------------------- */
+
+/* A fixture of tests/data/SET/PROG loaded and run (jax_fixture_run). */
+typedef struct jax_fixture {
+    const char *set, *prog;
+    bool gspmd;
+    cJSON *meta;
+    ss_scenario *sc;
+    char outputs[64], links[64];
+} jax_fixture;
+
+/* Import fixture SET/PROG in its Shardy lowering with locations (argument
+ * names from them) or its GSPMD one (no names: arguments read as argN.npy,
+ * linked to the fixture's files in argument order from meta.json), run it
+ * on the fixture's mesh and inputs, and assert that the checks against the
+ * single-device run passed and every result equals JAX's. */
+static void jax_fixture_run(const char *set, const char *prog, bool gspmd, jax_fixture *f)
+{
+    const char *data = getenv("SS_TEST_DATA");
+    cr_assert(data, "SS_TEST_DATA is not set");
+    memset(f, 0, sizeof *f);
+    f->set = set;
+    f->prog = prog;
+    f->gspmd = gspmd;
+    snprintf(f->outputs, sizeof f->outputs, "/tmp/ss_fixture_out_XXXXXX");
+    char dir[1024], path[1200], inputs[1200], rel[256];
+    snprintf(dir, sizeof dir, "%s/%s/%s", data, set, prog);
+    snprintf(path, sizeof path, "%s/lowered.%s.mlir", dir, gspmd ? "gspmd" : "shardy.loc");
+    cr_assert(mkdtemp(f->outputs));
+    snprintf(inputs, sizeof inputs, "%s/inputs", dir);
+    snprintf(rel, sizeof rel, "%s/%s/meta.json", set, prog);
+    f->meta = ts_load_json(rel);
+    if (gspmd) { /* argN.npy -> the fixture's files, in argument order */
+        snprintf(f->links, sizeof f->links, "/tmp/ss_fixture_in_XXXXXX");
+        cr_assert(mkdtemp(f->links));
+        int k = 0;
+        const cJSON *a;
+        cJSON_ArrayForEach(a, cJSON_GetObjectItem(f->meta, "arguments")) {
+            if (!cJSON_IsTrue(cJSON_GetObjectItem(a, "in_module")))
+                continue;
+            char from[2400], to[1300];
+            snprintf(from, sizeof from, "%s/inputs/%s.npy", dir,
+                     cJSON_GetObjectItem(a, "name")->valuestring);
+            snprintf(to, sizeof to, "%s/arg%d.npy", f->links, k++);
+            cr_assert_eq(symlink(from, to), 0, "symlink %s", to);
+        }
+        snprintf(inputs, sizeof inputs, "%s", f->links);
+    }
+    ss_scenario_options opts = {.inputs = inputs, .outputs = f->outputs};
+    ss_scenario_error err;
+    cr_assert_eq(ss_scenario_load(path, &opts, &f->sc, &err), SS_OK, "%s:%d:%d: %s", path,
+                 err.line, err.col, err.message);
+    cr_assert_eq(ss_scenario_run(f->sc, &err), SS_OK, "%s: %s", path, err.message);
+    cr_assert(ss_scenario_checks_passed(f->sc), "%s: a result differs from the single-device run",
+              path);
+    char jax_out[1100];
+    snprintf(jax_out, sizeof jax_out, "%s/outputs", dir);
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(f->meta, "results")) {
+        char name[600];
+        snprintf(name, sizeof name, "%s.npy", cJSON_GetObjectItem(r, "name")->valuestring);
+        compare_output(jax_out, f->outputs, name);
+    }
+}
+
+/* The collectives of f's executable (ours) and of XLA's compiled text for
+ * the same lowering (collectives.json or collectives.gspmd.json). */
+static void jax_fixture_records(const jax_fixture *f, recs *ours, recs *xla)
+{
+    char rel[256];
+    our_records(ss_scenario_executable(f->sc), ours);
+    snprintf(rel, sizeof rel, "%s/%s/%s", f->set, f->prog,
+             f->gspmd ? "collectives.gspmd.json" : "collectives.json");
+    cJSON *coll = ts_load_json(rel);
+    xla_records(coll, xla);
+    cJSON_Delete(coll);
+}
+
+/* Free what jax_fixture_run made and remove its temporary directories. */
+static void jax_fixture_free(jax_fixture *f)
+{
+    cJSON_Delete(f->meta);
+    ss_scenario_free(f->sc);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'%s%s%s", f->outputs, f->gspmd ? " '" : "",
+             f->gspmd ? f->links : "", f->gspmd ? "'" : "");
+    cr_assert_eq(system(cmd), 0);
 }
 
 #endif

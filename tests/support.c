@@ -199,3 +199,16 @@ void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5
     TS_OK(ss_einsum(p, "bhqk,bkhd->bqhd", out[2], v, &out[3]));
     TS_OK(ss_einsum(p, "bqhd,hdD->bqD", out[3], w[3], &out[4]));
 }
+
+const char ts_psum_scenario[] = "mesh i=4\n"
+                                 "\n"
+                                 "x = input(f32[8], P('i'), iota)\n"
+                                 "\n"
+                                 "def f(x):\n"
+                                 "    y = psum(x, 'i')\n"
+                                 "    return y\n"
+                                 "\n"
+                                 "def step(x):\n"
+                                 "    return shard_map(f, in_specs=P('i'), out_specs=P())(x)\n"
+                                 "\n"
+                                 "run step\n";

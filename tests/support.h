@@ -44,4 +44,9 @@ void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5
  * the exit status (or -1). stderr goes to *err if err is non-NULL. */
 int ts_run_cli(const char *args, char **out, char **err);
 
+/* A scenario after jax.experimental.shard_map's tutorial: y = psum(x, 'i')
+ * over x = iota(8) on 4 devices; each device holds x[2d:2d+2] and gets the
+ * sum of the four blocks. */
+extern const char ts_psum_scenario[];
+
 #endif

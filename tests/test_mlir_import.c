@@ -84,84 +84,25 @@ static void readme_row(const char *prog, char *ours, char *xla, size_t cap)
  * `ledger`, also its collectives with XLA's (collectives.json). */
 static void import_fixture(const char *prog, bool gspmd, bool ledger)
 {
-    const char *data = getenv("SS_TEST_DATA");
-    cr_assert(data, "SS_TEST_DATA is not set");
-    char dir[1024], path[1200], inputs[1200], outputs[64] = "/tmp/ss_import_out_XXXXXX";
-    char links[64] = "/tmp/ss_import_in_XXXXXX";
-    snprintf(dir, sizeof dir, "%s/jax/%s", data, prog);
-    snprintf(path, sizeof path, "%s/lowered.%s.mlir", dir, gspmd ? "gspmd" : "shardy.loc");
-    cr_assert(mkdtemp(outputs));
-    snprintf(inputs, sizeof inputs, "%s/inputs", dir);
-    char rel[256];
-    snprintf(rel, sizeof rel, "jax/%s/meta.json", prog);
-    cJSON *meta = ts_load_json(rel);
-    if (gspmd) { /* argN.npy -> the fixture's files, in argument order */
-        cr_assert(mkdtemp(links));
-        int k = 0;
-        const cJSON *a;
-        cJSON_ArrayForEach(a, cJSON_GetObjectItem(meta, "arguments")) {
-            if (!cJSON_IsTrue(cJSON_GetObjectItem(a, "in_module")))
-                continue;
-            char from[2400], to[1300];
-            snprintf(from, sizeof from, "%s/inputs/%s.npy", dir,
-                     cJSON_GetObjectItem(a, "name")->valuestring);
-            snprintf(to, sizeof to, "%s/arg%d.npy", links, k++);
-            cr_assert_eq(symlink(from, to), 0, "symlink %s", to);
-        }
-        snprintf(inputs, sizeof inputs, "%s", links);
+    jax_fixture f;
+    jax_fixture_run("jax", prog, gspmd, &f);
+    if (ledger) {
+        recs ours = {0}, xla = {0};
+        jax_fixture_records(&f, &ours, &xla);
+        static char only_ours[16384], only_xla[16384], row_ours[16384], row_xla[16384];
+        difference(&ours, &xla, only_ours, sizeof only_ours);
+        difference(&xla, &ours, only_xla, sizeof only_xla);
+        readme_row(prog, row_ours, row_xla, sizeof row_ours);
+        cr_expect_str_eq(only_ours, row_ours, "%s: collectives shardsim has and XLA has not, "
+                         "vs the README's table:\n  seen:   %s\n  README: %s", prog, only_ours,
+                         row_ours);
+        cr_expect_str_eq(only_xla, row_xla, "%s: collectives XLA has and shardsim has not, vs "
+                         "the README's table:\n  seen:   %s\n  README: %s", prog, only_xla,
+                         row_xla);
+        free_recs(&ours);
+        free_recs(&xla);
     }
-    ss_scenario_options opts = {.inputs = inputs, .outputs = outputs};
-    ss_scenario *sc = NULL;
-    ss_scenario_error err;
-    cr_assert_eq(ss_scenario_load(path, &opts, &sc, &err), SS_OK, "%s:%d:%d: %s", path, err.line,
-                 err.col, err.message);
-    cr_assert_eq(ss_scenario_run(sc, &err), SS_OK, "%s: %s", path, err.message);
-    cr_assert(ss_scenario_checks_passed(sc), "%s: a result differs from the single-device run",
-              path);
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(meta, "results")) {
-        char name[600];
-        snprintf(name, sizeof name, "%s.npy", cJSON_GetObjectItem(r, "name")->valuestring);
-        char jax_out[1100];
-        snprintf(jax_out, sizeof jax_out, "%s/outputs", dir);
-        compare_output(jax_out, outputs, name);
-    }
-    if (!ledger) {
-        cJSON_Delete(meta);
-        ss_scenario_free(sc);
-        char cmd[256];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'%s%s%s", outputs, gspmd ? " '" : "",
-                 gspmd ? links : "", gspmd ? "'" : "");
-        cr_assert_eq(system(cmd), 0);
-        return;
-    }
-    recs ours = {0}, xla = {0};
-    our_records(ss_scenario_executable(sc), &ours);
-    snprintf(rel, sizeof rel, "jax/%s/%s", prog, gspmd ? "collectives.gspmd.json"
-                                                      : "collectives.json");
-    cJSON *coll = ts_load_json(rel);
-    xla_records(coll, &xla);
-    static char only_ours[16384], only_xla[16384], row_ours[16384], row_xla[16384];
-    difference(&ours, &xla, only_ours, sizeof only_ours);
-    difference(&xla, &ours, only_xla, sizeof only_xla);
-    readme_row(prog, row_ours, row_xla, sizeof row_ours);
-    cr_expect_str_eq(only_ours, row_ours, "%s: collectives shardsim has and XLA has not, vs the "
-                                          "README's table:\n  seen:   %s\n  README: %s", prog,
-                     only_ours, row_ours);
-    cr_expect_str_eq(only_xla, row_xla, "%s: collectives XLA has and shardsim has not, vs the "
-                                        "README's table:\n  seen:   %s\n  README: %s", prog,
-                     only_xla, row_xla);
-    for (int i = 0; i < ours.n; i++)
-        free(ours.s[i]);
-    for (int i = 0; i < xla.n; i++)
-        free(xla.s[i]);
-    cJSON_Delete(coll);
-    cJSON_Delete(meta);
-    ss_scenario_free(sc);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'%s%s%s", outputs, gspmd ? " '" : "", gspmd ? links : "",
-             gspmd ? "'" : "");
-    cr_assert_eq(system(cmd), 0);
+    jax_fixture_free(&f);
 }
 
 #define FIXTURE(prog)                                                           \

@@ -12,21 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* jax.experimental.shard_map's tutorial: y = psum(x, 'i') over x = iota(8)
- * on 4 devices; each device holds x[2d:2d+2] and gets the sum of the four
- * blocks. */
-static const char psum_text[] = "mesh i=4\n"
-                                "\n"
-                                "x = input(f32[8], P('i'), iota)\n"
-                                "\n"
-                                "def f(x):\n"
-                                "    y = psum(x, 'i')\n"
-                                "    return y\n"
-                                "\n"
-                                "def step(x):\n"
-                                "    return shard_map(f, in_specs=P('i'), out_specs=P())(x)\n"
-                                "\n"
-                                "run step\n";
 
 Test(scenario_api, error_names_line_col_and_source_line)
 {
@@ -186,7 +171,7 @@ Test(scenario_api, watch_first_step_and_progress)
     ss_scenario_options o = {.steps = 3, .progress = on_progress, .progress_user = &p};
     ss_scenario *sc;
     ss_scenario_error err;
-    TS_OK(ss_scenario_load_text("psum.shard", psum_text, &o, &sc, &err));
+    TS_OK(ss_scenario_load_text("psum.shard", ts_psum_scenario, &o, &sc, &err));
     TS_OK(ss_scenario_compile(sc, &err));
     seen s;
     memset(&s, 0, sizeof s);
@@ -271,7 +256,7 @@ Test(scenario_api, cancel_stops_after_the_step_in_progress)
                              .cancel = &flag};
     ss_scenario *sc;
     ss_scenario_error err;
-    TS_OK(ss_scenario_load_text("psum.shard", psum_text, &o, &sc, &err));
+    TS_OK(ss_scenario_load_text("psum.shard", ts_psum_scenario, &o, &sc, &err));
     cr_assert_eq(ss_scenario_run(sc, &err), SS_ERR_CANCELLED);
     cr_assert_eq(c.calls, 2);
     cr_assert(strstr(err.message, "stopped after step 2 of 50"), "%s", err.message);

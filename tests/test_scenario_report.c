@@ -11,20 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* y = psum(x, 'i') over x = iota(8) on 4 devices: device d holds
- * x[2d:2d+2] = [2d, 2d+1] and gets [0+2+4+6, 1+3+5+7] = [12, 16]. */
-static const char psum_text[] = "mesh i=4\n"
-                                "\n"
-                                "x = input(f32[8], P('i'), iota)\n"
-                                "\n"
-                                "def f(x):\n"
-                                "    y = psum(x, 'i')\n"
-                                "    return y\n"
-                                "\n"
-                                "def step(x):\n"
-                                "    return shard_map(f, in_specs=P('i'), out_specs=P())(x)\n"
-                                "\n"
-                                "run step\n";
+/* ts_psum_scenario (support.h): device d holds x[2d:2d+2] = [2d, 2d+1] and gets
+ * [0+2+4+6, 1+3+5+7] = [12, 16]. */
 
 /* The report of sc as written to a memory stream (malloc'ed). */
 static char *report_text(ss_scenario *sc, const ss_scenario_report_options *o, ss_status *st)
@@ -42,7 +30,7 @@ Test(scenario_report, only_after_a_plan_or_run)
 {
     ss_scenario *sc;
     ss_scenario_error err;
-    TS_OK(ss_scenario_load_text("psum.shard", psum_text, NULL, &sc, &err));
+    TS_OK(ss_scenario_load_text("psum.shard", ts_psum_scenario, NULL, &sc, &err));
     ss_status st;
     char *before = report_text(sc, NULL, &st);
     cr_assert_eq(st, SS_ERR_INVALID);
@@ -66,7 +54,7 @@ Test(scenario_report, watch_shows_each_device_block_before_and_after)
 {
     ss_scenario *sc;
     ss_scenario_error err;
-    TS_OK(ss_scenario_load_text("psum.shard", psum_text, NULL, &sc, &err));
+    TS_OK(ss_scenario_load_text("psum.shard", ts_psum_scenario, NULL, &sc, &err));
     cr_assert_eq(ss_scenario_watch_value(sc, "y"), SS_ERR_INVALID); /* not compiled yet */
     TS_OK(ss_scenario_compile(sc, &err));
     cr_assert_eq(ss_scenario_watch_value(sc, "nothing"), SS_ERR_INVALID);
@@ -97,7 +85,7 @@ Test(scenario_report, plan_trace_has_one_slice_per_collective_and_kernel)
 {
     ss_scenario *sc;
     ss_scenario_error err;
-    TS_OK(ss_scenario_load_text("psum.shard", psum_text, NULL, &sc, &err));
+    TS_OK(ss_scenario_load_text("psum.shard", ts_psum_scenario, NULL, &sc, &err));
     TS_OK(ss_scenario_plan(sc, &err));
     char path[] = "/tmp/ss_trace_XXXXXX";
     int fd = mkstemp(path);

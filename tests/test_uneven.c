@@ -128,52 +128,11 @@ static const char *const known_differences[][3] = {
 
 static void run_fixture(const char *prog, bool gspmd)
 {
-    const char *data = getenv("SS_TEST_DATA");
-    cr_assert(data, "SS_TEST_DATA is not set");
-    char dir[1024], path[1200], inputs[1200], outputs[64] = "/tmp/ss_uneven_out_XXXXXX";
-    char links[64] = "/tmp/ss_uneven_in_XXXXXX";
-    snprintf(dir, sizeof dir, "%s/jax_uneven/%s", data, prog);
-    snprintf(path, sizeof path, "%s/lowered.%s.mlir", dir, gspmd ? "gspmd" : "shardy.loc");
-    cr_assert(mkdtemp(outputs));
-    snprintf(inputs, sizeof inputs, "%s/inputs", dir);
-    char rel[256];
-    snprintf(rel, sizeof rel, "jax_uneven/%s/meta.json", prog);
-    cJSON *meta = ts_load_json(rel);
-    if (gspmd) { /* argN.npy -> the fixture's files, in argument order */
-        cr_assert(mkdtemp(links));
-        int k = 0;
-        const cJSON *a;
-        cJSON_ArrayForEach(a, cJSON_GetObjectItem(meta, "arguments")) {
-            char from[2400], to[1300];
-            snprintf(from, sizeof from, "%s/inputs/%s.npy", dir,
-                     cJSON_GetObjectItem(a, "name")->valuestring);
-            snprintf(to, sizeof to, "%s/arg%d.npy", links, k++);
-            cr_assert_eq(symlink(from, to), 0, "symlink %s", to);
-        }
-        snprintf(inputs, sizeof inputs, "%s", links);
-    }
-    ss_scenario_options opts = {.inputs = inputs, .outputs = outputs};
-    ss_scenario *sc = NULL;
-    ss_scenario_error err;
-    cr_assert_eq(ss_scenario_load(path, &opts, &sc, &err), SS_OK, "%s:%d:%d: %s", path, err.line,
-                 err.col, err.message);
-    cr_assert_eq(ss_scenario_run(sc, &err), SS_OK, "%s: %s", path, err.message);
-    cr_assert(ss_scenario_checks_passed(sc), "%s: a result differs from the single-device run",
-              path);
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(meta, "results")) {
-        char name[600], jax_out[1100];
-        snprintf(name, sizeof name, "%s.npy", cJSON_GetObjectItem(r, "name")->valuestring);
-        snprintf(jax_out, sizeof jax_out, "%s/outputs", dir);
-        compare_output(jax_out, outputs, name);
-    }
+    jax_fixture f;
+    jax_fixture_run("jax_uneven", prog, gspmd, &f);
     /* The collectives XLA compiled, buffer for buffer (groups and bytes). */
     recs ours = {0}, xla = {0};
-    our_records(ss_scenario_executable(sc), &ours);
-    snprintf(rel, sizeof rel, "jax_uneven/%s/%s", prog,
-             gspmd ? "collectives.gspmd.json" : "collectives.json");
-    cJSON *coll = ts_load_json(rel);
-    xla_records(coll, &xla);
+    jax_fixture_records(&f, &ours, &xla);
     qsort(ours.s, (size_t)ours.n, sizeof *ours.s, cmp_str);
     qsort(xla.s, (size_t)xla.n, sizeof *xla.s, cmp_str);
     char o[4096] = "", x[4096] = "";
@@ -185,18 +144,10 @@ static void run_fixture(const char *prog, bool gspmd)
     for (size_t k = 0; k < sizeof known_differences / sizeof *known_differences; k++)
         if (strcmp(known_differences[k][0], prog) == 0 && strcmp(x, known_differences[k][2]) == 0)
             want = known_differences[k][1];
-    cr_expect_str_eq(o, want, "%s: collectives: shardsim %s, XLA %s", path, o, x);
-    for (int i = 0; i < ours.n; i++)
-        free(ours.s[i]);
-    for (int i = 0; i < xla.n; i++)
-        free(xla.s[i]);
-    cJSON_Delete(coll);
-    cJSON_Delete(meta);
-    ss_scenario_free(sc);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'%s%s%s", outputs, gspmd ? " '" : "", gspmd ? links : "",
-             gspmd ? "'" : "");
-    cr_assert_eq(system(cmd), 0);
+    cr_expect_str_eq(o, want, "%s: collectives: shardsim %s, XLA %s", prog, o, x);
+    free_recs(&ours);
+    free_recs(&xla);
+    jax_fixture_free(&f);
 }
 
 #define FIXTURE(prog)                                                   \

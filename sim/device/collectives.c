@@ -19,7 +19,7 @@
  * failed, or when another failure stopped the run.
  *
  * Waiting: spin briefly (only when device threads <= cores), yield a few
- * times (fewer as device threads outnumber cores: wait_yields), then give
+ * times (fewer as device threads outnumber cores: ss__wait_brief), then give
  * any compute token back and sleep on the peer's futex in bounded slices.
  * Messages that only follow from another device's failure start with '~'
  * so ss_context_run can report the root cause instead.
@@ -27,14 +27,10 @@
 #include "coll_internal.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#define CPU_RELAX() _mm_pause()
-#else
-#define CPU_RELAX() ((void)0)
 #endif
 
 /* The element loops are the hot path of large reductions; -O2 in GCC 12
@@ -45,7 +41,7 @@
 #define SS__VECTORIZE
 #endif
 
-enum { TILE = 2048, SPIN = 4000, YIELDS = 64 };
+enum { TILE = 2048 };
 static const double SLICE = 0.02; /* seconds per futex sleep between checks */
 
 /* --- Element kernels ------------------------------------------------------ */
@@ -512,49 +508,20 @@ static ss_status abandoned(ss_device *dev, const ss__op *me)
 
 /* --- Waiting -------------------------------------------------------------- */
 
-/* How many times a waiting device yields before it sleeps. With more device
- * threads than cores, most runnable threads are other waiters: a yield
- * hands the core to one of them, which yields back, and the device that
- * would arrive waits its turn behind the churn (the Flax MLP step on 64
- * virtual devices: 1.65 s with 64 yields, 0.86 s with none). So yields
- * shrink with oversubscription: a few at 8 devices on 2 cores, none from 16. */
-static int wait_yields(const ss_context *ctx)
-{
-    if (!ctx->oversubscribed)
-        return YIELDS;
-    return ctx->cores * 8 / ctx->ndevices;
-}
-
 /* Wait until peer's `word` >= want. `abortable`: give up (and say why) on
  * the timeout, a peer that finished or failed, or a stopped run. */
 static ss_status wait_for(ss_device *dev, const ss__op *me, ss_device *peer,
                           _Atomic uint32_t *word, uint32_t want, bool abortable, double *t0)
 {
-    if (atomic_load_explicit(word, memory_order_acquire) >= want)
-        return SS_OK;
     ss_context *ctx = dev->ctx;
-    if (!ctx->oversubscribed)
-        for (int i = 0; i < SPIN; i++) {
-            CPU_RELAX();
-            if (atomic_load_explicit(word, memory_order_acquire) >= want)
-                return SS_OK;
-        }
-    for (int i = 0, n = wait_yields(ctx); i < n; i++) {
-        sched_yield();
-        if (atomic_load_explicit(word, memory_order_acquire) >= want)
-            return SS_OK;
-    }
+    if (ss__wait_brief(ctx, word, want))
+        return SS_OK;
     bool had = ss__token_pause(dev);
     ss_status st = SS_OK;
     if (*t0 == 0)
         *t0 = ss__now();
     for (;;) {
-        atomic_fetch_add(&peer->waiters, 1);
-        uint32_t v = atomic_load(word);
-        if (v < want)
-            ss__futex_wait(word, v, SLICE);
-        atomic_fetch_sub(&peer->waiters, 1);
-        if (atomic_load_explicit(word, memory_order_acquire) >= want)
+        if (ss__wait_sleep(peer, word, want, SLICE))
             break;
         if (!abortable)
             continue;

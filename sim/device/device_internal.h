@@ -146,6 +146,16 @@ void ss__device_wake(ss_device *d);
  * the caller's loop; spurious returns are fine). */
 void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds);
 
+/* The first stages of a device's wait until *word >= want (collectives.c,
+ * share.c): a spin when device threads fit the cores, then a few yields,
+ * fewer as device threads outnumber cores. True once *word >= want; false
+ * when the caller should give its compute token back and sleep
+ * (ss__wait_sleep) in its own loop of bounded slices. */
+bool ss__wait_brief(const ss_context *ctx, _Atomic uint32_t *word, uint32_t want);
+/* One sleep of at most `seconds` on peer's `word`, counted in peer's
+ * waiters so that its release wakes the sleeper: true once *word >= want. */
+bool ss__wait_sleep(ss_device *peer, _Atomic uint32_t *word, uint32_t want, double seconds);
+
 /* Describe what device `d` is doing, for reports ("waiting in all_reduce #3
  * sum f32[16] over ('x',)"). Takes d's report_lock. */
 void ss__device_describe(ss_device *d, char *out, size_t cap);

@@ -21,45 +21,18 @@
  */
 #include "device_internal.h"
 
-#include <sched.h>
 #include <string.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CPU_RELAX() _mm_pause()
-#else
-#define CPU_RELAX() ((void)0)
-#endif
-
-enum { SPIN = 4000, YIELDS = 64 };
 
 static ss_status wait_word(ss_device *dev, ss_device *peer, _Atomic uint32_t *word, uint32_t want)
 {
-    if (atomic_load_explicit(word, memory_order_acquire) >= want)
-        return SS_OK;
     ss_context *ctx = dev->ctx;
-    if (!ctx->oversubscribed)
-        for (int i = 0; i < SPIN; i++) {
-            CPU_RELAX();
-            if (atomic_load_explicit(word, memory_order_acquire) >= want)
-                return SS_OK;
-        }
-    int yields = ctx->oversubscribed ? ctx->cores * 8 / ctx->ndevices : YIELDS;
-    for (int i = 0; i < yields; i++) {
-        sched_yield();
-        if (atomic_load_explicit(word, memory_order_acquire) >= want)
-            return SS_OK;
-    }
+    if (ss__wait_brief(ctx, word, want))
+        return SS_OK;
     bool had = ss__token_pause(dev);
     ss_status st = SS_OK;
     double t0 = ss__now();
     for (;;) {
-        atomic_fetch_add(&peer->waiters, 1);
-        uint32_t v = atomic_load(word);
-        if (v < want)
-            ss__futex_wait(word, v, 0.02);
-        atomic_fetch_sub(&peer->waiters, 1);
-        if (atomic_load_explicit(word, memory_order_acquire) >= want)
+        if (ss__wait_sleep(peer, word, want, 0.02))
             break;
         int ps = atomic_load(&peer->state);
         if (ps == SS__DEV_FAILED || atomic_load(&ctx->abort)) {

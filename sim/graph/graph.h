@@ -276,6 +276,16 @@ const char *ss__opcode_name(const ss__node *n);
  * no op has that name. */
 bool ss__opcode_lookup(const char *name, ss__opcode *op, int *sub);
 
+/* Bytes of node n's whole array: its dtype's size times its elements
+ * (0 for an array with a zero-size dim). */
+static inline size_t ss__node_bytes(const ss__node *n)
+{
+    size_t b = ss_dtype_size(n->dtype);
+    for (int d = 0; d < n->rank; d++)
+        b *= (size_t)n->shape[d];
+    return b;
+}
+
 /* Slice stride of node n along dim d (1 for a unit-stride slice). */
 static inline int64_t ss__slice_stride(const ss__node *n, int d)
 {

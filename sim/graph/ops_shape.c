@@ -116,17 +116,13 @@ ss_status ss__constant_adopt(ss_program *p, ss__node *n)
 {
     if (n->op != SS__OP_CONSTANT || n->sub != SS__CONST_DENSE)
         return SS_OK;
-    size_t bytes = ss_dtype_size(n->dtype);
-    for (int d = 0; d < n->rank; d++)
-        bytes *= (size_t)n->shape[d];
+    size_t bytes = ss__node_bytes(n);
     return own_block(p, n->data, bytes, &n->data);
 }
 
 void ss__constant_fill(const ss__node *n, void *out, bool reference)
 {
-    size_t bytes = ss_dtype_size(n->dtype);
-    for (int d = 0; d < n->rank; d++)
-        bytes *= (size_t)n->shape[d];
+    size_t bytes = ss__node_bytes(n);
     if (n->sub == SS__CONST_DENSE) {
         memcpy(out, n->data, bytes);
     } else if (n->sub == SS__CONST_IOTA) {

@@ -138,13 +138,7 @@ ss_status ss__lower_case(ss__lowering *s, ss_value v, const ss__layout *want_v)
         st = ss__case_lower(s->e, s->p, v, outs, &index);
     if (st)
         return st;
-    ss__inst i;
-    ss__inst_init(&i, SS__INST_LOOP, v);
-    i.nin = n->nin;
-    memcpy(i.in, in, sizeof(int) * (size_t)n->nin);
-    i.index = index;
-    i.out = outs[0];
-    if ((st = ss__lower_emit(s, &i)))
+    if ((st = ss__lower_emit_region(s, v, in, index, outs[0])))
         return st;
     for (int k = 0; k < l->nout; k++) {
         ss__layout lr = s->p->layouts[l->res[k]];
@@ -221,14 +215,6 @@ ss_status ss__case_run(const ss_executable *e, const ss__inst *i, ss_context *ct
 
 /* --- Evaluation on one host ---------------------------------------------------------- */
 
-static size_t node_bytes(const ss__node *n)
-{
-    size_t b = ss_dtype_size(n->dtype);
-    for (int d = 0; d < n->rank; d++)
-        b *= (size_t)n->shape[d];
-    return b ? b : 1;
-}
-
 ss_status ss__case_eval(const ss_program *p, ss_value v, void **vals,
                         const ss_eval_options *opts)
 {
@@ -246,7 +232,7 @@ ss_status ss__case_eval(const ss_program *p, ss_value v, void **vals,
     for (int k = 0; k < l->nout; k++)
         vals[l->res[k]] = NULL;
     for (int k = 0; k < l->nout && !st; k++)
-        if (!(outs[k] = malloc(node_bytes(&p->nodes[l->res[k]]))))
+        if (!(outs[k] = malloc(ss__node_bytes(&p->nodes[l->res[k]]) + 1)))
             st = ss__fail(SS_ERR_NOMEM, "case: out of host memory");
     if (!st)
         st = ss_program_eval_with(l->branch[b], opts, ins, outs);

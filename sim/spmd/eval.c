@@ -34,14 +34,6 @@ static ss__tensor whole(const ss__node *n, void *data)
     return t;
 }
 
-static size_t bytes_of(const ss__node *n)
-{
-    size_t b = ss_dtype_size(n->dtype);
-    for (int d = 0; d < n->rank; d++)
-        b *= (size_t)n->shape[d];
-    return b;
-}
-
 /*
  * The EVAL column of ops.def: node n on whole arrays `in` (its operands)
  * into `out`, with the naive reference kernels or (fast) the kernels the
@@ -143,7 +135,7 @@ static ss_status eval_transpose(const ss__node *n, const ss__tensor in[], ss__te
 static ss_status eval_copy(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
     (void)fast;
-    memcpy(out->data, in[0].data, bytes_of(n));
+    memcpy(out->data, in[0].data, ss__node_bytes(n));
     return SS_OK;
 }
 
@@ -303,7 +295,7 @@ static ss_status eval_manual(const ss_program *p, ss_value v, void **vals, void 
     if (!(dvals[v] = calloc((size_t)ndev, sizeof(void *))))
         return ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
     for (int d = 0; d < ndev && !st; d++)
-        if (!(dvals[v][d] = malloc(bytes_of(n) ? bytes_of(n) : 1)))
+        if (!(dvals[v][d] = malloc(ss__node_bytes(n) + 1)))
             st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory");
     if (st)
         return st;
@@ -398,7 +390,7 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
                               ss_error_message());
         } else if (ss__op_is(n->op, SS__OPF_REGION_RESULT)) {
             /* filled by its loop */
-        } else if (!(vals[v] = malloc(bytes_of(n) ? bytes_of(n) : 1))) {
+        } else if (!(vals[v] = malloc(ss__node_bytes(n) + 1))) {
             st = ss__fail(SS_ERR_NOMEM, "eval: out of host memory for %%%d", (int)v);
         } else if (n->op == SS__OP_MANUAL_OUT) {
             st = eval_manual(p, v, vals, dvals, ndev, shards, fast);
@@ -421,7 +413,7 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
             st = ss__fail(SS_ERR_INVALID, "eval: output %d is NULL", o);
             break;
         }
-        memcpy(outputs[o], vals[p->outs[o]], bytes_of(&p->nodes[p->outs[o]]));
+        memcpy(outputs[o], vals[p->outs[o]], ss__node_bytes(&p->nodes[p->outs[o]]));
     }
     for (ss_value v = 0; vals && dvals && borrowed && v < p->n; v++)
         release(v, vals, dvals, ndev, borrowed);

@@ -414,14 +414,6 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
 
 /* --- Evaluation on one host ---------------------------------------------------------- */
 
-static size_t node_bytes(const ss__node *n)
-{
-    size_t b = ss_dtype_size(n->dtype);
-    for (int d = 0; d < n->rank; d++)
-        b *= (size_t)n->shape[d];
-    return b ? b : 1;
-}
-
 ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
                         const ss_eval_options *opts)
 {
@@ -439,18 +431,18 @@ ss_status ss__loop_eval(const ss_program *p, ss_value v, void **vals,
     for (int k = 0; k < nc + ny; k++)
         vals[ss__loop_result(p, v, k)] = NULL;
     for (int k = 0; k < nc && !st; k++) {
-        size_t b = node_bytes(&p->nodes[ss__loop_result(p, v, k)]);
-        if (!(cur[k] = malloc(b)) || !(nxt[k] = malloc(b)))
+        size_t b = ss__node_bytes(&p->nodes[ss__loop_result(p, v, k)]);
+        if (!(cur[k] = malloc(b + 1)) || !(nxt[k] = malloc(b + 1)))
             st = ss__fail(SS_ERR_NOMEM, "loop: out of host memory");
         else
             memcpy(cur[k], vals[n->in[k]], b);
     }
     for (int k = 0; k < nx; k++)
-        xstep[k] = node_bytes(&p->nodes[n->in[nc + k]]) / (size_t)l->length;
+        xstep[k] = ss__node_bytes(&p->nodes[n->in[nc + k]]) / (size_t)l->length;
     for (int k = 0; k < ny && !st; k++) {
-        size_t b = node_bytes(&p->nodes[ss__loop_result(p, v, nc + k)]);
+        size_t b = ss__node_bytes(&p->nodes[ss__loop_result(p, v, nc + k)]);
         ystep[k] = b / (size_t)l->length;
-        if (!(vals[ss__loop_result(p, v, nc + k)] = malloc(b)) || !(yslice[k] = malloc(ystep[k] ? ystep[k] : 1)))
+        if (!(vals[ss__loop_result(p, v, nc + k)] = malloc(b + 1)) || !(yslice[k] = malloc(ystep[k] + 1)))
             st = ss__fail(SS_ERR_NOMEM, "loop: out of host memory");
     }
     for (int64_t step = 0; !st; step++) {

@@ -64,6 +64,18 @@ ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst)
     return SS_OK;
 }
 
+ss_status ss__lower_emit_region(ss__lowering *s, ss_value v, const int in[], int index, int out0)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_LOOP, v);
+    i.nin = n->nin;
+    memcpy(i.in, in, sizeof(int) * (size_t)n->nin);
+    i.index = index;
+    i.out = out0;
+    return ss__lower_emit(s, &i);
+}
+
 void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
 {
     memset(i, 0, sizeof *i);

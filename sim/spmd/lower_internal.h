@@ -42,6 +42,11 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
 
+/* Emit the instruction that runs region op v (a loop, or a conditional),
+ * lowered as the executable's loops[index]: it reads buffers in[] (one
+ * per operand of v) and writes the results' buffers, the first at out0. */
+ss_status ss__lower_emit_region(ss__lowering *s, ss_value v, const int in[], int index, int out0);
+
 /* The shape of one device's block of node n laid out as l: ceil(size /
  * tiles) per dim (an uneven dim's last blocks are padded, as XLA's). */
 void ss__lower_local_shape(const ss__lowering *s, const ss__node *n, const ss__layout *l,

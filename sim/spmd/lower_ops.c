@@ -402,13 +402,7 @@ ss_status ss__lower_loop(ss__lowering *s, ss_value v, const ss__layout *want_v)
         st = ss__loop_lower(s->e, s->p, v, in, outs, &index);
     if (st)
         return st;
-    ss__inst i;
-    ss__inst_init(&i, SS__INST_LOOP, v);
-    i.nin = n->nin;
-    memcpy(i.in, in, sizeof(int) * (size_t)n->nin);
-    i.index = index;
-    i.out = outs[0];
-    if ((st = ss__lower_emit(s, &i)))
+    if ((st = ss__lower_emit_region(s, v, in, index, outs[0])))
         return st;
     for (int k = 0; k < nres; k++)
         ss__lower_add_version(s, ss__loop_result(s->p, v, k), outs[k], &lres[k]);
