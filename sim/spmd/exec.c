@@ -43,16 +43,6 @@ typedef struct run {
 
 static void coords_of(const ss_mesh *m, int pos, int64_t c[]) { ss_mesh_coords(m, pos, c); }
 
-/* Block index of this device along dim d of layout l (its first `n` axes). */
-static int64_t block_index(const ss_mesh *m, const ss__layout *l, int d, int from, int to,
-                           const int64_t c[])
-{
-    int64_t t = 0;
-    for (int k = from; k < to; k++)
-        t = t * m->sizes[l->ax[d][k]] + c[l->ax[d][k]];
-    return t;
-}
-
 /* Copy a block between a big and a small row-major array: the small one has
  * shape `small`, placed at `start` inside `big`. `to_small` picks the
  * direction. A padded block of an uneven shard may reach past the end of
@@ -124,7 +114,7 @@ static void mask_padding(const ss_executable *e, const ss__inst *i, int k, const
     const ss__node *n = &e->program->nodes[b->value];
     int64_t valid[SS_MAX_RANK];
     for (int d = 0; d < b->rank; d++) {
-        int64_t first = block_index(e->mesh, l, d, 0, l->n[d], c) * b->shape[d];
+        int64_t first = ss__exec_block_index(e->mesh, l, d, 0, l->n[d], c) * b->shape[d];
         int64_t v = n->shape[d] - first;
         valid[d] = v < 0 ? 0 : v > b->shape[d] ? b->shape[d] : v;
     }
@@ -139,257 +129,6 @@ ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t 
         return SS_OK;
     ss__tensor a = tensor_of(&e->bufs[i->in[0]], NULL), b = tensor_of(&e->bufs[i->in[1]], NULL);
     return ss__k_dot_general_work_bytes(&a, &b, &i->dot, e->bufs[i->out].dtype, bytes);
-}
-
-/*
- * The KERNEL column of ops.def: instruction i (a KERNEL of node n of
- * program p) on local blocks `in` into `out`; `work` is the scratch
- * ss__inst_work_bytes asked for (NULL when none).
- */
-typedef ss_status (*kernel_rule)(const ss_program *p, const ss__node *n, const ss__inst *i,
-                                 const ss__tensor in[], ss__tensor *out, void *work,
-                                 size_t work_bytes);
-
-static ss_status run_unary(const ss_program *p, const ss__node *n, const ss__inst *i,
-                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_unary((ss__k_unary_op)n->sub, &in[0], out);
-}
-
-static ss_status run_binary(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_binary((ss__k_binary_op)n->sub, &in[0], &in[1], out);
-}
-
-static ss_status run_compare(const ss_program *p, const ss__node *n, const ss__inst *i,
-                             const ss__tensor in[], ss__tensor *out, void *work,
-                             size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_elementwise(SS__K_EW_COMPARE, n->sub, 2, in, out);
-}
-
-static ss_status run_select(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
-    return ss__k_elementwise(SS__K_EW_SELECT, 0, 3, in, out);
-}
-
-static ss_status run_clamp(const ss_program *p, const ss__node *n, const ss__inst *i,
-                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
-    return ss__k_elementwise(SS__K_EW_CLAMP, 0, 3, in, out);
-}
-
-static ss_status run_dot(const ss_program *p, const ss__node *n, const ss__inst *i,
-                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n;
-    return ss__k_dot_general(&in[0], &in[1], &i->dot, out, work, work_bytes);
-}
-
-static ss_status run_reduce(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)work, (void)work_bytes;
-    return ss__k_reduce(ss__k_reduce_op_of(n->sub), &in[0], i->nred, i->red, false, out);
-}
-
-/* The reduced axis is whole on the device (lower_reduce). */
-static ss_status run_argmax(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_argminmax(&in[0], n->dim, n->sub == 1, out);
-}
-
-static ss_status run_transpose(const ss_program *p, const ss__node *n, const ss__inst *i,
-                               const ss__tensor in[], ss__tensor *out, void *work,
-                               size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_transpose(&in[0], n->dims, out);
-}
-
-static ss_status run_reshape(const ss_program *p, const ss__node *n, const ss__inst *i,
-                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
-    return ss__k_reshape(&in[0], out);
-}
-
-static ss_status run_broadcast(const ss_program *p, const ss__node *n, const ss__inst *i,
-                               const ss__tensor in[], ss__tensor *out, void *work,
-                               size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_broadcast_in_dim(&in[0], n->dims, out);
-}
-
-/* Only the dims the slice shortens are cut: a dim it keeps whole may be
- * sharded, its block taken whole. */
-static ss_status run_slice(const ss_program *p, const ss__node *n, const ss__inst *i,
-                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)i, (void)work, (void)work_bytes;
-    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK], stride[SS_MAX_RANK];
-    unsigned whole = ss__node_whole_dims(p, n);
-    for (int d = 0; d < n->rank; d++) {
-        bool sliced = (whole >> d) & 1u;
-        start[d] = sliced ? n->start[d] : 0;
-        limit[d] = sliced ? n->limit[d] : in[0].shape[d];
-        stride[d] = sliced ? ss__slice_stride(n, d) : 1;
-    }
-    return ss__k_slice(&in[0], start, limit, stride, out);
-}
-
-/* Reversed dims are whole on the device (lower_same_layout). */
-static ss_status run_reverse(const ss_program *p, const ss__node *n, const ss__inst *i,
-                             const ss__tensor in[], ss__tensor *out, void *work,
-                             size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_reverse(&in[0], n->axes_mask, out);
-}
-
-/* Padded dims are whole; the others have no padding and keep their block. */
-static ss_status run_pad(const ss_program *p, const ss__node *n, const ss__inst *i,
-                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_pad_general(&in[0], &in[1], n->start, n->limit, n->interior, out);
-}
-
-/* The sliced (updated) dims are whole on the device; on the others the
- * block is taken whole (the clamp makes their start 0). */
-static ss_status run_dynamic_slice(const ss_program *p, const ss__node *n, const ss__inst *i,
-                                   const ss__tensor in[], ss__tensor *out, void *work,
-                                   size_t work_bytes)
-{
-    (void)p, (void)n, (void)work, (void)work_bytes;
-    return ss__k_dynamic_slice(&in[0], i->nin - 1, in + 1, out);
-}
-
-/* The sorted dim is whole on the device (ss__node_whole_dims); each lane
- * of the block is sorted on its own. */
-static ss_status run_sort(const ss_program *p, const ss__node *n, const ss__inst *i,
-                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)work, (void)work_bytes;
-    return ss__k_sort(i->nin, in, n->dim, n->sort_keys, n->sort_desc, n->sub, out);
-}
-
-static ss_status run_top_k(const ss_program *p, const ss__node *n, const ss__inst *i,
-                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_top_k(&in[0], n->classes, n->sub == 1, out);
-}
-
-static ss_status run_dus(const ss_program *p, const ss__node *n, const ss__inst *i,
-                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n, (void)work, (void)work_bytes;
-    return ss__k_dynamic_update_slice(&in[0], &in[1], i->nin - 2, in + 2, out);
-}
-
-static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)work, (void)work_bytes;
-    return ss__k_concatenate(i->nin, in, n->dim, out);
-}
-
-static ss_status run_one_hot(const ss_program *p, const ss__node *n, const ss__inst *i,
-                             const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)p, (void)n, (void)i, (void)work, (void)work_bytes;
-    return ss__k_one_hot(&in[0], out);
-}
-
-/* Gather and scatter on blocks the lowering made whole where it must
- * (lower_ops.c's ss__lower_gather); the device-dependent variant is run_placed_index.
- * A gather's window that takes a whole operand dim takes this device's
- * whole block of it (that dim may be sharded). */
-static void local_gather_dims(const ss_program *p, const ss__node *n, const ss__tensor *x,
-                              ss_gather_dims *g)
-{
-    *g = n->gdims;
-    const ss__node *gx = &p->nodes[n->in[0]];
-    for (int d = 0; n->op == SS__OP_GATHER && d < gx->rank; d++)
-        if (g->slice_sizes[d] == gx->shape[d])
-            g->slice_sizes[d] = x->shape[d];
-}
-
-static ss_status run_gather(const ss_program *p, const ss__node *n, const ss__inst *i,
-                            const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
-{
-    (void)i, (void)work, (void)work_bytes;
-    ss_gather_dims g;
-    local_gather_dims(p, n, &in[0], &g);
-    return ss__k_gather(&in[0], &in[1], &g, NULL, NULL, out);
-}
-
-static ss_status run_scatter(const ss_program *p, const ss__node *n, const ss__inst *i,
-                             const ss__tensor in[], ss__tensor *out, void *work,
-                             size_t work_bytes)
-{
-    (void)p, (void)i, (void)work, (void)work_bytes;
-    return ss__k_scatter(&in[0], &in[1], &in[2], (ss_scatter_op)n->sub, &n->gdims, NULL, NULL,
-                         out);
-}
-
-static const kernel_rule kernel_rules[] = {
-#define SS__OP(ID, NAME, NIN, NOUT, FLAGS, SUBNAME, VJP, FWD, BWD, LOWER, EVAL, KERNEL, FLOPS) \
-    [SS__OP_##ID] = KERNEL,
-#include "graph/ops.def"
-#undef SS__OP
-};
-_Static_assert(sizeof kernel_rules / sizeof kernel_rules[0] == SS__OP_COUNT, "one per opcode");
-
-bool ss__exec_has_kernel(ss__opcode op) { return (unsigned)op < SS__OP_COUNT && kernel_rules[op]; }
-
-/* A gather or scatter whose kernel must know where this device's operand
- * block lies (lower_ops.c's ss__lower_gather sets i->layout to the operand's
- * layout): an operand dim d with i->sn[d] set is indexed across its shards
- * (global size and block start passed to the kernel); a scatter whose
- * i->layout.partial names axes leaves a pending sum over them, so only
- * the first device along them starts from the operand, the others from
- * zeros. */
-static ss_status run_placed_index(const ss_executable *e, const ss__node *n, const ss__inst *i,
-                                  const ss__tensor in[], ss__tensor *out, const int64_t c[])
-{
-    const ss_mesh *m = e->mesh;
-    const ss__node *x = &e->program->nodes[n->in[0]];
-    int64_t full[SS_MAX_RANK], lo[SS_MAX_RANK];
-    for (int d = 0; d < x->rank; d++) {
-        full[d] = in[0].shape[d];
-        lo[d] = 0;
-        if (i->sn[d]) {
-            full[d] = x->shape[d];
-            lo[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * in[0].shape[d];
-        }
-    }
-    if (n->op == SS__OP_GATHER) {
-        ss_gather_dims g;
-        local_gather_dims(e->program, n, &in[0], &g);
-        return ss__k_gather(&in[0], &in[1], &g, full, lo, out);
-    }
-    const ss__tensor *base = &in[0];
-    bool first = true;
-    for (int a = 0; a < m->naxes; a++)
-        if (((i->layout.partial >> a) & 1u) && c[a] != 0)
-            first = false;
-    if (!first) {
-        memset(out->data, 0, (size_t)ss__k_numel(out) * ss_dtype_size(out->dtype));
-        base = out;
-    }
-    return ss__k_scatter(base, &in[1], &in[2], (ss_scatter_op)n->sub, &n->gdims, full, lo, out);
 }
 
 static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
@@ -418,12 +157,7 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
     for (int k = 0; k < 2 && k < i->nin; k++)
         if (i->mask_in[k].known)
             mask_padding(e, i, k, c, ptr[i->in[k]]);
-    if ((n->op == SS__OP_GATHER || n->op == SS__OP_SCATTER) && i->layout.known)
-        st = run_placed_index(e, n, i, in, &out, c);
-    else if (ss__exec_has_kernel(n->op))
-        st = kernel_rules[n->op](e->program, n, i, in, &out, work, work_bytes);
-    else
-        st = ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));
+    st = ss__exec_kernel(e, n, i, in, &out, work, work_bytes, c);
     ss_device_kernel_end(dev);
     if (work)
         ss_device_free(r->ctx, id, work);
@@ -606,7 +340,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         if (rid != 0)
             return SS_OK;
         for (int d = 0; d < n->rank; d++)
-            start[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
+            start[d] = ss__exec_block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
         copy_block(n->rank, n->shape, ob->shape, start, ss_dtype_size(n->dtype), ptr[i->in[0]],
                    r->outputs[i->index], false);
         return SS_OK;
@@ -654,7 +388,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         const ss__node *n = &e->program->nodes[i->node];
         int64_t start[SS_MAX_RANK];
         for (int d = 0; d < n->rank; d++)
-            start[d] = block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
+            start[d] = ss__exec_block_index(m, &i->layout, d, 0, i->layout.n[d], c) * ob->shape[d];
         copy_block(n->rank, n->shape, ob->shape, start, ss_dtype_size(n->dtype),
                    r->inputs[i->index], out, true);
         return SS_OK;
@@ -674,7 +408,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         int64_t start[SS_MAX_RANK];
         for (int d = 0; d < ob->rank; d++) {
             int to = i->layout.n[d], from = to - i->sn[d];
-            start[d] = block_index(m, &i->layout, d, from, to, c) * ob->shape[d];
+            start[d] = ss__exec_block_index(m, &i->layout, d, from, to, c) * ob->shape[d];
         }
         copy_block(ob->rank, ib->shape, ob->shape, start, ss_dtype_size(ob->dtype),
                    ptr[i->in[0]], out, true);

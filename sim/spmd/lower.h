@@ -215,6 +215,18 @@ static inline int ss__inst_taken_operand(const ss__inst *i, int r, bool first_do
  * (dot_general's operand permutations); 0 for the others. */
 ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t *bytes);
 
+/* Block index of the device at mesh coordinates c along dim d of layout
+ * l, counting l's axes from..to-1 of that dim (major first). */
+int64_t ss__exec_block_index(const ss_mesh *m, const ss__layout *l, int d, int from, int to,
+                             const int64_t c[]);
+
+/* Run KERNEL instruction i (of node n) on one device's local blocks `in`
+ * into `out` (exec_kernels.c); c are the device's mesh coordinates,
+ * `work` the scratch ss__inst_work_bytes asked for (NULL when none). */
+ss_status ss__exec_kernel(const ss_executable *e, const ss__node *n, const ss__inst *i,
+                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes,
+                          const int64_t c[]);
+
 /* FLOPs of a KERNEL or FUSED instruction on one device (plan.c); 0 for
  * the others. */
 double ss__inst_flops(const ss_executable *e, const ss__inst *i);

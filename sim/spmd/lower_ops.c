@@ -254,7 +254,7 @@ ss_status ss__lower_reduce(ss__lowering *s, ss_value v, const ss__layout *want)
 
 /* Gather and scatter: the operands brought to the layouts gather_spmd.c's
  * rule picks from their own; the kernel learns where its operand block
- * lies when it indexes across shards or leaves a pending sum (exec.c's
+ * lies when it indexes across shards or leaves a pending sum (exec_kernels.c's
  * run_placed_index); the result may be a pending sum over those axes. */
 ss_status ss__lower_gather(ss__lowering *s, ss_value v, const ss__layout *want)
 {

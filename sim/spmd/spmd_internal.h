@@ -14,7 +14,7 @@ bool ss__reshape_layout(const ss_mesh *mesh, int in_rank, const int64_t in_shape
                         ss__layout *out);
 
 /* Which layers of sim/spmd handle op `op`: whether its FWD and BWD
- * (propagate.c), LOWER (lower_ops.c, lower_dot.c), EVAL (eval.c), KERNEL (exec.c) and FLOPS
+ * (propagate.c), LOWER (lower_ops.c, lower_dot.c), EVAL (eval.c), KERNEL (exec_kernels.c) and FLOPS
  * (plan.c) columns of ops.def name a function. tests/test_optable.c checks
  * them against the op's flags. */
 void ss__propagate_has_rules(ss__opcode op, bool *fwd, bool *bwd);

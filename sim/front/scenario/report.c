@@ -2,25 +2,20 @@
  * report.c — what `shardsim run` and `shardsim plan` print: the mesh, the
  * shows, the values (plan), memory per device, the collective ledger summed
  * per mesh axis and kind, the explain lines, step times or estimated step
- * times, and the checks; as text for people or as one JSON object (schema
- * in scenarios/README.md). Every value is named by the scenario name and
+ * times, and the checks; as text for people here, as one JSON object in
+ * report_json.c (schema in scenarios/README.md). Every value is named by the scenario name and
  * line it came from when it has one, else by its program number "%N".
  */
 #include "report.h"
 
-#include "base/json.h"
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PICTURE 65536
 
-static void json_num(ss__buf *b, double v);
-
 /* The Python line an imported module's value came from ("model.py:42"),
  * or NULL (scenarios, and ops without a location). */
-static const char *value_origin(const ss_scenario *sc, ss_value v)
+const char *ss__scn_value_origin(const ss_scenario *sc, ss_value v)
 {
     return v >= 0 && v < sc->vinfo_cap ? sc->vinfo[v].origin : NULL;
 }
@@ -32,7 +27,7 @@ static void value_label(const ss_scenario *sc, ss_value v, char *buf, size_t cap
     const char *name = ss__scn_value_name(sc, v);
     ss__scn_loc loc = ss__scn_value_loc(sc, v);
     const char *op = sc->program ? ss_value_op_name(sc->program, v) : "?";
-    const char *origin = value_origin(sc, v);
+    const char *origin = ss__scn_value_origin(sc, v);
     if (origin && name)
         snprintf(buf, cap, "%s (%s)", name, origin);
     else if (origin)
@@ -86,7 +81,7 @@ static void sharding_text(const ss_sharding *sh, char *buf, size_t cap)
 /* The sharding of a shown value: the layout a restore gave the array
  * (scenario_ckpt.c; `note` says so), propagated, or the declared spec of an
  * array the run does not use. */
-static bool show_sharding(const ss_scenario *sc, const ss__scn_report *r, const ss__scn_show *w,
+bool ss__scn_show_sharding(const ss_scenario *sc, const ss__scn_report *r, const ss__scn_show *w,
                           ss_sharding *sh, ss_dtype *dt, int *rank, int64_t shape[],
                           char *note, size_t cap)
 {
@@ -119,18 +114,18 @@ static bool show_sharding(const ss_scenario *sc, const ss__scn_report *r, const 
 
 /* A report part that could not be made fails the report: *st keeps the
  * first failure (out of host memory, say), and the command exits 1. */
-static void part_failed(ss_status *st, ss_status why)
+void ss__scn_part_failed(ss_status *st, ss_status why)
 {
     if (!*st)
         *st = why;
 }
 
-static char *show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss_sharding *sh, int rank,
+char *ss__scn_show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss_sharding *sh, int rank,
                           const int64_t shape[], bool color, ss_status *rst)
 {
     char *pic = malloc(MAX_PICTURE);
     if (!pic) {
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "show %s: out of host memory", w->name));
+        ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "show %s: out of host memory", w->name));
         return NULL;
     }
     ss_viz_options o = {.color = color};
@@ -143,7 +138,7 @@ static char *show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss
                              : ss_viz_sharding_nd(&plain, rank, shape, w->row_dim, w->col_dim, &o,
                                                   pic, MAX_PICTURE, NULL);
     if (st == SS_ERR_NOMEM)
-        part_failed(rst, st);
+        ss__scn_part_failed(rst, st);
     if (st)
         snprintf(pic, MAX_PICTURE, "(no picture: %s)\n", ss_error_message());
     (void)sc;
@@ -152,15 +147,7 @@ static char *show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss
 
 /* --- Ledger summaries -------------------------------------------------------- */
 
-typedef struct ledger_row {
-    int naxes;
-    int axes[SS_MAX_AXES]; /* mesh axis indices */
-    ss_coll_kind kind;
-    int count;
-    double sent;
-} ledger_row;
-
-static int ledger_rows(const ss_executable *e, ledger_row *rows, int cap, double *total)
+int ss__scn_ledger_rows(const ss_executable *e, ss__scn_ledger_row *rows, int cap, double *total)
 {
     int n = 0;
     *total = 0;
@@ -199,7 +186,7 @@ static void text_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
     ss_live_buffer top[8];
     int ntop = 0;
     if (ss_executable_peak_buffers(r->exe, top, all ? 8 : 3, &ntop) != SS_OK)
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
+        ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
     char largest[1024] = "";
     size_t len = 0;
     for (int k = 0; k < ntop && len < sizeof largest; k++) {
@@ -269,9 +256,9 @@ static void loop_suffix(const ss_ledger_entry *le, char *label, size_t cap)
 
 static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
-    ledger_row rows[64];
+    ss__scn_ledger_row rows[64];
     double total;
-    int n = ledger_rows(r->exe, rows, 64, &total);
+    int n = ss__scn_ledger_rows(r->exe, rows, 64, &total);
     char a[32];
     fprintf(f, "Collectives per step (summed per mesh axis and kind; bytes sent per device)\n");
     if (n == 0) {
@@ -315,7 +302,7 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
     fprintf(f, "\n");
 }
 
-static const char *const role_names[] = {
+const char *const ss__scn_role_names[] = {
     [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "argument",
     [SS_BUFFER_RESULT] = "result",       [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "loop",
@@ -352,7 +339,7 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
             buffer_label(sc, &r->peak[k], label, sizeof label);
         }
         ss__fmt_bytes(a, sizeof a, (double)r->peak[k].bytes);
-        fprintf(f, "  %12s  %-9s  %s\n", a, role_names[r->peak[k].role], label);
+        fprintf(f, "  %12s  %-9s  %s\n", a, ss__scn_role_names[r->peak[k].role], label);
     }
     fprintf(f, "  total:");
     for (int k = 0; k <= SS_BUFFER_LOOP; k++)
@@ -369,13 +356,13 @@ static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
     if (!m) {
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
+        ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
         return;
     }
     ss_executable_explain(r->exe, m);
     if (fclose(m) != 0 || !text) {
         free(text);
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
+        ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "--explain: out of host memory"));
         return;
     }
     fprintf(f, "How each op was partitioned (--explain)\n");
@@ -388,7 +375,7 @@ static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f
             loc = ss__scn_value_loc(sc, (ss_value)strtol(line + 1, NULL, 10));
         const char *name = line[0] == '%' ? ss__scn_value_name(sc, (ss_value)strtol(line + 1, NULL, 10))
                                           : NULL;
-        const char *origin = line[0] == '%' ? value_origin(sc, (ss_value)strtol(line + 1, NULL, 10))
+        const char *origin = line[0] == '%' ? ss__scn_value_origin(sc, (ss_value)strtol(line + 1, NULL, 10))
                                             : NULL;
         if (origin)
             fprintf(f, "  %-9s %-10s %s\n", origin, name ? name : "", line);
@@ -451,77 +438,12 @@ static void text_prints(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         ss_status st = ss__scn_print_text(sc, &sc->vprints[k], r->outputs, &b);
         fprintf(f, "  line %d: %s\n", sc->vprints[k].loc.line, sc->vprints[k].source);
         if (st)
-            part_failed(rst, st);
+            ss__scn_part_failed(rst, st);
         else
             fprintf(f, "%s\n", b.data ? b.data : "");
         ss__buf_free(&b);
     }
     fprintf(f, "\n");
-}
-
-/* JSON "prints" and "outputs": what print(...) showed, and every result of
- * the run with its one-element value per step (the loss). */
-static void json_run_values(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r,
-                            ss_status *rst)
-{
-    if (!r->outputs)
-        return;
-    ss__buf_puts(b, ",\"prints\":[");
-    for (int k = 0; k < sc->nvprints; k++) {
-        ss__buf t;
-        ss__buf_init(&t);
-        ss_status st = ss__scn_print_text(sc, &sc->vprints[k], r->outputs, &t);
-        if (st)
-            part_failed(rst, st);
-        ss__buf_printf(b, "%s{\"line\":%d,\"col\":%d,\"source\":", k ? "," : "",
-                       sc->vprints[k].loc.line, sc->vprints[k].loc.col);
-        ss__json_str(b, sc->vprints[k].source);
-        ss__buf_puts(b, ",\"text\":");
-        ss__json_str(b, t.data ? t.data : "");
-        ss__buf_putc(b, '}');
-        ss__buf_free(&t);
-    }
-    ss__buf_puts(b, "],\"outputs\":[");
-    int n = 0;
-    for (int o = 0; o < sc->noutputs; o++) {
-        const ss__scn_output *out = &sc->outputs[o];
-        ss_dtype dt;
-        int rank;
-        int64_t shape[SS_MAX_RANK];
-        if (out->extra || ss_value_shape(sc->program, out->value, &dt, &rank, shape))
-            continue;
-        ss__buf_puts(b, n++ ? ",{\"name\":" : "{\"name\":");
-        if (out->name)
-            ss__json_str(b, out->name);
-        else
-            ss__buf_puts(b, "null");
-        ss__buf_puts(b, ",\"dtype\":");
-        ss__json_str(b, ss_dtype_name(dt));
-        ss__buf_puts(b, ",\"shape\":");
-        ss__json_int_array(b, rank, shape);
-        ss__buf_puts(b, ",\"updates\":");
-        if (out->feeds >= 0)
-            ss__json_str(b, sc->arrays[out->feeds].name);
-        else
-            ss__buf_puts(b, "null");
-        if (r->step_values && r->step_values[o]) {
-            ss__buf_puts(b, ",\"value\":");
-            json_num(b, r->step_values[o][r->steps - 1]);
-            ss__buf_puts(b, ",\"per_step\":[");
-            for (int s = 0; s < r->steps; s++) {
-                if (s)
-                    ss__buf_putc(b, ',');
-                json_num(b, r->step_values[o][s]);
-            }
-            ss__buf_putc(b, ']');
-        }
-        ss__buf_putc(b, '}');
-    }
-    ss__buf_putc(b, ']');
-    if (r->outputs_dir) {
-        ss__buf_puts(b, ",\"outputs_dir\":");
-        ss__json_str(b, r->outputs_dir);
-    }
 }
 
 /* "ok", "ok (bitwise equal)", "FAILED", and what NaN/Inf did: equal on
@@ -581,7 +503,7 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
     else if (pic && vst != SS_ERR_NOMEM && ss_mesh_repr(sc->mesh, 0, pic, MAX_PICTURE) == SS_OK)
         fprintf(f, "%s (%d devices: too many to draw)\n\n", pic, n);
     if (vst == SS_ERR_NOMEM)
-        part_failed(rst, vst);
+        ss__scn_part_failed(rst, vst);
     free(pic);
     for (int k = 0; k < sc->nshows; k++) {
         const ss__scn_show *w = &sc->shows[k];
@@ -590,7 +512,7 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         int rank;
         int64_t shape[SS_MAX_RANK];
         char s[256], t[96], hlo[512], note[160];
-        if (!show_sharding(sc, r, w, &sh, &dt, &rank, shape, note, sizeof note))
+        if (!ss__scn_show_sharding(sc, r, w, &sh, &dt, &rank, shape, note, sizeof note))
             continue;
         sharding_text(&sh, s, sizeof s);
         ss__shape_text(t, sizeof t, dt, rank, shape);
@@ -600,7 +522,7 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
             hlo[0] = '\0';
         fprintf(f, "show %s (line %d): %s %s %s%s\n", w->name, w->loc.line, t, s, hlo,
                 note[0] ? note : w->value < 0 ? " (declared; the run does not use it)" : "");
-        char *p = show_picture(sc, w, &sh, rank, shape, r->color, rst);
+        char *p = ss__scn_show_picture(sc, w, &sh, rank, shape, r->color, rst);
         if (p)
             fprintf(f, "%s\n", p);
         free(p);
@@ -666,351 +588,6 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         }
         fprintf(f, "\n");
     }
-}
-
-/* --- JSON ------------------------------------------------------------------------- */
-
-static void json_num(ss__buf *b, double v)
-{
-    if (isfinite(v))
-        ss__buf_printf(b, "%.17g", v);
-    else
-        ss__buf_puts(b, "null");
-}
-
-/* The names of mesh axes axes[0..n) as a JSON list. */
-static void json_axes(ss__buf *b, const ss_mesh *mesh, int n, const int axes[])
-{
-    ss__buf_putc(b, '[');
-    for (int k = 0; k < n; k++) {
-        if (k)
-            ss__buf_putc(b, ',');
-        ss__json_str(b, ss_mesh_axis_name(mesh, axes[k]));
-    }
-    ss__buf_putc(b, ']');
-}
-
-static void json_value_ref(ss__buf *b, const ss_scenario *sc, ss_value v)
-{
-    const char *name = ss__scn_value_name(sc, v);
-    ss__scn_loc loc = ss__scn_value_loc(sc, v);
-    ss__buf_printf(b, "\"value\":%d,\"op\":", (int)v);
-    ss__json_str(b, sc->program ? ss_value_op_name(sc->program, v) : "");
-    ss__buf_puts(b, ",\"name\":");
-    if (name)
-        ss__json_str(b, name);
-    else
-        ss__buf_puts(b, "null");
-    ss__buf_printf(b, ",\"line\":%d,\"col\":%d", loc.line, loc.col);
-    if (value_origin(sc, v)) { /* an imported module: the Python line */
-        ss__buf_puts(b, ",\"origin\":");
-        ss__json_str(b, value_origin(sc, v));
-    }
-}
-
-static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
-{
-    ss__buf_puts(b, "\"spec\":");
-    ss__json_spec(b, &sh->spec);
-    ss__buf_puts(b, ",\"partial\":[");
-    int n = 0;
-    for (int a = 0; a < ss_mesh_axis_count(sh->mesh); a++)
-        if ((sh->partial_mask >> a) & 1u) {
-            if (n++)
-                ss__buf_putc(b, ',');
-            ss__json_str(b, ss_mesh_axis_name(sh->mesh, a));
-        }
-    ss_sharding plain = *sh;
-    plain.partial_mask = 0;
-    char hlo[1024];
-    ss__buf_puts(b, "],\"hlo\":");
-    if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) == SS_OK)
-        ss__json_str(b, hlo);
-    else
-        ss__buf_puts(b, "null");
-}
-
-static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r, ss_status *rst)
-{
-    int n = ss_mesh_device_count(sc->mesh);
-    int *ids = malloc(sizeof *ids * (size_t)n);
-    if (!ids)
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "ledger: out of host memory"));
-    ss__buf_puts(b, ",\"ledger\":{\"entries\":[");
-    for (int i = 0; i < ss_executable_ledger_count(r->exe) && ids; i++) {
-        ss_ledger_entry le;
-        ss_status est = ss_executable_ledger_entry(r->exe, i, &le);
-        if (est) {
-            part_failed(rst, est);
-            break;
-        }
-        const ss_coll_record c = le.coll;
-        if (i)
-            ss__buf_putc(b, ',');
-        ss__buf_printf(b, "{\"seq\":%d,\"kind\":", i + 1);
-        ss__json_str(b, ss_coll_kind_name(c.kind));
-        static const char *const ops[] = {"sum", "max", "min", "mean"};
-        ss__buf_puts(b, ",\"reduce_op\":");
-        if (c.kind == SS_COLL_ALL_REDUCE || c.kind == SS_COLL_REDUCE_SCATTER)
-            ss__json_str(b, ops[(unsigned)c.op < 4 ? c.op : 0]);
-        else
-            ss__buf_puts(b, "null");
-        ss__buf_puts(b, ",\"axes\":");
-        json_axes(b, sc->mesh, c.naxes, c.axes);
-        ss__buf_printf(b, ",\"group_size\":%d,\"ngroups\":%d,\"replica_groups\":", c.group_size,
-                       c.ngroups);
-        bool groups = n <= 256 && c.ngroups > 0 &&
-                      ss_executable_ledger_groups(r->exe, i, ids, n) == SS_OK;
-        if (groups) {
-            ss__buf_putc(b, '[');
-            for (int g = 0; g < c.ngroups; g++) {
-                ss__buf_puts(b, g ? ",[" : "[");
-                for (int k = 0; k < c.group_size; k++)
-                    ss__buf_printf(b, k ? ",%d" : "%d", ids[g * c.group_size + k]);
-                ss__buf_putc(b, ']');
-            }
-            ss__buf_putc(b, ']');
-        } else {
-            ss__buf_puts(b, "null");
-        }
-        ss__buf_puts(b, ",\"source_target_pairs\":");
-        int (*pairs)[2] = le.npairs ? malloc(sizeof *pairs * (size_t)le.npairs) : NULL;
-        int np = 0;
-        if (c.kind == SS_COLL_PERMUTE && groups && (pairs || !le.npairs) &&
-            ss_executable_ledger_pairs(r->exe, i, pairs, le.npairs, &np) == SS_OK) {
-            /* device ids, as XLA prints source_target_pairs={{0,1},{1,2}} */
-            ss__buf_putc(b, '[');
-            for (int k = 0; k < np; k++)
-                ss__buf_printf(b, "%s[%d,%d]", k ? "," : "", pairs[k][0], pairs[k][1]);
-            ss__buf_putc(b, ']');
-        } else {
-            ss__buf_puts(b, "null");
-        }
-        free(pairs);
-        ss__buf_puts(b, ",\"phase\":");
-        ss__json_str(b, ss_phase_name(le.phase));
-        ss__buf_puts(b, ",\"dtype\":");
-        ss__json_str(b, ss_dtype_name(c.dtype));
-        ss__buf_printf(b, ",\"bytes\":%zu,\"sent\":", c.bytes);
-        json_num(b, c.sent);
-        ss__buf_puts(b, ",\"received\":");
-        json_num(b, c.received);
-        ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", le.user ? "user" : "reshard");
-        json_value_ref(b, sc, le.value);
-        ss__buf_putc(b, '}');
-        if (le.loop >= 0) { /* only loop entries carry the key: other reports keep their shape */
-            ss__buf_printf(b, ",\"loop\":{\"value\":%d,\"iteration\":%lld,\"trips\":",
-                           (int)le.loop, (long long)le.iteration);
-            if (le.trips >= 0)
-                ss__buf_printf(b, "%lld", (long long)le.trips);
-            else
-                ss__buf_puts(b, "null");
-            ss__buf_printf(b, ",\"region\":\"%s\",\"op\":", le.in_cond ? "cond" : "body");
-            ss__json_str(b, le.region_op ? le.region_op : "");
-            ss__buf_puts(b, ",\"name\":");
-            if (le.region_name && le.region_name[0])
-                ss__json_str(b, le.region_name);
-            else
-                ss__buf_puts(b, "null");
-            ss__buf_putc(b, '}');
-        }
-        ss__buf_putc(b, '}');
-    }
-    ledger_row rows[64];
-    double total;
-    int nr = ledger_rows(r->exe, rows, 64, &total);
-    ss__buf_puts(b, "],\"summary\":[");
-    for (int k = 0; k < nr; k++) {
-        ss__buf_puts(b, k ? ",{\"axes\":" : "{\"axes\":");
-        json_axes(b, sc->mesh, rows[k].naxes, rows[k].axes);
-        ss__buf_puts(b, ",\"kind\":");
-        ss__json_str(b, ss_coll_kind_name(rows[k].kind));
-        ss__buf_printf(b, ",\"count\":%d,\"bytes_per_device\":", rows[k].count);
-        json_num(b, rows[k].sent);
-        ss__buf_puts(b, ",\"share\":");
-        json_num(b, total > 0 ? rows[k].sent / total : 0);
-        ss__buf_putc(b, '}');
-    }
-    ss__buf_puts(b, "],\"sent_bytes_per_device\":");
-    json_num(b, total);
-    ss__buf_putc(b, '}');
-    free(ids);
-}
-
-static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report *r, ss_status *rst)
-{
-    ss__buf_printf(b, ",\"memory\":{\"capacity\":%zu,\"plan_peak_bytes\":%zu,\"devices\":[",
-                   sc->device_memory, r->plan.peak_bytes);
-    int n = ss_mesh_device_count(sc->mesh);
-    for (int d = 0; d < n; d++) {
-        size_t peak = r->plan.peak_bytes;
-        ss_memory_stats ms;
-        if (r->ctx && ss_device_memory_stats(r->ctx, d, &ms) == SS_OK)
-            peak = ms.peak_bytes;
-        ss__buf_printf(b, "%s{\"device\":%d,\"peak_bytes\":%zu,\"used_fraction\":", d ? "," : "",
-                       d, peak);
-        json_num(b, (double)peak / (double)sc->device_memory);
-        ss__buf_putc(b, '}');
-    }
-    ss_live_buffer top[8];
-    int ntop = 0;
-    if (ss_executable_peak_buffers(r->exe, top, 8, &ntop) != SS_OK)
-        part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
-    ss__buf_puts(b, "],\"largest_at_peak\":[");
-    for (int k = 0; k < ntop; k++) {
-        ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
-        ss__json_str(b, top[k].name);
-        ss__buf_printf(b, ",\"bytes\":%zu", top[k].bytes);
-        if (top[k].value >= 0) {
-            ss__buf_putc(b, ',');
-            json_value_ref(b, sc, top[k].value);
-        }
-        ss__buf_putc(b, '}');
-    }
-    ss__buf_putc(b, ']');
-    if (r->explain_memory && r->peak) {
-        if (sc->opts.device) {
-            ss__buf_puts(b, ",\"device\":");
-            ss__json_str(b, sc->opts.device->name);
-        }
-        ss__buf_puts(b, ",\"peak_buffers\":[");
-        for (int k = 0; k < r->npeak; k++) {
-            ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
-            ss__json_str(b, r->peak[k].name);
-            ss__buf_printf(b, ",\"bytes\":%zu,\"role\":\"%s\"", r->peak[k].bytes,
-                           role_names[r->peak[k].role]);
-            if (r->peak[k].value >= 0) {
-                ss__buf_putc(b, ',');
-                json_value_ref(b, sc, r->peak[k].value);
-            }
-            ss__buf_putc(b, '}');
-        }
-        ss__buf_putc(b, ']');
-    }
-    ss__buf_putc(b, '}');
-}
-
-void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)
-{
-    ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
-    ss__json_str(b, sc->path);
-    ss__buf_puts(b, ",\"mesh\":{\"axes\":[");
-    for (int a = 0; a < ss_mesh_axis_count(sc->mesh); a++) {
-        ss__buf_puts(b, a ? ",{\"name\":" : "{\"name\":");
-        ss__json_str(b, ss_mesh_axis_name(sc->mesh, a));
-        ss__buf_printf(b, ",\"size\":%lld}", (long long)ss_mesh_axis_size(sc->mesh, a));
-    }
-    int n = ss_mesh_device_count(sc->mesh);
-    ss__buf_puts(b, "],\"device_ids\":[");
-    for (int p = 0; p < n; p++)
-        ss__buf_printf(b, p ? ",%d" : "%d", ss_mesh_device_id(sc->mesh, p));
-    ss__buf_printf(b, "],\"devices\":%d,\"hosts\":%d},\"device_memory\":%zu,\"run\":", n,
-                   sc->hosts, sc->device_memory);
-    if (sc->run_name) {
-        ss__buf_puts(b, "{\"function\":");
-        ss__json_str(b, sc->run_name);
-        ss__buf_printf(b, ",\"steps\":%d,\"donate\":%s}", r->steps,
-                       sc->donate ? "true" : "false");
-    } else {
-        ss__buf_puts(b, "null");
-    }
-    ss__buf_puts(b, ",\"shows\":[");
-    for (int k = 0; k < sc->nshows; k++) {
-        ss_sharding sh;
-        ss_dtype dt;
-        int rank;
-        int64_t shape[SS_MAX_RANK];
-        char note[160];
-        if (!show_sharding(sc, r, &sc->shows[k], &sh, &dt, &rank, shape, note, sizeof note))
-            continue;
-        ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
-        ss__json_str(b, sc->shows[k].name);
-        ss__buf_printf(b, ",\"line\":%d,", sc->shows[k].loc.line);
-        json_sharding(b, &sh, rank);
-        char *pic = show_picture(sc, &sc->shows[k], &sh, rank, shape, false, rst);
-        ss__buf_puts(b, ",\"picture\":");
-        ss__json_str(b, pic ? pic : "");
-        free(pic);
-        ss__buf_putc(b, '}');
-    }
-    ss__buf_putc(b, ']');
-    ss__scn_watch_report_json(r->watch, b);
-    json_run_values(b, sc, r, rst);
-    ss__scn_ckpt_report_json(sc, r->ckpt, b);
-    if (r->exe) {
-        ss__buf_puts(b, ",\"values\":[");
-        for (ss_value v = 0; v < ss_program_value_count(sc->program); v++) {
-            ss_dtype dt;
-            int rank;
-            int64_t shape[SS_MAX_RANK];
-            ss_sharding sh;
-            if (ss_value_shape(sc->program, v, &dt, &rank, shape) ||
-                ss_value_sharding(sc->program, v, &sh))
-                continue;
-            ss__buf_puts(b, v ? ",{" : "{");
-            json_value_ref(b, sc, v);
-            ss__buf_puts(b, ",\"phase\":");
-            ss__json_str(b, ss_phase_name(ss_value_phase(sc->program, v)));
-            ss__buf_puts(b, ",\"dtype\":");
-            ss__json_str(b, ss_dtype_name(dt));
-            ss__buf_puts(b, ",\"shape\":");
-            ss__json_int_array(b, rank, shape);
-            ss__buf_putc(b, ',');
-            json_sharding(b, &sh, rank);
-            ss__buf_putc(b, '}');
-        }
-        ss__buf_putc(b, ']');
-        json_memory(b, sc, r, rst);
-        ss__scn_strategy_report_json(sc, r, b);
-        json_ledger(b, sc, r, rst);
-        ss__buf_puts(b, ",\"flops_per_device\":");
-        json_num(b, r->plan.flops);
-        if (r->is_plan) {
-            ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
-            int m = 0;
-            for (int k = 0; k < ss_hw_profile_count(); k++) {
-                const ss_hw_profile *p = ss_hw_profile_get(k);
-                ss_step_estimate est;
-                if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                    ss_estimate_step(r->exe, sc->mesh, p, &est))
-                    continue;
-                ss__buf_puts(b, m++ ? ",{\"profile\":" : "{\"profile\":");
-                ss__json_str(b, p->name);
-                ss__buf_puts(b, ",\"compute_seconds\":");
-                json_num(b, est.compute);
-                ss__buf_puts(b, ",\"comm_seconds\":");
-                json_num(b, est.comm);
-                ss__buf_puts(b, ",\"total_seconds\":");
-                json_num(b, est.total);
-                ss__buf_putc(b, '}');
-            }
-            ss__buf_putc(b, ']');
-        } else {
-            ss__buf_printf(b, ",\"steps\":{\"count\":%d,\"compile_seconds\":", r->steps);
-            json_num(b, r->compile_s);
-            ss__buf_puts(b, ",\"first_seconds\":");
-            json_num(b, r->first_s);
-            ss__buf_puts(b, ",\"median_seconds\":");
-            json_num(b, r->steps > 1 ? r->median_s : r->first_s);
-            ss__buf_puts(b, "},\"checks\":[");
-            for (int k = 0; k < sc->nchecks; k++) {
-                const ss__scn_check_result *c = &r->checks[k];
-                ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
-                ss__json_str(b, sc->checks[k].name);
-                ss__buf_printf(b, ",\"line\":%d,\"max_abs_error\":", sc->checks[k].loc.line);
-                json_num(b, c->max_abs);
-                ss__buf_puts(b, ",\"max_rel_error\":");
-                json_num(b, c->ref_max > 0 ? c->max_abs / c->ref_max : 0);
-                ss__buf_puts(b, ",\"tolerance\":");
-                json_num(b, c->tol);
-                ss__buf_printf(b, ",\"nonfinite_mismatches\":%lld,\"nonfinite_equal\":%lld",
-                               (long long)c->nonfinite_bad, (long long)c->nonfinite_equal);
-                ss__buf_printf(b, ",\"passed\":%s}", c->pass ? "true" : "false");
-            }
-            ss__buf_putc(b, ']');
-        }
-    }
-    ss__buf_puts(b, "}\n");
 }
 
 ss_status ss__scn_report_print(const ss_scenario *sc, const ss__scn_report *r, FILE *f)

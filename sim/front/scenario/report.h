@@ -14,6 +14,41 @@
 
 #include <stdio.h>
 
+/* --- Shared by report.c (text) and report_json.c ----------------------------- */
+
+/* The Python line an imported module's value came from ("model.py:42"),
+ * or NULL (scenarios, and ops without a location). */
+const char *ss__scn_value_origin(const ss_scenario *sc, ss_value v);
+
+/* The sharding of shown value w: the layout a restore gave the array
+ * (`note` says so), propagated, or the declared spec of an array the run
+ * does not use; false when there is none. */
+bool ss__scn_show_sharding(const ss_scenario *sc, const ss__scn_report *r, const ss__scn_show *w,
+                           ss_sharding *sh, ss_dtype *dt, int *rank, int64_t shape[],
+                           char *note, size_t cap);
+
+/* The picture of shown value w (malloc'ed), or NULL with *rst set. */
+char *ss__scn_show_picture(const ss_scenario *sc, const ss__scn_show *w, const ss_sharding *sh,
+                           int rank, const int64_t shape[], bool color, ss_status *rst);
+
+/* A report part that could not be made fails the report: *st keeps the
+ * first failure (out of host memory, say), and the command exits 1. */
+void ss__scn_part_failed(ss_status *st, ss_status why);
+
+/* The ledger summed per (mesh axes, kind): at most cap rows, in order of
+ * first appearance; *total the bytes sent by all. */
+typedef struct ss__scn_ledger_row {
+    int naxes;
+    int axes[SS_MAX_AXES]; /* mesh axis indices */
+    ss_coll_kind kind;
+    int count;
+    double sent;
+} ss__scn_ledger_row;
+int ss__scn_ledger_rows(const ss_executable *e, ss__scn_ledger_row *rows, int cap, double *total);
+
+/* A live buffer's role as a word, indexed by ss_buffer_role. */
+extern const char *const ss__scn_role_names[];
+
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)
  * or one JSON object (scenarios/README.md documents its schema). A part
