@@ -493,6 +493,9 @@ ss_status ss_maxtext_config_load(const char *path, const char *model_path, int n
                                  const char *const overrides[], ss_maxtext_config **out);
 void ss_maxtext_config_free(ss_maxtext_config *cfg);
 
+/* The config's mesh_axes, in order: their count, and (when names is not
+ * NULL, room for SS_MAX_AXES) their names, owned by the name pool. */
+int ss_maxtext_config_mesh_axes(const ss_maxtext_config *cfg, const char **names);
 /* The merged logical_axis_rules, in priority order (owned by cfg). */
 const ss_rules *ss_maxtext_config_rules(const ss_maxtext_config *cfg);
 /* data_sharding as the spec MaxText shards a batch with, P(*data_sharding)

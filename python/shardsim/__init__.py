@@ -10,9 +10,10 @@ Meshes, PartitionSpecs and NamedShardings speak JAX's vocabulary and give
 JAX's answers; programs (a ``.shard`` scenario, or the StableHLO text of
 ``jax.jit(f).lower(...)``) are planned and run by the C library. Errors
 are ``shardsim.errors.ShardsimError`` subclasses; ``shardsim.checkpoint``
-restores and saves Orbax checkpoints.
+restores and saves Orbax checkpoints; ``shardsim.maxtext`` reads MaxText
+configurations (rules, mesh, layouts).
 """
-from . import checkpoint, errors
+from . import checkpoint, errors, maxtext
 from ._program import Collective, Plan, Program, Run, Shard, load, lower, parse_bytes
 from ._sharding import (UNCONSTRAINED, Mesh, NamedSharding, P, PartitionSpec, Picture,
                         logical_to_mesh_axes, make_mesh, visualize)
@@ -20,7 +21,7 @@ from .errors import ShardsimError
 
 __all__ = [
     "Collective", "Mesh", "NamedSharding", "P", "PartitionSpec", "Picture", "Plan", "Program",
-    "Run", "Shard", "ShardsimError", "UNCONSTRAINED", "checkpoint", "errors", "load", "logical_to_mesh_axes", "lower",
+    "Run", "Shard", "ShardsimError", "UNCONSTRAINED", "checkpoint", "errors", "load", "maxtext", "logical_to_mesh_axes", "lower",
     "make_mesh", "parse_bytes", "visualize",
 ]
 __version__ = "0.1.0"

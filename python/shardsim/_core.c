@@ -93,6 +93,18 @@ static PyMethodDef methods[] = {
      "used_saved)]"},
     {"ckpt_save", ss__py_ckpt_save, METH_VARARGS,
      "ckpt_save(dir, step, item, ocdbt, force, ndevices, arrays) -> bytes written"},
+    {"maxtext_load", ss__py_maxtext_load, METH_VARARGS,
+     "maxtext_load(path, model, overrides) -> a loaded MaxText config"},
+    {"maxtext_rules", ss__py_maxtext_rules, METH_VARARGS,
+     "maxtext_rules(config) -> [(name, axes, shadowed_by)]"},
+    {"maxtext_mesh_axes", ss__py_maxtext_mesh_axes, METH_VARARGS,
+     "maxtext_mesh_axes(config) -> (names)"},
+    {"maxtext_data_sharding", ss__py_maxtext_data_sharding, METH_VARARGS,
+     "maxtext_data_sharding(config) -> spec tuple"},
+    {"maxtext_mesh", ss__py_maxtext_mesh, METH_VARARGS,
+     "maxtext_mesh(config, devices, slices) -> ((names, sizes, ids), ici, dcn)"},
+    {"maxtext_resolve", ss__py_maxtext_resolve, METH_VARARGS,
+     "maxtext_resolve(config, names, mesh) -> (spec, [(rule, lost_rule, lost_axis, lost_to)])"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,9 @@ PyObject *ss__py_raise_at(ss_status st, const char *message, int line, int col,
 PyMODINIT_FUNC PyInit__core(void);
 
 /* _core_sharding.c */
+/* (names, sizes, device_ids or None) -> a new mesh; NULL with the
+ * exception set. */
+ss_mesh *ss__py_mesh_from(PyObject *names, PyObject *sizes, PyObject *ids);
 /* A tuple of ints -> shape[]; the rank, or -1 with the exception set. */
 int ss__py_shape_from(PyObject *shape, int64_t out[SS_MAX_RANK]);
 /* A sharding of mesh (names, sizes, ids or None) with the spec `spec_text`
@@ -50,6 +53,17 @@ PyObject *ss__py_ckpt_save(PyObject *self, PyObject *args);
 PyObject *ss__py_mesh_tuple(const ss_mesh *mesh);
 /* A spec as a tuple of entries: None, an axis name, or a tuple of names. */
 PyObject *ss__py_spec_tuple(const ss_spec *spec);
+
+/* _core_maxtext.c: MaxText configurations (shardsim.maxtext), loaded once
+ * into a capsule; ss__py_maxtext_from gives its config (NULL with the
+ * exception set when the object is not one). */
+const ss_maxtext_config *ss__py_maxtext_from(PyObject *capsule);
+PyObject *ss__py_maxtext_load(PyObject *self, PyObject *args);
+PyObject *ss__py_maxtext_rules(PyObject *self, PyObject *args);
+PyObject *ss__py_maxtext_mesh_axes(PyObject *self, PyObject *args);
+PyObject *ss__py_maxtext_data_sharding(PyObject *self, PyObject *args);
+PyObject *ss__py_maxtext_mesh(PyObject *self, PyObject *args);
+PyObject *ss__py_maxtext_resolve(PyObject *self, PyObject *args);
 
 /* _core_scenario.c: the Scenario type, added to the module. */
 int ss__py_scenario_add(PyObject *module);

@@ -85,14 +85,15 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     scenario_object *s = (scenario_object *)self_obj;
     static char *kwlist[] = {"path", "text", "name", "steps", "mesh", "devices",
                              "device_memory", "threads", "strategy", "trace", "progress",
-                             "sets", NULL};
+                             "sets", "maxtext", "slices", NULL};
     PyObject *path = Py_None, *text = Py_None, *name = Py_None, *mesh = Py_None;
     PyObject *strategy = Py_None, *trace = Py_None, *progress = Py_None, *sets = Py_None;
-    int steps = 0, devices = 0, threads = 0;
+    PyObject *maxtext = Py_None;
+    int steps = 0, devices = 0, threads = 0, slices = 0;
     unsigned long long device_memory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOOO", kwlist, &path, &text, &name,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOOOOi", kwlist, &path, &text, &name,
                                      &steps, &mesh, &devices, &device_memory, &threads,
-                                     &strategy, &trace, &progress, &sets))
+                                     &strategy, &trace, &progress, &sets, &maxtext, &slices))
         return -1;
     if (sets != Py_None && (!PyDict_Check(sets) || PyDict_Size(sets) > 32)) {
         PyErr_SetString(PyExc_TypeError, "sets must be a dict of at most 32 NAME: int");
@@ -138,6 +139,11 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     s->opts.set_values = s->set_values;
     s->opts.steps = steps;
     s->opts.devices = devices;
+    if (maxtext != Py_None) { /* the capsule outlives the scenario: kept */
+        if (!(s->opts.maxtext = ss__py_maxtext_from(maxtext)) || PyList_Append(s->keep, maxtext))
+            return -1;
+    }
+    s->opts.slices = slices;
     s->opts.device_memory = (size_t)device_memory;
     s->opts.threads = threads;
     s->opts.progress = on_step;

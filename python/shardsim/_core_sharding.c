@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* (names, sizes, device_ids or None) -> a new mesh; NULL with the
- * exception set. */
-static ss_mesh *mesh_from(PyObject *names, PyObject *sizes, PyObject *ids)
+ss_mesh *ss__py_mesh_from(PyObject *names, PyObject *sizes, PyObject *ids)
 {
     const char *cnames[SS_MAX_AXES];
     int64_t csizes[SS_MAX_AXES];
@@ -123,7 +121,7 @@ PyObject *ss__py_mesh_repr(PyObject *self, PyObject *args)
     int axis_types;
     if (!PyArg_ParseTuple(args, "OOOp", &names, &sizes, &ids, &axis_types))
         return NULL;
-    ss_mesh *mesh = mesh_from(names, sizes, ids);
+    ss_mesh *mesh = ss__py_mesh_from(names, sizes, ids);
     if (!mesh)
         return NULL;
     char buf[4096];
@@ -164,7 +162,7 @@ PyObject *ss__py_mesh_picture(PyObject *self, PyObject *args)
     PyObject *names, *sizes, *ids;
     if (!PyArg_ParseTuple(args, "OOO", &names, &sizes, &ids))
         return NULL;
-    ss_mesh *mesh = mesh_from(names, sizes, ids);
+    ss_mesh *mesh = ss__py_mesh_from(names, sizes, ids);
     if (!mesh)
         return NULL;
     PyObject *r = grown_text(fill_mesh, mesh);
@@ -183,7 +181,7 @@ int ss__py_sharding_from(PyObject *names, PyObject *sizes, PyObject *ids, const 
         ss__py_raise(st);
         return -1;
     }
-    *mesh = mesh_from(names, sizes, ids);
+    *mesh = ss__py_mesh_from(names, sizes, ids);
     if (!*mesh)
         return -1;
     ss_sharding_init(sh, *mesh, &spec);
@@ -345,7 +343,7 @@ PyObject *ss__py_resolve_rules(PyObject *self, PyObject *args)
     ss_mesh *mesh = NULL;
     if (mesh_args != Py_None) {
         PyObject *n, *s, *i;
-        if (!PyArg_ParseTuple(mesh_args, "OOO", &n, &s, &i) || !(mesh = mesh_from(n, s, i))) {
+        if (!PyArg_ParseTuple(mesh_args, "OOO", &n, &s, &i) || !(mesh = ss__py_mesh_from(n, s, i))) {
             ss_rules_free(&rules);
             return NULL;
         }

@@ -39,6 +39,14 @@ def _mesh_text(mesh):
     raise InvalidArgumentError(f"mesh must be a Mesh, a dict or 'data=2,model=4', got {mesh!r}")
 
 
+def _maxtext_capsule(config):
+    """The loaded C config of a maxtext.Config, or of a config path."""
+    from . import maxtext
+    if not isinstance(config, maxtext.Config):
+        config = maxtext.load_config(config)
+    return config._capsule
+
+
 def _numpy_dtype(name):
     """The numpy dtype of a library dtype name; bf16 is ml_dtypes.bfloat16 (None without it)."""
     if name == "bf16":
@@ -236,7 +244,10 @@ class Program:
     "data=64,model=64": re-plans the same program on another mesh with the
     same axis names), ``devices`` (available devices), ``device_memory``
     (bytes or "16GiB"), ``strategy`` (a strategy file), ``threads``,
-    ``sets`` ({"LAYERS": 32}: a scenario's integer constants, --set).
+    ``sets`` ({"LAYERS": 32}: a scenario's integer constants, --set),
+    ``maxtext`` (a ``shardsim.maxtext.Config`` or a config path: its mesh
+    over ``devices`` in ``slices`` slices and its logical_axis_rules replace
+    a scenario's mesh and rules, as ``--maxtext``).
     """
 
     def __init__(self, path=None, *, text=None, name=None, **options):
@@ -264,13 +275,15 @@ class Program:
 
     @staticmethod
     def _kw(*, steps=0, mesh=None, devices=0, device_memory=None, strategy=None, threads=0,
-            trace=None, progress=None, sets=None):
+            trace=None, progress=None, sets=None, maxtext=None, slices=0):
         """The Scenario's options (without progress), and the progress callable."""
         mem = 0 if device_memory is None else parse_bytes(device_memory)
         kw = dict(steps=int(steps), mesh=_mesh_text(mesh), devices=int(devices),
                   device_memory=mem, strategy=None if strategy is None else os.fspath(strategy),
                   threads=int(threads), trace=None if trace is None else os.fspath(trace),
-                  sets=None if sets is None else {str(k): int(v) for k, v in sets.items()})
+                  sets=None if sets is None else {str(k): int(v) for k, v in sets.items()},
+                  maxtext=None if maxtext is None else _maxtext_capsule(maxtext),
+                  slices=int(slices or 0))
         return kw, _progress_callable(progress)
 
     def _new_core(self, kw, progress):

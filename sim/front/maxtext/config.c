@@ -563,6 +563,15 @@ const ss_rules *ss_maxtext_config_rules(const ss_maxtext_config *cfg)
     return cfg ? &cfg->rules : NULL;
 }
 
+int ss_maxtext_config_mesh_axes(const ss_maxtext_config *cfg, const char **names)
+{
+    if (!cfg)
+        return 0;
+    for (int i = 0; names && i < cfg->naxes; i++)
+        names[i] = cfg->axes[i];
+    return cfg->naxes;
+}
+
 ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec *out)
 {
     if (!cfg || !out)
