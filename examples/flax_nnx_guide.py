@@ -8,13 +8,13 @@ The guide's model: DotReluDot with an nnx.Linear kernel sharded
 ('model', None), a sharding constraint on the activations, an
 nnx.Optimizer with optax.adam and an MSE loss. JAX lowers the train step
 once on 8 fake CPU devices, with the model's state passed in as arguments
-(nnx.split): the model's random initialisation is JAX's business, and
-shardsim does not import JAX's random-bit ops (threefry) yet, so only the
-step is lowered, never the init. shardsim then shows the layouts, the
-memory and every collective of a step on the guide's 2x4 mesh, runs the
-step on 8 virtual devices on the values JAX initialised (equal to JAX's
-own step, see tests/python/test_examples.py), and plans the same text on
-a 2x128 mesh of 256 devices.
+(nnx.split), and the model's sharded initialisation (nnx.Rngs: JAX's
+threefry bits, then lecun_normal's truncated normal) on its own. shardsim
+runs the init on 8 virtual devices (the parameters JAX's own init gives),
+shows the layouts, the memory and every collective of a step on the
+guide's 2x4 mesh, runs the step on 8 virtual devices on the values JAX
+initialised (equal to JAX's own step, see tests/python/test_examples.py),
+and plans the same text on a 2x128 mesh of 256 devices.
 """
 import os
 
@@ -60,6 +60,17 @@ with jax.set_mesh(mesh):
     state_sharding = nnx.get_named_sharding(state, mesh)
 
 
+def init_params():
+    """The model's parameters as create_sharded_model makes them."""
+    state = nnx.state(DotReluDot(DEPTH, rngs=nnx.Rngs(0)))
+    return jax.lax.with_sharding_constraint(state, nnx.get_partition_spec(state))
+
+
+with jax.set_mesh(mesh):
+    params_sharding = nnx.get_named_sharding(nnx.eval_shape(init_params), mesh)
+    init_program = ss.lower(init_params, out_shardings=params_sharding)
+
+
 def train_step(state, x, y):
     model, optimizer = nnx.merge(graphdef, state)
 
@@ -82,6 +93,12 @@ with jax.set_mesh(mesh):
                        out_shardings=out_shardings, donate_argnums=(0,))
 
 if __name__ == "__main__":
+    init = init_program.run()
+    want = jax.tree_util.tree_leaves(nnx.state(model))
+    worst = max(float(abs(a - b).max()) for a, b in zip(jax.tree_util.tree_leaves(init.result),
+                                                        want))
+    print(f"init on 8 virtual devices: {len(want)} parameters, largest difference from "
+          f"JAX's init {worst:.1e}")
     for info in program.inputs:
         if len(info["shape"]) == 2:
             print(info["name"], ss.NamedSharding(ss.make_mesh((2, 4), ("data", "model")),
