@@ -62,6 +62,20 @@ PyObject *ss__py_maxtext_load(PyObject *self, PyObject *args)
     return r;
 }
 
+/* A tuple of n str; NULL with the exception set. */
+static PyObject *str_tuple(int n, const char *const names[])
+{
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *nm = PyUnicode_FromString(names[i]);
+        if (!nm)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, i, nm);
+    }
+    return t;
+}
+
 /* A rule's mesh axes as MaxText's YAML means them: None, () (an empty
  * list), "UNCONSTRAINED", a name, or a tuple of names. */
 static PyObject *rule_axes(const ss_rule *r)
@@ -72,15 +86,7 @@ static PyObject *rule_axes(const ss_rule *r)
         return PyUnicode_FromString("UNCONSTRAINED");
     if (r->kind == SS_RULE_AXES && r->naxes == 1)
         return PyUnicode_FromString(r->axes[0]);
-    PyObject *t = PyTuple_New(r->naxes);
-    for (int k = 0; t && k < r->naxes; k++) {
-        PyObject *nm = PyUnicode_FromString(r->axes[k]);
-        if (!nm)
-            Py_CLEAR(t);
-        else
-            PyTuple_SET_ITEM(t, k, nm);
-    }
-    return t;
+    return str_tuple(r->naxes, r->axes);
 }
 
 /* maxtext_rules(capsule) -> [(name, axes, shadowed_by)]: the merged
@@ -122,16 +128,7 @@ PyObject *ss__py_maxtext_mesh_axes(PyObject *self, PyObject *args)
     if (!cfg)
         return NULL;
     const char *names[SS_MAX_AXES];
-    int n = ss_maxtext_config_mesh_axes(cfg, names);
-    PyObject *t = PyTuple_New(n);
-    for (int i = 0; t && i < n; i++) {
-        PyObject *nm = PyUnicode_FromString(names[i]);
-        if (!nm)
-            Py_CLEAR(t);
-        else
-            PyTuple_SET_ITEM(t, i, nm);
-    }
-    return t;
+    return str_tuple(ss_maxtext_config_mesh_axes(cfg, names), names);
 }
 
 /* maxtext_data_sharding(capsule) -> spec tuple: P(*data_sharding). */
