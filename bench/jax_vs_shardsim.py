@@ -33,8 +33,9 @@ Programs (same global work at every N):
          causal block, heads and MLP on 'model', batch on 'data', one
          optax.adamw step on an MSE loss) at B16 S64 D256 H16 F1024 so that
          batch and heads divide 16; params and state donated.
-  --extra FILE.py:FUNC adds a program: FUNC(mesh) returns a Job (below),
-  e.g. the scanned language model of the import issue once it exists.
+  --extra FILE.py:FUNC adds a program: FUNC(mesh) returns a Job (below);
+  bench/lm_job.py:lm is the scanned language model of the import issue
+  (tests/jax/programs_lm.py at V2048 D256 H8x32 F1024 L4 S128 B16).
 
 --quick: N = 8 only, 10 steps, one shardsim repeat (a minute or two).
 Ratios are JAX / shardsim (above 1: shardsim is faster or smaller).
