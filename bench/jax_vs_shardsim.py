@@ -35,7 +35,7 @@ Programs (same global work at every N):
          batch and heads divide 16; params and state donated.
   --extra FILE.py:FUNC adds a program: FUNC(mesh) returns a Job (below);
   bench/lm_job.py:lm is the scanned language model of the import issue
-  (tests/jax/programs_lm.py at V2048 D256 H8x32 F1024 L4 S128 B16).
+  (tests/jax/programs_lm.py at V2048 D256 H16x16 F1024 L4 S128 B16).
 
 --quick: N = 8 only, 10 steps, one shardsim repeat (a minute or two).
 Ratios are JAX / shardsim (above 1: shardsim is faster or smaller).

@@ -4,8 +4,8 @@
 
 tests/jax/programs_lm.py's decoder-only LM (Linen, nn.scan over 4 layers,
 embedding lookup, causal attention, RMSNorm, SwiGLU MLP, cross-entropy,
-optax.adamw; MaxText's initialisers and logical names) at V2048 D256 H8x32
-F1024 S128 B16, on the benchmark's ('data', 'model') mesh: MaxText's rules
+optax.adamw; MaxText's initialisers and logical names) at V2048 D256 H16x16
+F1024 S128 B16 (heads 16 so that they divide model=16), on the benchmark's ('data', 'model') mesh: MaxText's rules
 of base.yml with fsdp folded into 'data' and tensor into 'model' (batch and
 the embed dim of weights on 'data', heads, MLP and vocab on 'model'). No
 remat; params and optimizer state donated; the next step takes the new
@@ -46,7 +46,7 @@ def lm(mesh):
     import programs_lm
     from jax_vs_shardsim import Job  # the benchmark imports this file as --extra
 
-    cfg = programs_lm.Config(vocab=2048, embed=256, heads=8, head_dim=32, mlp=1024, layers=4,
+    cfg = programs_lm.Config(vocab=2048, embed=256, heads=16, head_dim=16, mlp=1024, layers=4,
                              seq=128, batch=16)
     model = programs_lm._model(cfg, None)
     tx = optax.adamw(1e-4, b1=0.9, b2=0.95, eps=1e-6, weight_decay=0.1)
