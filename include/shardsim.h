@@ -2804,6 +2804,10 @@ typedef struct ss_scenario_options {
      * shardings are already resolved); not with `mesh`. */
     const ss_maxtext_config *maxtext;
     int slices;
+    /* With `maxtext`: TPU slices of this topology (ss_tpu_topology_parse;
+     * NULL: CPU devices) give the devices (its devices x `slices`, replacing
+     * `devices`) and their order, ss_maxtext_mesh_tpu's. */
+    const ss_tpu_topology *topology;
     /* run: skip the `check` statements and the single-device run they
      * compare with (an imported module checks every result by default):
      * the report then has no checks, ss_scenario_checks_passed is true and

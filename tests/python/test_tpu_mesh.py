@@ -112,3 +112,43 @@ def test_topology_gives_the_devices():
     p = _run(["rules", "--maxtext", CONFIG, "--topology", "v5e:4x4", "--devices", "16"],
              json_out=False)
     assert p.returncode == 2 and "drop --devices" in p.stderr
+
+
+MLP = os.path.join(ROOT, "tests", "data", "maxtext", "mlp_maxtext_names.shard")
+BASE = os.path.join(ROOT, "tests", "data", "maxtext", "configs", "base.yml")
+
+
+@pytest.mark.parametrize("topology", ["v5e:4x4", "v5e:8x8", "v5p:4x4x4", "v5p:4x8x8"])
+@pytest.mark.parametrize("split", [False, True])
+def test_plan_with_a_topology_takes_jaxs_order(topology, split):
+    """plan --maxtext base.yml --topology T: the mesh MaxText builds with
+    ici_tensor_parallelism=4 on that slice, in the order JAX recorded for
+    base.yml's 12 axes (fsdp = devices/4, tensor = 4), or JAX's refusal
+    (on v5e:8x8 a size-1 axis takes the size-1 z axis first, and tensor=4
+    then finds no whole axis unless physical axes may be split)."""
+    t = next(t for t in RECORD["topologies"]
+             if t["topology"] == topology and t["num_slices"] == 1)
+    n = len(t["devices"])
+    want = next(c for c in t["cases"] if c["allow_split"] == split
+                and c["ici"] == [1, 1, 1, n // 4, 1, 1, 1, 1, 4, 1, 1, 1])
+    p = _run(["plan", MLP, "--maxtext", BASE, "--topology", topology, "--set", "BATCH=512",
+              "--override", "ici_tensor_parallelism=4",
+              "--override", f"allow_split_physical_axes={str(split).lower()}"], json_out=True)
+    got = json.loads(p.stdout)
+    if "error" in want:
+        assert p.returncode == 2
+        assert f"{want['error']['type']}: {want['error']['message']}" in got["error"]
+    else:
+        assert p.returncode == 0, p.stdout
+        assert got["mesh"]["device_ids"] == want["ids"]
+
+
+def test_plan_topology_errors():
+    p = _run(["plan", MLP, "--topology", "v5e:4x4"], json_out=False)
+    assert p.returncode == 2 and "need --maxtext" in p.stderr
+    p = _run(["plan", MLP, "--maxtext", BASE, "--topology", "v5e:4x4", "--devices", "16"],
+             json_out=False)
+    assert p.returncode == 2 and "drop --devices" in p.stderr
+    p = _run(["plan", MLP, "--maxtext", BASE, "--topology", "v5e:4x4",
+              "--override", "ici_tensor_parallelism=8"], json_out=False)
+    assert p.returncode == 2 and "NotImplementedError: Failed to find assignment" in p.stderr

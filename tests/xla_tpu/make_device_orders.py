@@ -51,7 +51,9 @@ def mesh_shapes(n):
         shapes += [(4, 4, n // 16), (2, n // 16, 8)]
     if n >= 8:
         shapes += [(1, n // 4, 1, 4, 1),
-                   (1, 1, n // 4, 1, 1, 1, 1, 4, 1, 1, 1, 1)]
+                   (1, 1, n // 4, 1, 1, 1, 1, 4, 1, 1, 1, 1),
+                   # tests/data/maxtext/configs/base.yml's 12 axes, tensor=4
+                   (1, 1, 1, n // 4, 1, 1, 1, 1, 4, 1, 1, 1)]
     if n >= 16:
         shapes.append((2, 1, n // 8, 1, 1, 1, 1, 4, 1, 1, 1, 1))
     out = []
