@@ -51,7 +51,8 @@ static const char rules_help[] =
     "                      devices = its chips x the slices, ordered as JAX's\n"
     "                      mesh_utils orders a TPU slice's devices (torus order;\n"
     "                      allow_split_physical_axes from the config); without it,\n"
-    "                      devices are ordered as CPU devices are\n"
+    "                      devices are ordered as CPU devices are. --json then adds\n"
+    "                      \"topology\" and each position's chip \"device_coords\"\n"
     "\n"
     "Exit status: 0 ok, 2 bad input or a rules error (one line saying why).\n";
 

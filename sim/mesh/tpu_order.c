@@ -57,8 +57,10 @@ ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
     long chips = 1;
     for (;;) {
         char *end;
+        if (*p < '0' || *p > '9' || n == want)
+            break;
         long v = strtol(p, &end, 10);
-        if (end == p || v < 1 || v > SS_MAX_DEVICES || n == want || *p == '-' || *p == '+')
+        if (v < 1 || v > SS_MAX_DEVICES)
             break;
         out->dims[n++] = (int)v;
         chips *= v;
