@@ -302,15 +302,40 @@ static bool split_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
             split_enum(&s, 0, 0, s.mult[0]);
         else
             s.have = true, s.best[0] = s.best[1] = s.best[2] = 1;
-        int64_t prod = s.best[0] * s.best[1] * s.best[2];
-        if (!s.have || prod != shape[l]) {
-            snprintf(err, cap, "create_device_mesh found no assignment of logical axis %d of "
-                               "size %lld to physical axes [%d, %d, %d] even when splitting "
-                               "them", l, (long long)shape[l], dims[0], dims[1], dims[2]);
+        if (!s.have) {
+            /* JAX then stores None in its assignment matrix. */
+            snprintf(err, cap, "splitting physical axes [%d, %d, %d] finds no assignment for "
+                               "logical_axis_index %d of size %lld (JAX's prime factors of an "
+                               "axis drop the small ones when a large prime remains); JAX "
+                               "raises TypeError: int() argument must be a string, a "
+                               "bytes-like object or a real number, not 'NoneType'",
+                     dims[0], dims[1], dims[2], l, (long long)shape[l]);
             return false;
         }
         for (int p = 0; p < NPHYS; p++)
             a[p][l] = s.best[p];
+    }
+    /* With those dropped factors an axis can get less than its size; JAX
+     * goes on and numpy's reshape of the slice by the assignment fails. */
+    int64_t total = 1, n = (int64_t)dims[0] * dims[1] * dims[2];
+    for (int p = 0; p < NPHYS; p++)
+        for (int l = 0; l < naxes; l++)
+            total *= a[p][l];
+    if (total != n) {
+        size_t w = (size_t)snprintf(err, cap, "splitting physical axes [%d, %d, %d] assigns "
+                                              "the mesh axes %lld of %lld devices (JAX's prime "
+                                              "factors of an axis drop the small ones when a "
+                                              "large prime remains); numpy raises ValueError: "
+                                              "cannot reshape array of size %lld into shape (",
+                                    dims[0], dims[1], dims[2], (long long)total, (long long)n,
+                                    (long long)n);
+        for (int p = 0; p < NPHYS; p++)
+            for (int l = 0; l < naxes && w < cap; l++)
+                w += (size_t)snprintf(err + w, cap - w, "%s%lld", p || l ? "," : "",
+                                      (long long)a[p][l]);
+        if (w < cap)
+            snprintf(err + w, cap - w, ")");
+        return false;
     }
     return true;
 }

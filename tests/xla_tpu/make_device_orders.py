@@ -24,6 +24,7 @@ Both are the calls MaxText's create_device_mesh makes.
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -32,7 +33,10 @@ COMMAND = "/work/tpuvenv/bin/python tests/xla_tpu/make_device_orders.py"
 SINGLE = ["v5e:2x2", "v5e:2x4", "v5e:4x4", "v5e:4x8", "v5e:8x8", "v5e:16x16",
           "v6e:2x2", "v6e:4x4", "v6e:8x8",
           "v5p:2x2x1", "v5p:2x2x2", "v5p:2x2x4", "v5p:2x4x4", "v5p:4x4x4",
-          "v5p:4x4x8", "v5p:4x8x8", "v5p:8x8x8"]
+          "v5p:4x4x8", "v5p:4x8x8", "v5p:8x8x8",
+          # sides that are not powers of two (libtpu accepts them): JAX's
+          # prime factors of 10 are [5], which its axis splitting relies on
+          "v5e:4x6", "v5p:2x2x3", "v5p:4x4x6", "v5p:4x4x12", "v5p:2x2x10", "v5p:4x4x10"]
 MULTI = [("v5e:2x2", 2), ("v5e:2x4", 4), ("v5e:4x4", 2), ("v5e:4x4", 4),
          ("v5p:2x2x2", 2), ("v5p:4x4x4", 2), ("v6e:4x4", 3)]
 
@@ -42,13 +46,15 @@ def mesh_shapes(n):
     intensity first as mesh_utils expects): fsdp=-1 alone, fsdp x tensor
     both ways, data x fsdp x tensor, size-1 axes, MaxText's 12 axes."""
     shapes = [(n,), (1, n), (n, 1)]
-    for t in (2, 4, 8, 16):
+    for t in (2, 3, 4, 5, 6, 8, 10, 12, 16):
         if t < n and n % t == 0:
             shapes += [(n // t, t), (t, n // t)]
     if n >= 16:
         shapes += [(2, n // 8, 4), (2, 2, 2, n // 8), (n // 4, 2, 2)]
     if n >= 32:
         shapes += [(4, 4, n // 16), (2, n // 16, 8)]
+    if n % 20 == 0:
+        shapes.append((n // 20, 2, 10))  # 10 splits where JAX finds [5] only
     if n >= 8:
         shapes += [(1, n // 4, 1, 4, 1),
                    (1, 1, n // 4, 1, 1, 1, 1, 4, 1, 1, 1, 1),
@@ -58,7 +64,7 @@ def mesh_shapes(n):
         shapes.append((2, 1, n // 8, 1, 1, 1, 1, 4, 1, 1, 1, 1))
     out = []
     for s in shapes:
-        if s not in out:
+        if s not in out and math.prod(s) == n:
             out.append(s)
     return out
 
