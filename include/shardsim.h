@@ -477,7 +477,8 @@ int ss_rules_shadowed_by(const ss_rules *rules, int i);
  * rules replace every rule of the same logical name and are appended,
  * unless that layer sets override_logical_axis_rules, which replaces the
  * whole list. What is read: mesh_axes, logical_axis_rules, data_sharding,
- * num_slices, model_name, override_logical_axis_rules and every
+ * num_slices, model_name, override_logical_axis_rules,
+ * allow_split_physical_axes and every
  * ici_*_parallelism / dcn_*_parallelism; every other key is ignored.
  */
 typedef struct ss_maxtext_config ss_maxtext_config;
@@ -502,6 +503,47 @@ const ss_rules *ss_maxtext_config_rules(const ss_maxtext_config *cfg);
  * (size-1 axes kept; ss_rules_resolve's mesh step is what drops them). */
 ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec *out);
 
+/*
+ * TPU slices. A topology as libtpu names one: "v5e:4x4", "v6e:8x8" (2-D,
+ * z = 1) or "v5p:4x4x4" (3-D), one device per chip. libtpu numbers a
+ * slice's devices by their coordinates, id = x + X*(y + Y*z) for a slice
+ * of X x Y x Z chips (checked against libtpu 0.0.42.1's topology
+ * descriptions, tests/data/tpu_device_orders.json). With several slices
+ * libtpu's ids are 100000*(s+1) + that id; shardsim numbers device `id`
+ * of slice s as s*devices + id instead, so that ids run 0..N-1.
+ */
+typedef struct ss_tpu_topology {
+    char kind[4]; /* "v5e", "v6e" or "v5p" */
+    int dims[3];  /* X, Y, Z (Z = 1 for v5e and v6e) */
+    int devices;  /* X*Y*Z, the devices of one slice */
+} ss_tpu_topology;
+
+/* Parse "KIND:XxY" (v5e, v6e) or "KIND:XxYxZ" (v5p). Errors: SS_ERR_INVALID
+ * naming the text and the expected form, or more than SS_MAX_DEVICES
+ * devices. *out is zeroed on failure. */
+ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out);
+
+/* The coordinates (x, y, z) of shardsim's device `id` (any slice). */
+void ss_tpu_device_coords(const ss_tpu_topology *t, int id, int coords[3]);
+
+/* The device order of jax.experimental.mesh_utils (JAX 0.10.2) on
+ * `nslices` slices of topology `t`: create_device_mesh(ici, slice's
+ * devices, allow_split_physical_axes=allow_split) in every slice and, with
+ * `dcn` (NULL: all 1), create_hybrid_device_mesh's block layout of the
+ * slices. The rules, restated in sim/mesh/tpu_order.c: v5e/v6e's fixed
+ * ring orders for slices of 4 and 8 devices and for a 4x4 slice whose mesh
+ * has an axis of all 16 devices; otherwise each mesh axis, the last first,
+ * takes whole physical axes whose sizes multiply to its size (most axes
+ * first); a mesh axis with none is refused with JAX's NotImplementedError
+ * text unless allow_split, where JAX's axis-splitting assignment is used.
+ * Writes prod(ici)*nslices shardsim device ids (see above) to `ids` in
+ * row-major mesh order, mesh axis i of size ici[i]*dcn[i]. Errors
+ * (SS_ERR_MESH): the products of ici and dcn are not the slice's devices
+ * and the slice count; JAX's refusal, prefixed by the topology. */
+ss_status ss_tpu_mesh_order(const ss_tpu_topology *t, int nslices, int naxes,
+                            const int64_t ici[], const int64_t dcn[], bool allow_split,
+                            int ids[]);
+
 /* The mesh MaxText's create_device_mesh builds over `ndevices` devices in
  * `nslices` slices (0: the config's num_slices when positive, else 1):
  * every mesh axis's ICI parallelism (ici_<axis>_parallelism; stage reads
@@ -510,12 +552,22 @@ ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec 
  * slices the same for DCN over the slices. Axis sizes are ici x dcn, size-1
  * axes kept; device ids follow mesh_utils.create_hybrid_device_mesh over
  * devices numbered slice by slice (slice s holds s*D/S .. (s+1)*D/S-1, each
- * slice's devices in order, as on CPU devices; a TPU's physical torus order
- * is not modelled). `ici`/`dcn` (may be NULL) receive the filled values,
+ * slice's devices in order, as on CPU devices; ss_maxtext_mesh_tpu gives
+ * a TPU slice's order). `ici`/`dcn` (may be NULL) receive the filled values,
  * SS_MAX_AXES entries. Errors (SS_ERR_MESH) say which parallelism values
  * do not multiply to which count, in MaxText's terms. */
 ss_status ss_maxtext_mesh(const ss_maxtext_config *cfg, int ndevices, int nslices,
                           ss_mesh **out, int64_t *ici, int64_t *dcn);
+
+/* ss_maxtext_mesh on TPU slices of topology `topo`: the devices are
+ * topo->devices x nslices (nslices 0: the config's num_slices when
+ * positive, else 1), the parallelism values are filled the same way, and
+ * the device order is ss_tpu_mesh_order's with the config's
+ * allow_split_physical_axes (default false, as in MaxText's base.yml), as
+ * MaxText's create_device_mesh passes it to mesh_utils. Errors: those of
+ * ss_maxtext_mesh and ss_tpu_mesh_order. */
+ss_status ss_maxtext_mesh_tpu(const ss_maxtext_config *cfg, const ss_tpu_topology *topo,
+                              int nslices, ss_mesh **out, int64_t *ici, int64_t *dcn);
 
 /* ------------------------------------------------------------------------ */
 /* Visualizer                                                                */
@@ -2752,6 +2804,10 @@ typedef struct ss_scenario_options {
      * shardings are already resolved); not with `mesh`. */
     const ss_maxtext_config *maxtext;
     int slices;
+    /* With `maxtext`: TPU slices of this topology (ss_tpu_topology_parse;
+     * NULL: CPU devices) give the devices (its devices x `slices`, replacing
+     * `devices`) and their order, ss_maxtext_mesh_tpu's. */
+    const ss_tpu_topology *topology;
     /* run: skip the `check` statements and the single-device run they
      * compare with (an imported module checks every result by default):
      * the report then has no checks, ss_scenario_checks_passed is true and

@@ -52,6 +52,7 @@ int cli_cmd_rules(int argc, char **argv);
 /* `shardsim rules --maxtext FILE`: the options cmd_rules.c parsed. */
 typedef struct cli_rules_maxtext_args {
     const char *config, *model, *names;
+    const char *topology; /* --topology "v5p:4x4x4", or NULL: CPU device order */
     int noverrides;
     const char *const *overrides; /* "key=value" */
     int devices, slices;

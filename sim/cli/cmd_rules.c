@@ -12,7 +12,7 @@
 static const char rules_help[] =
     "usage: shardsim rules --rules RULES --names NAMES [--mesh AXES] [--strict] [--json]\n"
     "       shardsim rules --maxtext CONFIG.yml [--model FILE.yml] [--override KEY=VALUE]...\n"
-    "                      [--devices N] [--slices S] [--names NAMES] [--json]\n"
+    "                      [--devices N | --topology T] [--slices S] [--names NAMES] [--json]\n"
     "\n"
     "Resolve logical axis names to mesh axes with Flax Linen's rules and print\n"
     "the PartitionSpec.\n"
@@ -47,17 +47,24 @@ static const char rules_help[] =
     "                      (ici_tensor_parallelism=4); repeatable\n"
     "  --devices N         the devices (default 8); --slices S: in S slices\n"
     "                      (default: the config's num_slices, else 1)\n"
+    "  --topology T        TPU slices of this topology (v5e:4x4, v6e:8x8, v5p:4x4x4):\n"
+    "                      devices = its chips x the slices, ordered as JAX's\n"
+    "                      mesh_utils orders a TPU slice's devices (torus order;\n"
+    "                      allow_split_physical_axes from the config); without it,\n"
+    "                      devices are ordered as CPU devices are. --json then adds\n"
+    "                      \"topology\" and each position's chip \"device_coords\"\n"
     "\n"
     "Exit status: 0 ok, 2 bad input or a rules error (one line saying why).\n";
 
 int cli_cmd_rules(int argc, char **argv)
 {
     const char *rules_text = NULL, *names_text = NULL, *mesh_text = NULL;
-    const char *maxtext = NULL, *model = NULL;
+    const char *maxtext = NULL, *model = NULL, *topology = NULL;
     const char *overrides[64];
     int noverrides = 0;
     bool json = false, strict = false;
     int devices = 8, slices = 0;
+    bool devices_set = false;
     for (int i = 2; i < argc; i++)
         json = json || strcmp(argv[i], "--json") == 0;
     cli_args a;
@@ -82,6 +89,8 @@ int cli_cmd_rules(int argc, char **argv)
             slot = &maxtext;
         } else if (cli_is(&a, "--model")) {
             slot = &model;
+        } else if (cli_is(&a, "--topology")) {
+            slot = &topology;
         } else if (cli_is(&a, "--override")) {
             if (noverrides == (int)(sizeof overrides / sizeof overrides[0]))
                 return cli_fail("rules", json, "more than 64 --override options");
@@ -101,6 +110,7 @@ int cli_cmd_rules(int argc, char **argv)
             if (!v || *end || n < 1 || n > SS_MAX_DEVICES)
                 return cli_fail("rules", json, "--devices expects an integer in 1..4096");
             devices = (int)n;
+            devices_set = true;
             continue;
         } else {
             char msg[256];
@@ -114,12 +124,16 @@ int cli_cmd_rules(int argc, char **argv)
         if (rules_text || mesh_text || strict)
             return cli_fail("rules", json, "--maxtext takes the rules and the mesh from the "
                                            "config: drop --rules, --mesh and --strict");
-        cli_rules_maxtext_args m = {maxtext, model, names_text, noverrides, overrides,
-                                    devices, slices, json};
+        if (topology && devices_set)
+            return cli_fail("rules", json, "--topology gives the devices (its chips x the "
+                                           "slices): drop --devices");
+        cli_rules_maxtext_args m = {maxtext, model, names_text, topology, noverrides,
+                                    overrides, devices, slices, json};
         return ss__cli_rules_maxtext(&m);
     }
-    if (model || noverrides || slices)
-        return cli_fail("rules", json, "--model, --override and --slices need --maxtext");
+    if (model || noverrides || slices || topology)
+        return cli_fail("rules", json,
+                        "--model, --override, --slices and --topology need --maxtext");
     if (!rules_text || !names_text)
         return cli_fail("rules", json, "--rules and --names are required "
                                        "(e.g. --rules batch=data,embed=model --names batch,embed)");

@@ -16,6 +16,8 @@ typedef struct mt_view {
     const ss_maxtext_config *cfg;
     const ss_rules *rules;
     const ss_mesh *mesh;
+    const char *topology; /* as given, or NULL */
+    ss_tpu_topology topo;
     int slices;
     int64_t ici[SS_MAX_AXES], dcn[SS_MAX_AXES];
 } mt_view;
@@ -95,7 +97,13 @@ static void print_mesh(ss__buf *b, const mt_view *v, bool json)
     int n = ss_mesh_axis_count(v->mesh), nd = ss_mesh_device_count(v->mesh);
     if (json) {
         ss__json_key(b, "mesh");
-        ss__buf_printf(b, "{\"devices\":%d,\"slices\":%d,\"axes\":[", nd, v->slices);
+        ss__buf_printf(b, "{\"devices\":%d,\"slices\":%d,", nd, v->slices);
+        if (v->topology) {
+            ss__json_key(b, "topology");
+            ss__json_str(b, v->topology);
+            ss__buf_putc(b, ',');
+        }
+        ss__buf_puts(b, "\"axes\":[");
         for (int i = 0; i < n; i++) {
             ss__buf_puts(b, i ? ",{" : "{");
             ss__json_key(b, "name");
@@ -106,11 +114,25 @@ static void print_mesh(ss__buf *b, const mt_view *v, bool json)
         ss__buf_puts(b, "],\"device_ids\":[");
         for (int p = 0; p < nd; p++)
             ss__buf_printf(b, p ? ",%d" : "%d", ss_mesh_device_id(v->mesh, p));
+        if (v->topology) {
+            /* Each mesh position's chip (x, y, z) in its slice. */
+            ss__buf_puts(b, "],\"device_coords\":[");
+            for (int p = 0; p < nd; p++) {
+                int c[3];
+                ss_tpu_device_coords(&v->topo, ss_mesh_device_id(v->mesh, p), c);
+                ss__buf_printf(b, "%s[%d,%d,%d]", p ? "," : "", c[0], c[1], c[2]);
+            }
+        }
         ss__buf_puts(b, "]}");
         return;
     }
-    ss__buf_printf(b, "mesh: %d devices in %d slice%s (size = ici x dcn)\n", nd, v->slices,
-                   v->slices == 1 ? "" : "s");
+    if (v->topology)
+        ss__buf_printf(b, "mesh: %d devices in %d slice%s of TPU %s, in JAX's torus order "
+                          "(size = ici x dcn)\n", nd, v->slices, v->slices == 1 ? "" : "s",
+                       v->topology);
+    else
+        ss__buf_printf(b, "mesh: %d devices in %d slice%s (size = ici x dcn)\n", nd, v->slices,
+                       v->slices == 1 ? "" : "s");
     ss__buf_printf(b, "  %-26s %5s %5s %5s\n", "axis", "ici", "dcn", "size");
     for (int i = 0; i < n; i++)
         ss__buf_printf(b, "  %-26s %5lld %5lld %5lld\n", ss_mesh_axis_name(v->mesh, i),
@@ -292,8 +314,13 @@ int ss__cli_rules_maxtext(const cli_rules_maxtext_args *a)
     ss_mesh *mesh = NULL;
     mt_view v;
     memset(&v, 0, sizeof v);
-    ss_status st = ss_maxtext_config_load(a->config, a->model, a->noverrides, a->overrides, &cfg);
+    ss_tpu_topology topo = {{0}, {0, 0, 0}, 0};
+    ss_status st = a->topology ? ss_tpu_topology_parse(a->topology, &topo) : SS_OK;
     if (!st)
+        st = ss_maxtext_config_load(a->config, a->model, a->noverrides, a->overrides, &cfg);
+    if (!st && a->topology)
+        st = ss_maxtext_mesh_tpu(cfg, &topo, a->slices, &mesh, v.ici, v.dcn);
+    else if (!st)
         st = ss_maxtext_mesh(cfg, a->devices, a->slices, &mesh, v.ici, v.dcn);
     ss_spec names;
     if (!st && a->names)
@@ -306,6 +333,8 @@ int ss__cli_rules_maxtext(const cli_rules_maxtext_args *a)
     v.cfg = cfg;
     v.rules = ss_maxtext_config_rules(cfg);
     v.mesh = mesh;
+    v.topology = a->topology;
+    v.topo = topo;
     v.slices = 1;
     for (int i = 0; i < ss_mesh_axis_count(mesh); i++)
         v.slices *= (int)v.dcn[i];

@@ -38,7 +38,9 @@ static const char run_help[] =
     "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
     "  --maxtext FILE.yml   a MaxText config gives the mesh (over --devices, in\n"
     "                       --slices S) and the logical rules, replacing the file's;\n"
-    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"
+    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"    "  --topology T         with --maxtext: TPU slices of this topology (v5e:4x4,\n"
+    "                       v5p:4x4x4, ...) give the devices and their order (JAX's\n"
+    "                       torus order, as for shardsim rules)\n"
     "  --set NAME=N         set an integer constant of the scenario (NAME = N in the file)\n"
     "  --strategy FILE      shard the params by this strategy (replaces the file's)\n"
     "  --windowed-einsum M  collective matmul: dots that would all-gather an operand of\n"
@@ -68,7 +70,9 @@ static const char plan_help[] =
     "  --mesh AXES          replace the file's mesh, e.g. data=64,model=64\n"
     "  --maxtext FILE.yml   a MaxText config gives the mesh (over --devices, in\n"
     "                       --slices S) and the logical rules, replacing the file's;\n"
-    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"
+    "                       --model FILE and --override KEY=VALUE as for shardsim rules\n"    "  --topology T         with --maxtext: TPU slices of this topology (v5e:4x4,\n"
+    "                       v5p:4x4x4, ...) give the devices and their order (JAX's\n"
+    "                       torus order, as for shardsim rules)\n"
     "  --device NAME        plan for this accelerator: its HBM is the device memory and\n"
     "                       its compiler's accounting sizes the plan (tpu-v5e: XLA's TPU\n"
     "                       tiling, temporaries in on-chip memory when they fit)\n"
@@ -98,6 +102,7 @@ typedef struct run_opts {
     const char *strategies[16];
     ss_compile_options compile; /* --windowed-einsum, --cheapest */
     const char *maxtext, *model; /* --maxtext CONFIG, --model FILE */
+    ss_tpu_topology topology;    /* --topology, when so.topology is set */
     int noverrides;              /* --override KEY=VALUE */
     const char *overrides[64];
 } run_opts;
@@ -188,6 +193,10 @@ static int parse_opts(int argc, char **argv, run_opts *o)
             o->maxtext = v;
         } else if (cli_is(&a, "--model")) {
             o->model = v;
+        } else if (cli_is(&a, "--topology")) {
+            if (ss_tpu_topology_parse(v, &o->topology))
+                return fail_usage(o, ss_error_message());
+            o->so.topology = &o->topology;
         } else if (cli_is(&a, "--override")) {
             if (o->noverrides == 64)
                 return fail_usage(o, "more than 64 --override options");
@@ -249,8 +258,11 @@ static int parse_opts(int argc, char **argv, run_opts *o)
         return fail_usage(o, "--device plans for an accelerator: use it with shardsim plan");
     if (o->outputs && o->plan)
         return fail_usage(o, "--outputs writes data: use it with shardsim run");
-    if (!o->maxtext && (o->model || o->noverrides || o->so.slices))
-        return fail_usage(o, "--model, --override and --slices need --maxtext");
+    if (!o->maxtext && (o->model || o->noverrides || o->so.slices || o->so.topology))
+        return fail_usage(o, "--model, --override, --slices and --topology need --maxtext");
+    if (o->so.topology && o->so.devices)
+        return fail_usage(o, "--topology gives the devices (its chips x the slices): drop "
+                             "--devices");
     return -1;
 }
 

@@ -362,6 +362,8 @@ static ss_status apply_doc(ss_maxtext_config *c, mt_doc *d, rules_mode mode)
             c->have_data_sharding = !st;
         } else if (strcmp(key, "num_slices") == 0) {
             st = scalar_int(d, v, key, &c->num_slices);
+        } else if (strcmp(key, "allow_split_physical_axes") == 0) {
+            st = scalar_bool(d, v, key, &c->allow_split);
         } else if (strcmp(key, "model_name") == 0) {
             st = scalar_name(d, v, key, "expected a model name", &c->model_name);
         } else if (is_parallelism_key(key)) {

@@ -24,6 +24,7 @@ struct ss_maxtext_config {
     int nparams, cap_params;        /* every parallelism key seen, last value wins */
     mt_param *params;
     int64_t num_slices;             /* -1 when unset, as base.yml has it */
+    bool allow_split;               /* allow_split_physical_axes (false when unset) */
     bool have_data_sharding;
     ss_spec data_sharding;          /* P(*data_sharding) */
     ss_rules rules;                 /* merged logical_axis_rules */

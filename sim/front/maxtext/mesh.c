@@ -6,7 +6,9 @@
  * jax.experimental.mesh_utils.create_hybrid_device_mesh orders devices
  * that carry a slice_index: each slice's own mesh of shape ici, placed as
  * block `dcn coordinate` of a block array of shape dcn (np.block). A mesh
- * axis's size is ici x dcn; axes of size 1 stay in the mesh.
+ * axis's size is ici x dcn; axes of size 1 stay in the mesh. On CPU
+ * devices a slice's own mesh is its ids in order; on a TPU topology it is
+ * mesh_utils' torus order (sim/mesh/tpu_order.c).
  */
 #include "maxtext.h"
 
@@ -99,17 +101,26 @@ static ss_status fill(const ss_maxtext_config *c, const char *net, int64_t vals[
     return SS_OK;
 }
 
-ss_status ss_maxtext_mesh(const ss_maxtext_config *cfg, int ndevices, int nslices,
-                          ss_mesh **out, int64_t *ici_out, int64_t *dcn_out)
+/* ss_maxtext_mesh and ss_maxtext_mesh_tpu: topo NULL orders the devices as
+ * CPU devices are ordered (each slice's ids in row-major mesh order). */
+static ss_status build(const ss_maxtext_config *cfg, const ss_tpu_topology *topo, int ndevices,
+                       int nslices, ss_mesh **out, int64_t *ici_out, int64_t *dcn_out)
 {
     if (!cfg || !out)
         return ss__fail(SS_ERR_INVALID, "ss_maxtext_mesh: NULL argument");
     *out = NULL;
+    if (nslices <= 0)
+        nslices = cfg->num_slices > 0 ? (int)cfg->num_slices : 1;
+    if (topo) {
+        if (nslices > SS_MAX_DEVICES / topo->devices)
+            return ss__fail(SS_ERR_MESH, "maxtext: %d slices of %s:%dx%dx%d are more than "
+                                         "SS_MAX_DEVICES (%d) devices", nslices, topo->kind,
+                            topo->dims[0], topo->dims[1], topo->dims[2], SS_MAX_DEVICES);
+        ndevices = topo->devices * nslices;
+    }
     if (ndevices < 1 || ndevices > SS_MAX_DEVICES)
         return ss__fail(SS_ERR_MESH, "maxtext: %d devices; expected 1..SS_MAX_DEVICES (%d)",
                         ndevices, SS_MAX_DEVICES);
-    if (nslices <= 0)
-        nslices = cfg->num_slices > 0 ? (int)cfg->num_slices : 1;
     if (nslices > ndevices || ndevices % nslices != 0)
         return ss__fail(SS_ERR_MESH, "maxtext: %d devices do not split into %d slices of "
                                      "equal size", ndevices, nslices);
@@ -124,29 +135,49 @@ ss_status ss_maxtext_mesh(const ss_maxtext_config *cfg, int ndevices, int nslice
     if (st)
         return st;
 
-    /* Hybrid order: mesh coordinate m splits into the slice's block m / ici
-     * and the position in the slice m % ici, both row-major. */
     int64_t sizes[SS_MAX_AXES];
     for (int i = 0; i < cfg->naxes; i++)
         sizes[i] = ici[i] * dcn[i];
     int ids[SS_MAX_DEVICES];
-    int per_slice = ndevices / nslices;
-    for (int pos = 0; pos < ndevices; pos++) {
-        int rest = pos;
-        int64_t slice = 0, local = 0, sstride = 1, lstride = 1;
-        for (int i = cfg->naxes - 1; i >= 0; i--) {
-            int64_t m = rest % sizes[i];
-            rest = (int)(rest / sizes[i]);
-            slice += (m / ici[i]) * sstride;
-            local += (m % ici[i]) * lstride;
-            sstride *= dcn[i];
-            lstride *= ici[i];
+    if (topo) {
+        st = ss_tpu_mesh_order(topo, nslices, cfg->naxes, ici, dcn, cfg->allow_split, ids);
+        if (st)
+            return st;
+    } else {
+        /* Hybrid order: mesh coordinate m splits into the slice's block
+         * m / ici and the position in the slice m % ici, both row-major. */
+        int per_slice = ndevices / nslices;
+        for (int pos = 0; pos < ndevices; pos++) {
+            int rest = pos;
+            int64_t slice = 0, local = 0, sstride = 1, lstride = 1;
+            for (int i = cfg->naxes - 1; i >= 0; i--) {
+                int64_t m = rest % sizes[i];
+                rest = (int)(rest / sizes[i]);
+                slice += (m / ici[i]) * sstride;
+                local += (m % ici[i]) * lstride;
+                sstride *= dcn[i];
+                lstride *= ici[i];
+            }
+            ids[pos] = (int)(slice * per_slice + local);
         }
-        ids[pos] = (int)(slice * per_slice + local);
     }
     if (ici_out)
         memcpy(ici_out, ici, sizeof ici[0] * (size_t)cfg->naxes);
     if (dcn_out)
         memcpy(dcn_out, dcn, sizeof dcn[0] * (size_t)cfg->naxes);
     return ss_mesh_create(cfg->naxes, cfg->axes, sizes, ndevices, ids, out);
+}
+
+ss_status ss_maxtext_mesh(const ss_maxtext_config *cfg, int ndevices, int nslices,
+                          ss_mesh **out, int64_t *ici_out, int64_t *dcn_out)
+{
+    return build(cfg, NULL, ndevices, nslices, out, ici_out, dcn_out);
+}
+
+ss_status ss_maxtext_mesh_tpu(const ss_maxtext_config *cfg, const ss_tpu_topology *topo,
+                              int nslices, ss_mesh **out, int64_t *ici_out, int64_t *dcn_out)
+{
+    if (!topo)
+        return ss__fail(SS_ERR_INVALID, "ss_maxtext_mesh_tpu: NULL topology");
+    return build(cfg, topo, 0, nslices, out, ici_out, dcn_out);
 }

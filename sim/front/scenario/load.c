@@ -100,16 +100,22 @@ static bool configure(ss__scn_ev *e, const ss__scn_overrides *ov)
     return ok;
 }
 
-/* --maxtext: the config's mesh over `devices`, and its rules in place of
- * the file's (copied: the scenario owns its rules). */
+/* --maxtext: the config's mesh over `devices` (or over --topology's TPU
+ * slices), and its rules in place of the file's (copied: the scenario owns
+ * its rules). */
 static bool maxtext_mesh_and_rules(ss__scn_ev *e, const ss__scn_overrides *ov, int devices,
                                    ss__scn_loc mloc)
 {
     ss_scenario *sc = e->sc;
-    if (ss_maxtext_mesh(ov->maxtext, devices, ov->slices, &sc->mesh, NULL, NULL) != SS_OK) {
+    ss_status st = ov->topology
+                       ? ss_maxtext_mesh_tpu(ov->maxtext, ov->topology, ov->slices, &sc->mesh,
+                                             NULL, NULL)
+                       : ss_maxtext_mesh(ov->maxtext, devices, ov->slices, &sc->mesh, NULL, NULL);
+    if (st != SS_OK) {
         ss__scn_ev_fail(e, mloc, "%s", ss_error_message());
         return false;
     }
+    sc->devices = ss_mesh_device_count(sc->mesh); /* a topology's count */
     const ss_rules *r = ss_maxtext_config_rules(ov->maxtext);
     ss_rule *copy = malloc(sizeof *copy * (size_t)(r->count ? r->count : 1));
     if (!copy) {

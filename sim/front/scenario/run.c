@@ -780,6 +780,7 @@ void ss__scn_overrides_from(const ss_scenario_options *opts, ss__scn_overrides *
     ov->inputs = opts->inputs;
     ov->maxtext = opts->maxtext;
     ov->slices = opts->slices;
+    ov->topology = opts->topology;
     for (int k = 0; k < opts->nsets && k < 32; k++) {
         ov->set_names[k] = opts->set_names[k];
         ov->set_values[k] = opts->set_values[k];

@@ -308,6 +308,7 @@ typedef struct ss__scn_overrides {
     const char *inputs;   /* --inputs DIR: an imported module's arguments as DIR/NAME.npy */
     const ss_maxtext_config *maxtext; /* --maxtext: the mesh and the rules (scenarios only) */
     int slices;                       /* --slices: the MaxText mesh's slices, 0 = the config's */
+    const ss_tpu_topology *topology;  /* --topology: TPU slices (NULL: CPU devices) */
 } ss__scn_overrides;
 
 struct ss_scenario {
