@@ -21,6 +21,7 @@ typedef struct {
     PyObject *given; /* memoryviews of the values set_input gave (the library borrows them) */
     const char *set_names[32]; /* sets={NAME: VALUE}: --set NAME=VALUE (names kept in keep) */
     int64_t set_values[32];
+    ss_tpu_topology topology; /* topology="v5e:4x4" with maxtext= */
 } scenario_object;
 
 static const char *const reduce_names[] = {"sum", "max", "min", "mean"};
@@ -85,15 +86,17 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
     scenario_object *s = (scenario_object *)self_obj;
     static char *kwlist[] = {"path", "text", "name", "steps", "mesh", "devices",
                              "device_memory", "threads", "strategy", "trace", "progress",
-                             "sets", "maxtext", "slices", NULL};
+                             "sets", "maxtext", "slices", "topology", NULL};
     PyObject *path = Py_None, *text = Py_None, *name = Py_None, *mesh = Py_None;
     PyObject *strategy = Py_None, *trace = Py_None, *progress = Py_None, *sets = Py_None;
     PyObject *maxtext = Py_None;
+    const char *topology = NULL;
     int steps = 0, devices = 0, threads = 0, slices = 0;
     unsigned long long device_memory = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOOOOi", kwlist, &path, &text, &name,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOiOiKiOOOOOiz", kwlist, &path, &text, &name,
                                      &steps, &mesh, &devices, &device_memory, &threads,
-                                     &strategy, &trace, &progress, &sets, &maxtext, &slices))
+                                     &strategy, &trace, &progress, &sets, &maxtext, &slices,
+                                     &topology))
         return -1;
     if (sets != Py_None && (!PyDict_Check(sets) || PyDict_Size(sets) > 32)) {
         PyErr_SetString(PyExc_TypeError, "sets must be a dict of at most 32 NAME: int");
@@ -144,6 +147,14 @@ static int scenario_init(PyObject *self_obj, PyObject *args, PyObject *kw)
             return -1;
     }
     s->opts.slices = slices;
+    if (topology) {
+        ss_status tst = ss_tpu_topology_parse(topology, &s->topology);
+        if (tst != SS_OK) {
+            ss__py_raise(tst);
+            return -1;
+        }
+        s->opts.topology = &s->topology;
+    }
     s->opts.device_memory = (size_t)device_memory;
     s->opts.threads = threads;
     s->opts.progress = on_step;

@@ -247,7 +247,8 @@ class Program:
     ``sets`` ({"LAYERS": 32}: a scenario's integer constants, --set),
     ``maxtext`` (a ``shardsim.maxtext.Config`` or a config path: its mesh
     over ``devices`` in ``slices`` slices and its logical_axis_rules replace
-    a scenario's mesh and rules, as ``--maxtext``).
+    a scenario's mesh and rules, as ``--maxtext``; ``topology`` "v5e:16x16":
+    TPU slices give the devices and their order, as ``--topology``).
     """
 
     def __init__(self, path=None, *, text=None, name=None, **options):
@@ -275,7 +276,7 @@ class Program:
 
     @staticmethod
     def _kw(*, steps=0, mesh=None, devices=0, device_memory=None, strategy=None, threads=0,
-            trace=None, progress=None, sets=None, maxtext=None, slices=0):
+            trace=None, progress=None, sets=None, maxtext=None, slices=0, topology=None):
         """The Scenario's options (without progress), and the progress callable."""
         mem = 0 if device_memory is None else parse_bytes(device_memory)
         kw = dict(steps=int(steps), mesh=_mesh_text(mesh), devices=int(devices),
@@ -283,7 +284,7 @@ class Program:
                   threads=int(threads), trace=None if trace is None else os.fspath(trace),
                   sets=None if sets is None else {str(k): int(v) for k, v in sets.items()},
                   maxtext=None if maxtext is None else _maxtext_capsule(maxtext),
-                  slices=int(slices or 0))
+                  slices=int(slices or 0), topology=None if topology is None else str(topology))
         return kw, _progress_callable(progress)
 
     def _new_core(self, kw, progress):

@@ -3,6 +3,7 @@
     from shardsim import maxtext
     cfg = maxtext.load_config("MaxText/configs/base.yml", overrides=["ici_tensor_parallelism=4"])
     mesh = cfg.mesh(devices=256)                     # create_device_mesh's order
+    tpu = cfg.mesh(topology="v5e:16x16")             # ... of a TPU slice's devices
     cfg.logical_to_mesh_axes(("activation_batch", "activation_length", "activation_embed"),
                              mesh)                    # P(('data', 'fsdp'), None, 'tensor')
     [r for r in cfg.rules if r.shadowed_by is not None]   # rules that never apply
@@ -73,25 +74,33 @@ class Config:
         """``P(*data_sharding)``: how MaxText shards a batch (size-1 axes kept)."""
         return PartitionSpec(*_core.maxtext_data_sharding(self._capsule))
 
-    def parallelism(self, devices, slices=None):
+    def parallelism(self, devices=None, slices=None, *, topology=None):
         """{mesh axis: (ici, dcn)} with the one -1 of each network filled in,
-        as MaxText's fill_unspecified_mesh_axes fills it."""
-        (names, _, _), ici, dcn = _core.maxtext_mesh(self._capsule, int(devices),
-                                                     int(slices or 0))
+        as MaxText's fill_unspecified_mesh_axes fills it (over ``devices``,
+        or the devices of ``slices`` TPU slices of ``topology``)."""
+        (names, _, _), ici, dcn = self._mesh(devices, slices, topology)
         return collections.OrderedDict((n, (i, d)) for n, i, d in zip(names, ici, dcn))
+
+    def _mesh(self, devices, slices, topology):
+        if devices is None and topology is None:
+            raise TypeError("a MaxText mesh needs devices= or topology=")
+        return _core.maxtext_mesh(self._capsule, int(devices or 0), int(slices or 0),
+                                  None if topology is None else str(topology))
 
     @property
     def mesh_axes(self):
         """The config's mesh_axes, in order."""
         return _core.maxtext_mesh_axes(self._capsule)
 
-    def mesh(self, devices, slices=None):
+    def mesh(self, devices=None, slices=None, *, topology=None):
         """The Mesh MaxText's create_device_mesh builds over ``devices``
         devices in ``slices`` slices (None: the config's num_slices, else 1):
         axis sizes ici x dcn, size-1 axes kept, devices ordered as
-        mesh_utils.create_hybrid_device_mesh orders CPU devices."""
-        (names, sizes, ids), _, _ = _core.maxtext_mesh(self._capsule, int(devices),
-                                                       int(slices or 0))
+        mesh_utils.create_hybrid_device_mesh orders CPU devices; with
+        ``topology`` ("v5e:16x16", "v5p:4x4x8"), the devices of ``slices``
+        such TPU slices in the order mesh_utils gives TPU devices (their
+        physical torus; ids numbered slice by slice)."""
+        (names, sizes, ids), _, _ = self._mesh(devices, slices, topology)
         return Mesh(np.array(ids, dtype=np.int64).reshape(sizes), names)
 
     def logical_to_mesh_axes(self, names, mesh):

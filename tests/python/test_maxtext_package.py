@@ -110,3 +110,39 @@ def test_bad_configs_raise_the_librarys_errors(tmp_path):
     mesh = ss.Mesh(np.arange(8).reshape(8), ("dta",))
     with pytest.raises(ss.ShardsimError, match="not found in mesh"):
         maxtext.load_config(BASE).logical_to_mesh_axes(("activation_batch",), mesh)
+
+
+def _recorded_tpu_cases():
+    """JAX's recorded TPU orders (tests/data/tpu_device_orders.json, made by
+    tests/xla_tpu/make_device_orders.py): cases JAX could build."""
+    import json
+    with open(os.path.join(os.path.dirname(BASE), "..", "..", "tpu_device_orders.json")) as f:
+        rec = json.load(f)
+    return [(t, c) for t in rec["topologies"] for c in t["cases"] if "ids" in c]
+
+
+def _shardsim_id(t, libtpu_id):
+    """libtpu numbers slice s's devices 100000*(s+1) + id; shardsim s*devices + id."""
+    if t["num_slices"] == 1:
+        return libtpu_id
+    per = len(t["devices"]) // t["num_slices"]
+    return (libtpu_id // 100000 - 1) * per + libtpu_id % 100000
+
+
+@pytest.mark.parametrize("tc", _recorded_tpu_cases()[::7],
+                         ids=lambda tc: f"{tc[0]['topology']}*{tc[0]['num_slices']}-"
+                                        f"{'x'.join(map(str, tc[1]['ici']))}")
+def test_tpu_mesh_is_the_order_jax_recorded(tc):
+    t, c = tc
+    names = [f"a{i}" for i in range(len(c["ici"]))]
+    over = [f"mesh_axes=[{','.join(names)}]",
+            f"allow_split_physical_axes={str(c['allow_split']).lower()}"]
+    over += [f"ici_{n}_parallelism={v}" for n, v in zip(names, c["ici"])]
+    if t["num_slices"] > 1:
+        over += [f"dcn_{n}_parallelism={v}" for n, v in zip(names, c["dcn"])]
+    cfg = maxtext.load_config(os.path.join(os.path.dirname(BASE), "axes_only.yml"),
+                              overrides=over)
+    mesh = cfg.mesh(topology=t["topology"], slices=t["num_slices"])
+    assert mesh.devices.reshape(-1).tolist() == [_shardsim_id(t, i) for i in c["ids"]]
+    assert cfg.parallelism(topology=t["topology"], slices=t["num_slices"]) == \
+        {n: (i, c["dcn"][k] if "dcn" in c else 1) for k, (n, i) in enumerate(zip(names, c["ici"]))}
