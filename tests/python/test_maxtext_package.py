@@ -146,3 +146,20 @@ def test_tpu_mesh_is_the_order_jax_recorded(tc):
     assert mesh.devices.reshape(-1).tolist() == [_shardsim_id(t, i) for i in c["ids"]]
     assert cfg.parallelism(topology=t["topology"], slices=t["num_slices"]) == \
         {n: (i, c["dcn"][k] if "dcn" in c else 1) for k, (n, i) in enumerate(zip(names, c["ici"]))}
+
+
+def test_plan_on_a_tpu_topology_takes_its_devices_and_order(cli):
+    over = ["ici_tensor_parallelism=4"]  # fsdp 4 x tensor 4: whole axes of the 4x4 torus
+    want = cli("plan", MLP, "--maxtext", BASE, "--topology", "v5e:4x4", "--override", over[0],
+               "--set", "BATCH=512")
+    cfg = maxtext.load_config(BASE, overrides=over)
+    plan = ss.Program(MLP).plan(maxtext=cfg, topology="v5e:4x4", sets={"BATCH": 512})
+    ids = cfg.mesh(topology="v5e:4x4").devices.reshape(-1).tolist()
+    assert plan.mesh.devices.reshape(-1).tolist() == ids == want["mesh"]["device_ids"]
+    assert plan.peak_bytes == want["memory"]["plan_peak_bytes"]
+    with pytest.raises(ss.ShardsimError, match="v5e:4"):
+        ss.Program(MLP).plan(maxtext=cfg, topology="v5e:4", sets={"BATCH": 512})
+    # JAX's refusal, in JAX's words: tensor 2 would split a physical axis of 4.
+    odd = maxtext.load_config(BASE, overrides=["ici_tensor_parallelism=2"])
+    with pytest.raises(ss.ShardsimError, match="Failed to find assignment"):
+        odd.mesh(topology="v5e:4x4")
