@@ -102,7 +102,8 @@ static PyMethodDef methods[] = {
     {"maxtext_data_sharding", ss__py_maxtext_data_sharding, METH_VARARGS,
      "maxtext_data_sharding(config) -> spec tuple"},
     {"maxtext_mesh", ss__py_maxtext_mesh, METH_VARARGS,
-     "maxtext_mesh(config, devices, slices) -> ((names, sizes, ids), ici, dcn)"},
+     "maxtext_mesh(config, devices, slices, topology=None) -> ((names, sizes, ids), ici, "
+     "dcn)"},
     {"maxtext_resolve", ss__py_maxtext_resolve, METH_VARARGS,
      "maxtext_resolve(config, names, mesh) -> (spec, [(rule, lost_rule, lost_axis, lost_to)])"},
     {NULL, NULL, 0, NULL},

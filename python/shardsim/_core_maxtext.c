@@ -159,22 +159,28 @@ static PyObject *ints_list(int n, const int64_t v[])
     return l;
 }
 
-/* maxtext_mesh(capsule, devices, slices) -> ((names, sizes, ids), ici,
- * dcn): the mesh MaxText's create_device_mesh builds, and the filled
- * parallelism values per mesh axis. */
+/* maxtext_mesh(capsule, devices, slices, topology=None) -> ((names, sizes,
+ * ids), ici, dcn): the mesh MaxText's create_device_mesh builds (on TPU
+ * slices of `topology`, "v5p:4x4x4", whose chips give the devices), and
+ * the filled parallelism values per mesh axis. */
 PyObject *ss__py_maxtext_mesh(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *cap;
     int devices, slices;
-    if (!PyArg_ParseTuple(args, "Oii", &cap, &devices, &slices))
+    const char *topology = NULL;
+    if (!PyArg_ParseTuple(args, "Oii|z", &cap, &devices, &slices, &topology))
         return NULL;
     const ss_maxtext_config *cfg = ss__py_maxtext_from(cap);
     if (!cfg)
         return NULL;
     ss_mesh *mesh = NULL;
     int64_t ici[SS_MAX_AXES], dcn[SS_MAX_AXES];
-    ss_status st = ss_maxtext_mesh(cfg, devices, slices, &mesh, ici, dcn);
+    ss_tpu_topology topo;
+    ss_status st = topology ? ss_tpu_topology_parse(topology, &topo) : SS_OK;
+    if (st == SS_OK)
+        st = topology ? ss_maxtext_mesh_tpu(cfg, &topo, slices, &mesh, ici, dcn)
+                      : ss_maxtext_mesh(cfg, devices, slices, &mesh, ici, dcn);
     if (st != SS_OK)
         return ss__py_raise(st);
     int na = ss_mesh_axis_count(mesh);

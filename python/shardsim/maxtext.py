@@ -85,13 +85,21 @@ class Config:
         """The config's mesh_axes, in order."""
         return _core.maxtext_mesh_axes(self._capsule)
 
-    def mesh(self, devices, slices=None):
+    def mesh(self, devices=None, slices=None, *, topology=None):
         """The Mesh MaxText's create_device_mesh builds over ``devices``
         devices in ``slices`` slices (None: the config's num_slices, else 1):
         axis sizes ici x dcn, size-1 axes kept, devices ordered as
-        mesh_utils.create_hybrid_device_mesh orders CPU devices."""
-        (names, sizes, ids), _, _ = _core.maxtext_mesh(self._capsule, int(devices),
-                                                       int(slices or 0))
+        mesh_utils.create_hybrid_device_mesh orders CPU devices. With
+        ``topology`` ("v5e:4x4", "v5p:4x4x4"), TPU slices of that topology
+        give the devices (leave ``devices`` None) and mesh_utils' TPU order
+        (ss_tpu_mesh_order; the config's allow_split_physical_axes)."""
+        if topology is not None and devices is not None:
+            raise ValueError("mesh: topology gives the devices (its chips x the slices): "
+                             "leave devices None")
+        if topology is None and devices is None:
+            raise ValueError("mesh: give devices, or a TPU topology")
+        (names, sizes, ids), _, _ = _core.maxtext_mesh(self._capsule, int(devices or 0),
+                                                       int(slices or 0), topology)
         return Mesh(np.array(ids, dtype=np.int64).reshape(sizes), names)
 
     def logical_to_mesh_axes(self, names, mesh):
