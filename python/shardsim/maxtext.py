@@ -84,6 +84,9 @@ class Config:
     def _mesh(self, devices, slices, topology):
         if devices is None and topology is None:
             raise TypeError("a MaxText mesh needs devices= or topology=")
+        if devices is not None and topology is not None:
+            raise ValueError(f"topology {topology!r} gives the devices (its chips x slices): "
+                             f"leave devices None")
         return _core.maxtext_mesh(self._capsule, int(devices or 0), int(slices or 0),
                                   None if topology is None else str(topology))
 

@@ -152,3 +152,19 @@ def test_plan_topology_errors():
     p = _run(["plan", MLP, "--maxtext", BASE, "--topology", "v5e:4x4",
               "--override", "ici_tensor_parallelism=8"], json_out=False)
     assert p.returncode == 2 and "NotImplementedError: Failed to find assignment" in p.stderr
+
+
+def test_package_mesh_on_a_topology_is_jaxs():
+    """shardsim.maxtext's Config.mesh(topology=...) gives the same TPU order
+    JAX recorded (v5p 4x4x8, base.yml's 12 axes, tensor = 4)."""
+    np = pytest.importorskip("numpy")
+    from shardsim import maxtext
+    t = next(t for t in RECORD["topologies"]
+             if t["topology"] == "v5p:4x4x8" and t["num_slices"] == 1)
+    want = next(c for c in t["cases"] if not c["allow_split"]
+                and c["ici"] == [1, 1, 1, 32, 1, 1, 1, 1, 4, 1, 1, 1])
+    cfg = maxtext.load_config(BASE, overrides=["ici_tensor_parallelism=4"])
+    mesh = cfg.mesh(topology="v5p:4x4x8")
+    assert np.asarray(mesh.device_ids).reshape(-1).tolist() == want["ids"]
+    with pytest.raises(ValueError, match="leave devices None"):
+        cfg.mesh(128, topology="v5p:4x4x8")
