@@ -74,36 +74,14 @@ static void cleanup(const char *outputs, const char *links)
     cr_assert_eq(system(cmd), 0);
 }
 
-/* Run fixture `prog` and compare every result with JAX's. */
+/* Run fixture `prog`: every result equals JAX's (jax_fixture_run). */
 static void runs_as_jax(const char *prog, bool gspmd)
 {
-    char rel[300], outputs[64] = "/tmp/ss_offload_out_XXXXXX", links[64];
-    cr_assert(mkdtemp(outputs));
-    snprintf(rel, sizeof rel, "jax_offload/%s", prog);
-    ss_scenario *sc = NULL;
-    ss_scenario_error err;
-    cr_assert_eq(load(rel, gspmd, outputs, links, &sc, &err), SS_OK, "%s:%d:%d: %s", prog,
-                 err.line, err.col, err.message);
-    cr_assert_eq(ss_scenario_run(sc, &err), SS_OK, "%s: %s", prog, err.message);
-    cr_assert(ss_scenario_checks_passed(sc), "%s: a result differs from the single-device run",
-              prog);
-    snprintf(rel, sizeof rel, "jax_offload/%s/meta.json", prog);
-    cJSON *meta = ts_load_json(rel);
-    const char *data = getenv("SS_TEST_DATA");
-    char jax_out[1100];
-    snprintf(jax_out, sizeof jax_out, "%s/jax_offload/%s/outputs", data, prog);
-    int n = 0;
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(meta, "results")) {
-        char name[600];
-        snprintf(name, sizeof name, "%s.npy", cJSON_GetObjectItem(r, "name")->valuestring);
-        compare_output(jax_out, outputs, name);
-        n++;
-    }
-    cr_assert_gt(n, 0, "%s: meta.json lists no results", prog);
-    cJSON_Delete(meta);
-    ss_scenario_free(sc);
-    cleanup(outputs, links);
+    jax_fixture f;
+    jax_fixture_run("jax_offload", prog, gspmd, &f);
+    cr_assert_gt(cJSON_GetArraySize(cJSON_GetObjectItem(f.meta, "results")), 0,
+                 "%s: meta.json lists no results", prog);
+    jax_fixture_free(&f);
 }
 
 Test(host_offload, lm_offload_shardy) { runs_as_jax("lm_offload", false); }
@@ -115,30 +93,18 @@ Test(host_offload, put_host_back_gspmd) { runs_as_jax("put_host_back", true); }
  * record per buffer: kind, groups, bytes), in both lowerings. */
 static void collectives_as_xla(bool gspmd)
 {
-    char outputs[64] = "/tmp/ss_offload_out_XXXXXX", links[64];
-    cr_assert(mkdtemp(outputs));
-    ss_scenario *sc = NULL;
-    ss_scenario_error err;
-    cr_assert_eq(load("jax_offload/put_host_back", gspmd, outputs, links, &sc, &err), SS_OK, "%s",
-                 err.message);
-    cr_assert_eq(ss_scenario_compile(sc, &err), SS_OK, "%s", err.message);
+    jax_fixture f;
+    jax_fixture_run("jax_offload", "put_host_back", gspmd, &f);
     recs ours = {0}, xla = {0};
-    our_records(ss_scenario_executable(sc), &ours);
-    cJSON *coll = ts_load_json(gspmd ? "jax_offload/put_host_back/collectives.gspmd.json"
-                                     : "jax_offload/put_host_back/collectives.json");
-    xla_records(coll, &xla);
+    jax_fixture_records(&f, &ours, &xla);
     qsort(ours.s, (size_t)ours.n, sizeof *ours.s, cmp_str);
     qsort(xla.s, (size_t)xla.n, sizeof *xla.s, cmp_str);
     cr_assert_eq(ours.n, xla.n, "%d collectives, XLA's text %d", ours.n, xla.n);
     for (int i = 0; i < ours.n; i++)
         cr_expect_str_eq(ours.s[i], xla.s[i]);
-    for (int i = 0; i < ours.n; i++)
-        free(ours.s[i]);
-    for (int i = 0; i < xla.n; i++)
-        free(xla.s[i]);
-    cJSON_Delete(coll);
-    ss_scenario_free(sc);
-    cleanup(outputs, links);
+    free_recs(&ours);
+    free_recs(&xla);
+    jax_fixture_free(&f);
 }
 
 Test(host_offload, put_host_back_collectives_shardy) { collectives_as_xla(false); }
