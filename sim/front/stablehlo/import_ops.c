@@ -8,7 +8,8 @@
  * the user's Python line: never skipped. func.call is inlined (its callee's
  * block run with the call's operands), optimization_barrier passes its
  * operands through, the Sharding custom call and sdy.sharding_constraint /
- * sdy.reshard are constraints.
+ * sdy.reshard are constraints, @annotate_device_placement to "device" passes
+ * its operand through.
  */
 #include "front/stablehlo/import.h"
 
@@ -20,6 +21,33 @@
 #define MAX_CALL_DEPTH 64
 
 static ss_program *prog(ss__imp *im) { return im->sc->program; }
+
+/* @annotate_device_placement (jax.device_put to a memory kind inside jit,
+ * jit's out_shardings with a memory_kind, jax.checkpoint's offloading
+ * policies): its mhlo.frontend_attributes' _xla_buffer_placement names the
+ * memory the operand is to live in. "device" is where every value already
+ * lives, so the call passes its operand through (XLA drops it too); a host
+ * placement ("pinned_host", "unpinned_host") is refused by name, as host
+ * memory has no space of its own in the model yet. */
+static bool op_placement(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[])
+{
+    if (op->noperands != 1 || op->nresults != 1)
+        return ss__imp_fail(im, op, "'stablehlo.custom_call @annotate_device_placement': expected "
+                                    "one operand and one result, not %d and %d",
+                            op->noperands, op->nresults);
+    const ss__mlir_attr *fa = ss__mlir_op_attr(op, "mhlo.frontend_attributes");
+    const ss__mlir_attr *p = ss__mlir_dict_get(fa, "_xla_buffer_placement");
+    if (!p || p->kind != SS__MLIR_AT_STRING)
+        return ss__imp_fail(im, op, "'stablehlo.custom_call @annotate_device_placement': no "
+                                    "string _xla_buffer_placement in mhlo.frontend_attributes");
+    if (!(p->len == 6 && memcmp(p->s, "device", 6) == 0))
+        return ss__imp_fail(im, op, "unsupported placement '_xla_buffer_placement = \"%.*s\"' "
+                                    "of 'stablehlo.custom_call @annotate_device_placement': host "
+                                    "memory (offloading, device_put to host) is not modelled yet",
+                            (int)p->len, p->s);
+    res[0] = x[0];
+    return true;
+}
 
 /* The single tensor result of op, with its dtype. */
 static bool result_type(ss__imp *im, const ss__mlir_op *op, const ss__mlir_type **t,
@@ -391,6 +419,9 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         if (t && t->kind == SS__MLIR_AT_STRING && t->len == 8 && memcmp(t->s, "Sharding", 8) == 0 &&
             op->noperands == 1 && op->nresults == 1)
             return op_constraint(im, op, ss__mlir_op_attr(op, "mhlo.sharding"), x, &res[0]);
+        if (t && t->kind == SS__MLIR_AT_STRING && t->len == 25 &&
+            memcmp(t->s, "annotate_device_placement", 25) == 0)
+            return op_placement(im, op, x, res);
         return ss__imp_fail(im, op, "unsupported op 'stablehlo.custom_call @%.*s'",
                             t && t->kind == SS__MLIR_AT_STRING ? (int)t->len : 1,
                             t && t->kind == SS__MLIR_AT_STRING ? t->s : "?");
