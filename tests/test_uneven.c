@@ -13,6 +13,12 @@
  *     those in XLA's compiled text (padded bytes: an all-gather of blocks
  *     ceil(n / k) long), for both the Shardy and the GSPMD lowering;
  *   - plan counts each padded block whole, as XLA allocates it;
+ *   - ops that cannot compute on padded blocks (reshape, slice,
+ *     concatenate, pad, dynamic_slice, dynamic_update_slice) gather their
+ *     uneven operands first and slice their result back locally; an
+ *     embedding table with an uneven vocab is looked up (masked, summed)
+ *     and trained (scatter-add into its padded blocks) in place; a loop
+ *     carries an uneven value in its padded blocks; a mean masks first;
  *   - a .shard scenario with uneven constraints (elementwise, sum, max, dot
  *     over the uneven dim, reshards in and out) equals its single-device run.
  */
@@ -120,10 +126,32 @@ Test(uneven, show_refuses_as_visualize_sharding_does)
  *   u_reshard: the add between the constraints P('x') and P(None, 'y')
  *   gets P('x', 'y') from shardsim's propagation (the two merged) and
  *   P('x', None) from Shardy's, so shardsim gathers blocks half as wide.
- *   The same happens with 8 rows, which divide (not a padding matter). */
+ *   The same happens with 8 rows, which divide (not a padding matter).
+ *   u_dynamic (both lowerings): XLA gives dynamic_update_slice's result
+ *   its operand's uneven P('x'), computes it from the gathered operand,
+ *   slices it locally and gathers it again for the output; shardsim's
+ *   propagation leaves the updated dim unsplit (as for even shards), so
+ *   the one all-gather of the operand serves both ops.
+ *   u_reshape (Shardy only; GSPMD's text is matched): Shardy moves the
+ *   merged reshape [6,4] -> [24] with a halo exchange and all-gathers
+ *   over 'x' and 'y' apart; shardsim gathers the operand's padded blocks
+ *   once (the reshape cannot compute on them) and reuses them.
+ *   u_slice_concat_pad (both): XLA slices and pads the padded blocks in
+ *   place with halo exchanges (collective-permutes) and gathers each
+ *   result; shardsim gathers the operand once, computes the three ops on
+ *   whole rows and returns them replicated. */
 static const char *const known_differences[][3] = {
     {"u_reshard", "AG {0,2,4,6}{1,3,5,7} 16->64; AR {0,1}{2,3}{4,5}{6,7} 28->28; ",
      "AG {0,2,4,6}{1,3,5,7} 32->128; AR {0,1}{2,3}{4,5}{6,7} 28->28; "},
+    {"u_dynamic", "AG {0,2,4,6}{1,3,5,7} 24->96; ",
+     "AG {0,2,4,6}{1,3,5,7} 24->96; AG {0,2,4,6}{1,3,5,7} 24->96; "},
+    {"u_reshape", "AG {0,2,4,6}{1,3,5,7} 32->128; AG {0,2,4,6}{1,3,5,7} 32->128; ",
+     "AG {0,2,4,6}{1,3,5,7} 32->128; AG {0,2}{1,3}{4,6}{5,7} 32->64; "
+     "AG {0,4}{1,5}{2,6}{3,7} 48->96; CP (2,4)(3,5)(4,6)(5,7) 16->16; "},
+    {"u_slice_concat_pad", "AG {0,2,4,6}{1,3,5,7} 24->96; ",
+     "AG {0,2,4,6}{1,3,5,7} 12->48; AG {0,2,4,6}{1,3,5,7} 24->96; "
+     "AG {0,2,4,6}{1,3,5,7} 24->96; AG {0,2,4,6}{1,3,5,7} 48->192; "
+     "CP (0,2)(1,3)(2,4)(3,5)(4,6)(5,7) 24->24; CP (2,0)(3,1)(4,2)(5,3)(6,4)(7,5) 24->24; "},
 };
 
 static void run_fixture(const char *prog, bool gspmd)
@@ -160,6 +188,13 @@ FIXTURE(u_max)
 FIXTURE(u_dot_contract)
 FIXTURE(u_dot_free)
 FIXTURE(u_reshard)
+FIXTURE(u_transpose)
+FIXTURE(u_mean)
+FIXTURE(u_while)
+FIXTURE(u_embed)
+FIXTURE(u_dynamic)
+FIXTURE(u_reshape)
+FIXTURE(u_slice_concat_pad)
 
 /* --- Through the public API ------------------------------------------------------ */
 

@@ -456,7 +456,9 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     const ss__layout *want = &s->p->layouts[v];
     if (!ss__lower_has_rule(n->op))
         return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
-    ss_status st = lower_rules[n->op](s, v, want);
+    ss_status st = ss__lower_gathers_around(n)
+                       ? ss__lower_around_uneven(s, v, want, lower_rules[n->op])
+                       : lower_rules[n->op](s, v, want);
     if (st || ss__op_is(n->op, SS__OPF_HAS_REGIONS))
         return st; /* an op with regions holds no array: its results do */
     /* Bring the result to its propagated layout; that is its own version.
