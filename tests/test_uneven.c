@@ -195,6 +195,7 @@ FIXTURE(u_embed)
 FIXTURE(u_dynamic)
 FIXTURE(u_reshape)
 FIXTURE(u_slice_concat_pad)
+FIXTURE(u_case)
 
 /* --- Through the public API ------------------------------------------------------ */
 

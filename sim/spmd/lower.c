@@ -127,8 +127,7 @@ ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layo
         ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
                                 "compile: %%%d (%s) dim %d of size %lld is split %lld ways by "
                                 "%s; uneven shards reach %%%d (%s), which cannot take them "
-                                "yet (elementwise ops, transposes, broadcasts, reductions "
-                                "and dots can)",
+                                "yet",
                                 (int)u, ss__opcode_name(f), d, (long long)f->shape[d],
                                 (long long)ss__layout_dim_tiles(&f->fixed, s->mesh, d),
                                 b.data ? b.data : "?", (int)v, ss__opcode_name(n));

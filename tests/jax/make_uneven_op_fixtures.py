@@ -137,7 +137,21 @@ def u_mean(devices):
                    mesh, f, args, (ns(mesh),), ns(mesh), source="uneven shards")
 
 
-BUILDERS = (u_transpose, u_reshape, u_slice_concat_pad, u_dynamic, u_embed, u_while, u_mean)
+def u_case(devices):
+    mesh = mesh42(devices)
+
+    def f(x, p):
+        y = wsc(x * 2, ns(mesh, "x"))
+        z = jax.lax.cond(p > 0, lambda a: jnp.tanh(a), lambda a: a * 3, y)
+        return jnp.sum(wsc(z, ns(mesh, "x")) + 1, axis=0), z
+
+    args = (rand(np.random.default_rng(14), (6, 3)), np.float32(1.0))
+    return Program("u_case", "lax.cond on f32[6,3] constrained to P('x'), its result "
+                   "constrained alike, summed over the uneven dim and returned", mesh, f,
+                   args, (ns(mesh), ns(mesh)), (ns(mesh), ns(mesh)), source="uneven shards")
+
+
+BUILDERS = (u_transpose, u_reshape, u_slice_concat_pad, u_dynamic, u_embed, u_while, u_mean, u_case)
 
 
 def main(argv=None):
