@@ -254,6 +254,73 @@ Test(uneven, api_run_equals_eval_and_plan)
     ss_mesh_destroy(m);
 }
 
+/* GPT-2's vocab, 50257 rows, constrained to P('x', None) on 8 devices:
+ * blocks of ceil(50257 / 8) = 6283 rows, device 7 holding 6276 and 7 rows
+ * of padding. A lookup of ids at every block's edges (and the last row)
+ * and a scatter-add of updates into the table (the embedding gradient's
+ * shape) equal ss_program_eval's, bitwise; the collectives are those of
+ * XLA's compiled text of u_embed at this size: one all-reduce of the
+ * looked-up rows and one all-gather of the updated table's padded blocks
+ * (8 x 6283 rows) for the replicated result, nothing gathered before. */
+Test(uneven, gpt2_vocab_embedding_looked_up_and_updated_in_place)
+{
+    enum { V = 50257, E = 4, N = 12 };
+    ss_mesh *m = ts_make_mesh("x=8", 8);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value t = ts_input(p, "table", "P()", 2, V, E), u = ts_input(p, "u", "P()", 2, N, E);
+    ss_value ids, tc, y, t2;
+    ss_spec none = ts_spec("P()"), x = ts_spec("P('x', None)");
+    TS_OK(ss_input(p, "ids", SS_I32, 2, (int64_t[]){N, 1}, &none, &ids));
+    TS_OK(ss_constrain(p, t, &x, &tc));
+    ss_gather_dims g = {.n_offset = 1, .offset_dims = {1}, .n_collapsed = 1,
+                        .collapsed_slice_dims = {0}, .n_index_map = 1, .start_index_map = {0},
+                        .index_vector_dim = 1, .slice_sizes = {1, E}};
+    TS_OK(ss_gather(p, tc, ids, &g, &y));
+    TS_OK(ss_scatter(p, tc, ids, u, SS_SCATTER_ADD, &g, &t2));
+    TS_OK(ss_output(p, y, NULL));
+    TS_OK(ss_output(p, t2, NULL));
+    float *table = malloc(sizeof *table * V * E), uv[N * E];
+    for (int i = 0; i < V * E; i++)
+        table[i] = (float)((i * 7) % 101) / 16.0f - 3.0f;
+    for (int i = 0; i < N * E; i++)
+        uv[i] = (float)((i * 5) % 13) - 6.0f;
+    int32_t idv[N] = {0, 6282, 6283, 12565, 43981, 43980, 43981, 50256, 50255, 31415, 7, 50256};
+    const void *ins[] = {table, uv, idv};
+    float want_y[N * E], got_y[N * E];
+    float *want_t = malloc(sizeof *want_t * V * E), *got_t = malloc(sizeof *got_t * V * E);
+    TS_OK(ss_program_eval(p, ins, (void *const[]){want_y, want_t}));
+    ss_executable *ex;
+    TS_OK(ss_program_compile(p, &ex));
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 60};
+    ss_context *ctx;
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(ex, ctx, ins, (void *const[]){got_y, got_t}));
+    cr_assert_eq(memcmp(got_y, want_y, sizeof got_y), 0, "the lookup differs from eval");
+    cr_assert_eq(memcmp(got_t, want_t, sizeof *got_t * V * E), 0, "the table differs from eval");
+    int nar = 0, nag = 0;
+    for (int i = 0; i < ss_executable_ledger_count(ex); i++) {
+        ss_coll_record r;
+        TS_OK(ss_executable_ledger_get(ex, i, &r));
+        if (r.kind == SS_COLL_ALL_REDUCE) {
+            nar++;
+            cr_assert_eq(r.bytes, (size_t)N * E * 4, "all-reduce of %zu bytes", r.bytes);
+        } else if (r.kind == SS_COLL_ALL_GATHER) {
+            nag++;
+            cr_assert_eq(r.bytes, (size_t)8 * 6283 * E * 4, "all-gather of %zu bytes", r.bytes);
+        } else {
+            cr_assert_fail("a collective of kind %d", (int)r.kind);
+        }
+    }
+    cr_assert_eq(nar, 1, "%d all-reduces", nar);
+    cr_assert_eq(nag, 1, "%d all-gathers", nag);
+    ss_context_destroy(ctx);
+    ss_executable_destroy(ex);
+    free(table), free(want_t), free(got_t);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
 /* tests/data/uneven/uneven.shard: every result equals the single-device run. */
 Test(uneven, scenario_equals_single_device_run)
 {
