@@ -30,5 +30,6 @@ def test_regenerating_gives_the_checked_in_fixtures(tmp_path):
         assert r.returncode == 0, script + ": " + r.stderr[-2000:]
     changed = differing(CHECKED_IN, str(tmp_path))
     assert not changed, ("the installed JAX stack makes different uneven-shard fixtures "
-                         "(regenerate with tests/jax/make_uneven_fixtures.py or make_uneven_op_fixtures.py and review): " +
+                         "(regenerate with tests/jax/make_uneven_fixtures.py or "
+                         "make_uneven_op_fixtures.py and review): " +
                          ", ".join(sorted(changed)[:40]))
