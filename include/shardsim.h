@@ -1681,11 +1681,16 @@ ss_status ss_program_eval_with(const ss_program *p, const ss_eval_options *opts,
  * dots, -inf for max, +inf for min); leaving the layout all-gathers the
  * padded blocks and cuts the padding off; an uneven output is returned
  * replicated (jit's output sharding P()). Elementwise ops, transposes,
- * broadcasts, reductions and dots take uneven layouts; other ops do not yet.
+ * broadcasts, reductions, dots, gathers and scatters (an operand split on
+ * an indexed dim: each device works in its padded block), loop carries,
+ * conditional results and reshapes that keep the dim compute on padded
+ * blocks; other reshapes, slice, concatenate, pad, reverse, one_hot,
+ * dynamic_slice, dynamic_update_slice, sort and top_k gather their uneven
+ * operands first and slice the result back locally.
  *
- * Errors: SS_ERR_UNSUPPORTED with the op named (e.g. an op that cannot take
- * uneven shards: the message names the constraint that made them and the
- * op they reached). */
+ * Errors: SS_ERR_UNSUPPORTED with the op named (e.g. a scatter whose
+ * indices or updates are split unevenly, or a loop's stacked xs: the
+ * message names the op, and the constraint that made the layout). */
 typedef struct ss_executable ss_executable;
 ss_status ss_program_compile(ss_program *p, ss_executable **out);
 

@@ -13,6 +13,12 @@
  *     those in XLA's compiled text (padded bytes: an all-gather of blocks
  *     ceil(n / k) long), for both the Shardy and the GSPMD lowering;
  *   - plan counts each padded block whole, as XLA allocates it;
+ *   - ops that cannot compute on padded blocks (reshape, slice,
+ *     concatenate, pad, dynamic_slice, dynamic_update_slice) gather their
+ *     uneven operands first and slice their result back locally; an
+ *     embedding table with an uneven vocab is looked up (masked, summed)
+ *     and trained (scatter-add into its padded blocks) in place; a loop
+ *     carries an uneven value in its padded blocks; a mean masks first;
  *   - a .shard scenario with uneven constraints (elementwise, sum, max, dot
  *     over the uneven dim, reshards in and out) equals its single-device run.
  */
@@ -120,10 +126,32 @@ Test(uneven, show_refuses_as_visualize_sharding_does)
  *   u_reshard: the add between the constraints P('x') and P(None, 'y')
  *   gets P('x', 'y') from shardsim's propagation (the two merged) and
  *   P('x', None) from Shardy's, so shardsim gathers blocks half as wide.
- *   The same happens with 8 rows, which divide (not a padding matter). */
+ *   The same happens with 8 rows, which divide (not a padding matter).
+ *   u_dynamic (both lowerings): XLA gives dynamic_update_slice's result
+ *   its operand's uneven P('x'), computes it from the gathered operand,
+ *   slices it locally and gathers it again for the output; shardsim's
+ *   propagation leaves the updated dim unsplit (as for even shards), so
+ *   the one all-gather of the operand serves both ops.
+ *   u_reshape (Shardy only; GSPMD's text is matched): Shardy moves the
+ *   merged reshape [6,4] -> [24] with a halo exchange and all-gathers
+ *   over 'x' and 'y' apart; shardsim gathers the operand's padded blocks
+ *   once (the reshape cannot compute on them) and reuses them.
+ *   u_slice_concat_pad (both): XLA slices and pads the padded blocks in
+ *   place with halo exchanges (collective-permutes) and gathers each
+ *   result; shardsim gathers the operand once, computes the three ops on
+ *   whole rows and returns them replicated. */
 static const char *const known_differences[][3] = {
     {"u_reshard", "AG {0,2,4,6}{1,3,5,7} 16->64; AR {0,1}{2,3}{4,5}{6,7} 28->28; ",
      "AG {0,2,4,6}{1,3,5,7} 32->128; AR {0,1}{2,3}{4,5}{6,7} 28->28; "},
+    {"u_dynamic", "AG {0,2,4,6}{1,3,5,7} 24->96; ",
+     "AG {0,2,4,6}{1,3,5,7} 24->96; AG {0,2,4,6}{1,3,5,7} 24->96; "},
+    {"u_reshape", "AG {0,2,4,6}{1,3,5,7} 32->128; AG {0,2,4,6}{1,3,5,7} 32->128; ",
+     "AG {0,2,4,6}{1,3,5,7} 32->128; AG {0,2}{1,3}{4,6}{5,7} 32->64; "
+     "AG {0,4}{1,5}{2,6}{3,7} 48->96; CP (2,4)(3,5)(4,6)(5,7) 16->16; "},
+    {"u_slice_concat_pad", "AG {0,2,4,6}{1,3,5,7} 24->96; ",
+     "AG {0,2,4,6}{1,3,5,7} 12->48; AG {0,2,4,6}{1,3,5,7} 24->96; "
+     "AG {0,2,4,6}{1,3,5,7} 24->96; AG {0,2,4,6}{1,3,5,7} 48->192; "
+     "CP (0,2)(1,3)(2,4)(3,5)(4,6)(5,7) 24->24; CP (2,0)(3,1)(4,2)(5,3)(6,4)(7,5) 24->24; "},
 };
 
 static void run_fixture(const char *prog, bool gspmd)
@@ -160,6 +188,14 @@ FIXTURE(u_max)
 FIXTURE(u_dot_contract)
 FIXTURE(u_dot_free)
 FIXTURE(u_reshard)
+FIXTURE(u_transpose)
+FIXTURE(u_mean)
+FIXTURE(u_while)
+FIXTURE(u_embed)
+FIXTURE(u_dynamic)
+FIXTURE(u_reshape)
+FIXTURE(u_slice_concat_pad)
+FIXTURE(u_case)
 
 /* --- Through the public API ------------------------------------------------------ */
 
@@ -214,6 +250,73 @@ Test(uneven, api_run_equals_eval_and_plan)
     }
     ss_context_destroy(ctx);
     ss_executable_destroy(ex);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+/* GPT-2's vocab, 50257 rows, constrained to P('x', None) on 8 devices:
+ * blocks of ceil(50257 / 8) = 6283 rows, device 7 holding 6276 and 7 rows
+ * of padding. A lookup of ids at every block's edges (and the last row)
+ * and a scatter-add of updates into the table (the embedding gradient's
+ * shape) equal ss_program_eval's, bitwise; the collectives are those of
+ * XLA's compiled text of u_embed at this size: one all-reduce of the
+ * looked-up rows and one all-gather of the updated table's padded blocks
+ * (8 x 6283 rows) for the replicated result, nothing gathered before. */
+Test(uneven, gpt2_vocab_embedding_looked_up_and_updated_in_place)
+{
+    enum { V = 50257, E = 4, N = 12 };
+    ss_mesh *m = ts_make_mesh("x=8", 8);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value t = ts_input(p, "table", "P()", 2, V, E), u = ts_input(p, "u", "P()", 2, N, E);
+    ss_value ids, tc, y, t2;
+    ss_spec none = ts_spec("P()"), x = ts_spec("P('x', None)");
+    TS_OK(ss_input(p, "ids", SS_I32, 2, (int64_t[]){N, 1}, &none, &ids));
+    TS_OK(ss_constrain(p, t, &x, &tc));
+    ss_gather_dims g = {.n_offset = 1, .offset_dims = {1}, .n_collapsed = 1,
+                        .collapsed_slice_dims = {0}, .n_index_map = 1, .start_index_map = {0},
+                        .index_vector_dim = 1, .slice_sizes = {1, E}};
+    TS_OK(ss_gather(p, tc, ids, &g, &y));
+    TS_OK(ss_scatter(p, tc, ids, u, SS_SCATTER_ADD, &g, &t2));
+    TS_OK(ss_output(p, y, NULL));
+    TS_OK(ss_output(p, t2, NULL));
+    float *table = malloc(sizeof *table * V * E), uv[N * E];
+    for (int i = 0; i < V * E; i++)
+        table[i] = (float)((i * 7) % 101) / 16.0f - 3.0f;
+    for (int i = 0; i < N * E; i++)
+        uv[i] = (float)((i * 5) % 13) - 6.0f;
+    int32_t idv[N] = {0, 6282, 6283, 12565, 43981, 43980, 43981, 50256, 50255, 31415, 7, 50256};
+    const void *ins[] = {table, uv, idv};
+    float want_y[N * E], got_y[N * E];
+    float *want_t = malloc(sizeof *want_t * V * E), *got_t = malloc(sizeof *got_t * V * E);
+    TS_OK(ss_program_eval(p, ins, (void *const[]){want_y, want_t}));
+    ss_executable *ex;
+    TS_OK(ss_program_compile(p, &ex));
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 60};
+    ss_context *ctx;
+    TS_OK(ss_context_create(&co, &ctx));
+    TS_OK(ss_executable_run(ex, ctx, ins, (void *const[]){got_y, got_t}));
+    cr_assert_eq(memcmp(got_y, want_y, sizeof got_y), 0, "the lookup differs from eval");
+    cr_assert_eq(memcmp(got_t, want_t, sizeof *got_t * V * E), 0, "the table differs from eval");
+    int nar = 0, nag = 0;
+    for (int i = 0; i < ss_executable_ledger_count(ex); i++) {
+        ss_coll_record r;
+        TS_OK(ss_executable_ledger_get(ex, i, &r));
+        if (r.kind == SS_COLL_ALL_REDUCE) {
+            nar++;
+            cr_assert_eq(r.bytes, (size_t)N * E * 4, "all-reduce of %zu bytes", r.bytes);
+        } else if (r.kind == SS_COLL_ALL_GATHER) {
+            nag++;
+            cr_assert_eq(r.bytes, (size_t)8 * 6283 * E * 4, "all-gather of %zu bytes", r.bytes);
+        } else {
+            cr_assert_fail("a collective of kind %d", (int)r.kind);
+        }
+    }
+    cr_assert_eq(nar, 1, "%d all-reduces", nar);
+    cr_assert_eq(nag, 1, "%d all-gathers", nag);
+    ss_context_destroy(ctx);
+    ss_executable_destroy(ex);
+    free(table), free(want_t), free(got_t);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }

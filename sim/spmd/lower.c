@@ -127,8 +127,7 @@ ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layo
         ss_status st = ss__fail(SS_ERR_UNSUPPORTED,
                                 "compile: %%%d (%s) dim %d of size %lld is split %lld ways by "
                                 "%s; uneven shards reach %%%d (%s), which cannot take them "
-                                "yet (elementwise ops, transposes, broadcasts, reductions "
-                                "and dots can)",
+                                "yet",
                                 (int)u, ss__opcode_name(f), d, (long long)f->shape[d],
                                 (long long)ss__layout_dim_tiles(&f->fixed, s->mesh, d),
                                 b.data ? b.data : "?", (int)v, ss__opcode_name(n));
@@ -456,7 +455,9 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     const ss__layout *want = &s->p->layouts[v];
     if (!ss__lower_has_rule(n->op))
         return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
-    ss_status st = lower_rules[n->op](s, v, want);
+    ss_status st = ss__lower_gathers_around(n)
+                       ? ss__lower_around_uneven(s, v, want, lower_rules[n->op])
+                       : lower_rules[n->op](s, v, want);
     if (st || ss__op_is(n->op, SS__OPF_HAS_REGIONS))
         return st; /* an op with regions holds no array: its results do */
     /* Bring the result to its propagated layout; that is its own version.

@@ -92,7 +92,9 @@ ss_status ss__lower_reshard_even(ss__lowering *s, ss_value v, int buf, const ss_
 unsigned ss__lower_uneven_dims(const ss__lowering *s, ss_value v, const ss__layout *l);
 /* Whether node n's kernel is right on padded blocks: elementwise ops
  * (padding in, padding out), transposes and broadcasts (blocks map to
- * blocks), reductions and dots (which mask the padding they reduce). */
+ * blocks), reductions and dots (which mask the padding they reduce),
+ * gathers and scatters (whose kernels place the padded block at
+ * block index * padded size and drop what falls outside it). */
 bool ss__lower_pads_ok(const ss__node *n);
 /* Bring `buf` (v in `from`) to `to` when either is uneven, as XLA does:
  * out of an uneven layout, each uneven dim whose axes change is
@@ -111,6 +113,16 @@ bool ss__lower_add_of_pending(ss__lowering *s, ss_value v);
 /* --- The LOWER column of ops.def (lower_ops.c, lower_dot.c) ------------ */
 
 typedef ss_status ss__lower_rule(ss__lowering *s, ss_value v, const ss__layout *want);
+/* Whether node n's op cannot compute on padded blocks and so has its
+ * operands' uneven dims gathered first (lower_uneven.c). */
+bool ss__lower_gathers_around(const ss__node *n);
+/* Run `rule` for v (an op ss__lower_gathers_around names) with its uneven
+ * operands gathered on their uneven dims and `want` without its uneven
+ * dims' axes (the caller then reshards the result into `want`, a local
+ * slice); `rule` alone when nothing is uneven. Errors: the rule's, a
+ * reshard's, SS_ERR_NOMEM. */
+ss_status ss__lower_around_uneven(ss__lowering *s, ss_value v, const ss__layout *want,
+                                  ss__lower_rule *rule);
 ss__lower_rule ss__lower_broadcast;
 ss__lower_rule ss__lower_case; /* case_spmd.c */
 ss__lower_rule ss__lower_case_result;

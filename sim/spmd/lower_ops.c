@@ -265,6 +265,13 @@ ss_status ss__lower_gather(ss__lowering *s, ss_value v, const ss__layout *want)
     ss__gather_partition(s->p, n, &s->vals[n->in[0]].layout[0], &s->vals[n->in[1]].layout[0],
                          scatter ? &s->vals[n->in[2]].layout[0] : NULL, &part);
     int in[3], out;
+    /* A scatter's padded index or update rows would land in real rows. */
+    if (scatter && (ss__lower_uneven_dims(s, n->in[1], &part.indices) ||
+                    ss__lower_uneven_dims(s, n->in[2], &part.updates)))
+        return ss__fail(SS_ERR_UNSUPPORTED,
+                        "compile: %%%d (scatter): its indices or updates are split unevenly; "
+                        "uneven shards reach a scatter only through its operand",
+                        (int)v);
     ss_status st = ss__lower_need(s, n->in[0], &part.operand, &in[0]);
     if (!st)
         st = ss__lower_need(s, n->in[1], &part.indices, &in[1]);
@@ -318,7 +325,8 @@ ss_status ss__lower_leaf(ss__lowering *s, ss_value v, const ss__layout *want)
         ss__lower_add_version(s, v, out, &r);
         return SS_OK;
     }
-    if ((st = ss__lower_check_even(s, v, l)))
+    /* A region's inputs are its loop's carries, which may be uneven. */
+    if (!s->want && (st = ss__lower_check_even(s, v, l)))
         return st;
     ss__inst_init(&i, SS__INST_LOAD, v);
     i.index = s->input_no++;
@@ -394,7 +402,9 @@ ss_status ss__lower_loop(ss__lowering *s, ss_value v, const ss__layout *want_v)
             lres[k] = s->p->layouts[ss__loop_result(s->p, v, k)];
         else
             ss__loop_stack_layout(&s->p->layouts[ss__loop_result(s->p, v, k)], &lres[k]);
-        if (!(st = ss__lower_check_even(s, ss__loop_result(s->p, v, k), &lres[k])))
+        /* A carry may stay uneven: the body computes on its padded blocks
+         * (XLA's compiled text of u_while gathers only after the loop). */
+        if (k < l->ncarry || !(st = ss__lower_check_even(s, ss__loop_result(s->p, v, k), &lres[k])))
             st = ss__lower_kernel_out(s, ss__loop_result(s->p, v, k), &lres[k], &outs[k]);
     }
     int index;

@@ -11,12 +11,22 @@
  * lower_ops.c and lower_dot.c). This file moves values into and out of
  * such layouts, as XLA's compiled text does (tests/data/jax_uneven).
  *
- * Deliberately not done: ops other than those ss__lower_pads_ok names take
- * no uneven layout (the error names the constraint and the op); uneven
- * program inputs and params are refused earlier, as jit refuses them.
+ * Ops that cannot compute on padded blocks (reshape, slice, concatenate,
+ * pad, reverse, one_hot, dynamic_slice, dynamic_update_slice, sort,
+ * top_k: ss__lower_gathers_around) get their operands' uneven dims
+ * gathered first and compute with those dims' axes dropped; the result is
+ * then sliced locally into its own uneven layout. That is what XLA's
+ * compiled text does for dynamic_slice and dynamic_update_slice
+ * (u_dynamic); for reshape, slice, concatenate and pad XLA exchanges
+ * halos instead, and tests/test_uneven.c lists those differences.
+ *
+ * Deliberately not done: shard_map boundaries take no uneven layout (the
+ * error names the constraint and the op); uneven program inputs and
+ * params are refused earlier, as jit refuses them.
  */
 #include "lower_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 unsigned ss__lower_uneven_dims(const ss__lowering *s, ss_value v, const ss__layout *l)
@@ -41,9 +51,87 @@ bool ss__lower_pads_ok(const ss__node *n)
     case SS__OP_BROADCAST:
     case SS__OP_REDUCE:
     case SS__OP_ARGMAX:
+    case SS__OP_GATHER:
+    case SS__OP_SCATTER:
     case SS__OP_DOT: return true;
     default: return false;
     }
+}
+
+bool ss__lower_gathers_around(const ss__node *n)
+{
+    switch (n->op) {
+    case SS__OP_RESHAPE:
+    case SS__OP_SLICE:
+    case SS__OP_CONCAT:
+    case SS__OP_ONE_HOT:
+    case SS__OP_REVERSE:
+    case SS__OP_PAD:
+    case SS__OP_DYNAMIC_SLICE:
+    case SS__OP_DYNAMIC_UPDATE_SLICE:
+    case SS__OP_SORT:
+    case SS__OP_TOP_K: return true;
+    default: return false;
+    }
+}
+
+/* l without the axes of v's dims it splits unevenly. */
+static void drop_uneven(const ss__lowering *s, ss_value v, ss__layout *l)
+{
+    unsigned u = ss__lower_uneven_dims(s, v, l);
+    for (int d = 0; d < s->p->nodes[v].rank; d++)
+        if ((u >> d) & 1u)
+            l->n[d] = 0;
+}
+
+ss_status ss__lower_around_uneven(ss__lowering *s, ss_value v, const ss__layout *want,
+                                  ss__lower_rule *rule)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout even = *want;
+    drop_uneven(s, v, &even);
+    bool any = ss__lower_uneven_dims(s, v, want) != 0;
+    for (int k = 0; k < n->nin && !any; k++)
+        any = ss__lower_uneven_dims(s, n->in[k], &s->vals[n->in[k]].layout[0]) != 0;
+    if (!any)
+        return rule(s, v, want);
+    /* Each uneven operand's gathered version stands in as its own while
+     * the rule runs (rules read an operand's layout[0]), then the value's
+     * versions are restored, the gathered one cached among them. */
+    ss__lowered *saved = malloc(sizeof *saved * (size_t)(n->nin ? n->nin : 1));
+    ss_value *who = malloc(sizeof *who * (size_t)(n->nin ? n->nin : 1));
+    if (!saved || !who) {
+        free(saved);
+        free(who);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    int nsaved = 0;
+    ss_status st = SS_OK;
+    for (int k = 0; k < n->nin && !st; k++) {
+        ss_value u = n->in[k];
+        ss__lowered *lu = &s->vals[u];
+        if (!ss__lower_uneven_dims(s, u, &lu->layout[0]))
+            continue;
+        ss__layout e = lu->layout[0];
+        drop_uneven(s, u, &e);
+        e.partial = 0;
+        int buf;
+        ss__buf_printf(&s->line, "; %%%d gathered first (uneven)", (int)u);
+        if ((st = ss__lower_need(s, u, &e, &buf)))
+            break;
+        saved[nsaved] = *lu;
+        who[nsaved++] = u;
+        lu->nversions = 1;
+        lu->buf[0] = buf;
+        lu->layout[0] = e;
+    }
+    if (!st)
+        st = rule(s, v, &even);
+    while (nsaved-- > 0)
+        s->vals[who[nsaved]] = saved[nsaved];
+    free(saved);
+    free(who);
+    return st;
 }
 
 /* A SLICE of `buf` (v) to layout `to`, dim d gaining its sn[d] minor-most

@@ -11,7 +11,8 @@
  * axes whose size product divides it, and must take all of them if that
  * product does not reach it exactly. What does not decompose that way has
  * no sharding that keeps data in place (XLA would have to move data; so
- * would we).
+ * would we). A dim that is its own group keeps its axes, divided or not
+ * (uneven shards, as XLA keeps them).
  */
 #include "spmd_internal.h"
 
@@ -45,6 +46,15 @@ bool ss__reshape_layout(const ss_mesh *mesh, int in_rank, const int64_t in_shape
                     return false;
                 pj *= out_shape[j++];
             }
+        }
+        /* One dim kept as it is: its tiling passes unchanged, even one
+         * that does not divide it (an uneven shard: XLA's compiled text of
+         * u_reshape keeps P('x') on f32[6,4] -> [6,2,2]). */
+        if (i - i0 == 1 && j - j0 == 1) {
+            out->n[j0] = in->n[i0];
+            for (int k = 0; k < in->n[i0]; k++)
+                out->ax[j0][k] = in->ax[i0][k];
+            continue;
         }
         /* Merge source dims i0..i-1 into one axis list. */
         int8_t axes[SS_MAX_AXES];

@@ -1,6 +1,7 @@
 """The uneven-shard fixtures (tests/data/jax_uneven) are what the installed
-JAX stack makes: regenerating them with make_uneven_fixtures.py gives the
-checked-in files byte for byte, or the test names the files that changed
+JAX stack makes: regenerating them with make_uneven_fixtures.py and
+make_uneven_op_fixtures.py (each in its own process, into one directory)
+gives the checked-in files byte for byte, or the test names the files that changed
 (then tests/test_uneven.c is held to the new ones once regenerated).
 """
 import filecmp
@@ -23,10 +24,12 @@ def differing(a, b, rel=""):
 
 
 def test_regenerating_gives_the_checked_in_fixtures(tmp_path):
-    r = subprocess.run([sys.executable, os.path.join(HERE, "make_uneven_fixtures.py"),
-                        "--out", str(tmp_path)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-2000:]
+    for script in ("make_uneven_fixtures.py", "make_uneven_op_fixtures.py"):
+        r = subprocess.run([sys.executable, os.path.join(HERE, script),
+                            "--out", str(tmp_path)], capture_output=True, text=True)
+        assert r.returncode == 0, script + ": " + r.stderr[-2000:]
     changed = differing(CHECKED_IN, str(tmp_path))
     assert not changed, ("the installed JAX stack makes different uneven-shard fixtures "
-                         "(regenerate with tests/jax/make_uneven_fixtures.py and review): " +
+                         "(regenerate with tests/jax/make_uneven_fixtures.py or "
+                         "make_uneven_op_fixtures.py and review): " +
                          ", ".join(sorted(changed)[:40]))

@@ -1,0 +1,18 @@
+module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4, "y"=2]> {stablehlo.mesh = {axes = [{name = "x", size = 4 : i64}, {name = "y", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<6x2x2xf32> {jax.result_info = "result[0]", sdy.sharding = #sdy.sharding<@mesh, [{}, {}, {}]>}, tensor<24xf32> {jax.result_info = "result[1]", sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+    %1 = stablehlo.multiply %arg0, %0 : tensor<6x4xf32>
+    %2 = sdy.sharding_constraint %1 <@mesh, [{"x"}, {}]> : tensor<6x4xf32>
+    %3 = stablehlo.reshape %2 : (tensor<6x4xf32>) -> tensor<6x2x2xf32>
+    %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %4 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<6x2x2xf32>
+    %5 = stablehlo.add %3, %4 : tensor<6x2x2xf32>
+    %6 = stablehlo.reshape %2 : (tensor<6x4xf32>) -> tensor<24xf32>
+    %cst_1 = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+    %7 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<24xf32>
+    %8 = stablehlo.multiply %6, %7 : tensor<24xf32>
+    return %5, %8 : tensor<6x2x2xf32>, tensor<24xf32>
+  }
+}
