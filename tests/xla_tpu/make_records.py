@@ -82,6 +82,26 @@ for _topo, _rows in FIT_ROWS.items():
             "GUIDE_BATCH": r * data, "GUIDE_LAYERS": 4, "GUIDE_DEPTH": 1024})(_r)
         BUILDER[f"flax_linen_fit_r{_r}"] = "linen_train_step"
 FIT_PAIRS = [(f"flax_linen_fit_r{r}", t) for t, rows in FIT_ROWS.items() for r in rows]
+
+# The scanned language model (tests/jax/programs_lm.py) in its three remat
+# variants, on MaxText's six-axis mesh (data, fsdp, fsdp_transpose,
+# sequence, tensor, autoregressive) sized per slice: SMALL (the fixtures'
+# lm_*, batch 2 per data x fsdp shard: the fixture's 8 on 2x4) and LARGE
+# (lm_large_*, batch 16 per data x fsdp shard: its 256 on 16x16).
+LM_MESH = {"v5e:2x4": (2, 2, 1, 1, 2, 1), "v5e:4x4": (2, 4, 1, 1, 2, 1), "v5e:8x8": (2, 8, 1, 1, 4, 1),
+           "v5e:16x16": (1, 16, 1, 1, 16, 1), "v5p:2x2x2": (2, 2, 1, 1, 2, 1),
+           "v5p:2x2x4": (2, 4, 1, 1, 2, 1)}
+LM_VARIANTS = ("noremat", "full", "dots")
+LM_PAIRS = ([(f"lm_{v}", t) for v in LM_VARIANTS for t in LM_MESH if t != "v5e:16x16"]
+            # LARGE compiles in ~4 min per record on this shared 2-core
+            # machine: one slice only so far (LM_MESH has the others).
+            + [(f"lm_large_{v}", "v5e:2x4") for v in LM_VARIANTS])
+# The MoE layer (tests/jax/programs_moe.py) at the transformer block's
+# sizes: one expert per 'expert' shard, 2 sequences per data shard.
+MOE_MESH = {"v5e:2x4": (2, 4), "v5e:4x4": (4, 4), "v5e:8x8": (8, 8), "v5p:2x2x2": (2, 4),
+            "v5p:2x2x4": (4, 4)}
+MOE_PAIRS = [("moe_top2_train_step", t) for t in MOE_MESH]
+OTHER_PROGRAMS = sorted({p for p, _ in LM_PAIRS + MOE_PAIRS})
 # Programs recorded on every topology; the others on the smallest and the
 # largest slice of each generation.
 EVERYWHERE = ("flax_linen_train_step", "transformer_block_adamw")
@@ -199,29 +219,91 @@ def make_one(program, topology, out, hlo=False):
     import hlo_collectives
     import programs_models
 
-    data, model = TOPOLOGIES[topology]
-    sizes = PROGRAMS[program](data, model)
     t0 = time.perf_counter()
     topo = topologies.get_topology_desc(platform="tpu", topology_name=topology)
     t_topo = time.perf_counter() - t0
     devs = topo.devices
+    if program.startswith("lm_"):
+        return _make_lm(program, topology, out, devs, t_topo, hlo)
+    if program == "moe_top2_train_step":
+        return _make_moe(program, topology, out, devs, t_topo, hlo)
+    data, model = TOPOLOGIES[topology]
+    sizes = PROGRAMS[program](data, model)
     with scaled(programs_models, (data, model), sizes,  # the sizes are read when tracing too
                 abstract_ones=program.startswith("flax_linen_fit_")):
-        return _make_one(program, topology, out, programs_models, BUILDER[program], devs, t_topo, sizes, hlo)
+        prog = getattr(programs_models, BUILDER[program])(devs)
+        return _make_one(program, topology, out, prog, devs, t_topo, sizes, hlo)
 
 
-def _make_one(program, topology, out, programs_models, builder, devs, t_topo, sizes, hlo=False):
-    import jax
-    from jax.experimental import topologies
-    from jax.sharding import Mesh, NamedSharding
+def _make_lm(program, topology, out, devs, t_topo, hlo):
+    """A remat variant of programs_lm's decoder on LM_MESH[topology]."""
+    import dataclasses
     import numpy as np
+    from jax.sharding import Mesh
+    import programs_lm
+    shape = LM_MESH[topology]
+    n = int(np.prod(shape))
+    large = program.startswith("lm_large_")
+    variant = program[len("lm_large_" if large else "lm_"):]
+    base = programs_lm.LARGE if large else programs_lm.SMALL
+    cfg = dataclasses.replace(base, batch=(16 if large else 2) * shape[0] * shape[1])
+    saved = programs_lm.lm_mesh, programs_lm.jax
+    programs_lm.lm_mesh = lambda d: Mesh(np.array(d[:n]).reshape(shape), programs_lm.MESH_AXES)
+    # The builder's abstract init runs under jax.set_mesh(mesh), where
+    # jax.random.key(0) would be placed on the (absent) TPU: build it
+    # outside; the step is lowered under the mesh (prog.set_mesh).
+    programs_lm.jax = _NoSetMesh(programs_lm.jax)
+    try:
+        prog = programs_lm._program(devs, cfg, variant, program, False)
+    finally:
+        programs_lm.lm_mesh, programs_lm.jax = saved
+    return _make_one(program, topology, out, prog, devs, t_topo, dataclasses.asdict(cfg), hlo)
+
+
+class _NoSetMesh:
+    """The jax module with set_mesh a context that does nothing."""
+
+    def __init__(self, jax):
+        self._jax = jax
+
+    def __getattr__(self, name):
+        return getattr(self._jax, name)
+
+    def set_mesh(self, mesh):
+        return contextlib.nullcontext()
+
+
+def _make_moe(program, topology, out, devs, t_topo, hlo):
+    """programs_moe's top-2 MoE step at MOE_MESH[topology] (data, expert)."""
+    import numpy as np
+    from jax.sharding import Mesh
+    import programs_moe
+    data, expert = MOE_MESH[topology]
+    sizes = {"E": expert, "D": 1024, "H": 4096, "B": 2 * data, "S": 512}
+    saved = {k: getattr(programs_moe, k) for k in list(sizes) + ["mesh_data_expert"]}
+    try:
+        for k, v in sizes.items():
+            setattr(programs_moe, k, v)
+        programs_moe.mesh_data_expert = lambda d: Mesh(np.array(d[:data * expert]).reshape(data, expert),
+                                                       ("data", "expert"))
+        prog = programs_moe.moe_top2_train_step(devs)
+        return _make_one(program, topology, out, prog, devs, t_topo, sizes, hlo)
+    finally:
+        for k, v in saved.items():
+            setattr(programs_moe, k, v)
+
+
+def _make_one(program, topology, out, prog, devs, t_topo, sizes, hlo=False):
+    """prog (a tests/jax/program.Program whose mesh is on the slice's
+    devices) lowered with abstract arguments, compiled, recorded."""
+    import contextlib
+    import jax
+    from jax.sharding import NamedSharding
     import hlo_collectives
 
-    data, model = TOPOLOGIES[topology]
-    prog = getattr(programs_models, builder)(devs)
-    if len(devs) != data * model:
-        raise SystemExit(f"make_records: {topology} has {len(devs)} devices, the mesh wants {data * model}")
-    tmesh = Mesh(np.array(devs).reshape(data, model), ("data", "model"))
+    tmesh = prog.mesh
+    if len(devs) != tmesh.size:
+        raise SystemExit(f"make_records: {topology} has {len(devs)} devices, the mesh wants {tmesh.size}")
     is_sh = lambda x: isinstance(x, NamedSharding)
     remap = lambda tree: jax.tree.map(lambda s: NamedSharding(tmesh, s.spec), tree, is_leaf=is_sh)
     in_sh, out_sh = remap(prog.in_shardings), remap(prog.out_shardings)
@@ -230,7 +312,8 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
 
     jitted = jax.jit(prog.fn, in_shardings=in_sh, out_shardings=out_sh, donate_argnums=prog.donate_argnums)
     t0 = time.perf_counter()
-    lowered = jitted.lower(*abstract)
+    with jax.set_mesh(tmesh) if prog.set_mesh else contextlib.nullcontext():
+        lowered = jitted.lower(*abstract)
     t_lower = time.perf_counter() - t0
     text = lowered.as_text()
     rss_before = maxrss_bytes()
@@ -240,7 +323,7 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     except Exception as exc:  # XLA's verdict: the program does not fit
         if "RESOURCE_EXHAUSTED" not in str(exc):
             raise
-        return _record_oom(program, topology, out, prog, devs, sizes, text, str(exc),
+        return _record_oom(program, topology, out, prog, tmesh, devs, sizes, text, str(exc),
                            time.perf_counter() - t0, t_topo, t_lower, rss_before)
     t_compile = time.perf_counter() - t0
     rss_after = maxrss_bytes()
@@ -270,7 +353,7 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     leaves = jax.tree.leaves(abstract)
     rec = {
         "program": program, "topology": topology, "device_kind": devs[0].device_kind,
-        "chips": len(devs), "mesh": {"axis_names": ["data", "model"], "shape": [data, model]},
+        "chips": len(devs), "mesh": {"axis_names": list(tmesh.axis_names), "shape": list(tmesh.devices.shape)},
         "sizes": sizes, "description": prog.doc,
         "arguments": [{"shape": list(a.shape), "dtype": str(a.dtype), "spec": str(a.sharding.spec),
                        "local_shape": list(a.sharding.shard_shape(a.shape))} for a in leaves],
@@ -293,7 +376,7 @@ def _make_one(program, topology, out, programs_models, builder, devs, t_topo, si
     return rec
 
 
-def _record_oom(program, topology, out, prog, devs, sizes, text, message, t_compile, t_topo, t_lower,
+def _record_oom(program, topology, out, prog, tmesh, devs, sizes, text, message, t_compile, t_topo, t_lower,
                 rss_before):
     """The record of a compile that ran out of HBM: the verdict and XLA's
     message (its first lines: what it used of how much)."""
@@ -304,7 +387,7 @@ def _record_oom(program, topology, out, prog, devs, sizes, text, message, t_comp
     lines = [ln.strip() for ln in message.splitlines() if ln.strip()]
     rec = {
         "program": program, "topology": topology, "device_kind": devs[0].device_kind,
-        "chips": len(devs), "mesh": {"axis_names": ["data", "model"], "shape": list(TOPOLOGIES[topology])},
+        "chips": len(devs), "mesh": {"axis_names": list(tmesh.axis_names), "shape": list(tmesh.devices.shape)},
         "sizes": sizes, "description": prog.doc, "fits": False, "compile_error": lines[:3],
         "seconds": {"topology": t_topo, "lower": t_lower, "compile": t_compile},
         "peak_rss_bytes": {"before_compile": rss_before, "after_compile": maxrss_bytes()},
@@ -328,18 +411,18 @@ def main(argv=None):
         make_one(opts.child[0], opts.child[1], opts.out, opts.hlo)
         return 0
     pairs = [(p, t) for p in PROGRAMS for t in TOPOLOGIES
-             if not p.startswith("flax_linen_fit_") and (p in EVERYWHERE or t in ENDS)] + FIT_PAIRS
+             if not p.startswith("flax_linen_fit_") and (p in EVERYWHERE or t in ENDS)] + FIT_PAIRS \
+        + LM_PAIRS + MOE_PAIRS
     if opts.only is not None:
         want = [tuple(s.split("@", 1)) for s in opts.only]
         for w in want:
-            if len(w) != 2 or w[0] not in PROGRAMS or w[1] not in TOPOLOGIES:
+            if len(w) != 2 or w[0] not in list(PROGRAMS) + OTHER_PROGRAMS or w[1] not in TOPOLOGIES:
                 print(f"make_records: unknown PROGRAM@TOPOLOGY '{'@'.join(w)}' "
-                      f"(programs {sorted(PROGRAMS)}, topologies {sorted(TOPOLOGIES)})", file=sys.stderr)
+                      f"(programs {sorted(PROGRAMS) + OTHER_PROGRAMS}, topologies {sorted(TOPOLOGIES)})", file=sys.stderr)
                 return 2
         pairs = want
     status = 0
     for program, topology in pairs:
-        data, model = TOPOLOGIES[topology]
         env = dict(os.environ, JAX_PLATFORMS="cpu", TPU_SKIP_MDS_QUERY="1")
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--out", opts.out,
                             "--child", program, topology] + (["--hlo"] if opts.hlo else []), env=env, capture_output=True, text=True)
