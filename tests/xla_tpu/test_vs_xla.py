@@ -38,9 +38,9 @@ import collections
 import glob
 import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -115,14 +115,18 @@ def run_plan(shardsim, rec):
     cmd = [shardsim, "plan", os.path.join(rec["dir"], "lowered.mlir"), "--json",
            "--device", DEVICE[rec["device_kind"]]]
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = p.communicate()
-    wall = time.perf_counter() - t0
-    # The child's own peak RSS: wait4 was done by communicate(), so read
-    # RUSAGE_CHILDREN's maximum, which is over every child waited so far;
-    # each plan runs in a fresh process per record, and the value can only
-    # over-state this one.
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+        # This child's own peak RSS, from wait4 (RUSAGE_CHILDREN would be
+        # the largest of every child so far: a big plan before would be
+        # charged to every later one).
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        fo.seek(0)
+        fe.seek(0)
+        out, err = fo.read(), fe.read()
+    rss = usage.ru_maxrss * 1024
     if p.returncode not in (0, 1):  # 1: the plan does not fit
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {err.decode().strip()}")
     return json.loads(out), wall, rss
