@@ -3,30 +3,8 @@ JAX stack makes: regenerating them with make_offload_fixtures.py gives the
 checked-in files byte for byte, or the test names the files that changed
 (then tests/test_host_offload.c is held to the new ones once regenerated).
 """
-import filecmp
-import os
-import subprocess
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-CHECKED_IN = os.path.normpath(os.path.join(HERE, "..", "data", "jax_offload"))
+from regenerate import assert_regenerates
 
 
-def differing(a, b, rel=""):
-    cmp = filecmp.dircmp(a, b)
-    out = [os.path.join(rel, f) for f in cmp.left_only + cmp.right_only + cmp.funny_files]
-    out += [os.path.join(rel, f) for f in cmp.common_files
-            if not filecmp.cmp(os.path.join(a, f), os.path.join(b, f), shallow=False)]
-    for d in cmp.common_dirs:
-        out += differing(os.path.join(a, d), os.path.join(b, d), os.path.join(rel, d))
-    return out
-
-
-def test_regenerating_gives_the_checked_in_fixtures(tmp_path):
-    r = subprocess.run([sys.executable, os.path.join(HERE, "make_offload_fixtures.py"),
-                        "--out", str(tmp_path)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-2000:]
-    changed = differing(CHECKED_IN, str(tmp_path))
-    assert not changed, ("the installed JAX stack makes different host-offload fixtures "
-                         "(regenerate with tests/jax/make_offload_fixtures.py and review): " +
-                         ", ".join(sorted(changed)[:40]))
+def test_regenerating_gives_the_checked_in_fixtures():
+    assert_regenerates(["make_offload_fixtures.py"], "jax_offload", "host-offload")

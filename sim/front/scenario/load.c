@@ -36,10 +36,23 @@ static bool stmt_int(ss__scn_ev *e, const ss__scn_stmt *s, int64_t lo, int64_t h
     return true;
 }
 
+/* Append "name=size" (comma-separated) to the scenario's mesh text; false
+ * when it does not fit (the text is then left as it was). */
+static bool mesh_text_add(ss_scenario *sc, const char *name, int64_t size)
+{
+    size_t len = strlen(sc->mesh_text);
+    int w = snprintf(sc->mesh_text + len, sizeof sc->mesh_text - len, "%s%s=%lld",
+                     len ? "," : "", name, (long long)size);
+    if (w < 0 || (size_t)w >= sizeof sc->mesh_text - len) {
+        sc->mesh_text[len] = '\0';
+        return false;
+    }
+    return true;
+}
+
 static bool config_mesh(ss__scn_ev *e, const ss__scn_stmt *s, int order[], int *norder)
 {
     ss_scenario *sc = e->sc;
-    size_t len = 0;
     sc->mesh_text[0] = '\0';
     for (int k = 0; k < s->nkw; k++) {
         val *v = ss__scn_ev_eval(e, &e->globals, s->kwvals[k]);
@@ -71,13 +84,10 @@ static bool config_mesh(ss__scn_ev *e, const ss__scn_stmt *s, int order[], int *
                     (long long)size, SS_MAX_DEVICES);
             return false;
         }
-        int w = snprintf(sc->mesh_text + len, sizeof sc->mesh_text - len, "%s%s=%lld",
-                         len ? "," : "", s->kwnames[k], (long long)size);
-        if (w < 0 || (size_t)w >= sizeof sc->mesh_text - len) {
+        if (!mesh_text_add(sc, s->kwnames[k], size)) {
             ss__scn_ev_fail(e, s->loc, "mesh description too long");
             return false;
         }
-        len += (size_t)w;
     }
     return true;
 }
@@ -129,13 +139,10 @@ static bool maxtext_mesh_and_rules(ss__scn_ev *e, const ss__scn_overrides *ov, i
     sc->rules.count = r->count;
     sc->have_rules = true;
     /* The mesh as text, for what reads mesh_text after the load. */
-    size_t n = 0;
-    sc->mesh_text[0] = '\0';
-    for (int a = 0; a < ss_mesh_axis_count(sc->mesh) && n < sizeof sc->mesh_text; a++) {
-        int w = snprintf(sc->mesh_text + n, sizeof sc->mesh_text - n, "%s%s=%lld", a ? "," : "",
-                         ss_mesh_axis_name(sc->mesh, a), (long long)ss_mesh_axis_size(sc->mesh, a));
-        n += w > 0 ? (size_t)w : 0;
-    }
+    sc->mesh_text[0] = '\0'; /* (messages only: a text too long is cut at an axis) */
+    for (int a = 0; a < ss_mesh_axis_count(sc->mesh); a++)
+        if (!mesh_text_add(sc, ss_mesh_axis_name(sc->mesh, a), ss_mesh_axis_size(sc->mesh, a)))
+            break;
     return true;
 }
 

@@ -147,6 +147,20 @@ char *ss__scn_show_picture(const ss_scenario *sc, const ss__scn_show *w, const s
 
 /* --- Ledger summaries -------------------------------------------------------- */
 
+bool ss__scn_estimate_next(const ss_scenario *sc, const ss__scn_report *r, int *k,
+                           const ss_hw_profile **p, ss_step_estimate *est)
+{
+    for (; *k < ss_hw_profile_count(); ++*k) {
+        *p = ss_hw_profile_get(*k);
+        if ((r->profile && strcmp(r->profile, (*p)->name) != 0) ||
+            ss_estimate_step(r->exe, sc->mesh, *p, est))
+            continue;
+        ++*k;
+        return true;
+    }
+    return false;
+}
+
 int ss__scn_ledger_rows(const ss_executable *e, ss__scn_ledger_row *rows, int cap, double *total)
 {
     int n = 0;
@@ -552,15 +566,11 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         fprintf(f, "Estimated step time (roofline kernels + alpha-beta ring collectives, no "
                    "overlap)\n");
         fprintf(f, "  %-12s %12s %14s %12s\n", "profile", "compute", "communication", "total");
-        for (int k = 0; k < ss_hw_profile_count(); k++) {
-            const ss_hw_profile *p = ss_hw_profile_get(k);
-            ss_step_estimate est;
-            if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                ss_estimate_step(r->exe, sc->mesh, p, &est))
-                continue;
+        const ss_hw_profile *p;
+        ss_step_estimate est;
+        for (int k = 0; ss__scn_estimate_next(sc, r, &k, &p, &est);)
             fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
                     est.comm * 1e3, est.total * 1e3);
-        }
         fprintf(f, "\n");
         if (!r->fits)
             fprintf(f, "DOES NOT FIT: %s per device needed, %s available\n",

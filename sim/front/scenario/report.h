@@ -46,6 +46,13 @@ typedef struct ss__scn_ledger_row {
 } ss__scn_ledger_row;
 int ss__scn_ledger_rows(const ss_executable *e, ss__scn_ledger_row *rows, int cap, double *total);
 
+/* The plan's step estimates, one per hardware profile (only the report's
+ * profile when it names one; a profile the estimate fails for is left
+ * out): from *k on, the next profile's estimate in *p and *est, *k moved
+ * past it, and true; false when none is left. Start with *k = 0. */
+bool ss__scn_estimate_next(const ss_scenario *sc, const ss__scn_report *r, int *k,
+                           const ss_hw_profile **p, ss_step_estimate *est);
+
 /* A live buffer's role as a word, indexed by ss_buffer_role. */
 extern const char *const ss__scn_role_names[];
 

@@ -377,12 +377,9 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
         if (r->is_plan) {
             ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
             int m = 0;
-            for (int k = 0; k < ss_hw_profile_count(); k++) {
-                const ss_hw_profile *p = ss_hw_profile_get(k);
-                ss_step_estimate est;
-                if ((r->profile && strcmp(r->profile, p->name) != 0) ||
-                    ss_estimate_step(r->exe, sc->mesh, p, &est))
-                    continue;
+            const ss_hw_profile *p;
+            ss_step_estimate est;
+            for (int k = 0; ss__scn_estimate_next(sc, r, &k, &p, &est);) {
                 ss__buf_puts(b, m++ ? ",{\"profile\":" : "{\"profile\":");
                 ss__json_str(b, p->name);
                 ss__buf_puts(b, ",\"compute_seconds\":");
