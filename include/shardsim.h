@@ -505,7 +505,8 @@ ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec 
 
 /*
  * TPU slices. A topology as libtpu names one: "v5e:4x4", "v6e:8x8" (2-D,
- * z = 1) or "v5p:4x4x4" (3-D), one device per chip. libtpu numbers a
+ * z = 1), "v5p:4x4x4" or "v4:4x4x8" (3-D; v4 in megacore mode), one device
+ * per chip. libtpu numbers a
  * slice's devices by their coordinates, id = x + X*(y + Y*z) for a slice
  * of X x Y x Z chips (checked against libtpu 0.0.42.1's topology
  * descriptions, tests/data/tpu_device_orders.json). With several slices
@@ -513,12 +514,12 @@ ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec 
  * of slice s as s*devices + id instead, so that ids run 0..N-1.
  */
 typedef struct ss_tpu_topology {
-    char kind[4]; /* "v5e", "v6e" or "v5p" */
+    char kind[4]; /* "v5e", "v6e", "v5p" or "v4" (megacore: a device per chip) */
     int dims[3];  /* X, Y, Z (Z = 1 for v5e and v6e) */
     int devices;  /* X*Y*Z, the devices of one slice */
 } ss_tpu_topology;
 
-/* Parse "KIND:XxY" (v5e, v6e) or "KIND:XxYxZ" (v5p). Errors: SS_ERR_INVALID
+/* Parse "KIND:XxY" (v5e, v6e) or "KIND:XxYxZ" (v5p, v4). Errors: SS_ERR_INVALID
  * naming the text and the expected form, or more than SS_MAX_DEVICES
  * devices. *out is zeroed on failure. */
 ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out);

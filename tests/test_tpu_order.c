@@ -105,7 +105,7 @@ Test(tpu_order, device_coords_are_libtpus)
 
 Test(tpu_order, bad_topologies_say_the_form)
 {
-    static const char *const bad[] = {"v4:2x2x2", "v5e", "v5e:", "v5e:4", "v5e:4x4x4",
+    static const char *const bad[] = {"v3:4x4", "v4:2x2", "v5e", "v5e:", "v5e:4", "v5e:4x4x4",
                                       "v5p:4x4", "v5e:0x4", "v5e:4x-4", "v5e:4x4 ", "v5e: 4x4",
                                       "v5p:64x64x64", "v5e:4xx4", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -20,8 +20,12 @@
  *     gives each logical axis (last first) the factors of physical axes
  *     that JAX's preference picks among all feasible ones (see best_split).
  *
- * What this deliberately does not do: v2/v3/v4 and v7 slices (v4 is
- * described by libtpu with two cores per chip, which JAX refuses), the
+ * v4 is taken in megacore mode (one device per chip, as MaxText runs it;
+ * libtpu's chip_config_name "megacore"): JAX has no ring orders for it, so
+ * it takes steps 2 and 3 as v5p does.
+ *
+ * What this deliberately does not do: v2/v3 (two cores per chip, their
+ * tray orders) and v7 slices (a fourth physical axis of cores), the
  * contiguous_submeshes transposition (MaxText passes False), and slices
  * whose devices do not start at coordinate (0, 0, 0).
  */
@@ -45,13 +49,14 @@ ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
     int want = 0;
     if (klen == 3 && (strncmp(text, "v5e", 3) == 0 || strncmp(text, "v6e", 3) == 0))
         want = 2;
-    else if (klen == 3 && strncmp(text, "v5p", 3) == 0)
+    else if ((klen == 3 && strncmp(text, "v5p", 3) == 0) ||
+             (klen == 2 && strncmp(text, "v4", 2) == 0))
         want = 3;
     if (!want)
         return ss__fail(SS_ERR_INVALID,
                         "topology '%s': expected KIND:DIMS with KIND v5e, v6e (2-D, e.g. "
-                        "v5e:4x4) or v5p (3-D, e.g. v5p:4x4x4)", text);
-    memcpy(out->kind, text, 3);
+                        "v5e:4x4), v5p or v4 (3-D, e.g. v5p:4x4x4)", text);
+    memcpy(out->kind, text, klen);
     const char *p = colon + 1;
     int n = 0;
     long chips = 1;
@@ -80,7 +85,7 @@ ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
     }
     memset(out, 0, sizeof *out);
     return ss__fail(SS_ERR_INVALID, "topology '%s': %s slices are %s, e.g. %s", text,
-                    want == 2 ? "v5e and v6e" : "v5p",
+                    want == 2 ? "v5e and v6e" : "v5p and v4",
                     want == 2 ? "XxY" : "XxYxZ", want == 2 ? "v5e:4x4" : "v5p:4x4x4");
 }
 
@@ -372,7 +377,7 @@ static void read_out(const int dims[NPHYS], int naxes, const int64_t shape[], as
 /* "v5e:4x4" or "v5p:4x4x4", as the topology is written. */
 static void topology_name(const ss_tpu_topology *t, char *out, size_t cap)
 {
-    if (strcmp(t->kind, "v5p") == 0)
+    if (t->dims[2] > 1 || strcmp(t->kind, "v5p") == 0 || strcmp(t->kind, "v4") == 0)
         snprintf(out, cap, "%s:%dx%dx%d", t->kind, t->dims[0], t->dims[1], t->dims[2]);
     else
         snprintf(out, cap, "%s:%dx%d", t->kind, t->dims[0], t->dims[1]);

@@ -96,9 +96,10 @@ def test_topology_numbering_is_libtpus():
 
 
 @pytest.mark.parametrize("topology, message", [
-    ("v4:2x2x2", "expected KIND:DIMS with KIND v5e, v6e"),
+    ("v3:4x4", "expected KIND:DIMS with KIND v5e, v6e"),
+    ("v4:2x2", "v5p and v4 slices are XxYxZ"),
     ("v5e:4x4x4", "v5e and v6e slices are XxY"),
-    ("v5p:4x4", "v5p slices are XxYxZ"),
+    ("v5p:4x4", "v5p and v4 slices are XxYxZ"),
     ("v5e:0x4", "v5e and v6e slices are XxY"),
     ("v5p:64x64x64", "more than 4096 devices"),
 ])

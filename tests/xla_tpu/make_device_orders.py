@@ -36,9 +36,11 @@ SINGLE = ["v5e:2x2", "v5e:2x4", "v5e:4x4", "v5e:4x8", "v5e:8x8", "v5e:16x16",
           "v5p:4x4x8", "v5p:4x8x8", "v5p:8x8x8",
           # sides that are not powers of two (libtpu accepts them): JAX's
           # prime factors of 10 are [5], which its axis splitting relies on
-          "v5e:4x6", "v5p:2x2x3", "v5p:4x4x6", "v5p:4x4x12", "v5p:2x2x10", "v5p:4x4x10"]
+          "v5e:4x6", "v5p:2x2x3", "v5p:4x4x6", "v5p:4x4x12", "v5p:2x2x10", "v5p:4x4x10",
+          # v4 in megacore mode (one device per chip, as MaxText runs it)
+          "v4:2x2x1", "v4:2x2x2", "v4:2x2x4", "v4:4x4x4", "v4:4x4x8", "v4:4x8x8"]
 MULTI = [("v5e:2x2", 2), ("v5e:2x4", 4), ("v5e:4x4", 2), ("v5e:4x4", 4),
-         ("v5p:2x2x2", 2), ("v5p:4x4x4", 2), ("v6e:4x4", 3)]
+         ("v5p:2x2x2", 2), ("v5p:4x4x4", 2), ("v6e:4x4", 3), ("v4:2x2x2", 2), ("v4:4x4x4", 4)]
 
 
 def mesh_shapes(n):
@@ -95,6 +97,8 @@ def outcome(fn):
 def topology(name, slices):
     from jax.experimental import topologies
     kw = {"num_slices": slices} if slices > 1 else {}
+    if name.startswith("v4:"):  # one device per chip; libtpu's default is two
+        kw["chip_config_name"] = "megacore"
     devs = topologies.get_topology_desc(platform="tpu", topology_name=name, **kw).devices
     return devs, {
         "topology": name, "num_slices": slices, "device_kind": devs[0].device_kind,
