@@ -506,26 +506,31 @@ ss_status ss_maxtext_config_data_sharding(const ss_maxtext_config *cfg, ss_spec 
 /*
  * TPU slices. A topology as libtpu names one: "v5e:4x4", "v6e:8x8" (2-D,
  * z = 1), "v5p:4x4x4" or "v4:4x4x8" (3-D; v4 in megacore mode), one device
- * per chip. libtpu numbers a
+ * per chip, or "v7x:2x2x4" (3-D, two devices per chip). libtpu numbers a
  * slice's devices by their coordinates, id = x + X*(y + Y*z) for a slice
- * of X x Y x Z chips (checked against libtpu 0.0.42.1's topology
+ * of X x Y x Z chips (on v7x core + 2*that; checked against libtpu 0.0.42.1's topology
  * descriptions, tests/data/tpu_device_orders.json). With several slices
  * libtpu's ids are 100000*(s+1) + that id; shardsim numbers device `id`
  * of slice s as s*devices + id instead, so that ids run 0..N-1.
  */
 typedef struct ss_tpu_topology {
-    char kind[4]; /* "v5e", "v6e", "v5p" or "v4" (megacore: a device per chip) */
-    int dims[3];  /* X, Y, Z (Z = 1 for v5e and v6e) */
-    int devices;  /* X*Y*Z, the devices of one slice */
+    char kind[4]; /* "v5e", "v6e", "v5p", "v4" (megacore: a device per chip) or "v7x" */
+    int dims[3];  /* X, Y, Z chips (Z = 1 for v5e and v6e) */
+    int devices;  /* X*Y*Z*cores, the devices of one slice */
+    int cores;    /* devices per chip: 2 on v7x, else 1 */
 } ss_tpu_topology;
 
-/* Parse "KIND:XxY" (v5e, v6e) or "KIND:XxYxZ" (v5p, v4). Errors: SS_ERR_INVALID
+/* Parse "KIND:XxY" (v5e, v6e) or "KIND:XxYxZ" (v5p, v4, v7x; libtpu's
+ * "tpu7x" is read as v7x). Errors: SS_ERR_INVALID
  * naming the text and the expected form, or more than SS_MAX_DEVICES
  * devices. *out is zeroed on failure. */
 ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out);
 
-/* The coordinates (x, y, z) of shardsim's device `id` (any slice). */
+/* The coordinates (x, y, z) of shardsim's device `id` (any slice), its
+ * chip's; ss_tpu_device_core gives which of the chip's devices it is (0
+ * but on v7x, where libtpu numbers a chip's two cores 2*chip and 2*chip+1). */
 void ss_tpu_device_coords(const ss_tpu_topology *t, int id, int coords[3]);
+int ss_tpu_device_core(const ss_tpu_topology *t, int id);
 
 /* The device order of jax.experimental.mesh_utils (JAX 0.10.2) on
  * `nslices` slices of topology `t`: create_device_mesh(ici, slice's

@@ -48,7 +48,7 @@ static const char rules_help[] =
     "  --devices N         the devices (default 8); --slices S: in S slices\n"
     "                      (default: the config's num_slices, else 1)\n"
     "  --topology T        TPU slices of this topology (v5e:4x4, v6e:8x8, v5p:4x4x4,\n"
-    "                      v4:4x4x8 as megacore, one device per chip):\n"
+    "                      v4:4x4x8 as megacore, one device per chip, v7x:2x2x4):\n"
     "                      devices = its chips x the slices, ordered as JAX's\n"
     "                      mesh_utils orders a TPU slice's devices (torus order;\n"
     "                      allow_split_physical_axes from the config); without it,\n"

@@ -122,6 +122,12 @@ static void print_mesh(ss__buf *b, const mt_view *v, bool json)
                 ss_tpu_device_coords(&v->topo, ss_mesh_device_id(v->mesh, p), c);
                 ss__buf_printf(b, "%s[%d,%d,%d]", p ? "," : "", c[0], c[1], c[2]);
             }
+            if (v->topo.cores > 1) { /* and which of the chip's devices */
+                ss__buf_puts(b, "],\"device_cores\":[");
+                for (int p = 0; p < nd; p++)
+                    ss__buf_printf(b, p ? ",%d" : "%d",
+                                   ss_tpu_device_core(&v->topo, ss_mesh_device_id(v->mesh, p)));
+            }
         }
         ss__buf_puts(b, "]}");
         return;
@@ -314,7 +320,7 @@ int ss__cli_rules_maxtext(const cli_rules_maxtext_args *a)
     ss_mesh *mesh = NULL;
     mt_view v;
     memset(&v, 0, sizeof v);
-    ss_tpu_topology topo = {{0}, {0, 0, 0}, 0};
+    ss_tpu_topology topo = {{0}, {0, 0, 0}, 0, 0};
     ss_status st = a->topology ? ss_tpu_topology_parse(a->topology, &topo) : SS_OK;
     if (!st)
         st = ss_maxtext_config_load(a->config, a->model, a->noverrides, a->overrides, &cfg);

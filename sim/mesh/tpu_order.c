@@ -22,10 +22,13 @@
  *
  * v4 is taken in megacore mode (one device per chip, as MaxText runs it;
  * libtpu's chip_config_name "megacore"): JAX has no ring orders for it, so
- * it takes steps 2 and 3 as v5p does.
+ * it takes steps 2 and 3 as v5p does. v7x ("TPU7x") has two devices per
+ * chip: libtpu numbers them core + 2*(chip's id), the physical mesh gains
+ * a fourth axis (the cores, last), and slices of 8 to 32 devices at most
+ * 2x2 chips wide take JAX's fixed tray ring instead of step 1.
  *
  * What this deliberately does not do: v2/v3 (two cores per chip, their
- * tray orders) and v7 slices (a fourth physical axis of cores), the
+ * tray orders), the
  * contiguous_submeshes transposition (MaxText passes False), and slices
  * whose devices do not start at coordinate (0, 0, 0).
  */
@@ -37,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NPHYS 3 /* x, y, z */
+#define NPHYS 4 /* x, y, z and, on v7x, the core of the chip */
 
 ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
 {
@@ -52,14 +55,21 @@ ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
     else if ((klen == 3 && strncmp(text, "v5p", 3) == 0) ||
              (klen == 2 && strncmp(text, "v4", 2) == 0))
         want = 3;
+    else if ((klen == 3 && strncmp(text, "v7x", 3) == 0) ||
+             (klen == 5 && strncmp(text, "tpu7x", 5) == 0))
+        want = 3, out->cores = 2;
     if (!want)
         return ss__fail(SS_ERR_INVALID,
                         "topology '%s': expected KIND:DIMS with KIND v5e, v6e (2-D, e.g. "
-                        "v5e:4x4), v5p or v4 (3-D, e.g. v5p:4x4x4)", text);
-    memcpy(out->kind, text, klen);
+                        "v5e:4x4), v5p, v4 or v7x (3-D, e.g. v5p:4x4x4)", text);
+    if (out->cores == 2)
+        memcpy(out->kind, "v7x", 3);
+    else
+        memcpy(out->kind, text, klen), out->cores = 1;
+    int cores = out->cores;
     const char *p = colon + 1;
     int n = 0;
-    long chips = 1;
+    long chips = cores;
     for (;;) {
         char *end;
         if (*p < '0' || *p > '9' || n == want)
@@ -85,16 +95,21 @@ ss_status ss_tpu_topology_parse(const char *text, ss_tpu_topology *out)
     }
     memset(out, 0, sizeof *out);
     return ss__fail(SS_ERR_INVALID, "topology '%s': %s slices are %s, e.g. %s", text,
-                    want == 2 ? "v5e and v6e" : "v5p and v4",
+                    want == 2 ? "v5e and v6e" : "v5p, v4 and v7x",
                     want == 2 ? "XxY" : "XxYxZ", want == 2 ? "v5e:4x4" : "v5p:4x4x4");
 }
 
 void ss_tpu_device_coords(const ss_tpu_topology *t, int id, int coords[3])
 {
-    int local = id % t->devices;
+    int local = id % t->devices / t->cores;
     coords[0] = local % t->dims[0];
     coords[1] = local / t->dims[0] % t->dims[1];
     coords[2] = local / (t->dims[0] * t->dims[1]);
+}
+
+int ss_tpu_device_core(const ss_tpu_topology *t, int id)
+{
+    return id % t->devices % t->cores;
 }
 
 /* mesh_utils' _get_prime_factors as it computes: trial division by
@@ -127,6 +142,16 @@ static bool ring_order(const ss_tpu_topology *t, int naxes, const int64_t shape[
     static const int v5e_ring[8] = {0, 1, 2, 3, 7, 6, 5, 4};
     static const int v5e_iota[8] = {0, 4, 2, 6, 1, 5, 3, 7};
     static const int tray_4x4[16] = {0, 1, 2, 3, 7, 6, 5, 9, 10, 11, 15, 14, 13, 12, 8, 4};
+    static const int v7x_tray[8] = {0, 1, 2, 3, 6, 7, 4, 5};
+    if (strcmp(t->kind, "v7x") == 0) {
+        /* Slices of 8 to 32 devices at most 2x2 chips wide: a ring of each
+         * 2x2x1 tray's eight cores, the trays in z order (whatever the mesh). */
+        if (t->devices % 8 || t->devices > 32 || t->dims[0] > 2 || t->dims[1] > 2)
+            return false;
+        for (int i = 0; i < t->devices; i++)
+            ids[i] = i / 8 * 8 + v7x_tray[i % 8];
+        return true;
+    }
     if (strcmp(t->kind, "v5e") != 0 && strcmp(t->kind, "v6e") != 0)
         return false;
     const int *order = NULL;
@@ -146,6 +171,16 @@ static bool ring_order(const ss_tpu_topology *t, int naxes, const int64_t shape[
     return true;
 }
 
+/* "[a, b, c]" as Python prints a list of n ints. */
+static void list_text(char *out, size_t cap, const int64_t v[], int n)
+{
+    size_t w = (size_t)snprintf(out, cap, "[");
+    for (int i = 0; i < n && w < cap; i++)
+        w += (size_t)snprintf(out + w, cap - w, "%s%lld", i ? ", " : "", (long long)v[i]);
+    if (w < cap)
+        snprintf(out + w, cap - w, "]");
+}
+
 /* The assignment of step 2 or 3: a[p][l] is the part of physical axis p
  * that logical axis l takes (1: none). */
 typedef int64_t assign_t[NPHYS][SS_MAX_AXES];
@@ -153,14 +188,16 @@ typedef int64_t assign_t[NPHYS][SS_MAX_AXES];
 /* Step 2. Returns false (and the message in err) when a logical axis of
  * size > 1 finds no subset; *holes is set when a physical axis of size 1
  * was left to no logical axis (JAX's transpose then fails). */
-static bool whole_axes(const int dims[NPHYS], int naxes, const int64_t shape[], assign_t a,
-                       bool *holes, char *err, size_t cap)
+static bool whole_axes(const int dims[NPHYS], int np, int naxes, const int64_t shape[],
+                       assign_t a, bool *holes, char *err, size_t cap)
 {
-    int64_t left[NPHYS] = {dims[0], dims[1], dims[2]};
-    bool used[NPHYS] = {false, false, false};
+    int64_t left[NPHYS];
+    bool used[NPHYS] = {false, false, false, false};
+    for (int p = 0; p < np; p++)
+        left[p] = dims[p];
     for (int l = naxes - 1; l >= 0; l--) {
         bool found = false;
-        for (int k = NPHYS; k >= 1 && !found; k--) {
+        for (int k = np; k >= 1 && !found; k--) {
             /* Subsets of k axes in lexicographic order of their indices. */
             int idx[NPHYS];
             for (int i = 0; i < k; i++)
@@ -179,7 +216,7 @@ static bool whole_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
                     break;
                 }
                 int i = k - 1;
-                while (i >= 0 && idx[i] == NPHYS - k + i)
+                while (i >= 0 && idx[i] == np - k + i)
                     i--;
                 if (i < 0)
                     break;
@@ -189,19 +226,22 @@ static bool whole_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
             }
         }
         if (!found && shape[l] > 1) {
+            char rest[128];
+            list_text(rest, sizeof rest, left, np);
             snprintf(err, cap,
                      "Failed to find assignment for logical_axis_index %d of size %lld with "
-                     "remaining assignable mesh [%lld, %lld, %lld]. The size of each axis in "
+                     "remaining assignable mesh %s. The size of each axis in "
                      "your logical mesh must be equal to the product of some subset of the "
                      "physical mesh axis sizes. E.g. logical mesh (4, 16) is compatible with "
                      "physical mesh 4x4x4 since 4=4 and 16=4x4. If you want to split physical "
                      "axes, set  allow_split_physical_axes to True.",
-                     l, (long long)shape[l], (long long)left[0], (long long)left[1],
-                     (long long)left[2]);
+                     l, (long long)shape[l], rest);
             return false;
         }
     }
-    *holes = !used[0] || !used[1] || !used[2];
+    *holes = false;
+    for (int p = 0; p < np; p++)
+        *holes = *holes || !used[p];
     return true;
 }
 
@@ -211,10 +251,10 @@ static bool whole_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
  * larger product of z over axes already used by other logical axes, then
  * the lexicographically larger z. Returns true when x beats y. */
 static bool prefer(const int64_t x[NPHYS], const int64_t y[NPHYS], const int dims[NPHYS],
-                   const int64_t used[NPHYS])
+                   const int64_t used[NPHYS], int np)
 {
     int64_t kx[3] = {1, 0, 1}, ky[3] = {1, 0, 1};
-    for (int p = 0; p < NPHYS; p++) {
+    for (int p = 0; p < np; p++) {
         if (x[p] == dims[p]) {
             kx[0] *= x[p];
             kx[1] += x[p] > 1;
@@ -231,7 +271,7 @@ static bool prefer(const int64_t x[NPHYS], const int64_t y[NPHYS], const int dim
     for (int i = 0; i < 3; i++)
         if (kx[i] != ky[i])
             return kx[i] > ky[i];
-    for (int p = 0; p < NPHYS; p++)
+    for (int p = 0; p < np; p++)
         if (x[p] != y[p])
             return x[p] > y[p];
     return false;
@@ -244,6 +284,7 @@ typedef struct split_search {
     int room[64][NPHYS];  /* how often factor i divides what is left of axis p (JAX's way) */
     const int *dims;
     const int64_t *used;
+    int np;
     int64_t cur[NPHYS], best[NPHYS];
     bool have;
 } split_search;
@@ -253,13 +294,13 @@ typedef struct split_search {
 static void split_enum(split_search *s, int i, int p, int left)
 {
     if (i == s->nfactors) {
-        if (!s->have || prefer(s->cur, s->best, s->dims, s->used)) {
+        if (!s->have || prefer(s->cur, s->best, s->dims, s->used, s->np)) {
             memcpy(s->best, s->cur, sizeof s->best);
             s->have = true;
         }
         return;
     }
-    if (p == NPHYS) {
+    if (p == s->np) {
         if (left == 0)
             split_enum(s, i + 1, 0, i + 1 < s->nfactors ? s->mult[i + 1] : 0);
         return;
@@ -273,9 +314,14 @@ static void split_enum(split_search *s, int i, int p, int left)
 }
 
 /* Step 3 (_create_device_mesh_for_nd_torus_splitting_axes). */
-static bool split_axes(const int dims[NPHYS], int naxes, const int64_t shape[], assign_t a,
-                       char *err, size_t cap)
+static bool split_axes(const int dims[NPHYS], int np, int naxes, const int64_t shape[],
+                       assign_t a, char *err, size_t cap)
 {
+    int64_t d64[NPHYS];
+    char phys[128];
+    for (int p = 0; p < np; p++)
+        d64[p] = dims[p];
+    list_text(phys, sizeof phys, d64, np);
     for (int l = naxes - 1; l >= 0; l--) {
         split_search s;
         memset(&s, 0, sizeof s);
@@ -289,7 +335,7 @@ static bool split_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
                 s.mult[s.nfactors++] = 1;
             }
         }
-        for (int p = 0; p < NPHYS; p++) {
+        for (int p = 0; p < np; p++) {
             used[p] = 1;
             for (int m = 0; m < naxes; m++)
                 used[p] *= a[p][m];
@@ -301,40 +347,42 @@ static bool split_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
         }
         s.dims = dims;
         s.used = used;
-        for (int p = 0; p < NPHYS; p++)
-            s.cur[p] = 1;
+        s.np = np;
+        for (int p = 0; p < np; p++)
+            s.cur[p] = s.best[p] = 1;
         if (s.nfactors)
             split_enum(&s, 0, 0, s.mult[0]);
         else
-            s.have = true, s.best[0] = s.best[1] = s.best[2] = 1;
+            s.have = true;
         if (!s.have) {
             /* JAX then stores None in its assignment matrix. */
-            snprintf(err, cap, "splitting physical axes [%d, %d, %d] finds no assignment for "
+            snprintf(err, cap, "splitting physical axes %s finds no assignment for "
                                "logical_axis_index %d of size %lld (JAX's prime factors of an "
                                "axis drop the small ones when a large prime remains); JAX "
                                "raises TypeError: int() argument must be a string, a "
                                "bytes-like object or a real number, not 'NoneType'",
-                     dims[0], dims[1], dims[2], l, (long long)shape[l]);
+                     phys, l, (long long)shape[l]);
             return false;
         }
-        for (int p = 0; p < NPHYS; p++)
+        for (int p = 0; p < np; p++)
             a[p][l] = s.best[p];
     }
     /* With those dropped factors an axis can get less than its size; JAX
      * goes on and numpy's reshape of the slice by the assignment fails. */
-    int64_t total = 1, n = (int64_t)dims[0] * dims[1] * dims[2];
-    for (int p = 0; p < NPHYS; p++)
+    int64_t total = 1, n = 1;
+    for (int p = 0; p < np; p++)
+        n *= dims[p];
+    for (int p = 0; p < np; p++)
         for (int l = 0; l < naxes; l++)
             total *= a[p][l];
     if (total != n) {
-        size_t w = (size_t)snprintf(err, cap, "splitting physical axes [%d, %d, %d] assigns "
+        size_t w = (size_t)snprintf(err, cap, "splitting physical axes %s assigns "
                                               "the mesh axes %lld of %lld devices (JAX's prime "
                                               "factors of an axis drop the small ones when a "
                                               "large prime remains); numpy raises ValueError: "
                                               "cannot reshape array of size %lld into shape (",
-                                    dims[0], dims[1], dims[2], (long long)total, (long long)n,
-                                    (long long)n);
-        for (int p = 0; p < NPHYS; p++)
+                                    phys, (long long)total, (long long)n, (long long)n);
+        for (int p = 0; p < np; p++)
             for (int l = 0; l < naxes && w < cap; l++)
                 w += (size_t)snprintf(err + w, cap - w, "%s%lld", p || l ? "," : "",
                                       (long long)a[p][l]);
@@ -349,8 +397,8 @@ static bool split_axes(const int dims[NPHYS], int naxes, const int64_t shape[], 
  * of axis l splits into digits over the physical axes, x major, radices
  * a[p][l]; physical coordinate p joins its digits over the logical axes,
  * the first logical axis major. Writes the local id of every mesh position. */
-static void read_out(const int dims[NPHYS], int naxes, const int64_t shape[], assign_t a,
-                     int64_t n, int ids[])
+static void read_out(const int dims[NPHYS], int np, int naxes, const int64_t shape[],
+                     assign_t a, int64_t n, int ids[])
 {
     for (int64_t pos = 0; pos < n; pos++) {
         int64_t m[SS_MAX_AXES], rest = pos;
@@ -360,24 +408,26 @@ static void read_out(const int dims[NPHYS], int naxes, const int64_t shape[], as
         }
         int64_t digit[NPHYS][SS_MAX_AXES];
         for (int l = 0; l < naxes; l++)
-            for (int p = NPHYS - 1; p >= 0; p--) {
+            for (int p = np - 1; p >= 0; p--) {
                 digit[p][l] = m[l] % a[p][l];
                 m[l] /= a[p][l];
             }
         int64_t c[NPHYS];
-        for (int p = 0; p < NPHYS; p++) {
+        for (int p = 0; p < np; p++) {
             c[p] = 0;
             for (int l = 0; l < naxes; l++)
                 c[p] = c[p] * a[p][l] + digit[p][l];
         }
-        ids[pos] = (int)(c[0] + dims[0] * (c[1] + (int64_t)dims[1] * c[2]));
+        /* libtpu's id: the core of the chip, then x, y, z */
+        int64_t chip = c[0] + dims[0] * (c[1] + (int64_t)dims[1] * c[2]);
+        ids[pos] = (int)(np == 4 ? c[3] + dims[3] * chip : chip);
     }
 }
 
 /* "v5e:4x4" or "v5p:4x4x4", as the topology is written. */
 static void topology_name(const ss_tpu_topology *t, char *out, size_t cap)
 {
-    if (t->dims[2] > 1 || strcmp(t->kind, "v5p") == 0 || strcmp(t->kind, "v4") == 0)
+    if (strcmp(t->kind, "v5e") != 0 && strcmp(t->kind, "v6e") != 0)
         snprintf(out, cap, "%s:%dx%dx%d", t->kind, t->dims[0], t->dims[1], t->dims[2]);
     else
         snprintf(out, cap, "%s:%dx%d", t->kind, t->dims[0], t->dims[1]);
@@ -389,6 +439,9 @@ static ss_status slice_order(const ss_tpu_topology *t, int naxes, const int64_t 
 {
     if (ring_order(t, naxes, shape, ids))
         return SS_OK;
+    /* The physical mesh: (x, y, z), and on v7x the chip's cores last. */
+    int dims[NPHYS] = {t->dims[0], t->dims[1], t->dims[2], t->cores};
+    int np = t->cores > 1 ? 4 : 3;
     assign_t a;
     for (int p = 0; p < NPHYS; p++)
         for (int l = 0; l < naxes; l++)
@@ -396,19 +449,19 @@ static ss_status slice_order(const ss_tpu_topology *t, int naxes, const int64_t 
     char err[1024], name[64];
     bool holes = false;
     topology_name(t, name, sizeof name);
-    if (!whole_axes(t->dims, naxes, shape, a, &holes, err, sizeof err)) {
+    if (!whole_axes(dims, np, naxes, shape, a, &holes, err, sizeof err)) {
         if (!allow_split)
             return ss__fail(SS_ERR_MESH, "%s: NotImplementedError: %s", name, err);
         for (int p = 0; p < NPHYS; p++)
             for (int l = 0; l < naxes; l++)
                 a[p][l] = 1;
-        if (!split_axes(t->dims, naxes, shape, a, err, sizeof err))
+        if (!split_axes(dims, np, naxes, shape, a, err, sizeof err))
             return ss__fail(SS_ERR_MESH, "%s: %s", name, err);
     } else if (holes) {
         return ss__fail(SS_ERR_MESH, "%s: create_device_mesh leaves a physical axis of size 1 "
                                      "to no mesh axis (numpy: axes don't match array)", name);
     }
-    read_out(t->dims, naxes, shape, a, t->devices, ids);
+    read_out(dims, np, naxes, shape, a, t->devices, ids);
     return SS_OK;
 }
 

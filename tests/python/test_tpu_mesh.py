@@ -61,8 +61,8 @@ def _run(args, json_out):
 def test_device_order_as_jax_on_tpu(tc):
     t, c = tc
     per = len(t["devices"]) // t["num_slices"]
-    # libtpu id -> (slice, coords)
-    where = {d[0]: (d[5], d[1:4]) for d in t["devices"]}
+    # libtpu id -> (slice, coords, core)
+    where = {d[0]: (d[5], d[1:4], d[4]) for d in t["devices"]}
     if "error" in c:
         p = _run(_args(t, c), json_out=False)
         assert p.returncode == 2, p.stdout
@@ -80,26 +80,30 @@ def test_device_order_as_jax_on_tpu(tc):
     want = [(where[i][0] * per + (i % 100000 if t["num_slices"] > 1 else i), where[i][1])
             for i in c["ids"]]
     assert [(i, list(xyz)) for i, xyz in got] == [(i, list(xyz)) for i, xyz in want]
+    cores = [where[i][2] for i in c["ids"]]
+    assert mesh.get("device_cores", [0] * len(cores)) == cores
     if t["num_slices"] == 1:
         assert mesh["device_ids"] == c["ids"]  # libtpu's own numbering
 
 
 def test_topology_numbering_is_libtpus():
-    """id = x + X*(y + Y*z) in every recorded slice, and the slices' ids
-    are 100000*(s+1) + that id (what the comparison above relies on)."""
+    """id = x + X*(y + Y*z) in every recorded slice (on v7x, with two
+    devices per chip, core + 2*that), and the slices' ids are
+    100000*(s+1) + that id (what the comparison above relies on)."""
     for t in RECORD["topologies"]:
         dims = [int(v) for v in t["topology"].split(":")[1].split("x")] + [1]
+        cores = 2 if t["topology"].startswith("v7x:") else 1
         for i, x, y, z, core, s in t["devices"]:
-            local = x + dims[0] * (y + dims[1] * z)
-            assert core == 0
+            local = core + cores * (x + dims[0] * (y + dims[1] * z))
+            assert 0 <= core < cores
             assert i == (local if t["num_slices"] == 1 else 100000 * (s + 1) + local)
 
 
 @pytest.mark.parametrize("topology, message", [
     ("v3:4x4", "expected KIND:DIMS with KIND v5e, v6e"),
-    ("v4:2x2", "v5p and v4 slices are XxYxZ"),
+    ("v4:2x2", "v5p, v4 and v7x slices are XxYxZ"),
     ("v5e:4x4x4", "v5e and v6e slices are XxY"),
-    ("v5p:4x4", "v5p and v4 slices are XxYxZ"),
+    ("v5p:4x4", "v5p, v4 and v7x slices are XxYxZ"),
     ("v5e:0x4", "v5e and v6e slices are XxY"),
     ("v5p:64x64x64", "more than 4096 devices"),
 ])

@@ -38,9 +38,12 @@ SINGLE = ["v5e:2x2", "v5e:2x4", "v5e:4x4", "v5e:4x8", "v5e:8x8", "v5e:16x16",
           # prime factors of 10 are [5], which its axis splitting relies on
           "v5e:4x6", "v5p:2x2x3", "v5p:4x4x6", "v5p:4x4x12", "v5p:2x2x10", "v5p:4x4x10",
           # v4 in megacore mode (one device per chip, as MaxText runs it)
-          "v4:2x2x1", "v4:2x2x2", "v4:2x2x4", "v4:4x4x4", "v4:4x4x8", "v4:4x8x8"]
+          "v4:2x2x1", "v4:2x2x2", "v4:2x2x4", "v4:4x4x4", "v4:4x4x8", "v4:4x8x8",
+          # v7x (libtpu's "tpu7x"): two devices per chip
+          "v7x:2x2x1", "v7x:2x2x2", "v7x:2x2x4", "v7x:2x4x4", "v7x:4x4x4", "v7x:4x4x8"]
 MULTI = [("v5e:2x2", 2), ("v5e:2x4", 4), ("v5e:4x4", 2), ("v5e:4x4", 4),
-         ("v5p:2x2x2", 2), ("v5p:4x4x4", 2), ("v6e:4x4", 3), ("v4:2x2x2", 2), ("v4:4x4x4", 4)]
+         ("v5p:2x2x2", 2), ("v5p:4x4x4", 2), ("v6e:4x4", 3), ("v4:2x2x2", 2), ("v4:4x4x4", 4),
+         ("v7x:2x2x1", 2), ("v7x:4x4x4", 2)]
 
 
 def mesh_shapes(n):
@@ -99,7 +102,8 @@ def topology(name, slices):
     kw = {"num_slices": slices} if slices > 1 else {}
     if name.startswith("v4:"):  # one device per chip; libtpu's default is two
         kw["chip_config_name"] = "megacore"
-    devs = topologies.get_topology_desc(platform="tpu", topology_name=name, **kw).devices
+    libtpu_name = "tpu7x:" + name[4:] if name.startswith("v7x:") else name
+    devs = topologies.get_topology_desc(platform="tpu", topology_name=libtpu_name, **kw).devices
     return devs, {
         "topology": name, "num_slices": slices, "device_kind": devs[0].device_kind,
         "devices": [[int(d.id)] + [int(c) for c in d.coords]
