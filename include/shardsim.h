@@ -1954,7 +1954,10 @@ typedef struct ss_step_cost {
     int ledger_index; /* collective: its ledger entry; else -1 */
 } ss_step_cost;
 /* The steps in execution order; *n receives how many there are, at most
- * cap are written (cap 0: count only). Their flops sum to the plan's. */
+ * cap are written (cap 0: count only). Their flops sum to the plan's. A
+ * loop's steps are its body's (and condition's) once per run, as its
+ * ledger entries are, and a conditional's are those of its branch with the
+ * most FLOPs; these carry the outer program's loop or case value. */
 ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n);
 /* Seconds per step of e under p (docs/gspmd.md 5.3): a roofline per
  * kernel (ss_estimate_kernel_seconds) and alpha-beta ring costs per

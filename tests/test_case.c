@@ -219,6 +219,70 @@ Test(case_op, plan_holds_the_largest_branch_not_the_sum)
                   both, result, cond);
 }
 
+/* Branch 1 does more arithmetic (tanh, then exp) than branch 0 (exp). */
+static ss_status uneven_branch(ss_program *p, int b, ss_value outs[], void *user)
+{
+    const big *s = user;
+    ss_value t;
+    ss_status st = ss_broadcast_in_dim(p, s->x, 3, (int64_t[]){8, 16, 64}, (int[]){0, 1}, &t);
+    if (!st && b == 1)
+        st = ss_unary(p, SS_TANH, t, &t);
+    return st ? st : ss_unary(p, SS_EXP, t, &outs[0]);
+}
+
+static ss_executable *uneven_program(ss_mesh *m, bool conditional, ss_program **out)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    big s = {ts_input(p, "x", "P('data', 'model')", 2, 8, 16)};
+    ss_value i, y;
+    TS_OK(ss_input(p, "i", SS_I32, 0, NULL, NULL, &i));
+    if (conditional)
+        TS_OK(ss_switch(p, i, 2, uneven_branch, &s, 1, &y));
+    else
+        TS_OK(uneven_branch(p, 1, &y, &s)); /* the heavier branch written out */
+    TS_OK(ss_output(p, y, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    *out = p;
+    return e;
+}
+
+/* A conditional's steps (what the step estimate sums) are its heavier
+ * branch's, as its planned FLOPs are: the same FLOPs and estimate as that
+ * branch written out, every step attributed to the case. */
+Test(case_op, steps_are_the_heavier_branchs)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_program *pc, *pb;
+    ss_executable *ec = uneven_program(m, true, &pc), *eb = uneven_program(m, false, &pb);
+    ss_plan plan_c, plan_b;
+    TS_OK(ss_executable_plan(ec, &plan_c));
+    TS_OK(ss_executable_plan(eb, &plan_b));
+    ss_step_cost c[32];
+    int n = 0;
+    TS_OK(ss_executable_steps(ec, c, 32, &n));
+    cr_assert(n > 0 && n <= 32);
+    double flops = 0;
+    for (int k = 0; k < n; k++) {
+        flops += c[k].flops;
+        cr_assert_str_eq(ss_value_op_name(pc, c[k].value), "case", "step %d", k);
+    }
+    cr_assert_gt(plan_b.flops, 0);
+    cr_assert_eq(flops, plan_c.flops);
+    cr_assert_eq(plan_c.flops, plan_b.flops, "case %g, branch 1 %g", plan_c.flops, plan_b.flops);
+    ss_step_estimate ec_est, eb_est;
+    TS_OK(ss_estimate_step(ec, m, ss_hw_profile_get(0), &ec_est));
+    TS_OK(ss_estimate_step(eb, m, ss_hw_profile_get(0), &eb_est));
+    cr_assert_float_eq(ec_est.total, eb_est.total, 1e-12 * eb_est.total, "case %g, branch %g",
+                       ec_est.total, eb_est.total);
+    ss_executable_destroy(ec);
+    ss_executable_destroy(eb);
+    ss_program_destroy(pc);
+    ss_program_destroy(pb);
+    ss_mesh_destroy(m);
+}
+
 static ss_status mismatched(ss_program *p, int b, ss_value outs[], void *user)
 {
     const ss_value *x = user;

@@ -573,6 +573,76 @@ Test(loop, scan_ledger_entries_name_their_loop_and_step)
     ss_mesh_destroy(m);
 }
 
+/* A scan's steps (what the step estimate and the timeline sum) are its
+ * body's, once per step: their FLOPs are the plan's, their collectives the
+ * ledger's in order with the unrolled scan's bytes, each attributed to the
+ * loop; so the estimated communication is the unrolled scan's. */
+Test(loop, scan_steps_are_its_body_per_step)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    enum { L = 3, D = 16 };
+    ss_program *pl = flax_scan(m, ss__scan_loop, L, D), *pu = flax_scan(m, ss__scan_unrolled, L, D);
+    ss_executable *el, *eu;
+    TS_OK(ss_program_compile(pl, &el));
+    TS_OK(ss_program_compile(pu, &eu));
+    ss_step_cost cl[256], cu[256];
+    int nl = 0, nu = 0;
+    TS_OK(ss_executable_steps(el, cl, 256, &nl));
+    TS_OK(ss_executable_steps(eu, cu, 256, &nu));
+    cr_assert(nl <= 256 && nu <= 256);
+    ss_plan plan;
+    TS_OK(ss_executable_plan(el, &plan));
+    ss_ledger_entry first;
+    TS_OK(ss_executable_ledger_entry(el, 0, &first));
+    double flops = 0;
+    int colls = 0, ju = 0, inside = 0;
+    for (int k = 0; k < nl; k++) {
+        flops += cl[k].flops;
+        inside += cl[k].value == first.loop;
+        if (cl[k].kind != SS_STEP_COLLECTIVE)
+            continue;
+        cr_assert_eq(cl[k].ledger_index, colls, "step %d", k);
+        while (ju < nu && cu[ju].kind != SS_STEP_COLLECTIVE)
+            ju++;
+        cr_assert(ju < nu, "the unrolled scan has fewer collectives");
+        cr_assert_eq(cl[k].bytes, cu[ju].bytes, "collective %d", colls);
+        ju++;
+        colls++;
+    }
+    cr_assert_eq(colls, ss_executable_ledger_count(el));
+    cr_assert_eq(flops, plan.flops, "steps %g, plan %g", flops, plan.flops);
+    cr_assert(inside >= L * 2, "%d steps attributed to the loop", inside);
+    const ss_hw_profile *prof = ss_hw_profile_get(0);
+    ss_step_estimate el_est, eu_est;
+    TS_OK(ss_estimate_step(el, m, prof, &el_est));
+    TS_OK(ss_estimate_step(eu, m, prof, &eu_est));
+    cr_assert(eu_est.comm > 0);
+    cr_assert_float_eq(el_est.comm, eu_est.comm, 1e-12 * eu_est.comm, "loop %g, unrolled %g",
+                       el_est.comm, eu_est.comm);
+    /* The arithmetic is the unrolled scan's, kernel for kernel (the unrolled
+     * form adds the slicing of xs and the stacking of ys as kernels). */
+    int ku = 0, kernels = 0;
+    for (int k = 0; k < nl; k++) {
+        if (cl[k].kind != SS_STEP_KERNEL)
+            continue;
+        while (ku < nu && (cu[ku].kind != SS_STEP_KERNEL || cu[ku].flops == 0))
+            ku++;
+        cr_assert(ku < nu, "the unrolled scan has fewer kernels");
+        cr_assert(cl[k].flops == cu[ku].flops && cl[k].bytes == cu[ku].bytes,
+                  "kernel %d: loop %g flops %g bytes, unrolled %g, %g", kernels, cl[k].flops,
+                  cl[k].bytes, cu[ku].flops, cu[ku].bytes);
+        ku++;
+        kernels++;
+    }
+    cr_assert_eq(kernels, 3 * L, "two dots and a relu per step");
+    cr_assert(el_est.compute > 0);
+    ss_executable_destroy(el);
+    ss_executable_destroy(eu);
+    ss_program_destroy(pl);
+    ss_program_destroy(pu);
+    ss_mesh_destroy(m);
+}
+
 /* A scan with no per-step outputs (ys NULL, as lax.scan's f returning
  * (carry, None)): both forms build, and the final carry is the same. */
 static ss_status halve(ss_program *p, const ss_value carry[], const ss_value xs[],
@@ -744,6 +814,15 @@ Test(loop, counted_while_is_planned_and_listed_per_trip)
     cr_assert_eq(plan.ncollectives, unrolled.ncollectives);
     cr_assert_eq(plan.sent_bytes, unrolled.sent_bytes);
     cr_assert_geq(plan.flops, unrolled.flops, "the loop adds its counter's work");
+    ss_step_cost steps[64];
+    int nsteps = 0;
+    double step_flops = 0;
+    TS_OK(ss_executable_steps(el, steps, 64, &nsteps));
+    cr_assert(nsteps <= 64);
+    for (int k = 0; k < nsteps; k++)
+        step_flops += steps[k].flops;
+    cr_assert_eq(step_flops, plan.flops, "steps %g, plan %g (condition 4 times, body 3)",
+                 step_flops, plan.flops);
     /* The listed ledger is the run's ledger. */
     float hv[128], wv[256], got[128];
     for (int k = 0; k < 128; k++)

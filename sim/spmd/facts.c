@@ -307,44 +307,123 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
 
 /* --- Costs of the steps ---------------------------------------------------- */
 
-ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n)
+/* The memory traffic of a kernel or fused loop: its results and operands,
+ * but, as XLA's HloCostAnalysis counts them (HandleSlice, HandleDynamicSlice,
+ * HandleDynamicUpdateSlice), a slice reads only what it writes, and a
+ * dynamic_update_slice writes its update in place (the operand is the
+ * result's buffer): twice the update, plus the start indices. Results
+ * first, then operands, in double as the estimate sums them. */
+static double kernel_bytes(const ss_executable *e, const ss__inst *i)
 {
-    int m = 0, ncoll = 0;
+    ss__opcode op = i->kind == SS__INST_KERNEL ? e->program->nodes[i->node].op : SS__OP_COUNT;
+    double out = (double)e->bufs[i->out].bytes, bytes = out;
+    if ((op == SS__OP_SLICE || op == SS__OP_DYNAMIC_SLICE) && i->nin >= 1) {
+        for (int j = 1; j < i->nin; j++)
+            bytes += (double)e->bufs[i->in[j]].bytes;
+        return bytes + out;
+    }
+    if (op == SS__OP_DYNAMIC_UPDATE_SLICE && i->nin >= 2) {
+        bytes = 2 * (double)e->bufs[i->in[1]].bytes;
+        for (int j = 2; j < i->nin; j++)
+            bytes += (double)e->bufs[i->in[j]].bytes;
+        return bytes;
+    }
+    if (i->kind == SS__INST_FUSED)
+        for (int x = 0; x < i->fused.nextra; x++)
+            bytes += (double)e->bufs[i->extra_out[x]].bytes;
+    for (int j = 0; j < i->nin; j++)
+        bytes += (double)e->bufs[i->in[j]].bytes;
+    return bytes;
+}
+
+/* Where ss_executable_steps writes: out[0..cap), m steps so far, ncoll the
+ * ledger entries passed; flops and sent summed over the steps taken. */
+typedef struct steps_acc {
+    ss_step_cost *out;
+    int cap, m, ncoll;
+    double flops, sent;
+} steps_acc;
+
+/* The steps of one run of e, each attributed to `as` when it is a value
+ * (steps inside a loop or a case: the outer program's loop node) or to its
+ * own node. A loop's steps are its regions', run after run in the ledger's
+ * order (the condition, then the body; the condition once more when the
+ * trip count is known); a case's are those of its branch with the most
+ * FLOPs (then bytes sent), as the plan counts it, while the ledger index
+ * passes every branch's entries. */
+static ss_status steps_of(const ss_executable *e, ss_value as, steps_acc *a)
+{
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
-        ss_step_cost c = {SS_STEP_KERNEL, i->node, SS_F32, 0, 0, -1};
-        if (i->kind == SS__INST_LOOP) { /* its steps are its regions' */
-            ncoll += ss__loop_ledger_count(e, i);
+        ss_value v = as >= 0 ? as : i->node;
+        ss_step_cost c = {SS_STEP_KERNEL, v, SS_F32, 0, 0, -1};
+        ss_status st = SS_OK;
+        if (i->kind == SS__INST_LOOP) {
+            const ss__loop_exec *l = &e->loops[i->index];
+            if (l->nbranch) {
+                int best = 0, base = a->ncoll;
+                double bf = -1, bs = -1;
+                for (int b = 0; b < l->nbranch && !st; b++) {
+                    steps_acc dry = {NULL, 0, 0, 0, 0, 0};
+                    st = steps_of(l->branch[b], v, &dry);
+                    if (dry.flops > bf || (dry.flops == bf && dry.sent > bs))
+                        best = b, bf = dry.flops, bs = dry.sent;
+                }
+                for (int b = 0; b < best; b++)
+                    a->ncoll += ss_executable_ledger_count(l->branch[b]);
+                if (!st)
+                    st = steps_of(l->branch[best], v, a);
+                a->ncoll = base;
+                for (int b = 0; b < l->nbranch; b++)
+                    a->ncoll += ss_executable_ledger_count(l->branch[b]);
+                if (st)
+                    return st;
+                continue;
+            }
+            bool known;
+            int64_t trips = ss__loop_runs(l, &known);
+            for (int64_t t = 0; t < trips && !st; t++) {
+                if (l->cond)
+                    st = steps_of(l->cond, v, a);
+                if (!st)
+                    st = steps_of(l->body, v, a);
+            }
+            if (!st && l->cond && known)
+                st = steps_of(l->cond, v, a);
+            if (st)
+                return st;
             continue;
         }
         if (i->kind == SS__INST_COLL) {
             ss_coll_record rec;
             ss_coll bc = bound_coll(e, k);
-            ss_status st = ss__coll_record_plan(&bc, &rec);
-            if (st)
+            if ((st = ss__coll_record_plan(&bc, &rec)))
                 return st;
             c.kind = SS_STEP_COLLECTIVE;
             c.dtype = e->bufs[i->out].dtype;
             c.bytes = rec.sent;
-            c.ledger_index = ncoll++;
+            c.ledger_index = a->ncoll++;
+            a->sent += rec.sent;
         } else if (i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) {
             c.kind = i->kind == SS__INST_KERNEL ? SS_STEP_KERNEL : SS_STEP_FUSED;
             c.dtype = e->bufs[i->out].dtype;
             c.flops = ss__inst_flops(e, i);
-            /* Results first, then operands, in double as the estimate sums them. */
-            c.bytes = (double)e->bufs[i->out].bytes;
-            if (i->kind == SS__INST_FUSED)
-                for (int x = 0; x < i->fused.nextra; x++)
-                    c.bytes += (double)e->bufs[i->extra_out[x]].bytes;
-            for (int j = 0; j < i->nin; j++)
-                c.bytes += (double)e->bufs[i->in[j]].bytes;
+            c.bytes = kernel_bytes(e, i);
+            a->flops += c.flops;
         } else {
             continue;
         }
-        if (m < cap)
-            out[m] = c;
-        m++;
+        if (a->m < a->cap)
+            a->out[a->m] = c;
+        a->m++;
     }
-    *n = m;
     return SS_OK;
+}
+
+ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int cap, int *n)
+{
+    steps_acc a = {out, cap, 0, 0, 0, 0};
+    ss_status st = steps_of(e, -1, &a);
+    *n = a.m;
+    return st;
 }

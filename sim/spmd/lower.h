@@ -186,6 +186,9 @@ ss_status ss__case_run(const ss_executable *e, const ss__inst *i, ss_context *ct
 /* Ledger entries of one run of loop instruction i (plan.c): a counted
  * loop's body `length` times, a while's condition and body once each. */
 int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i);
+/* How many times loop l runs its body (its length, or a while's trip
+ * count when its form shows it; *known false and 1 otherwise). */
+int64_t ss__loop_runs(const ss__loop_exec *l, bool *known);
 /* Plan of a region run (its arguments borrowed, its results kept). */
 ss_status ss__plan_region(const ss_executable *sub, ss_plan *out);
 /* qsort order of ss_live_buffer: largest first, ties by name (facts.c). */

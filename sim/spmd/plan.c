@@ -747,3 +747,5 @@ ss_status ss_executable_output(const ss_executable *e, int i, ss_value *out)
     *out = e->outputs[i];
     return SS_OK;
 }
+
+int64_t ss__loop_runs(const ss__loop_exec *l, bool *known) { return loop_runs(l, known); }
