@@ -115,6 +115,9 @@ typedef struct mode {
     size_t onchip_cap, onchip_used;
     bool *onchip, *result;
     struct peak_detail *pd; /* NULL: not asked for */
+    /* How buffers are sized (ss_memory_model.layout): the executable's
+     * own table is, a loop's regions are laid out so when planned. */
+    ss_memory_layout layout;
 } mode;
 
 /* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
@@ -237,7 +240,9 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live);
+                          size_t *end_live, ss_memory_layout layout);
+static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
+                                      ss_memory_layout layout, ss_plan *out, size_t *end_live);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -260,7 +265,7 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     double flops = 0, sent = 0;
     for (int b = 0; b < l->nbranch; b++) {
         ss_plan r;
-        ss_status st = ss__plan_region(l->branch[b], NULL, &r, NULL);
+        ss_status st = plan_region_laid_out(l->branch[b], NULL, md->layout, &r, NULL);
         if (st)
             return st;
         inner = r.peak_bytes > inner ? r.peak_bytes : inner;
@@ -321,13 +326,13 @@ static size_t carry_facts(const ss_executable *e, const ss__loop_exec *l, bool p
 /* One run of loop l's body whose owned carries (own[k]) it may write
  * over, on top of the `base` bytes live around it: the peak it reaches,
  * and the copies made after it (ss__loop_run's order). */
-static ss_status body_step(const ss__loop_exec *l, const bool own[], size_t base, size_t copies,
-                           ss_plan *body, size_t *peak)
+static ss_status body_step(const ss__loop_exec *l, const bool own[], ss_memory_layout layout,
+                           size_t base, size_t copies, ss_plan *body, size_t *peak)
 {
     bool donate[SS__MAX_INPUTS] = {false};
     memcpy(donate, own, sizeof(bool) * (size_t)l->ncarry);
     size_t end = 0;
-    ss_status st = ss__plan_region(l->body, donate, body, &end);
+    ss_status st = plan_region_laid_out(l->body, donate, layout, body, &end);
     if (st)
         return st;
     *peak = base + body->peak_bytes;
@@ -385,7 +390,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     ss_plan body, cond;
     memset(&body, 0, sizeof body);
     memset(&cond, 0, sizeof cond);
-    ss_status st = l->cond ? ss__plan_region(l->cond, NULL, &cond, NULL) : SS_OK;
+    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md->layout, &cond, NULL) : SS_OK;
     size_t base = *live + ys, peak = base + carries, step;
     if (!st && l->cond) {
         size_t c1 = base + owned1 + cond.peak_bytes, c2 = base + owned2 + cond.peak_bytes;
@@ -393,12 +398,12 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         if (runs >= 1)
             peak = c2 > peak ? c2 : peak;
     }
-    if (!st && runs >= 1 && !(st = body_step(l, own1, base, copies, &body, &step)))
+    if (!st && runs >= 1 && !(st = body_step(l, own1, md->layout, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
-    if (!st && runs >= 2 && !(st = body_step(l, own2, base, copies, &body, &step)))
+    if (!st && runs >= 2 && !(st = body_step(l, own2, md->layout, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
     if (!st && runs < 1) /* the FLOPs and collectives of one run, not counted */
-        st = ss__plan_region(l->body, NULL, &body, NULL);
+        st = plan_region_laid_out(l->body, NULL, md->layout, &body, NULL);
     if (st)
         return st;
     if (peak > out->peak_bytes) {
@@ -421,18 +426,34 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live);
+    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE);
+}
+
+/* A region's plan with its buffers sized by `layout` (as the executable
+ * around it is): ss__plan_region's contract. */
+static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
+                                      ss_memory_layout layout, ss_plan *out, size_t *end_live)
+{
+    if (layout == SS_LAYOUT_DENSE)
+        return ss__plan_region(sub, donate, out, end_live);
+    ss_executable copy;
+    ss_status st = ss__executable_laid_out(sub, layout, &copy);
+    if (st)
+        return st;
+    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, end_live, layout);
+    free(copy.bufs);
+    return st;
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live)
+                          size_t *end_live, ss_memory_layout layout)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -557,12 +578,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL);
+    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL);
+    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -571,12 +592,13 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
     if (!model || model->layout == SS_LAYOUT_DENSE)
-        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL);
+        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
+                        SS_LAYOUT_DENSE);
     ss_executable copy;
     ss_status st = ss__executable_laid_out(e, model->layout, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL);
+    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL, model->layout);
     free(copy.bufs);
     return st;
 }
@@ -645,7 +667,8 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     if (model && model->layout != SS_LAYOUT_DENSE)
         st = ss__executable_laid_out(e, model->layout, &sized);
     if (!st)
-        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL);
+        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
+                      model ? model->layout : SS_LAYOUT_DENSE);
     if (!st) {
         int m = detail_entries(e, &sized, &pd, arg, res, all);
         qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
@@ -665,7 +688,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL);
+    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE);
     *n = st ? 0 : tl.n;
     return st;
 }
