@@ -80,7 +80,8 @@ ss_status ss__k_ref_dynamic_slice(const ss__tensor *x, int n, const ss__tensor i
     return SS_OK;
 }
 
-/* out = x with u written at the clamped starts (out may not alias). */
+/* out = x with u written at the clamped starts; out may be x itself (in
+ * place: each element is read before it is written), never u or an index. */
 static ss_status dus(const ss__tensor *x, const ss__tensor *u, int n, const ss__tensor idx[],
                      ss__tensor *out, bool reference)
 {
@@ -99,7 +100,8 @@ static ss_status dus(const ss__tensor *x, const ss__tensor *u, int n, const ss__
     unsigned char *o = out->data;
     const unsigned char *src = u->data;
     if (!reference) {
-        memcpy(o, x->data, (size_t)nx * es);
+        if (o != x->data) /* else in place: the operand's buffer is the result's */
+            memcpy(o, x->data, (size_t)nx * es);
         if (nu == 0)
             return SS_OK;
         /* rows of u's last dim, contiguous in both */

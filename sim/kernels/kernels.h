@@ -338,7 +338,8 @@ ss_status ss__k_ref_pad_general(const ss__tensor *x, const ss__tensor *value,
 /* StableHLO dynamic_slice: out = the block of out's shape at the start
  * indices idx[0..n) (rank-0 integer tensors, n = rank), each clamped to
  * [0, dim - size]; dynamic_update_slice: out = x with u written there (u's
- * shape as the window). Any dtype, exact (dynamic_ops.c). */
+ * shape as the window; out may be x itself, updated in place). Any dtype,
+ * exact (dynamic_ops.c). */
 ss_status ss__k_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],
                               ss__tensor *out);
 ss_status ss__k_ref_dynamic_slice(const ss__tensor *x, int n, const ss__tensor idx[],

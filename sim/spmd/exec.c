@@ -37,6 +37,8 @@ typedef struct run {
     int *colls_done;         /* per device id: collectives run so far */
     /* Region mode (a loop's cond or body, ss__exec_region): */
     void *const *args;       /* LOAD k binds args[k] */
+    const bool *arg_donate;  /* per argument: ours to write over, or NULL */
+    bool *arg_consumed;      /* per argument: written over (ss__exec_region) */
     void **res;              /* STORE k hands its buffer to res[k] */
     const ss__replicas *rep; /* replica groups, NULL: every device computes all */
 } run;
@@ -131,18 +133,25 @@ ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t 
     return ss__k_dot_general_work_bytes(&a, &b, &i->dot, e->bufs[i->out].dtype, bytes);
 }
 
+static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr);
+
+/* A KERNEL instruction: its result in a new buffer or over a dying
+ * operand (take_result), then its scratch, then the kernel. */
 static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
                             void **ptr, bool leader)
 {
     ss_executable *e = r->e;
     const ss__node *n = &e->program->nodes[i->node];
-    ss__tensor in[SS__MAX_INPUTS], out = tensor_of(&e->bufs[i->out], ptr[i->out]);
+    ss__tensor in[SS__MAX_INPUTS];
     for (int k = 0; k < i->nin; k++)
         in[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
-    ss_status st = SS_OK;
     void *work = NULL;
     size_t work_bytes = 0;
     int id = ss_device_id(dev);
+    ss_status st = take_result(r, id, i, 0, ptr);
+    if (st)
+        return st;
+    ss__tensor out = tensor_of(&e->bufs[i->out], ptr[i->out]);
     st = ss__inst_work_bytes(e, i, &work_bytes);
     if (!st && work_bytes)
         st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
@@ -156,7 +165,7 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
     ss_device_kernel_begin(dev, ss__opcode_name(n));
     for (int k = 0; k < 2 && k < i->nin; k++)
         if (i->mask_in[k].known)
-            mask_padding(e, i, k, c, ptr[i->in[k]]);
+            mask_padding(e, i, k, c, in[k].data);
     st = ss__exec_kernel(e, n, i, in, &out, work, work_bytes, c);
     ss_device_kernel_end(dev);
     if (work)
@@ -175,9 +184,17 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
     const ss__bufdesc *rb = &r->e->bufs[res == 0 ? i->out : i->extra_out[res - 1]];
     void **dst = &ptr[res == 0 ? i->out : i->extra_out[res - 1]];
     int first = i->share[res];
-    bool donated = first >= 0 && r->in_arrays && !r->borrowed[i->in[first]];
+    bool donated = false;
+    if (first >= 0 && r->args) { /* a region: the arguments its loop gives */
+        int a = r->e->arg_of[i->in[first]];
+        donated = a >= 0 && r->arg_donate && r->arg_donate[a];
+    } else if (first >= 0) {
+        donated = r->in_arrays && !r->borrowed[i->in[first]];
+    }
     int j = ss__inst_taken_operand(i, res, donated);
     if (j >= 0 && ptr[i->in[j]]) {
+        if (r->args && r->e->arg_of[i->in[j]] >= 0)
+            r->arg_consumed[r->e->arg_of[i->in[j]]] = true;
         *dst = ptr[i->in[j]];
         ptr[i->in[j]] = NULL;
         return SS_OK;
@@ -378,9 +395,11 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         watch(r, id, i, &coll, index, 1, ptr[i->out]);
         return SS_OK;
     }
-    char name[64];
-    snprintf(name, sizeof name, "%s", ob->name);
-    if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, name, &ptr[i->out])))
+    if (i->kind == SS__INST_KERNEL) {
+        st = run_kernel(r, dev, i, c, ptr, computes(r, i, c));
+        return st || !shared ? st : share_results(r, dev, i, c, ptr);
+    }
+    if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, ob->name, &ptr[i->out])))
         return st;
     void *out = ptr[i->out];
     switch (i->kind) {
@@ -397,9 +416,6 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         ss__constant_fill(&e->program->nodes[i->node], out, false);
         return SS_OK;
     }
-    case SS__INST_KERNEL:
-        st = run_kernel(r, dev, i, c, ptr, computes(r, i, c));
-        return st || !shared ? st : share_results(r, dev, i, c, ptr);
     case SS__INST_ALLOC:
         memset(out, 0, ob->bytes);
         return SS_OK;
@@ -490,7 +506,8 @@ static ss_status device_main(ss_device *dev, void *user)
 }
 
 ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
-                          int *colls_done, void *const args[], void *res[])
+                          int *colls_done, void *const args[], const bool donate[],
+                          bool consumed[], void *res[])
 {
     int id = ss_device_id(dev);
     int pos = ss_mesh_position_of(sub->mesh, id);
@@ -508,6 +525,8 @@ ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *
     r.kept = sub->kept;
     r.colls_done = colls_done;
     r.args = args;
+    r.arg_donate = donate;
+    r.arg_consumed = consumed;
     r.res = res;
     ss_status st = run_list(&r, dev, c, ptr);
     free(ptr);
@@ -529,8 +548,8 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
     for (int k = 0; k < e->noutputs; k++)
         if (!outputs || !outputs[k])
             return ss__fail(SS_ERR_INVALID, "run: output %d is NULL", k);
-    run r = {e, ctx, inputs, outputs, calloc((size_t)n, sizeof(void **)), NULL, NULL, NULL,
-             NULL, NULL, calloc((size_t)n, sizeof(int)), NULL, NULL, NULL};
+    run r = {.e = e, .ctx = ctx, .inputs = inputs, .outputs = outputs,
+             .ptrs = calloc((size_t)n, sizeof(void **)), .colls_done = calloc((size_t)n, sizeof(int))};
     if (!r.ptrs || !r.colls_done) {
         free(r.ptrs);
         free(r.colls_done);
@@ -603,7 +622,7 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (st)
             return st;
     }
-    run r = {e, ctx, NULL, NULL, NULL, inputs, donate, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    run r = {.e = e, .ctx = ctx, .in_arrays = inputs, .donate = donate};
     r.ptrs = calloc((size_t)n, sizeof(void **));
     r.colls_done = calloc((size_t)n, sizeof(int));
     r.outp = calloc((size_t)(e->noutputs ? e->noutputs : 1), sizeof(void **));

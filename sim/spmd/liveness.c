@@ -41,7 +41,8 @@ static ss_status hoist_loads(ss_executable *e)
  * operand j, so that it may overwrite it? The fused kernel and all_reduce
  * read each element of every operand before they write that element of a
  * result; a fused expression that passes a leaf through as a result is
- * left alone (a written result could be read again as that leaf). */
+ * left alone (a written result could be read again as that leaf). A
+ * dynamic_update_slice's result is its operand with a window replaced. */
 static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
 {
     int res = r == 0 ? i->out : i->extra_out[r - 1];
@@ -50,6 +51,16 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
         return false;
     if (i->kind == SS__INST_COLL)
         return i->coll.kind == SS_COLL_ALL_REDUCE && r == 0;
+    if (i->kind == SS__INST_KERNEL) {
+        /* dynamic_update_slice writes its update over its operand (XLA
+         * updates in place too): the operand only, read by nothing else. */
+        if (e->program->nodes[i->node].op != SS__OP_DYNAMIC_UPDATE_SLICE || j != 0)
+            return false;
+        for (int q = 1; q < i->nin; q++)
+            if (i->in[q] == i->in[0])
+                return false;
+        return true;
+    }
     if (i->kind != SS__INST_FUSED)
         return false;
     const ss__k_fused *f = &i->fused;
@@ -61,10 +72,31 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
     return true;
 }
 
+/* Loop instruction i (the k-th): its carries that adopt their operand's
+ * buffer (ss__loop_exec.adopt): a temporary (not an argument, which lives
+ * to the end) whose last use is this loop, passed once (a buffer passed
+ * twice would be two carries, or a carry and a value the body reads), of
+ * the carry's size. */
+static void adopt_carries(ss_executable *e, const ss__inst *i, int k, const int last[],
+                          const bool arg[])
+{
+    ss__loop_exec *l = &e->loops[i->index];
+    if (l->nbranch)
+        return;
+    for (int c = 0; c < l->ncarry; c++) {
+        int b = i->in[c], uses = 0;
+        for (int j = 0; j < i->nin; j++)
+            uses += i->in[j] == b;
+        l->adopt[c] = !arg[b] && last[b] == k && uses == 1 &&
+                      e->bufs[b].bytes == e->bufs[l->outs[c]].bytes;
+    }
+}
+
 /* Pick the in-place results (ss__inst.share, share_alt). A result prefers
  * a dying argument (taken when donated; else it would live to the end)
  * and falls back to a dying temporary. FREEs stay: a buffer taken over is
- * NULL by then, and the FREE does nothing. */
+ * NULL by then, and the FREE does nothing. Loops adopt their dying
+ * operands the same way (adopt_carries). */
 static ss_status share_buffers(ss_executable *e)
 {
     int *last = malloc(sizeof(int) * (size_t)(e->nbufs ? e->nbufs : 1));
@@ -85,7 +117,11 @@ static ss_status share_buffers(ss_executable *e)
     }
     for (int k = 0; k < e->ninsts; k++) {
         ss__inst *ik = &e->insts[k];
-        if (ik->kind != SS__INST_FUSED && ik->kind != SS__INST_COLL)
+        if (ik->kind == SS__INST_LOOP) {
+            adopt_carries(e, ik, k, last, arg);
+            continue;
+        }
+        if (ik->kind != SS__INST_FUSED && ik->kind != SS__INST_COLL && ik->kind != SS__INST_KERNEL)
             continue;
         int nres = 1 + (ik->kind == SS__INST_FUSED ? ik->fused.nextra : 0);
         bool taken[SS__MAX_INPUTS] = {false};

@@ -208,6 +208,7 @@ void ss__loop_exec_free(ss__loop_exec *l)
     free(l->branch);
     free(l->branch_at);
     free(l->outs);
+    free(l->adopt);
     free(l->x_step);
     free(l->y_step);
     memset(l, 0, sizeof *l);
@@ -230,11 +231,12 @@ ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, cons
     x.trips = l->length < 0 ? l->trips : l->length;
     x.reverse = l->reverse;
     x.outs = malloc(sizeof(int) * (size_t)nres);
+    x.adopt = calloc((size_t)(l->ncarry ? l->ncarry : 1), sizeof(bool));
     x.x_step = malloc(sizeof(size_t) * (size_t)(l->nxs + 1));
     x.y_step = malloc(sizeof(size_t) * (size_t)(l->nys + 1));
     ss__layout *want = malloc(sizeof(ss__layout) * (size_t)nres);
     ss_status st = SS_OK;
-    if (!x.outs || !x.x_step || !x.y_step || !want)
+    if (!x.outs || !x.adopt || !x.x_step || !x.y_step || !want)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     for (int k = 0; k < nres && !st; k++) {
         x.outs[k] = outs[k];
@@ -301,7 +303,7 @@ static ss_status run_cond(const ss_executable *e, const ss__inst *i, const ss__l
     for (int k = 0; k < l->ncond_inv; k++)
         args[na++] = ptr[i->in[nc + l->nxs + k]];
     (void)e;
-    ss_status st = ss__exec_region(l->cond, ctx, dev, colls_done, args, res);
+    ss_status st = ss__exec_region(l->cond, ctx, dev, colls_done, args, NULL, NULL, res);
     if (st)
         return st;
     ss_dtype dt = l->cond->program->nodes[l->cond->outputs[0]].dtype;
@@ -327,11 +329,14 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
         return ss__case_run(e, i, ctx, dev, colls_done, ptr);
     int id = ss_device_id(dev), nc = l->ncarry, nx = l->nxs, ny = l->nys;
     void *cur[64], *ys[64], *args[SS__MAX_INPUTS], *res[64];
-    bool own[64];
+    bool own[64], consumed[64];
     ss_status st = SS_OK;
+    /* The carries: the operands' buffers, borrowed, or adopted (owned). */
     for (int k = 0; k < nc; k++) {
         cur[k] = ptr[i->in[k]];
-        own[k] = false;
+        own[k] = l->adopt[k];
+        if (own[k])
+            ptr[i->in[k]] = NULL;
     }
     for (int k = 0; k < ny; k++)
         ys[k] = NULL;
@@ -349,13 +354,27 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
         }
         int64_t at = l->reverse ? l->length - 1 - step : step;
         int na = 0;
-        for (int k = 0; k < nc; k++)
+        for (int k = 0; k < nc; k++) {
             args[na++] = cur[k];
+            consumed[k] = false;
+        }
         for (int k = 0; k < nx; k++)
             args[na++] = (char *)ptr[i->in[nc + k]] + (size_t)at * l->x_step[k];
         for (int k = 0; k < l->nbody_inv; k++)
             args[na++] = ptr[i->in[nc + nx + l->ncond_inv + k]];
-        if ((st = ss__exec_region(l->body, ctx, dev, colls_done, args, res)))
+        /* The carries the loop owns are the body's to write over (the
+         * xs slices and invariants never are). */
+        bool donate[SS__MAX_INPUTS] = {false};
+        memcpy(donate, own, sizeof(bool) * (size_t)nc);
+        st = ss__exec_region(l->body, ctx, dev, colls_done, args, donate, consumed, res);
+        /* A carry written over is no longer ours: a result holds it (or the
+         * body freed it), so it is neither an argument nor freed below. */
+        for (int k = 0; k < nc; k++)
+            if (consumed[k]) {
+                args[k] = cur[k] = NULL;
+                own[k] = false;
+            }
+        if (st)
             break;
         /* The new carries: a result that is an argument or an earlier
          * result is copied (each carry owns its buffer), except a carry

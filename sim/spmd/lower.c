@@ -499,6 +499,7 @@ void ss_executable_destroy(ss_executable *e)
     free(e->loops);
     free(e->borrowed);
     free(e->kept);
+    free(e->arg_of);
     free(e->ledger_start);
     free(e);
 }
@@ -551,11 +552,16 @@ static ss_status mark_region_buffers(ss_executable *e)
     e->region = true;
     e->borrowed = calloc(nb, 1);
     e->kept = calloc(nb, 1);
-    if (!e->borrowed || !e->kept)
+    e->arg_of = malloc(sizeof(int) * nb);
+    if (!e->borrowed || !e->kept || !e->arg_of)
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    for (size_t b = 0; b < nb; b++)
+        e->arg_of[b] = -1;
     for (int k = 0; k < e->ninsts; k++)
-        if (e->insts[k].kind == SS__INST_LOAD)
+        if (e->insts[k].kind == SS__INST_LOAD) {
             e->borrowed[e->insts[k].out] = 1;
+            e->arg_of[e->insts[k].out] = e->insts[k].index;
+        }
     for (int k = 0; k < e->ninsts; k++)
         if (e->insts[k].kind == SS__INST_STORE && !e->borrowed[e->insts[k].in[0]])
             e->kept[e->insts[k].in[0]] = 1;

@@ -111,6 +111,11 @@ typedef struct ss__loop_exec {
     int64_t trips;  /* a while's trip count when known before it runs, else -1 (ss__loop) */
     bool reverse;
     int *outs;      /* result buffers: carries, then stacked ys (a case: its results) */
+    /* Per carry (liveness.c): the loop adopts its operand's buffer as the
+     * carry's own, since the loop is that buffer's last use (a temporary,
+     * passed once); the operand's FREE then does nothing. XLA's while
+     * takes such an operand's buffer as its own in the same way. */
+    bool *adopt;
     size_t *x_step; /* per xs: local bytes of one step */
     size_t *y_step; /* per ys */
     /* A conditional (case_spmd.c) instead of a loop: nbranch > 0, no cond
@@ -152,6 +157,9 @@ struct ss_executable {
      * to the loop (kept, not freed); per buffer: */
     bool region;
     unsigned char *borrowed, *kept;
+    /* Region mode, per buffer: the argument a LOAD buffer binds, else -1
+     * (a donated argument taken over is reported by its number). */
+    int *arg_of;
     /* Where each instruction's ledger entries begin (plan.c's
      * ledger_starts): NULL until first used, then owned. */
     int *ledger_start;
@@ -168,9 +176,15 @@ ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, cons
 void ss__loop_exec_free(ss__loop_exec *l);
 /* Run a compiled region on device `dev` with args[] bound to its LOADs:
  * res[k] receives output k's buffer (owned by the caller unless it is one
- * of args[]). The device's collective count `colls_done` advances. */
+ * of args[]). The device's collective count `colls_done` advances.
+ * Argument k with donate[k] (donate may be NULL: none) is the caller's to
+ * give: a result may be written over it (ss__inst.share), and then
+ * consumed[k] is set (consumed may be NULL only when donate is): the
+ * buffer is no longer the caller's argument but a result's, or freed by
+ * the region, also when the run fails. Other arguments are only read. */
 ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
-                          int *colls_done, void *const args[], void *res[]);
+                          int *colls_done, void *const args[], const bool donate[],
+                          bool consumed[], void *res[]);
 /* Run instruction i (SS__INST_LOOP) of e on device `dev` (exec.c's ptr
  * table of e). */
 ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
@@ -189,8 +203,13 @@ int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i);
 /* How many times loop l runs its body (its length, or a while's trip
  * count when its form shows it; *known false and 1 otherwise). */
 int64_t ss__loop_runs(const ss__loop_exec *l, bool *known);
-/* Plan of a region run (its arguments borrowed, its results kept). */
-ss_status ss__plan_region(const ss_executable *sub, ss_plan *out);
+/* Plan of a region run (its arguments borrowed, its results kept);
+ * argument k with donate[k] (donate may be NULL) is counted live from the
+ * start and may be written over (ss__exec_region's contract). *end_live
+ * (may be NULL): the bytes live when it ends, results and donated
+ * arguments not taken over included. */
+ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
+                          size_t *end_live);
 /* qsort order of ss_live_buffer: largest first, ties by name (facts.c). */
 int ss__live_buffer_cmp(const void *a, const void *b);
 /* A shallow copy of e whose buffer table (its own, the caller frees

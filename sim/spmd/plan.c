@@ -115,6 +115,9 @@ typedef struct mode {
     size_t onchip_cap, onchip_used;
     bool *onchip, *result;
     struct peak_detail *pd; /* NULL: not asked for */
+    /* How buffers are sized (ss_memory_model.layout): the executable's
+     * own table is, a loop's regions are laid out so when planned. */
+    ss_memory_layout layout;
 } mode;
 
 /* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
@@ -236,7 +239,10 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
 
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl);
+                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
+                          size_t *end_live, ss_memory_layout layout);
+static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
+                                      ss_memory_layout layout, ss_plan *out, size_t *end_live);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -246,13 +252,6 @@ static int64_t loop_runs(const ss__loop_exec *l, bool *known)
     return l->length >= 0 ? l->length : *known ? l->trips : 1;
 }
 
-/* A loop instruction: its results (carries, stacked ys) stay; while it
- * runs, the ys, the carries of the previous step (owned from the second
- * step on) and one run of the body (or condition) are live on top of
- * `live`. Counted loops multiply the body's figures by their length, and
- * a while whose trip count its form shows (graph.h, ss__loop.trips) by
- * that, its condition once more; any other while counts its condition and
- * body once (ss_plan.unknown_trip_loops). */
 /* A conditional instruction: while it runs, the largest branch's plan is
  * live on top of `live` (its results are made by the branch); then its
  * results stay. The step counts the largest branch's FLOPs and bytes sent
@@ -266,7 +265,7 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     double flops = 0, sent = 0;
     for (int b = 0; b < l->nbranch; b++) {
         ss_plan r;
-        ss_status st = ss__plan_region(l->branch[b], &r);
+        ss_status st = plan_region_laid_out(l->branch[b], NULL, md->layout, &r, NULL);
         if (st)
             return st;
         inner = r.peak_bytes > inner ? r.peak_bytes : inner;
@@ -291,29 +290,122 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     return SS_OK;
 }
 
+/* How loop l's carries are held (loop.c's ss__loop_run): per carry k,
+ * whether the body hands back its argument k unchanged (pass[k], the
+ * first carry to hand it back: it stays borrowed, or adopted), and the
+ * bytes of the carries copied after every body run (results that are
+ * another argument, or a result twice). */
+static size_t carry_facts(const ss_executable *e, const ss__loop_exec *l, bool pass[])
+{
+    const ss_executable *b = l->body;
+    int nc = l->ncarry, load[64], store[64], next[64];
+    for (int k = 0; k < nc; k++)
+        load[k] = store[k] = -1;
+    for (int k = 0; k < b->ninsts; k++) {
+        const ss__inst *i = &b->insts[k];
+        if (i->kind == SS__INST_LOAD && i->index < nc)
+            load[i->index] = i->out;
+        if (i->kind == SS__INST_STORE && i->index < nc)
+            store[i->index] = i->in[0];
+    }
+    size_t copies = 0;
+    for (int k = 0; k < nc; k++) {
+        bool earlier = false;
+        for (int j = 0; j < k; j++)
+            earlier = earlier || next[j] == store[k];
+        pass[k] = store[k] >= 0 && store[k] == load[k] && !earlier;
+        next[k] = store[k];
+        if (!pass[k] && store[k] >= 0 && (earlier || b->arg_of[store[k]] >= 0)) {
+            copies += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+            next[k] = -2 - k; /* a copy of its own */
+        }
+    }
+    return copies;
+}
+
+/* One run of loop l's body whose owned carries (own[k]) it may write
+ * over, on top of the `base` bytes live around it: the peak it reaches,
+ * and the copies made after it (ss__loop_run's order). */
+static ss_status body_step(const ss__loop_exec *l, const bool own[], ss_memory_layout layout,
+                           size_t base, size_t copies, ss_plan *body, size_t *peak)
+{
+    bool donate[SS__MAX_INPUTS] = {false};
+    memcpy(donate, own, sizeof(bool) * (size_t)l->ncarry);
+    size_t end = 0;
+    ss_status st = plan_region_laid_out(l->body, donate, layout, body, &end);
+    if (st)
+        return st;
+    *peak = base + body->peak_bytes;
+    if (base + end + copies > *peak)
+        *peak = base + end + copies;
+    return SS_OK;
+}
+
+/* A loop instruction: its results (carries, stacked ys) stay. The
+ * carries it adopts (ss__loop_exec.adopt) leave `live` as it starts;
+ * while it runs, the ys and the carries it owns are live on top of the
+ * rest, and one run of the body (or condition): its first run owns only
+ * the adopted carries, the later ones every carry not passed through
+ * unchanged, and the body writes over those in place where it can
+ * (ss__exec_region's donation). Counted loops multiply the body's figures
+ * by their length, and a while whose trip count its form shows (graph.h,
+ * ss__loop.trips) by that, its condition once more; any other while
+ * counts its condition and body once (ss_plan.unknown_trip_loops), and
+ * its memory as if it went round more than once. */
 static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, size_t *live,
                            ss_plan *out, size_t *inst_peak)
 {
     const ss__loop_exec *l = &e->loops[i->index];
     if (l->nbranch)
         return plan_case(e, i, md, live, out, inst_peak);
+    int nc = l->ncarry;
+    bool pass[64], own1[64], own2[64];
+    size_t copies = carry_facts(e, l, pass);
+    size_t carries = 0, ys = 0, owned1 = 0, owned2 = 0;
+    for (int k = 0; k < nc; k++) {
+        size_t b = ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+        own1[k] = l->adopt[k];
+        own2[k] = l->adopt[k] || !pass[k];
+        carries += b;
+        owned1 += own1[k] ? b : 0;
+        owned2 += own2[k] ? b : 0;
+        if (!l->adopt[k])
+            continue;
+        /* Adopted: the operand's buffer is the loop's now (its FREE is void). */
+        int op = i->in[k];
+        md->moved[op] = true;
+        if (md->onchip && md->onchip[op]) {
+            md->onchip_used -= ss_device_buffer_bytes(e->bufs[op].bytes);
+        } else {
+            *live -= ss_device_buffer_bytes(e->bufs[op].bytes);
+            hbm_set(md, op, false);
+        }
+    }
+    for (int k = 0; k < l->nys; k++)
+        ys += ss_device_buffer_bytes(e->bufs[l->outs[nc + k]].bytes);
+    bool known;
+    int64_t runs = loop_runs(l, &known);
+    if (!known)
+        runs = 2; /* its memory: a first run and a later one */
     ss_plan body, cond;
+    memset(&body, 0, sizeof body);
     memset(&cond, 0, sizeof cond);
-    ss_status st = ss__plan_region(l->body, &body);
-    if (!st && l->cond)
-        st = ss__plan_region(l->cond, &cond);
+    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md->layout, &cond, NULL) : SS_OK;
+    size_t base = *live + ys, peak = base + carries, step;
+    if (!st && l->cond) {
+        size_t c1 = base + owned1 + cond.peak_bytes, c2 = base + owned2 + cond.peak_bytes;
+        peak = c1 > peak ? c1 : peak;
+        if (runs >= 1)
+            peak = c2 > peak ? c2 : peak;
+    }
+    if (!st && runs >= 1 && !(st = body_step(l, own1, md->layout, base, copies, &body, &step)))
+        peak = step > peak ? step : peak;
+    if (!st && runs >= 2 && !(st = body_step(l, own2, md->layout, base, copies, &body, &step)))
+        peak = step > peak ? step : peak;
+    if (!st && runs < 1) /* the FLOPs and collectives of one run, not counted */
+        st = plan_region_laid_out(l->body, NULL, md->layout, &body, NULL);
     if (st)
         return st;
-    size_t carries = 0, ys = 0;
-    for (int k = 0; k < l->ncarry; k++)
-        carries += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
-    for (int k = 0; k < l->nys; k++)
-        ys += ss_device_buffer_bytes(e->bufs[l->outs[l->ncarry + k]].bytes);
-    size_t inner = body.peak_bytes > cond.peak_bytes ? body.peak_bytes : cond.peak_bytes;
-    size_t owned = l->length == 1 ? 0 : carries; /* step 1 runs on the operands */
-    size_t peak = *live + ys + owned + inner;
-    if (*live + ys + carries > peak)
-        peak = *live + ys + carries;
     if (peak > out->peak_bytes) {
         peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
@@ -322,7 +414,6 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     *live += ys + carries;
     for (int k = 0; k < l->ncarry + l->nys; k++)
         hbm_set(md, l->outs[k], true);
-    bool known;
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
     out->flops += trips * body.flops + ctrips * cond.flops;
@@ -332,19 +423,37 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     return SS_OK;
 }
 
-ss_status ss__plan_region(const ss_executable *sub, ss_plan *out)
+ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
+                          size_t *end_live)
 {
-    return plan_run(sub, NULL, true, 0, NULL, out, NULL);
+    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE);
+}
+
+/* A region's plan with its buffers sized by `layout` (as the executable
+ * around it is): ss__plan_region's contract. */
+static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
+                                      ss_memory_layout layout, ss_plan *out, size_t *end_live)
+{
+    if (layout == SS_LAYOUT_DENSE)
+        return ss__plan_region(sub, donate, out, end_live);
+    ss_executable copy;
+    ss_status st = ss__executable_laid_out(sub, layout, &copy);
+    if (st)
+        return st;
+    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, end_live, layout);
+    free(copy.bufs);
+    return st;
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl)
+                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
+                          size_t *end_live, ss_memory_layout layout)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -372,8 +481,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         case SS__INST_FREE:
             /* Run on arrays, an undonated argument and an output's buffer
              * outlive the run. */
-            if (md.moved[b0] || borrowed || kept[b0])
-                ; /* nothing to free */
+            if (md.moved[b0] || borrowed || kept[b0] || (e->region && arg_input[b0] >= 0))
+                ; /* nothing to free (a region's loop frees its carries) */
             else if (md.onchip && md.onchip[b0])
                 md.onchip_used -= ss_device_buffer_bytes(e->bufs[b0].bytes);
             else {
@@ -407,6 +516,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         }
         case SS__INST_LOAD:
             if (e->region) { /* a region's argument: the loop's operand */
+                if (donated(&md, i->out)) { /* a carry the loop owns: counted here */
+                    live += ss_device_buffer_bytes(e->bufs[i->out].bytes);
+                    hbm_set(&md, i->out, true);
+                    if (live > out->peak_bytes)
+                        out->peak_bytes = live;
+                }
                 timeline_add(tl, e, k, i, live, live);
                 continue;
             }
@@ -451,6 +566,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             out->sent_bytes += rec.sent;
         }
     }
+    if (end_live)
+        *end_live = live;
     free(arg_input);
     free(md.moved);
     free(md.onchip);
@@ -461,12 +578,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, out, NULL);
+    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, out, NULL);
+    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -475,12 +592,13 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
     if (!model || model->layout == SS_LAYOUT_DENSE)
-        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL);
+        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
+                        SS_LAYOUT_DENSE);
     ss_executable copy;
     ss_status st = ss__executable_laid_out(e, model->layout, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL);
+    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL, model->layout);
     free(copy.bufs);
     return st;
 }
@@ -549,7 +667,8 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     if (model && model->layout != SS_LAYOUT_DENSE)
         st = ss__executable_laid_out(e, model->layout, &sized);
     if (!st)
-        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL);
+        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
+                      model ? model->layout : SS_LAYOUT_DENSE);
     if (!st) {
         int m = detail_entries(e, &sized, &pd, arg, res, all);
         qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
@@ -569,7 +688,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl);
+    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -1,0 +1,258 @@
+/*
+ * test_loop_memory.c — a loop's memory as XLA holds it: a carry adopts an
+ * operand whose last use is the loop, and the body writes the carries the
+ * loop owns in place (a scan's stacked residual filled by
+ * dynamic_update_slice, an accumulator added to). Each program runs on a
+ * 2x4 mesh; values against a naive C loop and the single-host evaluator,
+ * the plan's peak against every device's measured arena peak, and the
+ * stacked carry's count against its per-device bytes.
+ */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { L = 32, R = 8, D = 64 };
+
+static ss_context *make_ctx(void)
+{
+    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 30};
+    ss_context *ctx;
+    TS_OK(ss_context_create(&co, &ctx));
+    return ctx;
+}
+
+static void fill(float *v, size_t n, int seed)
+{
+    for (size_t k = 0; k < n; k++)
+        v[k] = (float)((int)((k * 2654435761u + (unsigned)seed) % 1000) - 500) / 64.0f;
+}
+
+/* Per-device bytes of value v of compiled program p. */
+static size_t device_bytes(const ss_program *p, ss_value v, int rank, const int64_t shape[])
+{
+    ss_sharding sh;
+    int64_t local[SS_MAX_RANK];
+    TS_OK(ss_value_sharding(p, v, &sh));
+    TS_OK(ss_sharding_shard_shape(&sh, rank, shape, local));
+    size_t n = sizeof(float);
+    for (int d = 0; d < rank; d++)
+        n *= (size_t)local[d];
+    return n;
+}
+
+/* The plan's peak is every device's measured peak. */
+static void assert_plan_is_run(const ss_executable *e, ss_context *ctx, size_t *peak)
+{
+    ss_plan plan;
+    TS_OK(ss_executable_plan(e, &plan));
+    cr_assert_eq(plan.unknown_trip_loops, 0, "a counted loop");
+    for (int d = 0; d < 8; d++) {
+        ss_memory_stats ms;
+        TS_OK(ss_device_memory_stats(ctx, d, &ms));
+        cr_assert_eq(ms.peak_bytes, plan.peak_bytes, "device %d: %zu measured, %zu planned", d,
+                     ms.peak_bytes, plan.peak_bytes);
+    }
+    *peak = plan.peak_bytes;
+}
+
+/* --- A fori_loop that stacks its hidden state, as JAX's scan residuals:
+ * carries (i, h, stack), while i < L: h = h * 0.5 + 1, stack[i] = h. ------ */
+
+static ss_status stack_cond(ss_program *p, const ss_value c[], ss_value *pred, void *user)
+{
+    (void)user;
+    ss_value n;
+    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){L}, &n);
+    return st ? st : ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, c[0], n, pred);
+}
+
+static ss_status stack_body(ss_program *p, const ss_value c[], ss_value next[], void *user)
+{
+    (void)user;
+    ss_value one, inc, half, t, row, zero, at[3];
+    ss_status st;
+    if ((st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){1}, &inc)) ||
+        (st = ss_binary(p, SS_ADD, c[0], inc, &next[0])) || (st = ss_constant(p, 1.0, &one)) ||
+        (st = ss_constant(p, 0.5, &half)) || (st = ss_binary(p, SS_MUL, c[1], half, &t)) ||
+        (st = ss_binary(p, SS_ADD, t, one, &next[1])) ||
+        (st = ss_reshape(p, next[1], 3, (int64_t[]){1, R, D}, &row)) ||
+        (st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &zero)))
+        return st;
+    at[0] = c[0];
+    at[1] = at[2] = zero;
+    return ss_dynamic_update_slice(p, c[2], row, 3, at, &next[2]);
+}
+
+/* The C loop: h after each step into stack[i]. */
+static void stack_reference(const float *h0, float *h, float *stack)
+{
+    memcpy(h, h0, sizeof(float) * R * D);
+    for (int i = 0; i < L; i++)
+        for (int k = 0; k < R * D; k++) {
+            h[k] = h[k] * 0.5f + 1.0f;
+            stack[(size_t)i * R * D + (size_t)k] = h[k];
+        }
+}
+
+/* The program: init is the stack's initial value (made by `make_init`
+ * from the input `s0`); with `reuse`, init is also read after the loop
+ * (output 2 = init + the final stack). */
+static ss_program *stack_program(ss_mesh *m, bool zeros, bool reuse, ss_value *stack_out)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value h = ts_input(p, "h", "P('data', None)", 2, R, D), init, i0, fin[3];
+    if (zeros) { /* jnp.zeros: a broadcast scalar, JAX's residual stack */
+        ss_value z;
+        TS_OK(ss_constant_array(p, SS_F32, 0, NULL, &(float){0}, &z));
+        TS_OK(ss_broadcast_in_dim(p, z, 3, (int64_t[]){L, R, D}, NULL, &init));
+    } else {
+        ss_value s0 = ts_input(p, "s0", "P(None, 'data', None)", 3, L, R, D);
+        TS_OK(ss_unary(p, SS_NEG, s0, &init));
+    }
+    TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &i0));
+    TS_OK(ss_while_loop(p, stack_cond, stack_body, NULL, 3, (ss_value[]){i0, h, init}, fin));
+    TS_OK(ss_output(p, fin[1], NULL));
+    TS_OK(ss_output(p, fin[2], NULL));
+    if (reuse) {
+        ss_value sum;
+        TS_OK(ss_binary(p, SS_ADD, init, fin[2], &sum));
+        TS_OK(ss_output(p, sum, NULL));
+    }
+    *stack_out = fin[2];
+    return p;
+}
+
+/* Inputs in the executable's order: h, then s0 when it has it. */
+static void bind_inputs(const ss_executable *e, const ss_program *p, const void *h,
+                        const void *s0, const void *in[])
+{
+    for (int k = 0; k < ss_executable_input_count(e); k++) {
+        ss_value v;
+        TS_OK(ss_executable_input(e, k, &v));
+        in[k] = strcmp(ss_value_name(p, v), "h") == 0 ? h : s0;
+    }
+}
+
+Test(loop_memory, stacked_carry_is_adopted_and_written_in_place)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_value stack;
+    ss_program *p = stack_program(m, true, false, &stack);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    float *h0 = malloc(sizeof(float) * R * D), *h = malloc(sizeof(float) * R * D),
+          *st = malloc(sizeof(float) * L * R * D), *want_h = malloc(sizeof(float) * R * D),
+          *want_st = malloc(sizeof(float) * L * R * D), *ev_h = malloc(sizeof(float) * R * D),
+          *ev_st = malloc(sizeof(float) * L * R * D);
+    fill(h0, R * D, 1);
+    stack_reference(h0, want_h, want_st);
+    const void *in[1] = {h0};
+    void *ev[2] = {ev_h, ev_st}, *out[2] = {h, st};
+    TS_OK(ss_program_eval(p, in, ev));
+    cr_assert_eq(memcmp(ev_h, want_h, sizeof(float) * R * D), 0, "eval h = the C loop's");
+    cr_assert_eq(memcmp(ev_st, want_st, sizeof(float) * L * R * D), 0, "eval stack = the C loop's");
+    ss_context *ctx = make_ctx();
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    cr_assert_eq(memcmp(h, want_h, sizeof(float) * R * D), 0, "run h = the C loop's");
+    cr_assert_eq(memcmp(st, want_st, sizeof(float) * L * R * D), 0, "run stack = the C loop's");
+    size_t peak;
+    assert_plan_is_run(e, ctx, &peak);
+    /* XLA holds the stack once: the zeros become the carry, and each step's
+     * dynamic_update_slice writes into it. Three copies (the zeros, the
+     * carry and the body's new result) were counted before. */
+    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    cr_assert_lt(peak, s + s / 2, "stack %zu B per device, peak %zu B: held once", s, peak);
+    cr_assert_geq(peak, s);
+    ss_context_destroy(ctx);
+    free(h0), free(h), free(st), free(want_h), free(want_st), free(ev_h), free(ev_st);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+Test(loop_memory, operand_read_after_the_loop_is_not_adopted)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_value stack;
+    ss_program *p = stack_program(m, false, true, &stack);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    size_t n = (size_t)L * R * D;
+    float *h0 = malloc(sizeof(float) * R * D), *h = malloc(sizeof(float) * R * D),
+          *s0 = malloc(sizeof(float) * n), *st = malloc(sizeof(float) * n),
+          *sum = malloc(sizeof(float) * n), *want_h = malloc(sizeof(float) * R * D),
+          *want_st = malloc(sizeof(float) * n);
+    fill(h0, R * D, 1);
+    fill(s0, n, 2);
+    stack_reference(h0, want_h, want_st);
+    const void *in[2];
+    bind_inputs(e, p, h0, s0, in);
+    ss_context *ctx = make_ctx();
+    void *out[3] = {h, st, sum};
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    cr_assert_eq(memcmp(st, want_st, sizeof(float) * n), 0, "run stack = the C loop's");
+    /* init = -s0 is still itself after the loop: written over in place,
+     * it would be the final stack and the sum twice that. */
+    for (size_t k = 0; k < n; k++)
+        cr_assert_eq(sum[k], -s0[k] + want_st[k], "sum[%zu] = %g, want %g", k, (double)sum[k],
+                     (double)(-s0[k] + want_st[k]));
+    size_t peak;
+    assert_plan_is_run(e, ctx, &peak);
+    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    cr_assert_geq(peak, 2 * s, "the initial stack and the carry both live: %zu B, stack %zu B",
+                  peak, s);
+    ss_context_destroy(ctx);
+    free(h0), free(h), free(s0), free(st), free(sum), free(want_h), free(want_st);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
+
+/* --- lax.scan accumulating its xs: acc = acc + xs[i] (in place over the
+ * carry the loop owns), acc starting from -x. ---------------------------- */
+
+static ss_status acc_body(ss_program *p, const ss_value carry[], const ss_value xs[],
+                          ss_value next[], ss_value ys[], void *user)
+{
+    (void)ys, (void)user;
+    return ss_binary(p, SS_ADD, carry[0], xs[0], &next[0]);
+}
+
+Test(loop_memory, scan_accumulator_plan_is_run)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "h", "P('data', 'model')", 2, R, D);
+    ss_value xs = ts_input(p, "s0", "P(None, 'data', 'model')", 3, L, R, D), init, fin;
+    TS_OK(ss_unary(p, SS_NEG, x, &init));
+    TS_OK(ss_scan(p, acc_body, NULL, -1, 1, &init, 1, &xs, 0, &fin, NULL));
+    TS_OK(ss_output(p, fin, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    size_t n = (size_t)L * R * D;
+    float *x0 = malloc(sizeof(float) * R * D), *s0 = malloc(sizeof(float) * n),
+          *acc = malloc(sizeof(float) * R * D), *want = malloc(sizeof(float) * R * D);
+    fill(x0, R * D, 3);
+    fill(s0, n, 4);
+    for (int k = 0; k < R * D; k++) {
+        want[k] = -x0[k];
+        for (int i = 0; i < L; i++)
+            want[k] += s0[(size_t)i * R * D + (size_t)k];
+    }
+    const void *in[2];
+    bind_inputs(e, p, x0, s0, in);
+    void *out[1] = {acc};
+    ss_context *ctx = make_ctx();
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    cr_assert_eq(memcmp(acc, want, sizeof(float) * R * D), 0, "run = the C loop's sums");
+    size_t peak;
+    assert_plan_is_run(e, ctx, &peak);
+    ss_context_destroy(ctx);
+    free(x0), free(s0), free(acc), free(want);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}
