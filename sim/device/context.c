@@ -360,6 +360,8 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     ctx->oversubscribed = n > ctx->cores;
     atomic_init(&ctx->tokens, ctx->threads);
     ctx->device_memory = mem;
+    const char *storage = getenv("SHARDSIM_STORAGE");
+    ctx->store = !(storage && strcmp(storage, "copies") == 0);
     ctx->timeout = opts->timeout > 0 ? opts->timeout : SS_DEFAULT_TIMEOUT;
     ctx->devices = aligned_alloc(64, sizeof(ss_device) * (size_t)n);
     if (!ctx->devices) {
@@ -563,7 +565,12 @@ ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
     ss_status st = check_device(ctx, device);
     if (st || !ptr)
         return st;
-    st = ss__arena_release(&ctx->devices[device].arena, ptr);
+    ss__arena *a = &ctx->devices[device].arena;
+    void *own = (char *)ptr < a->base || (char *)ptr >= a->base + a->capacity
+                    ? ss__device_unview(ctx, device, ptr) : NULL;
+    st = ss__arena_release(a, own ? own : ptr);
+    if (own)
+        ss__stored_unref(ptr);
     if (st == SS_OK && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
         trace_memory(&ctx->devices[device], "free", 0);
     return st;
