@@ -186,7 +186,7 @@ static ss_status put_shared(ss_context *ctx, const ss_sharding *sh, int rank,
                                 sizeof(int64_t) * (size_t)(rank ? rank : 1)) != 0)
             k++;
         if (k == nd) { /* the first holder of this block: copy it once */
-            if ((st = ss__stored_new(s->bytes, &data[nd])))
+            if ((st = ss__stored_new(ctx, s->bytes, &data[nd])))
                 break;
             copy_block(a, s, (void *)(uintptr_t)host, data[nd], true);
             distinct[nd++] = p;

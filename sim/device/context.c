@@ -297,6 +297,8 @@ void ss_context_destroy(ss_context *ctx)
         free(ctx->devices);
     }
     free(ctx->ledger.items);
+    ss__store_free_all(ctx);
+    pthread_mutex_destroy(&ctx->store_lock);
     pthread_cond_destroy(&ctx->start_cv);
     pthread_cond_destroy(&ctx->done_cv);
     pthread_mutex_destroy(&ctx->lock);
@@ -348,6 +350,7 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     if (!ctx)
         return ss__fail(SS_ERR_NOMEM, "context: out of host memory");
     pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->store_lock, NULL);
     pthread_cond_init(&ctx->start_cv, NULL);
     pthread_cond_init(&ctx->done_cv, NULL);
     ctx->ndevices = n;

@@ -103,6 +103,8 @@ struct ss_context {
     size_t device_memory;
     double timeout;
     bool store; /* identical replicas stored once (store.c); off: SHARDSIM_STORAGE=copies */
+    pthread_mutex_t store_lock; /* guards store_free */
+    void *store_free;           /* stored blocks free for reuse (store.c) */
     ss_device *devices;
 
     _Alignas(64) _Atomic int tokens;
@@ -152,11 +154,15 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf
 
 /* Is shared storage on for this context (not SHARDSIM_STORAGE=copies)? */
 bool ss__store_enabled(const ss_context *ctx);
-/* A new stored block of `bytes` (64-byte aligned), holding one reference
- * (the caller's). SS_ERR_NOMEM. */
-ss_status ss__stored_new(size_t bytes, void **data);
+/* A new stored block of `bytes` (64-byte aligned) for ctx's devices,
+ * holding one reference (the caller's). SS_ERR_NOMEM. */
+ss_status ss__stored_new(ss_context *ctx, size_t bytes, void **data);
+/* Unmap the context's free stored blocks (at its destruction, when every
+ * array is gone). */
+void ss__store_free_all(ss_context *ctx);
 void ss__stored_ref(const void *data);
-/* Drop one reference; the last one frees the block. NULL is a no-op. */
+/* Drop one reference; the last one gives the block back to its context's
+ * free list. NULL is a no-op. */
 void ss__stored_unref(const void *data);
 /* Charge device's arena for `bytes` (named `what`: the same allocation,
  * failures and reports as ss__device_alloc_named) and make it a view of
