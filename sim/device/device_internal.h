@@ -181,10 +181,6 @@ ss_status ss__device_share_new(ss_context *ctx, int device, void **p, size_t byt
  * (ss__stored_unref) once nothing reads `data` any more. NULL when `data`
  * is not a view of this device. */
 void *ss__device_unview(ss_context *ctx, int device, const void *data);
-/* Copy-on-write: when *p is a view of the device, copy its `bytes` into
- * the block charged for it, drop the reference and point *p there; else
- * leave *p alone. */
-ss_status ss__device_own(ss_context *ctx, int device, void **p, size_t bytes);
 /* Is p a view of the device? */
 bool ss__device_is_view(ss_context *ctx, int device, const void *p);
 

@@ -13,9 +13,8 @@
  * view, plus the creator's until it lets go) and is freed when the last one
  * lets go, whichever thread that is. Nothing writes into a stored block
  * after it is shared: a device that must write into a buffer it holds as a
- * view first makes it its own (ss__device_own: copy into the block charged
- * for it), or, when the write replaces every byte, just takes that block
- * (ss__device_unview).
+ * view takes the block charged for it (ss__device_unview) and writes there,
+ * after copying the shared bytes in when the write keeps some of them.
  *
  * SHARDSIM_STORAGE=copies at context creation turns this off: every
  * device keeps its own copy (the naive reference the tests compare with).
@@ -171,19 +170,5 @@ ss_status ss__device_share_new(ss_context *ctx, int device, void **p, size_t byt
         return st;
     }
     *p = data;
-    return SS_OK;
-}
-
-ss_status ss__device_own(ss_context *ctx, int device, void **p, size_t bytes)
-{
-    ss_device *d = &ctx->devices[device];
-    if (!*p || !outside_arena(d, *p))
-        return SS_OK;
-    void *own = ss__arena_view_take(&d->arena, *p);
-    if (!own)
-        return SS_OK; /* not a view of this device: not ours to judge */
-    memcpy(own, *p, bytes);
-    ss__stored_unref(*p);
-    *p = own;
     return SS_OK;
 }
