@@ -822,13 +822,17 @@ void ss_context_clear_faults(ss_context *ctx);
 /* --- Sharded arrays --- */
 
 /* A global array whose data lives as shards in device arenas, one per mesh
- * device (replicas are real copies, as on hardware). The sharding's mesh is
- * borrowed and must outlive the array; its device ids must be < the
- * context's device count. */
+ * device. Every device is charged in its arena for its shard, replicas
+ * included, as on hardware; but the bytes of identical replicas (the
+ * shards ss_array_put places on several devices, replicated results of
+ * ss_executable_run_arrays) may be held once and read by all of them,
+ * unless the environment had SHARDSIM_STORAGE=copies when the context was
+ * created. The sharding's mesh is borrowed and must outlive the array; its
+ * device ids must be < the context's device count. */
 typedef struct ss_array ss_array;
 
-/* One device's shard: where it sits in the global array and its data (in
- * that device's arena; row-major, shard shape stop - start). */
+/* One device's shard: where it sits in the global array and its data
+ * (row-major, shard shape stop - start; read-only: replicas may share it). */
 typedef struct ss_array_shard {
     ss_shard index;
     int host; /* process index of the device */

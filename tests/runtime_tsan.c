@@ -4,7 +4,8 @@
  * reference on 2- and 3-axis meshes, then a mismatch, a straggler past the
  * timeout, a skipped collective and an OOM, each followed by a clean run;
  * then a compiled train step (grad, all-reduces, Adam written in place over
- * donated arrays) against the same step from host buffers.
+ * donated arrays; replicas stored once, and every device its own copy)
+ * against the same step from host buffers.
  * Prints one line per failure; exit status 0 when all pass. */
 #include "shardsim.h"
 
@@ -207,10 +208,17 @@ static void failures_and_recovery(void)
 
 /* y = relu(x @ W1) @ W2 on the 2x4 mesh, loss = sum(y), Adam; two steps on
  * device-resident arrays with W1, W2 and the state donated, each equal bit
- * for bit to the step run from host buffers. (Leaks on an early failure:
- * the program is exiting.) */
-static void train_step(void)
+ * for bit to the step run from host buffers. W1, W2 [64, 512] and [512,
+ * 64] (32 KiB blocks replicated over 'data'): their replicas are stored
+ * once and the replicated Adam update is viewed by its followers
+ * (device/store.c), unless `copies` (SHARDSIM_STORAGE=copies). (Leaks on
+ * an early failure: the program is exiting.) */
+static void train_step(bool copies)
 {
+    if (copies)
+        setenv("SHARDSIM_STORAGE", "copies", 1);
+    else
+        unsetenv("SHARDSIM_STORAGE");
     ss_mesh *m;
     ss_program *p;
     STEP_OK(ss_mesh_make("data=2,model=4", 8, NULL, &m));
@@ -219,7 +227,7 @@ static void train_step(void)
     STEP_OK(ss_spec_parse("P('data', None)", &sx));
     STEP_OK(ss_spec_parse("P(None, 'model')", &s1));
     STEP_OK(ss_spec_parse("P('model', None)", &s2));
-    int64_t xs[2] = {8, 16}, w1s[2] = {16, 32}, w2s[2] = {32, 16};
+    int64_t xs[2] = {8, 64}, w1s[2] = {64, 512}, w2s[2] = {512, 64};
     ss_value x, w[2], h, a, y, loss, g[2], st[5], nw[2], ns[5];
     STEP_OK(ss_input(p, "x", SS_F32, 2, xs, &sx, &x));
     STEP_OK(ss_param(p, "W1", SS_F32, 2, w1s, &s1, &w[0]));
@@ -296,6 +304,7 @@ static void train_step(void)
     }
     ss_context_destroy(ctx);
     ss_context_destroy(ref);
+    unsetenv("SHARDSIM_STORAGE");
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(m);
@@ -308,7 +317,8 @@ int main(void)
     sweep("x=2,y=4", 8, 1);
     sweep("x=4,y=16", 64, 0);
     failures_and_recovery();
-    train_step();
+    train_step(false);
+    train_step(true);
     printf("runtime_tsan: %s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
 }

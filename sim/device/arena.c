@@ -67,6 +67,7 @@ void ss__arena_free(ss__arena *a)
         free(b);
     }
     munmap(a->base, a->capacity);
+    free(a->views);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }
@@ -269,6 +270,51 @@ int ss__arena_largest(ss__arena *a, ss_buffer_info out[], int cap)
     }
     pthread_mutex_unlock(&a->lock);
     return n;
+}
+
+ss_status ss__arena_view_add(ss__arena *a, void *own, const void *data)
+{
+    pthread_mutex_lock(&a->lock);
+    if (a->nviews == a->cap_views) {
+        int cap = a->cap_views ? a->cap_views * 2 : 16;
+        struct ss__view *v = realloc(a->views, sizeof *v * (size_t)cap);
+        if (!v) {
+            pthread_mutex_unlock(&a->lock);
+            return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
+        }
+        a->views = v;
+        a->cap_views = cap;
+    }
+    a->views[a->nviews].data = data;
+    a->views[a->nviews].own = own;
+    a->nviews++;
+    pthread_mutex_unlock(&a->lock);
+    return SS_OK;
+}
+
+void *ss__arena_view_take(ss__arena *a, const void *data)
+{
+    void *own = NULL;
+    pthread_mutex_lock(&a->lock);
+    for (int k = a->nviews - 1; k >= 0; k--)
+        if (a->views[k].data == data) {
+            own = a->views[k].own;
+            memmove(&a->views[k], &a->views[k + 1], sizeof *a->views * (size_t)(a->nviews - k - 1));
+            a->nviews--;
+            break;
+        }
+    pthread_mutex_unlock(&a->lock);
+    return own;
+}
+
+int ss__arena_has_view(ss__arena *a, const void *data)
+{
+    int found = 0;
+    pthread_mutex_lock(&a->lock);
+    for (int k = a->nviews - 1; k >= 0 && !found; k--)
+        found = a->views[k].data == data;
+    pthread_mutex_unlock(&a->lock);
+    return found;
 }
 
 void ss__arena_fail_at(ss__arena *a, int64_t nth)

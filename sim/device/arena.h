@@ -38,6 +38,12 @@ typedef struct ss__arena {
     size_t live_bytes, peak_bytes;
     int64_t alloc_count, live_count;
     int64_t fail_at; /* fault injection: 0 = off, else the alloc_count that fails */
+    /* Views (store.c): live blocks charged for a copy of data that is held
+     * once outside the arenas. The device reads `data`; `own` (a live block
+     * of this arena, never touched while the view lasts) carries the charge
+     * and is where a copy-on-write lands. Newest last. */
+    struct ss__view { const void *data; void *own; } *views;
+    int nviews, cap_views;
 } ss__arena;
 
 /* Reserve `capacity` bytes (rounded up to the page size) for device `device`. */
@@ -55,6 +61,14 @@ int ss__arena_owns(ss__arena *a, const void *p, size_t bytes);
 /* Counters and the largest live buffers (largest first; returns the count). */
 void ss__arena_stats(ss__arena *a, ss_memory_stats *out);
 int ss__arena_largest(ss__arena *a, ss_buffer_info out[], int cap);
+/* Record that live block `own` stands for a copy of `data` (a view).
+ * SS_ERR_NOMEM when the table cannot grow. */
+ss_status ss__arena_view_add(ss__arena *a, void *own, const void *data);
+/* Forget the newest view of `data` and return the block charged for it
+ * (still live); NULL when this arena holds no view of `data`. */
+void *ss__arena_view_take(ss__arena *a, const void *data);
+/* 1 if this arena holds a view of `data`. */
+int ss__arena_has_view(ss__arena *a, const void *data);
 /* Fault injection: the nth allocation from now fails (0 disarms). */
 void ss__arena_fail_at(ss__arena *a, int64_t nth);
 

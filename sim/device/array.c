@@ -159,11 +159,63 @@ static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const 
     return SS_OK;
 }
 
+/* jax.device_put with replicas stored once (store.c): every device is
+ * charged for its shard first, exactly as create() allocates (so failures
+ * and reports are the naive path's, and nothing is read from `host` before
+ * they pass); then the shards of one block (the same start on every dim)
+ * share one stored copy, copied from `host` once. */
+static ss_status put_shared(ss_context *ctx, const ss_sharding *sh, int rank,
+                            const int64_t shape[], ss_dtype dtype, const void *host,
+                            const char *name, ss_array **out)
+{
+    ss_array *a;
+    *out = NULL;
+    ss_status st = create(ctx, sh, rank, shape, dtype, name, &a);
+    if (st)
+        return st;
+    /* distinct[k]: the position holding the k-th distinct block (replica
+     * id 0), data[k] its stored copy (the creator's reference). */
+    int *distinct = malloc(sizeof(int) * (size_t)(a->n ? a->n : 1)), nd = 0;
+    void **data = calloc((size_t)(a->n ? a->n : 1), sizeof(void *));
+    if (!distinct || !data)
+        st = ss__fail(SS_ERR_NOMEM, "device_put: out of host memory");
+    for (int p = 0; p < a->n && !st; p++) {
+        const ss_shard *s = &a->shards[p];
+        int k = s->replica_id == 0 ? nd : 0; /* replica 0: a block not seen before */
+        while (k < nd && memcmp(a->shards[distinct[k]].start, s->start,
+                                sizeof(int64_t) * (size_t)(rank ? rank : 1)) != 0)
+            k++;
+        if (k == nd) { /* the first holder of this block: copy it once */
+            if ((st = ss__stored_new(ctx, s->bytes, &data[nd])))
+                break;
+            copy_block(a, s, (void *)(uintptr_t)host, data[nd], true);
+            distinct[nd++] = p;
+        }
+        if (!(st = ss__device_view_over(ctx, s->device, a->data[p], data[k])))
+            a->data[p] = data[k];
+    }
+    for (int k = 0; data && k < nd; k++)
+        ss__stored_unref(data[k]);
+    free(distinct);
+    free(data);
+    if (st) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", ss_error_message());
+        ss_array_destroy(a);
+        *out = NULL;
+        return ss__fail(st, "%s", msg);
+    }
+    *out = a;
+    return SS_OK;
+}
+
 ss_status ss_array_put(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
                        ss_dtype dtype, const void *host, const char *name, ss_array **out)
 {
     if (!host)
         return ss__fail(SS_ERR_INVALID, "device_put: no host buffer");
+    if (ctx && ss__store_enabled(ctx))
+        return put_shared(ctx, sh, rank, shape, dtype, host, name ? name : "array", out);
     ss_status st = create(ctx, sh, rank, shape, dtype, name ? name : "array", out);
     if (st)
         return st;

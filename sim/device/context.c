@@ -297,6 +297,8 @@ void ss_context_destroy(ss_context *ctx)
         free(ctx->devices);
     }
     free(ctx->ledger.items);
+    ss__store_free_all(ctx);
+    pthread_mutex_destroy(&ctx->store_lock);
     pthread_cond_destroy(&ctx->start_cv);
     pthread_cond_destroy(&ctx->done_cv);
     pthread_mutex_destroy(&ctx->lock);
@@ -348,6 +350,7 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     if (!ctx)
         return ss__fail(SS_ERR_NOMEM, "context: out of host memory");
     pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->store_lock, NULL);
     pthread_cond_init(&ctx->start_cv, NULL);
     pthread_cond_init(&ctx->done_cv, NULL);
     ctx->ndevices = n;
@@ -360,6 +363,8 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     ctx->oversubscribed = n > ctx->cores;
     atomic_init(&ctx->tokens, ctx->threads);
     ctx->device_memory = mem;
+    const char *storage = getenv("SHARDSIM_STORAGE");
+    ctx->store = !(storage && strcmp(storage, "copies") == 0);
     ctx->timeout = opts->timeout > 0 ? opts->timeout : SS_DEFAULT_TIMEOUT;
     ctx->devices = aligned_alloc(64, sizeof(ss_device) * (size_t)n);
     if (!ctx->devices) {
@@ -563,7 +568,12 @@ ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
     ss_status st = check_device(ctx, device);
     if (st || !ptr)
         return st;
-    st = ss__arena_release(&ctx->devices[device].arena, ptr);
+    ss__arena *a = &ctx->devices[device].arena;
+    void *own = (char *)ptr < a->base || (char *)ptr >= a->base + a->capacity
+                    ? ss__device_unview(ctx, device, ptr) : NULL;
+    st = ss__arena_release(a, own ? own : ptr);
+    if (own)
+        ss__stored_unref(ptr);
     if (st == SS_OK && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
         trace_memory(&ctx->devices[device], "free", 0);
     return st;

@@ -102,6 +102,9 @@ struct ss_context {
     bool oversubscribed; /* more device threads than cores: do not spin */
     size_t device_memory;
     double timeout;
+    bool store; /* identical replicas stored once (store.c); off: SHARDSIM_STORAGE=copies */
+    pthread_mutex_t store_lock; /* guards store_free */
+    void *store_free;           /* stored blocks free for reuse (store.c) */
     ss_device *devices;
 
     _Alignas(64) _Atomic int tokens;
@@ -132,13 +135,54 @@ bool ss__token_pause(ss_device *d);
 void ss__token_resume(ss_device *d, bool had);
 
 /* Replicas of one computation (share.c): members[0] of a group of n
- * devices (dev among them) computed `buf` (bytes); the others copy it into
- * their own `buf`. Every device of the run makes the same sequence of
+ * devices (dev among them) computed *buf (bytes); the others copy it into
+ * their own *buf, or, with shared storage on (ss__store_enabled: the
+ * leader's *buf is then a stored block, ss__device_share_new), make their
+ * *buf a view of it (*buf then points to the leader's block). Every device of the run makes the same sequence of
  * shares (the executor's static groups). The leader returns once every
  * follower has copied, so it may then change or free its buffer. Not a
  * collective: no ledger entry, collective number or fault-injection count.
  * SS_ERR_DEADLOCK when a peer failed or the run was stopped. */
-ss_status ss__device_share(ss_device *dev, const int *members, int n, void *buf, size_t bytes);
+ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf,
+                           size_t bytes);
+
+/* --- Identical replicas stored once (store.c) ---------------------------
+ * A *view* is a device's buffer whose bytes live in a stored block shared
+ * with other devices, while the device's arena holds a block of the same
+ * size (its charge, never touched). ss_device_free of a view releases that
+ * block and the view's reference. Stored blocks are read-only once shared. */
+
+/* Is shared storage on for this context (not SHARDSIM_STORAGE=copies)? */
+bool ss__store_enabled(const ss_context *ctx);
+/* A new stored block of `bytes` (64-byte aligned) for ctx's devices,
+ * holding one reference (the caller's). SS_ERR_NOMEM. */
+ss_status ss__stored_new(ss_context *ctx, size_t bytes, void **data);
+/* Unmap the context's free stored blocks (at its destruction, when every
+ * array is gone). */
+void ss__store_free_all(ss_context *ctx);
+void ss__stored_ref(const void *data);
+/* Drop one reference; the last one gives the block back to its context's
+ * free list. NULL is a no-op. */
+void ss__stored_unref(const void *data);
+/* Charge device's arena for `bytes` (named `what`: the same allocation,
+ * failures and reports as ss__device_alloc_named) and make it a view of
+ * stored `data` (one more reference): *out = data. */
+ss_status ss__device_alloc_view(ss_context *ctx, int device, size_t bytes, const char *what,
+                                void *data, void **out);
+/* Live block `own` of the device becomes the charge of a view of `data`
+ * (one more reference). SS_ERR_NOMEM. */
+ss_status ss__device_view_over(ss_context *ctx, int device, void *own, void *data);
+/* The device's own block *p (bytes long) becomes the charge of a view of a
+ * new stored block, which *p then points to (its one reference is the
+ * view's): the writer of a result its replicas will share. */
+ss_status ss__device_share_new(ss_context *ctx, int device, void **p, size_t bytes);
+/* Forget the device's view of `data` and return the block charged for it
+ * (live, contents undefined); the caller drops the view's reference
+ * (ss__stored_unref) once nothing reads `data` any more. NULL when `data`
+ * is not a view of this device. */
+void *ss__device_unview(ss_context *ctx, int device, const void *data);
+/* Is p a view of the device? */
+bool ss__device_is_view(ss_context *ctx, int device, const void *p);
 
 /* Wake every thread sleeping on a device's words. */
 void ss__device_wake(ss_device *d);

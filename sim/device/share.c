@@ -4,6 +4,10 @@
  * group of devices on the group's first device only (sim/spmd/replicas.h),
  * and the others take a copy here.
  *
+ * With shared storage on (store.c, the default), the leader computed into
+ * a stored block and a follower takes a view of it instead of a copy: its
+ * own buffer becomes the charge of that view (no bytes move).
+ *
  * Protocol for share number s (every device of a run makes the same
  * sequence of shares, so s names the same instruction on all of them):
  *   leader:   publish share_buf, release `shared` = s, then wait until every
@@ -55,14 +59,14 @@ static ss_status wait_word(ss_device *dev, ss_device *peer, _Atomic uint32_t *wo
     return st;
 }
 
-ss_status ss__device_share(ss_device *dev, const int *members, int n, void *buf, size_t bytes)
+ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf, size_t bytes)
 {
     ss_context *ctx = dev->ctx;
     uint32_t s = ++dev->share_seq;
     ss_status st = SS_OK;
     double start = ss__now();
     if (members[0] == dev->id) {
-        atomic_store_explicit(&dev->share_buf, buf, memory_order_relaxed);
+        atomic_store_explicit(&dev->share_buf, *buf, memory_order_relaxed);
         atomic_store_explicit(&dev->shared, s, memory_order_release);
         ss__device_wake(dev);
         for (int k = 1; k < n && !st; k++) {
@@ -73,13 +77,21 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void *buf,
         ss_device *leader = &ctx->devices[members[0]];
         st = wait_word(dev, leader, &leader->shared, s);
         if (!st) {
-            memcpy(buf, atomic_load_explicit(&leader->share_buf, memory_order_relaxed), bytes);
+            void *src = (void *)(uintptr_t)atomic_load_explicit(&leader->share_buf,
+                                                                 memory_order_relaxed);
+            if (ctx->store) /* a view of the leader's stored block */
+                st = ss__device_view_over(ctx, dev->id, *buf, src);
+            else
+                memcpy(*buf, src, bytes);
+            if (!st)
+                *buf = ctx->store ? src : *buf;
+            /* Released even on failure: the leader must not wait for us. */
             atomic_store_explicit(&dev->copied, s, memory_order_release);
             ss__device_wake(dev);
         }
     }
     if (!st && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
-        ss__trace(dev, 'X', "share", members[0] == dev->id ? "share (leader)" : "share (copy)",
+        ss__trace(dev, 'X', "share", members[0] == dev->id ? "share (leader)" : ctx->store ? "share (view)" : "share (copy)",
                   start, ss__now(), "group_size", n, "bytes", (double)bytes);
     return st;
 }

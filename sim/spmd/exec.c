@@ -133,7 +133,9 @@ ss_status ss__inst_work_bytes(const ss_executable *e, const ss__inst *i, size_t 
     return ss__k_dot_general_work_bytes(&a, &b, &i->dot, e->bufs[i->out].dtype, bytes);
 }
 
-static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr);
+static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr,
+                             const void **unref);
+static bool writes_shared(const run *r, const ss__inst *i, int res, bool leader);
 
 /* A KERNEL instruction: its result in a new buffer or over a dying
  * operand (take_result), then its scratch, then the kernel. */
@@ -148,26 +150,49 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
     void *work = NULL;
     size_t work_bytes = 0;
     int id = ss_device_id(dev);
-    ss_status st = take_result(r, id, i, 0, ptr);
-    if (st)
-        return st;
+    /* A result over a shared operand gets the device's own block while the
+     * kernel reads the shared bytes (unref: dropped once it has); a result
+     * its replicas will share is written into a new stored block (an
+     * in-place dynamic_update_slice then copies its operand in whole). */
+    const void *unref = NULL;
+    ss_status st = take_result(r, id, i, 0, ptr, &unref);
+    if (!st && writes_shared(r, i, 0, leader))
+        st = ss__device_share_new(r->ctx, id, &ptr[i->out], e->bufs[i->out].bytes);
     ss__tensor out = tensor_of(&e->bufs[i->out], ptr[i->out]);
-    st = ss__inst_work_bytes(e, i, &work_bytes);
+    if (!st)
+        st = ss__inst_work_bytes(e, i, &work_bytes);
     if (!st && work_bytes)
         st = ss_device_alloc(r->ctx, id, work_bytes, "dot scratch", &work);
-    if (st)
-        return st;
-    if (!leader) { /* a replica: the group's leader computes (replicas.h) */
+    if (st || !leader) { /* a replica: the group's leader computes (replicas.h) */
         if (work)
             ss_device_free(r->ctx, id, work);
-        return SS_OK;
+        ss__stored_unref(unref);
+        return st;
     }
     ss_device_kernel_begin(dev, ss__opcode_name(n));
-    for (int k = 0; k < 2 && k < i->nin; k++)
-        if (i->mask_in[k].known)
-            mask_padding(e, i, k, c, in[k].data);
-    st = ss__exec_kernel(e, n, i, in, &out, work, work_bytes, c);
+    /* Padding is masked in place, except in a view (shared with other
+     * devices, store.c): there on a private copy for this kernel. */
+    void *masked[2] = {NULL, NULL};
+    for (int k = 0; k < 2 && k < i->nin && !st; k++) {
+        if (!i->mask_in[k].known)
+            continue;
+        if (ss__device_is_view(r->ctx, id, ptr[i->in[k]])) {
+            size_t bytes = e->bufs[i->in[k]].bytes;
+            if (!(masked[k] = malloc(bytes ? bytes : 1))) {
+                st = ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", id);
+                break;
+            }
+            memcpy(masked[k], ptr[i->in[k]], bytes);
+            in[k].data = masked[k];
+        }
+        mask_padding(e, i, k, c, in[k].data);
+    }
+    if (!st)
+        st = ss__exec_kernel(e, n, i, in, &out, work, work_bytes, c);
     ss_device_kernel_end(dev);
+    free(masked[0]);
+    free(masked[1]);
+    ss__stored_unref(unref);
     if (work)
         ss_device_free(r->ctx, id, work);
     if (st)
@@ -178,8 +203,14 @@ static ss_status run_kernel(run *r, ss_device *dev, const ss__inst *i, const int
 
 /* Result `res` of instruction i (0 = out, 1 + k = extra_out[k]): the
  * operand buffer liveness chose for it (ss__inst.share), when that operand
- * is ours to overwrite, else a new buffer. */
-static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr)
+ * is ours to overwrite, else a new buffer. An operand held as a view
+ * (device/store.c) gives the result the block charged for it instead (the
+ * same charge, so the same accounting as taking the buffer itself) while
+ * the kernel still reads the shared bytes: *unref receives the view's data,
+ * whose reference the caller drops once the instruction is done (NULL:
+ * nothing to drop). Every result taken this way is written whole. */
+static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **ptr,
+                             const void **unref)
 {
     const ss__bufdesc *rb = &r->e->bufs[res == 0 ? i->out : i->extra_out[res - 1]];
     void **dst = &ptr[res == 0 ? i->out : i->extra_out[res - 1]];
@@ -192,14 +223,32 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
         donated = r->in_arrays && !r->borrowed[i->in[first]];
     }
     int j = ss__inst_taken_operand(i, res, donated);
+    *unref = NULL;
     if (j >= 0 && ptr[i->in[j]]) {
         if (r->args && r->e->arg_of[i->in[j]] >= 0)
             r->arg_consumed[r->e->arg_of[i->in[j]]] = true;
-        *dst = ptr[i->in[j]];
+        void *own = ss__device_unview(r->ctx, id, ptr[i->in[j]]);
+        if (own)
+            *unref = ptr[i->in[j]];
+        *dst = own ? own : ptr[i->in[j]];
         ptr[i->in[j]] = NULL;
         return SS_OK;
     }
     return ss__device_alloc_named(r->ctx, id, rb->bytes, rb->name, dst);
+}
+
+static void drop_refs(const void *unref[], int n)
+{
+    for (int k = 0; k < n; k++)
+        ss__stored_unref(unref[k]);
+}
+
+/* Does this device write result `res` of replicated instruction i into a
+ * stored block its group's followers will view (replicas.h, store.c)? */
+static bool writes_shared(const run *r, const ss__inst *i, int res, bool leader)
+{
+    return leader && r->rep && r->rep->group[i - r->e->insts] &&
+           r->rep->need[i - r->e->insts][res] && ss__store_enabled(r->ctx);
 }
 
 static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr, bool leader)
@@ -207,21 +256,29 @@ static ss_status run_fused(run *r, ss_device *dev, const ss__inst *i, void **ptr
     ss_executable *e = r->e;
     int id = ss_device_id(dev);
     ss__tensor leaves[SS__MAX_INPUTS], outs[1 + SS__K_FUSED_MAX_EXTRA];
+    const void *unref[1 + SS__K_FUSED_MAX_EXTRA] = {NULL};
     for (int k = 0; k < i->nin; k++)
         leaves[k] = tensor_of(&e->bufs[i->in[k]], ptr[i->in[k]]);
     ss_status st = SS_OK;
-    for (int k = 0; k <= i->fused.nextra && !st; k++)
-        st = take_result(r, id, i, k, ptr);
-    if (st)
+    int nres = 1 + i->fused.nextra;
+    for (int k = 0; k < nres && !st; k++)
+        st = take_result(r, id, i, k, ptr, &unref[k]);
+    for (int k = 0; k < nres && !st; k++) {
+        int b = k == 0 ? i->out : i->extra_out[k - 1];
+        if (writes_shared(r, i, k, leader))
+            st = ss__device_share_new(r->ctx, id, &ptr[b], e->bufs[b].bytes);
+    }
+    if (st || !leader) {
+        drop_refs(unref, nres);
         return st;
+    }
     outs[0] = tensor_of(&e->bufs[i->out], ptr[i->out]);
     for (int k = 0; k < i->fused.nextra; k++)
         outs[1 + k] = tensor_of(&e->bufs[i->extra_out[k]], ptr[i->extra_out[k]]);
-    if (!leader)
-        return SS_OK;
     ss_device_kernel_begin(dev, "fused");
     st = ss__k_fused_run(&i->fused, i->nin, leaves, outs);
     ss_device_kernel_end(dev);
+    drop_refs(unref, nres);
     if (st)
         return ss__fail(st, "device %d, %%%d (fused): %s", id, (int)i->node, ss_error_message());
     return SS_OK;
@@ -290,7 +347,7 @@ static ss_status share_results(run *r, ss_device *dev, const ss__inst *i, const 
     for (int res = 0; res <= (i->kind == SS__INST_FUSED ? i->fused.nextra : 0) && !st; res++)
         if (r->rep->need[k][res]) {
             int b = res == 0 ? i->out : i->extra_out[res - 1];
-            st = ss__device_share(dev, members, n, ptr[b], e->bufs[b].bytes);
+            st = ss__device_share(dev, members, n, &ptr[b], e->bufs[b].bytes);
         }
     return st;
 }
@@ -339,8 +396,12 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
             r->outp[i->index][pos] = ptr[b];
             return SS_OK;
         }
-        /* The output is a non-donated input unchanged: give it its own copy. */
+        /* The output is a non-donated input unchanged: give it its own copy
+         * (another view when the input's shard is a view: same charge). */
         void *copy;
+        if (ss__device_is_view(r->ctx, id, ptr[b]))
+            return ss__device_alloc_view(r->ctx, id, e->bufs[b].bytes, e->bufs[b].name, ptr[b],
+                                         &r->outp[i->index][pos]);
         if ((st = ss__device_alloc_named(r->ctx, id, e->bufs[b].bytes, e->bufs[b].name, &copy)))
             return st;
         memcpy(copy, ptr[b], e->bufs[b].bytes);
@@ -388,9 +449,12 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
             coll.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
         int index = r->colls_done[id]++;
         watch(r, id, i, &coll, index, 0, in);
-        if ((st = take_result(r, id, i, 0, ptr)))
+        const void *unref = NULL;
+        if ((st = take_result(r, id, i, 0, ptr, &unref)))
             return st;
-        if ((st = ss_device_collective(dev, &coll, in, ptr[i->out])))
+        st = ss_device_collective(dev, &coll, in, ptr[i->out]);
+        ss__stored_unref(unref); /* the peers have read `in` (its depart step) */
+        if (st)
             return st;
         watch(r, id, i, &coll, index, 1, ptr[i->out]);
         return SS_OK;
