@@ -163,6 +163,8 @@ FIXTURE(sort_topk)
 FIXTURE(moe_top2_train_step)
 FIXTURE(cond_switch)
 FIXTURE(pool_cumsum)
+FIXTURE(rng_bits)
+FIXTURE(rbg_random)
 FIXTURE_SHARDY_COLLECTIVES(embed_grad_scatter)
 
 /* --- Errors and options, through the command line --------------------------------- */
