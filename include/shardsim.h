@@ -1400,6 +1400,7 @@ typedef enum ss_scatter_op {
     SS_SCATTER_MAX,
     SS_SCATTER_MIN,
     SS_SCATTER_MUL,
+    SS_SCATTER_SUB,      /* old - update (x.at[i].subtract: JAX's scatter_sub) */
     SS_SCATTER_OP_COUNT
 } ss_scatter_op;
 
@@ -1413,10 +1414,11 @@ typedef enum ss_scatter_op {
  * as GSPMD does when the operand and updates are sharded alike on window
  * dims taken whole, the operand on an indexed dim of window 1 (each device
  * writes what lands in its block), or the indices and updates on scatter
- * dims (ADD only: each device adds its updates, the partial sums are
- * all-reduced); anything else is replicated first. Gradients, ADD only
- * (another op's is SS_ERR_UNSUPPORTED when asked for): the operand's is
- * the cotangent, the updates' a gather of it. */
+ * dims (ADD and SUB only: each device applies its updates, the partial
+ * sums are all-reduced); anything else is replicated first. Gradients, ADD
+ * and SUB only (another op's is SS_ERR_UNSUPPORTED when asked for): the
+ * operand's is the cotangent, the updates' a gather of it (negated for
+ * SUB). SUB of bool is SS_ERR_INVALID. */
 ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value updates,
                      ss_scatter_op op, const ss_gather_dims *dims, ss_value *out);
 

@@ -165,6 +165,7 @@ FIXTURE(cond_switch)
 FIXTURE(pool_cumsum)
 FIXTURE(rng_bits)
 FIXTURE(rbg_random)
+FIXTURE(scatter_sub)
 FIXTURE_SHARDY_COLLECTIVES(embed_grad_scatter)
 
 /* --- Errors and options, through the command line --------------------------------- */

@@ -70,7 +70,7 @@ static const char *loop_name(int sub)
 static const char *scatter_name(int sub)
 {
     static const char *const names[] = {"scatter_add", "scatter", "scatter_max", "scatter_min",
-                                        "scatter_mul"};
+                                        "scatter_mul", "scatter_sub"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

@@ -236,7 +236,8 @@ ss__k_scalar ss__k_scatter_combine(ss_scatter_op op, ss_dtype dt, ss__k_scalar o
     static const ss__k_binary_op bin[] = {[SS_SCATTER_ADD] = SS__K_ADD,
                                           [SS_SCATTER_MAX] = SS__K_MAX,
                                           [SS_SCATTER_MIN] = SS__K_MIN,
-                                          [SS_SCATTER_MUL] = SS__K_MUL};
+                                          [SS_SCATTER_MUL] = SS__K_MUL,
+                                          [SS_SCATTER_SUB] = SS__K_SUB};
     if (op == SS_SCATTER_SET)
         return upd;
     if (dt == SS_BOOL) { /* add and max are or, mul and min are and */
