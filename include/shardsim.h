@@ -1265,10 +1265,13 @@ ss_status ss_unary(ss_program *p, ss_unary_op op, ss_value x, ss_value *out);
  * returns x itself. Gradients pass between float dtypes only (JAX's float0
  * for integers). */
 ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
-/* lax.bitcast_convert_type (StableHLO bitcast_convert) between dtypes of
- * one element size: the same bytes read as `dtype` (f32 -> u32 gives the
- * IEEE bits). Dtypes of different sizes, which change the shape, are
- * SS_ERR_UNSUPPORTED. No gradient passes (JAX's is zero). */
+/* lax.bitcast_convert_type (StableHLO bitcast_convert): the same bytes
+ * read as `dtype` (f32 -> u32 gives the IEEE bits). To a dtype r times
+ * wider, x's last dim (of size r; else SS_ERR_INVALID) is packed into one
+ * element; to one r times narrower, a last dim of size r is added; the
+ * lowest bits at index 0 either way (little-endian, as XLA's CPU backend).
+ * bool to or from another size is SS_ERR_UNSUPPORTED. No gradient passes
+ * (JAX's is zero). */
 ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
 /* Elementwise with numpy broadcasting; shapes must broadcast, dtypes be
  * equal (a weakly typed scalar, ss_constant, takes the array's dtype).
@@ -1401,6 +1404,7 @@ typedef enum ss_scatter_op {
     SS_SCATTER_MAX,
     SS_SCATTER_MIN,
     SS_SCATTER_MUL,
+    SS_SCATTER_SUB,      /* old - update (x.at[i].subtract: JAX's scatter_sub) */
     SS_SCATTER_OP_COUNT
 } ss_scatter_op;
 
@@ -1414,10 +1418,11 @@ typedef enum ss_scatter_op {
  * as GSPMD does when the operand and updates are sharded alike on window
  * dims taken whole, the operand on an indexed dim of window 1 (each device
  * writes what lands in its block), or the indices and updates on scatter
- * dims (ADD only: each device adds its updates, the partial sums are
- * all-reduced); anything else is replicated first. Gradients, ADD only
- * (another op's is SS_ERR_UNSUPPORTED when asked for): the operand's is
- * the cotangent, the updates' a gather of it. */
+ * dims (ADD and SUB only: each device applies its updates, the partial
+ * sums are all-reduced); anything else is replicated first. Gradients, ADD
+ * and SUB only (another op's is SS_ERR_UNSUPPORTED when asked for): the
+ * operand's is the cotangent, the updates' a gather of it (negated for
+ * SUB). SUB of bool is SS_ERR_INVALID. */
 ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value updates,
                      ss_scatter_op op, const ss_gather_dims *dims, ss_value *out);
 
@@ -1443,6 +1448,39 @@ ss_status ss_sort(ss_program *p, int n, const ss_value operands[], int dim, int 
  * as ss_sort (the last dim made whole). Gradient of the values: the
  * cotangent added into zeros at the indices. */
 ss_status ss_top_k(ss_program *p, ss_value x, int64_t k, ss_value *values, ss_value *indices);
+
+/* The bit generator of StableHLO's rng_bit_generator. DEFAULT is the
+ * algorithm XLA's CPU and GPU backends pick for it: Philox. */
+typedef enum ss_rng_algorithm {
+    SS_RNG_DEFAULT = 0,
+    SS_RNG_THREE_FRY,
+    SS_RNG_PHILOX,
+} ss_rng_algorithm;
+/* StableHLO rng_bit_generator (lax.rng_bit_generator, jax.random with the
+ * 'rbg' and 'unsafe_rbg' PRNG implementations): random bits of `dtype`
+ * (SS_U8, SS_U16, SS_U32 or SS_U64) and shape (rank, shape) from `state`, a
+ * u64[2] (u64[3] for Philox: a 128-bit counter) whose element 0 is the key
+ * and the rest a counter; *bits receives the bits, *new_state the state with
+ * the counter advanced by the blocks used. Bit for bit what XLA's CPU
+ * backend computes (its rng_bit_generator expander):
+ *   ThreeFry-2x32 (20 rounds) of the counter plus a row-major index. 64-bit
+ *   bits take one call each (low word first); narrower ones split the
+ *   first even dim (else the largest) in halves and take the call's two
+ *   words for the two elements 2h and 2h + 1 of it, u8 and u16 keeping
+ *   the low bits of a u32. The counter advances by the calls made.
+ *   Philox-4x32 (10 rounds) of the 128-bit counter (low word: state[1],
+ *   high: state[0], or state[2] with three words; only the low word is
+ *   written back in a u64[2] state) plus j, whose four words give elements
+ *   4j..4j+3 (u32) or whose two halves give 2j, 2j+1 (u64).
+ * Errors: a state that is not u64[2] (u64[2] or u64[3] for Philox), another
+ * dtype, a negative dim (SS_ERR_INVALID). Partitioned as GSPMD does: the
+ * bits are the same whatever the result's sharding (each device computes
+ * its own block of the whole array's bits; XLA generates them whole and
+ * takes its block with a dynamic slice, no collective); the state is
+ * replicated. No gradient (the bits are integers). */
+ss_status ss_rng_bit_generator(ss_program *p, ss_value state, ss_rng_algorithm algorithm,
+                               ss_dtype dtype, int rank, const int64_t shape[],
+                               ss_value *new_state, ss_value *bits);
 /* lax.rev (StableHLO reverse): x with the order of elements reversed
  * along each of the `ndims` dims (distinct, negative counts from the end). */
 ss_status ss_reverse(ss_program *p, ss_value x, int ndims, const int dims[], ss_value *out);

@@ -221,8 +221,8 @@ Test(gather, bad_dimension_numbers_are_one_line_errors)
                  SS_ERR_INVALID, "gather: indices are f32, not integers");
     ss__tensor x = T(SS_F32, 7, 5), ind = T(SS_I32, 3, 4, 1), upd = T(SS_F32, 3, 4, 5);
     EXPECT_ERROR(ss__k_scatter(&x, &ind, &upd, SS_SCATTER_OP_COUNT, &g, NULL, NULL, &x),
-                 SS_ERR_INVALID, "scatter: update computation 5 is not one of add, set, max, "
-                                 "min, multiply");
+                 SS_ERR_INVALID, "scatter: update computation 6 is not one of add, set, max, "
+                                 "min, multiply, subtract");
     tfree(&x), tfree(&ind), tfree(&upd);
 }
 

@@ -482,6 +482,23 @@ static ss_value s_case(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* rng_bit_generator twice, chained through the state (ThreeFry u16, then
+ * Philox u32 from the new state), the bits as f32 added to x: the bits
+ * take x's tiling, so each device computes its own block. */
+static ss_value s_rng(ss_program *p, const sample_in *in)
+{
+    static const uint64_t state[2] = {0x0123456789abcdefu, 42};
+    ss_value s, ns, b1, b2, ns2, y;
+    TS_OK(ss_constant_array(p, SS_U64, 1, (int64_t[]){2}, state, &s));
+    TS_OK(ss_rng_bit_generator(p, s, SS_RNG_THREE_FRY, SS_U16, 2, (int64_t[]){4, 8}, &ns, &b1));
+    TS_OK(ss_rng_bit_generator(p, ns, SS_RNG_PHILOX, SS_U32, 2, (int64_t[]){4, 8}, &ns2, &b2));
+    TS_OK(ss_convert(p, b1, SS_F32, &b1));
+    TS_OK(ss_convert(p, b2, SS_F32, &b2));
+    TS_OK(ss_binary(p, SS_ADD, in->x, b1, &y));
+    TS_OK(ss_binary(p, SS_SUB, y, b2, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -501,6 +518,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_GATHER] = s_gather,       [SS__OP_SCATTER] = s_scatter,
     [SS__OP_SORT] = s_sort,           [SS__OP_TOP_K] = s_top_k,
     [SS__OP_CASE] = s_case,           [SS__OP_CASE_RESULT] = s_case,
+    [SS__OP_RNG_BIT_GENERATOR] = s_rng,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

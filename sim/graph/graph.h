@@ -140,6 +140,13 @@ typedef struct ss__node {
      * 1 indices; along the last dim): the count k is `classes`. */
     int sort_keys;
     unsigned sort_desc;
+    /* SS__OP_RNG_BIT_GENERATOR (sub 0: the bits, 1: the new state; operand:
+     * the state): the algorithm (ss_rng_algorithm, never DEFAULT), the
+     * bits' dtype and shape in rng_dtype, rng_rank, rng_shape. */
+    int rng_alg;
+    ss_dtype rng_dtype;
+    int rng_rank;
+    int64_t rng_shape[SS_MAX_RANK];
 } ss__node;
 
 /* A loop's regions (sub-programs on the same mesh). Values enter a region
@@ -255,6 +262,10 @@ void ss__program_drop_since(ss_program *p, int n0);
 /* Zeros of (rank, shape) in dtype dt: a scalar constant, converted and
  * broadcast (ops_dynamic.c). */
 ss_status ss__zeros(ss_program *p, ss_dtype dt, int rank, const int64_t shape[], ss_value *out);
+/* bitcast_convert between dtypes of different sizes (ops_bitcast.c): the
+ * operand's last dim packed into wider elements, or a last dim added for
+ * narrower ones, lowest bits at index 0; built from existing ops. */
+ss_status ss__bitcast_resize(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out);
 /* Broadcast x to (rank, shape) numpy-style (right-aligned) unless it has it. */
 ss_status ss__broadcast_to(ss_program *p, ss_value x, int rank, const int64_t shape[],
                            ss_value *out);

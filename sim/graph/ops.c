@@ -107,6 +107,9 @@ ss_status ss_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
 
 ss_status ss_bitcast_convert(ss_program *p, ss_value x, ss_dtype dtype, ss_value *out)
 {
+    const ss__node *a = ss__program_node(p, x, "bitcast_convert");
+    if (a && (unsigned)dtype < SS_DTYPE_COUNT && ss_dtype_size(dtype) != ss_dtype_size(a->dtype))
+        return ss__bitcast_resize(p, x, dtype, out);
     return retype(p, x, dtype, SS_BITCAST, "bitcast_convert", out);
 }
 

@@ -52,7 +52,9 @@ ss_status ss_scatter(ss_program *p, ss_value operand, ss_value indices, ss_value
         return ss__fail(SS_ERR_INVALID, "scatter: no dimension numbers");
     if ((unsigned)op >= SS_SCATTER_OP_COUNT)
         return ss__fail(SS_ERR_INVALID, "scatter: update computation %d is not one of add, set, "
-                                        "max, min, multiply", (int)op);
+                                        "max, min, multiply, subtract", (int)op);
+    if (op == SS_SCATTER_SUB && a->dtype == SS_BOOL)
+        return ss__fail(SS_ERR_INVALID, "scatter: subtract of bool");
     if (u->dtype != a->dtype)
         return ss__fail(SS_ERR_INVALID, "scatter: updates are %s, the operand %s",
                         ss_dtype_name(u->dtype), ss_dtype_name(a->dtype));
@@ -202,9 +204,9 @@ ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const 
             st = ss_scatter(p, z, idx, g, SS_SCATTER_ADD, &dims, &gin[0]);
         return st;
     }
-    if (nd.sub != SS_SCATTER_ADD && (want[0] || want[2]))
+    if (nd.sub != SS_SCATTER_ADD && nd.sub != SS_SCATTER_SUB && (want[0] || want[2]))
         return ss__fail(SS_ERR_UNSUPPORTED, "gradient of a scatter that does %s: only "
-                                            "scatter-add has one here",
+                                            "scatter-add and scatter-sub have one here",
                         ss__opcode_name(&nd));
     if (want[0])
         gin[0] = g;
@@ -216,6 +218,8 @@ ss_status ss__vjp_gather_op(ss_program *p, const ss__node *n, ss_value g, const 
         st = ss_gather(p, g, nd.in[1], &dims, &gathered);
         if (!st)
             st = mask_skipped(p, &nd, gathered, &gin[2]);
+        if (!st && nd.sub == SS_SCATTER_SUB) /* JAX: the negated gather */
+            st = ss_unary(p, SS_NEG, gin[2], &gin[2]);
     }
     return st;
 }

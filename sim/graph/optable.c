@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 33, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 34, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -70,7 +70,7 @@ static const char *loop_name(int sub)
 static const char *scatter_name(int sub)
 {
     static const char *const names[] = {"scatter_add", "scatter", "scatter_max", "scatter_min",
-                                        "scatter_mul"};
+                                        "scatter_mul", "scatter_sub"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 
@@ -78,6 +78,13 @@ static const char *scatter_name(int sub)
 static const char *top_k_name(int sub)
 {
     static const char *const names[] = {"top_k", "top_k_indices"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* rng_bit_generator's result: its bits (sub 0) or the new state (1). */
+static const char *rng_name(int sub)
+{
+    static const char *const names[] = {"rng_bit_generator", "rng_bit_generator_state"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

@@ -236,7 +236,8 @@ ss__k_scalar ss__k_scatter_combine(ss_scatter_op op, ss_dtype dt, ss__k_scalar o
     static const ss__k_binary_op bin[] = {[SS_SCATTER_ADD] = SS__K_ADD,
                                           [SS_SCATTER_MAX] = SS__K_MAX,
                                           [SS_SCATTER_MIN] = SS__K_MIN,
-                                          [SS_SCATTER_MUL] = SS__K_MUL};
+                                          [SS_SCATTER_MUL] = SS__K_MUL,
+                                          [SS_SCATTER_SUB] = SS__K_SUB};
     if (op == SS_SCATTER_SET)
         return upd;
     if (dt == SS_BOOL) { /* add and max are or, mul and min are and */
@@ -347,7 +348,7 @@ ss_status ss__k_scatter(const ss__tensor *x, const ss__tensor *ind, const ss__te
     int64_t full[SS_MAX_RANK], lo[SS_MAX_RANK], window[SS_MAX_RANK];
     if ((unsigned)op >= SS_SCATTER_OP_COUNT)
         return ss__fail(SS_ERR_INVALID, "scatter: update computation %d is not one of add, set, "
-                                        "max, min, multiply", (int)op);
+                                        "max, min, multiply, subtract", (int)op);
     ss_status st = ss__k_gather_prepare(true, x, ind, upd, g, full_in, lo_in, full, lo, window);
     if (!st)
         st = ss__k_check_same_shape("scatter", "operand", x, "output", out);

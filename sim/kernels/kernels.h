@@ -371,6 +371,33 @@ ss_status ss__k_top_k(const ss__tensor *x, int64_t k, bool indices, ss__tensor *
 ss_status ss__k_ref_top_k(const ss__tensor *x, int64_t k, bool indices, ss__tensor *out);
 
 /* ------------------------------------------------------------------------ */
+/* rng_bit_generator (rng.c; naive reference in reference_rng.c)            */
+/* ------------------------------------------------------------------------ */
+
+/* One ThreeFry-2x32 call (20 rounds) and one Philox-4x32 call (10 rounds)
+ * of a key and a counter, as XLA's prng library computes them. */
+void ss__k_threefry2x32(const uint32_t key[2], const uint32_t in[2], uint32_t out[2]);
+void ss__k_philox4x32(const uint32_t key[2], const uint32_t in[4], uint32_t out[4]);
+/* The dim ThreeFry's narrow bits split in halves: the first even one, else
+ * the first largest. */
+int ss__k_rng_split_dim(int rank, const int64_t shape[]);
+/* The generator calls (counter steps) bits of dtype dt and this shape take
+ * with algorithm alg (ss_rng_algorithm, THREE_FRY or PHILOX). */
+int64_t ss__k_rng_calls(int alg, ss_dtype dt, int rank, const int64_t shape[]);
+/* rng_bit_generator's bits: out is the block at offsets lo[] of the whole
+ * array of shape full[] (out's dtype and rank; elements past full[] are
+ * padding, zero); state is the u64[2] (Philox: or u64[3]) state. The
+ * reference computes the whole array (lo = 0, full = out's shape). Errors:
+ * SS_ERR_INVALID (state, dtype or algorithm). */
+ss_status ss__k_rng_bits(int alg, const ss__tensor *state, const int64_t full[],
+                         const int64_t lo[], ss__tensor *out);
+ss_status ss__k_ref_rng_bits(int alg, const ss__tensor *state, ss__tensor *out);
+/* The state after bits of dtype dt and shape (rank, shape): the key, the
+ * counter advanced by ss__k_rng_calls. */
+ss_status ss__k_rng_state(int alg, const ss__tensor *state, ss_dtype dt, int rank,
+                          const int64_t shape[], ss__tensor *out);
+
+/* ------------------------------------------------------------------------ */
 /* Gather and scatter (gather.c; naive references in reference_gather.c)    */
 /* ------------------------------------------------------------------------ */
 

@@ -124,7 +124,7 @@ ss_status ss__k_ref_scatter(const ss__tensor *x, const ss__tensor *ind, const ss
     int64_t full[SS_MAX_RANK], lo[SS_MAX_RANK], window[SS_MAX_RANK];
     if ((unsigned)op >= SS_SCATTER_OP_COUNT)
         return ss__fail(SS_ERR_INVALID, "scatter: update computation %d is not one of add, set, "
-                                        "max, min, multiply", (int)op);
+                                        "max, min, multiply, subtract", (int)op);
     ss_status st = ss__k_gather_prepare(true, x, ind, upd, g, full_in, lo_in, full, lo, window);
     if (!st)
         st = ss__k_check_same_shape("scatter", "operand", x, "output", out);

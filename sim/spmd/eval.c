@@ -187,6 +187,15 @@ static ss_status eval_sort(const ss__node *n, const ss__tensor in[], ss__tensor 
                 : ss__k_ref_sort(n->nin, in, n->dim, n->sort_keys, n->sort_desc, n->sub, out);
 }
 
+static ss_status eval_rng(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    int64_t zero[SS_MAX_RANK] = {0};
+    if (n->sub == 1)
+        return ss__k_rng_state(n->rng_alg, &in[0], n->rng_dtype, n->rng_rank, n->rng_shape, out);
+    return fast ? ss__k_rng_bits(n->rng_alg, &in[0], out->shape, zero, out)
+                : ss__k_ref_rng_bits(n->rng_alg, &in[0], out);
+}
+
 static ss_status eval_top_k(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
     return fast ? ss__k_top_k(&in[0], n->classes, n->sub == 1, out)

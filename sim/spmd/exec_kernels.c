@@ -182,6 +182,18 @@ static ss_status run_concat(const ss_program *p, const ss__node *n, const ss__in
     return ss__k_concatenate(i->nin, in, n->dim, out);
 }
 
+/* The table's entry for rng_bit_generator: the whole array (a device's
+ * block goes through run_placed_rng, which ss__exec_kernel calls). */
+static ss_status run_rng(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    int64_t zero[SS_MAX_RANK] = {0};
+    if (n->sub == 1)
+        return ss__k_rng_state(n->rng_alg, &in[0], n->rng_dtype, n->rng_rank, n->rng_shape, out);
+    return ss__k_rng_bits(n->rng_alg, &in[0], n->shape, zero, out);
+}
+
 static ss_status run_one_hot(const ss_program *p, const ss__node *n, const ss__inst *i,
                              const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {
@@ -269,12 +281,29 @@ static ss_status run_placed_index(const ss_executable *e, const ss__node *n, con
     return ss__k_scatter(base, &in[1], &in[2], (ss_scatter_op)n->sub, &n->gdims, full, lo, out);
 }
 
+/* rng_bit_generator's bits: this device's block of the whole array (its
+ * place from i->layout and the device's coordinates c[]); or the state. */
+static ss_status run_placed_rng(const ss_executable *e, const ss__node *n, const ss__inst *i,
+                                const ss__tensor in[], ss__tensor *out, const int64_t c[])
+{
+    if (n->sub == 1)
+        return ss__k_rng_state(n->rng_alg, &in[0], n->rng_dtype, n->rng_rank, n->rng_shape, out);
+    int64_t lo[SS_MAX_RANK] = {0};
+    for (int d = 0; d < n->rank; d++)
+        if (i->layout.known && i->layout.n[d])
+            lo[d] = ss__exec_block_index(e->mesh, &i->layout, d, 0, i->layout.n[d], c) *
+                    out->shape[d];
+    return ss__k_rng_bits(n->rng_alg, &in[0], n->shape, lo, out);
+}
+
 ss_status ss__exec_kernel(const ss_executable *e, const ss__node *n, const ss__inst *i,
                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes,
                           const int64_t c[])
 {
     if ((n->op == SS__OP_GATHER || n->op == SS__OP_SCATTER) && i->layout.known)
         return run_placed_index(e, n, i, in, out, c);
+    if (n->op == SS__OP_RNG_BIT_GENERATOR)
+        return run_placed_rng(e, n, i, in, out, c);
     if (ss__exec_has_kernel(n->op))
         return kernel_rules[n->op](e->program, n, i, in, out, work, work_bytes);
     return ss__fail(SS_ERR_UNSUPPORTED, "run: no kernel for %s", ss__opcode_name(n));

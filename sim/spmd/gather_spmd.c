@@ -145,7 +145,7 @@ static void batch_dims(gather_pass *s)
         int id = i++;
         if (listed(g->n_batching, g->start_indices_batching_dims, id))
             continue;
-        if (s->scatter && n->sub != SS_SCATTER_ADD)
+        if (s->scatter && n->sub != SS_SCATTER_ADD && n->sub != SS_SCATTER_SUB)
             continue;
         const ss__layout *src = &s->li;
         int sd = id;

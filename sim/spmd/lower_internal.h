@@ -138,6 +138,7 @@ ss__lower_rule ss__lower_manual_out;
 ss__lower_rule ss__lower_one_hot;
 ss__lower_rule ss__lower_reduce;
 ss__lower_rule ss__lower_reshape;
+ss__lower_rule ss__lower_rng;
 ss__lower_rule ss__lower_same_layout;
 ss__lower_rule ss__lower_scatter;
 ss__lower_rule ss__lower_transpose;

@@ -341,6 +341,32 @@ ss_status ss__lower_leaf(ss__lowering *s, ss_value v, const ss__layout *want)
     return SS_OK;
 }
 
+/* rng_bit_generator: the state replicated, each device computes its own
+ * block of the bits in `want` (the kernel places it by the device's
+ * coordinates, i.layout) or the whole new state. XLA computes the bits
+ * whole and dynamic-slices its block: the same bits, no collective. A
+ * partial or uneven `want` is computed replicated and brought to it. */
+ss_status ss__lower_rng(ss__lowering *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    ss__layout rs, l;
+    ss__layout_replicated(&rs, 1);
+    ss__layout_replicated(&l, n->rank);
+    if (n->sub == 0 && want->known && !want->partial && !ss__lower_uneven_dims(s, v, want))
+        l = *want;
+    int in, out;
+    ss_status st = ss__lower_need(s, n->in[0], &rs, &in);
+    if (st)
+        return st;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_KERNEL, v);
+    i.layout = l;
+    if ((st = ss__lower_emit_kernel(s, v, 1, &in, &l, &i, &out)))
+        return st;
+    ss__lower_add_version(s, v, out, &l);
+    return SS_OK;
+}
+
 ss_status ss__lower_constrain(ss__lowering *s, ss_value v, const ss__layout *want)
 {
     int buf;

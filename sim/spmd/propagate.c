@@ -598,6 +598,25 @@ static bool bwd_manual_in(const prop *s, ss_value v, int i, int level, ss__layou
 /* A loop result: a carry takes its initial value's layout (the loop's
  * operand, its body parameter and its body result share one sharding),
  * else the layout its body gives it (loop.c). */
+/* rng_bit_generator: the bits take their layout from their users (the
+ * same bits whatever it is); the states are replicated. */
+static bool fwd_rng(const prop *s, const ss__node *n, int level, ss__layout *c)
+{
+    (void)s;
+    if (level < 1 || n->sub != 1)
+        return false;
+    ss__layout_replicated(c, n->rank);
+    return true;
+}
+
+static bool bwd_rng(const prop *s, ss_value v, int i, int level, ss__layout *c)
+{
+    if (level < 1)
+        return false;
+    ss__layout_replicated(c, s->p->nodes[s->p->nodes[v].in[i]].rank);
+    return true;
+}
+
 static bool fwd_loop_result(const prop *s, const ss__node *n, int level, ss__layout *c)
 {
     (void)level;

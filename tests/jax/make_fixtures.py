@@ -45,7 +45,7 @@ import jax  # noqa: E402
 
 import hlo_collectives; from program import program_outputs  # noqa: E402,E702
 import programs_models, programs_random, programs_gather, programs_lm  # noqa: E401,E402
-import programs_scenarios, programs_moe  # noqa: E401,E402
+import programs_scenarios, programs_moe, programs_rng, programs_scatter  # noqa: E401,E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "jax"))
@@ -55,7 +55,7 @@ COMMAND = ("XLA_FLAGS=--xla_force_host_platform_device_count=8 "
 # site-packages, this directory's files relative to the repository.
 CANONICAL_PATHS = r".*/site-packages/|.*/(?=tests/jax/[a-z_]+\.py)"
 
-BUILDERS = (programs_scenarios.BUILDERS + programs_models.BUILDERS + programs_random.BUILDERS + programs_gather.BUILDERS + programs_moe.BUILDERS + programs_lm.BUILDERS)
+BUILDERS = (programs_scenarios.BUILDERS + programs_models.BUILDERS + programs_random.BUILDERS + programs_gather.BUILDERS + programs_moe.BUILDERS + programs_lm.BUILDERS + programs_rng.BUILDERS + programs_scatter.BUILDERS)
 
 
 def versions():

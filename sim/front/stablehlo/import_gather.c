@@ -12,8 +12,10 @@
  *     ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return ... })
  *
  * (a list the printer leaves out is empty). A scatter's region must be one
- * of: add, maximum, minimum or multiply of its two arguments, or the
- * return of its second argument (a set); anything else, several operands,
+ * of: add, maximum, minimum or multiply of its two arguments, the first
+ * minus the second (x.at[i].subtract), or the return of its second
+ * argument (a set); anything else (x.at[i].apply's unary function), several
+ * operands (JAX 0.10 emits none: every ScatterOp it builds has one),
  * or a result type other than the operand's is refused with a one-line
  * error naming what was found.
  */
@@ -109,6 +111,13 @@ static bool update_op(ss__imp *im, const ss__mlir_op *op, ss_scatter_op *out)
         return true;
     }
     const ss__mlir_op *body = b->ops[0];
+    /* subtract is not commutative: operand - update only (JAX's scatter_sub) */
+    if (b->nops == 2 && strcmp(body->name, "stablehlo.subtract") == 0 &&
+        body->noperands == 2 && body->nresults == 1 && ret->operands[0] == body->results[0] &&
+        body->operands[0] == b->args[0] && body->operands[1] == b->args[1]) {
+        *out = SS_SCATTER_SUB;
+        return true;
+    }
     if (b->nops == 2 && body->noperands == 2 && body->nresults == 1 &&
         ret->operands[0] == body->results[0] &&
         ((body->operands[0] == b->args[0] && body->operands[1] == b->args[1]) ||
@@ -119,8 +128,8 @@ static bool update_op(ss__imp *im, const ss__mlir_op *op, ss_scatter_op *out)
                 return true;
             }
     return ss__imp_fail(im, op, "unsupported: a scatter whose region applies '%s' (add, "
-                                "maximum, minimum, multiply of its arguments, or returning the "
-                                "update, are read)",
+                                "maximum, minimum, multiply of its arguments, their "
+                                "difference, or returning the update, are read)",
                         b->nops == 1 ? "a return of its first argument" : body->name);
 }
 

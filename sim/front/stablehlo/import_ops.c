@@ -301,6 +301,33 @@ static bool op_dot(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
 }
 
+/* stablehlo.rng_bit_generator %state, algorithm = X: (new state, bits). */
+static bool op_rng(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[])
+{
+    static const struct { const char *name; ss_rng_algorithm alg; } algs[] = {
+        {"DEFAULT", SS_RNG_DEFAULT}, {"THREE_FRY", SS_RNG_THREE_FRY}, {"PHILOX", SS_RNG_PHILOX},
+    };
+    const ss__mlir_attr *a = ss__mlir_op_attr(op, "rng_algorithm");
+    const char *name = a && a->kind == SS__MLIR_AT_ENUM && a->s3 ? a->s3 : "";
+    int k = 0;
+    while (k < 3 && strcmp(algs[k].name, name) != 0)
+        k++;
+    if (k == 3)
+        return ss__imp_fail(im, op, "'%s': algorithm '%s' (DEFAULT, THREE_FRY or PHILOX)",
+                            op->name, name);
+    if (op->noperands != 1 || op->nresults != 2 ||
+        op->results[1]->type->kind != SS__MLIR_TY_TENSOR)
+        return ss__imp_fail(im, op, "'%s': expected one operand and two results", op->name);
+    const ss__mlir_type *t = op->results[1]->type;
+    ss_dtype dt;
+    if (!ss__imp_dtype(t->elem, &dt) || t->rank > SS_MAX_RANK)
+        return ss__imp_fail(im, op, "'%s': bits of %s, rank %d", op->name,
+                            ss__mlir_elem_name(t->elem), t->rank);
+    ss_status st = ss_rng_bit_generator(prog(im), x[0], algs[k].alg, dt, t->rank, t->dims,
+                                        &res[0], &res[1]);
+    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());
+}
+
 static bool op_slice(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
 {
     int64_t lo[SS_MAX_RANK], hi[SS_MAX_RANK], step[SS_MAX_RANK];
@@ -388,6 +415,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         return ss__imp_scatter(im, op, x, &res[0]);
     else if (strcmp(n, "stablehlo.sort") == 0)
         return ss__imp_sort(im, op, x, res);
+    else if (strcmp(n, "stablehlo.rng_bit_generator") == 0)
+        return op_rng(im, op, x, res);
     else if (strcmp(n, "chlo.top_k") == 0)
         return ss__imp_top_k(im, op, x, res);
     else if (strcmp(n, "stablehlo.reduce_window") == 0)
@@ -565,6 +594,7 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
                       strcmp(op->name, "stablehlo.reduce") == 0 ||
                       strcmp(op->name, "stablehlo.sort") == 0 ||
                       strcmp(op->name, "chlo.top_k") == 0 ||
+                      strcmp(op->name, "stablehlo.rng_bit_generator") == 0 ||
                       strcmp(op->name, "stablehlo.case") == 0 ||
                       strcmp(op->name, "stablehlo.if") == 0;
         if (ok && !passes && op->nresults != 1)
