@@ -243,6 +243,23 @@ Test(host_offload, device_put_host_arena_matches_plan)
     cr_assert_eq(plan.host_peak_bytes, ss_device_buffer_bytes(block));
     cr_assert_eq(plan.to_host_bytes, (double)block);
     cr_assert_eq(plan.to_device_bytes, (double)block);
+    /* The memory timeline: two transfers; host bytes live from the first
+     * until their buffer is freed; the steps cost them on the host link. */
+    ss_memory_point pts[64];
+    int npts = 0, ntransfers = 0;
+    size_t host_max = 0;
+    TS_OK(ss_executable_memory_timeline(e, pts, 64, &npts));
+    for (int k = 0; k < npts && k < 64; k++) {
+        ntransfers += strcmp(pts[k].what, "transfer") == 0;
+        host_max = pts[k].host_live_bytes > host_max ? pts[k].host_live_bytes : host_max;
+    }
+    cr_assert_eq(ntransfers, 2);
+    cr_assert_eq(host_max, plan.host_peak_bytes);
+    cr_assert_eq(pts[npts - 1].host_live_bytes, 0);
+    ss_step_estimate est;
+    TS_OK(ss_estimate_step(e, m, ss_hw_profile_find("tpu-v5e"), &est));
+    cr_assert_float_eq(est.host, 2.0 * (double)block / ss_hw_profile_find("tpu-v5e")->host_bw,
+                       1e-18);
     ss_context *ctx;
     TS_OK(ss_context_create(&(ss_context_options){.ndevices = 8, .device_memory = 1 << 20,
                                                   .hosts = 2},

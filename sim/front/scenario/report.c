@@ -638,6 +638,9 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         for (int k = 0; ss__scn_estimate_next(sc, r, &k, &p, &est);)
             fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
                     est.comm * 1e3, est.total * 1e3);
+        if (r->plan.transfers) /* the total includes the host link's time */
+            fprintf(f, "  (total includes the transfers to and from host memory: Host "
+                       "transfers above)\n");
         fprintf(f, "\n");
         if (!r->fits)
             fprintf(f, "DOES NOT FIT: %s per device needed, %s available\n",

@@ -408,6 +408,10 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
                 json_num(b, est.compute);
                 ss__buf_puts(b, ",\"comm_seconds\":");
                 json_num(b, est.comm);
+                if (r->plan.transfers) { /* host memory kinds: the host link's share */
+                    ss__buf_puts(b, ",\"host_transfer_seconds\":");
+                    json_num(b, est.host);
+                }
                 ss__buf_puts(b, ",\"total_seconds\":");
                 json_num(b, est.total);
                 ss__buf_putc(b, '}');
