@@ -703,6 +703,9 @@ typedef struct ss_context_options {
     int hosts;            /* 0 or 1: one host; else must divide ndevices */
     int threads;          /* devices inside a kernel at once; 0: the host's online cores */
     double timeout;       /* seconds a collective waits for its group; 0: 10 s */
+    size_t host_memory;   /* per host, for values in host memory kinds (ss_memory_kind),
+                             split evenly between its devices; 0: as much as its
+                             devices' device memory together */
 } ss_context_options;
 
 /* Create the devices: reserve one arena per device and start one thread per
@@ -792,6 +795,14 @@ size_t ss_device_buffer_bytes(size_t bytes);
 
 /* Memory counters of one device. SS_ERR_RANGE for a bad device. */
 ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out);
+/* Host memory (values in a host memory kind, ss_memory_kind) of one device:
+ * its partition of its host's arena. SS_ERR_RANGE for a bad device. */
+ss_status ss_device_host_memory_stats(ss_context *ctx, int device, ss_memory_stats *out);
+/* Host memory of host `host` (0 .. ss_context_host_count - 1): its
+ * devices' partitions summed (capacity, live bytes, peak as the sum of
+ * the partitions' peaks, counts; largest_free: the largest partition's).
+ * SS_ERR_RANGE for a bad host. */
+ss_status ss_host_memory_stats(ss_context *ctx, int host, ss_memory_stats *out);
 /* The `cap` largest live buffers of a device, largest first (ties by
  * address); *n receives how many were written. */
 ss_status ss_device_largest_buffers(ss_context *ctx, int device, ss_buffer_info out[], int cap,
@@ -1038,6 +1049,9 @@ typedef struct ss_hw_profile {
     double net_bw, net_alpha;     /* across nodes */
     size_t hbm_bytes;             /* memory per device; 0: not modelled */
     ss_memory_model memory;       /* how its compiler counts that memory */
+    double host_bw;               /* bytes/s per device and direction between a
+                                     device and its host's memory (device_put to a
+                                     host memory kind and back) */
 } ss_hw_profile;
 /* The number of profiles, profile i of them (NULL past the end), and the
  * profile named `name` (NULL if none is; names are matched exactly).
@@ -1507,6 +1521,37 @@ ss_status ss_cross_entropy(ss_program *p, ss_value logits, ss_value labels, ss_v
 /* with_sharding_constraint: a strict constraint the partitioner keeps.
  * Uneven shards are allowed here, as in JAX. */
 ss_status ss_constrain(ss_program *p, ss_value x, const ss_spec *spec, ss_value *out);
+/* Memory kinds (JAX's `memory_kind` of a sharding): where a value lives.
+ * SS_MEMORY_DEVICE is the device's arena (HBM), the default of every
+ * value. SS_MEMORY_PINNED_HOST and SS_MEMORY_UNPINNED_HOST are the memory
+ * of the host the device belongs to (ss_context_options.hosts: one host
+ * per process, as jax.process_index counts them): each host has one host
+ * arena, partitioned per device (each device's pinned buffers, as the
+ * runtime stages them per device), so plan and run count the same bytes.
+ * shardsim counts both host kinds alike (what differs on a TPU, DMA from
+ * pinned pages, is not modelled). */
+typedef enum ss_memory_kind {
+    SS_MEMORY_DEVICE = 0,
+    SS_MEMORY_PINNED_HOST,
+    SS_MEMORY_UNPINNED_HOST,
+    SS_MEMORY_KIND_COUNT
+} ss_memory_kind;
+/* "device", "pinned_host", "unpinned_host"; NULL for another number. */
+const char *ss_memory_kind_name(ss_memory_kind kind);
+/* jax.device_put(x, sharding.with_memory_kind(kind)) inside jit (StableHLO's
+ * @annotate_device_placement): *out is x's value in memory `kind`, with
+ * x's sharding. Moving a value between the device and its host is a
+ * transfer of each device's block over the host link: the plan counts its
+ * bytes (ss_plan.to_host_bytes, to_device_bytes) and the estimate its time
+ * (ss_hw_profile.host_bw); no value changes. A value in host memory may
+ * only be put back to the device, put in host memory again or be a program
+ * output: ss_program_compile refuses any other op on it, naming both (XLA
+ * computes on device memory only). A put to the memory x is already in is
+ * a copy. SS_ERR_INVALID for a bad value or kind. */
+ss_status ss_device_put(ss_program *p, ss_value x, ss_memory_kind kind, ss_value *out);
+/* The memory value v lives in: a device_put's kind, passed on by sharding
+ * constraints (ss_constrain), else SS_MEMORY_DEVICE (also for a bad value). */
+ss_memory_kind ss_value_memory_kind(const ss_program *p, ss_value v);
 /* Mark a program output; `spec` NULL lets propagation choose. */
 ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);
 
@@ -1840,6 +1885,14 @@ typedef struct ss_plan {
      * `carry k < N` for a constant N and the body adds 1 to carry k (JAX's
      * fori_loop and scan lowerings): N - c0 trips, the condition once more. */
     int unknown_trip_loops;
+    /* Host memory (values device_put to a host memory kind, ss_memory_kind):
+     * the peak of this device's partition of its host's arena (the same on
+     * every device: a host's peak is this times its device count), and the
+     * bytes each device moves to host and back to the device per step, with
+     * the number of transfers (loops multiplied as above). */
+    size_t host_peak_bytes;
+    double to_host_bytes, to_device_bytes;
+    int transfers;
 } ss_plan;
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out);
 /* The plan of ss_executable_run_arrays with input k donated where donate[k]
@@ -1882,11 +1935,14 @@ typedef struct ss_memory_point {
     int step;          /* the instruction's position, from 0 */
     ss_value value;    /* the value it loads, computes, reshards, stores or frees */
     const char *what;  /* "load", "constant", "kernel", "fused", "collective",
-                          "slice", "unstack", "store", "alloc", "place", "free" */
+                          "slice", "unstack", "store", "alloc", "place", "free",
+                          "loop", "transfer" (a device_put between memories) */
     size_t live_bytes; /* arena bytes alive after it */
     size_t peak_bytes; /* the most alive while it ran (a kernel's scratch
                           included); its maximum over the list is the plan's
                           peak_bytes */
+    size_t host_live_bytes; /* bytes alive in the device's partition of its
+                               host's arena after it (host memory kinds) */
 } ss_memory_point;
 /* The points of a run from host arrays (ss_executable_run); *n receives
  * their count, at most cap are written (cap 0: count only). */
@@ -1985,7 +2041,13 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
 
 /* One step of the per-device instruction list that costs time: a kernel,
  * a fused elementwise loop or a collective (ss_executable_steps). */
-typedef enum ss_step_kind { SS_STEP_KERNEL = 0, SS_STEP_FUSED, SS_STEP_COLLECTIVE } ss_step_kind;
+typedef enum ss_step_kind {
+    SS_STEP_KERNEL = 0,
+    SS_STEP_FUSED,
+    SS_STEP_COLLECTIVE,
+    SS_STEP_TO_HOST,  /* a device_put from device to host memory: bytes moved per device */
+    SS_STEP_TO_DEVICE /* from host memory back to the device */
+} ss_step_kind;
 typedef struct ss_step_cost {
     ss_step_kind kind;
     ss_value value;   /* the op's value (a fused loop: its last op's) */
@@ -2007,9 +2069,14 @@ ss_status ss_executable_steps(const ss_executable *e, ss_step_cost out[], int ca
  * elementwise loops are not counted. SS_ERR_NOMEM on host memory. */
 typedef struct ss_step_estimate {
     double compute, comm, total; /* seconds per step */
+    double host; /* of which transfers between device and host memory (bytes /
+                    ss_hw_profile.host_bw each, in total, not in comm) */
 } ss_step_estimate;
 ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh, const ss_hw_profile *p,
                            ss_step_estimate *out);
+/* Seconds to move `bytes` between a device and its host's memory under p
+ * (bytes / p->host_bw; 0 when the profile has no host link). */
+double ss_estimate_host_seconds(double bytes, const ss_hw_profile *p);
 
 /* ------------------------------------------------------------------------ */
 /* Training                                                                  */

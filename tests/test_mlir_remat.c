@@ -194,27 +194,36 @@ Test(mlir_remat, reduce_precision_that_rounds_is_refused_by_name)
 }
 
 /* jax.device_put to host memory inside jit (or an offloading policy)
- * marks results with mhlo.memory_kind: "device" is read, a host kind is
- * refused by name (no host arena yet). */
-Test(mlir_remat, host_memory_kinds_are_refused_by_name)
+ * marks results with mhlo.memory_kind: "device" and the host kinds are
+ * read (a host result is put in its host's arena), another kind is
+ * refused by name, and so is an argument in host memory. */
+Test(mlir_remat, memory_kinds_of_results_are_read)
 {
     static const char *const fmt =
         "module @jit_f {\n"
-        "  func.func public @main(%%arg0: tensor<8xf32>) -> (tensor<8xf32> {jax.result_info = "
-        "\"result\", mhlo.memory_kind = \"%s\"}) {\n"
+        "  func.func public @main(%%arg0: tensor<8xf32> {mhlo.memory_kind = \"%s\"}) -> "
+        "(tensor<8xf32> {jax.result_info = \"result\", mhlo.memory_kind = \"%s\"}) {\n"
         "    %%0 = stablehlo.negate %%arg0 : tensor<8xf32>\n"
         "    return %%0 : tensor<8xf32>\n"
         "  }\n"
         "}\n";
+    static const char *const ok[] = {"device", "pinned_host", "unpinned_host"};
     char text[512], *err = NULL;
-    snprintf(text, sizeof text, fmt, "device");
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text, fmt, "device", ok[k]);
+        int rc = plan_text(text, &err);
+        cr_assert_eq(rc, 0, "%s: exit %d: %s", ok[k], rc, err);
+        free(err);
+    }
+    snprintf(text, sizeof text, fmt, "device", "hbm2");
     int rc = plan_text(text, &err);
-    cr_assert_eq(rc, 0, "exit %d: %s", rc, err);
+    cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
+    cr_assert(strstr(err, "unsupported attribute 'mhlo.memory_kind = \"hbm2\"' on result 0"),
+              "%s", err);
     free(err);
-    snprintf(text, sizeof text, fmt, "pinned_host");
+    snprintf(text, sizeof text, fmt, "pinned_host", "device");
     rc = plan_text(text, &err);
     cr_assert_eq(rc, 2, "exit %d: %s", rc, err);
-    cr_assert(strstr(err, "unsupported attribute 'mhlo.memory_kind = \"pinned_host\"' on result 0"),
-              "%s", err);
+    cr_assert(strstr(err, "'mhlo.memory_kind = \"pinned_host\"' on argument 0"), "%s", err);
     free(err);
 }

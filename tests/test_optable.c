@@ -71,7 +71,8 @@ Test(optable, every_layer_handles_every_op)
                   "%s: no single-device evaluation", o->name);
         cr_assert(ss__exec_has_kernel(op) ||
                       (f & (SS__OPF_LEAF | SS__OPF_FIXES_LAYOUT | SS__OPF_MANUAL_BOUNDARY |
-                            SS__OPF_COLLECTIVE | SS__OPF_HAS_REGIONS | SS__OPF_REGION_RESULT)),
+                            SS__OPF_COLLECTIVE | SS__OPF_HAS_REGIONS | SS__OPF_REGION_RESULT |
+                            SS__OPF_MOVES_MEMORY)),
                   "%s: no kernel", o->name);
         if (ss__plan_has_flops(op))
             cr_assert(ss__exec_has_kernel(op), "%s: flops counted for no kernel", o->name);
@@ -499,6 +500,19 @@ static ss_value s_rng(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* tanh(x) put in pinned_host memory and back to the device, times w^T:
+ * the gradient comes back through both transfers. */
+static ss_value s_device_put(ss_program *p, const sample_in *in)
+{
+    ss_value t, h, d, wt, y;
+    TS_OK(ss_unary(p, SS_TANH, in->x, &t));
+    TS_OK(ss_device_put(p, t, SS_MEMORY_PINNED_HOST, &h));
+    TS_OK(ss_device_put(p, h, SS_MEMORY_DEVICE, &d));
+    TS_OK(ss_transpose(p, in->w, (int[]){1, 0}, &wt));
+    TS_OK(ss_binary(p, SS_MUL, d, wt, &y));
+    return y;
+}
+
 /* One sample per opcode: a new op fails `every_op_runs` until it has one. */
 static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_INPUT] = s_input,         [SS__OP_PARAM] = s_param,
@@ -519,6 +533,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_SORT] = s_sort,           [SS__OP_TOP_K] = s_top_k,
     [SS__OP_CASE] = s_case,           [SS__OP_CASE_RESULT] = s_case,
     [SS__OP_RNG_BIT_GENERATOR] = s_rng,
+    [SS__OP_MEMORY] = s_device_put,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)

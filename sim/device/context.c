@@ -289,6 +289,7 @@ void ss_context_destroy(ss_context *ctx)
         for (int i = 0; i < ctx->ndevices; i++) {
             ss_device *d = &ctx->devices[i];
             ss__arena_free(&d->arena);
+            ss__arena_free(&d->host_arena);
             free(d->members);
             free(d->events);
             pthread_mutex_destroy(&d->report_lock);
@@ -387,6 +388,10 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     }
     for (int i = 0; i < n; i++) {
         st = ss__arena_init(&ctx->devices[i].arena, i, mem);
+        if (!st)
+            st = ss__arena_init(&ctx->devices[i].host_arena, i,
+                                opts->host_memory ? opts->host_memory / (size_t)(n / hosts)
+                                                  : mem);
         if (st) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s", ss_error_message());
@@ -557,6 +562,21 @@ ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, cons
     return st;
 }
 
+ss_status ss__device_host_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
+                                      void **out)
+{
+    *out = NULL;
+    ss_status st = check_device(ctx, device);
+    if (st)
+        return st;
+    ss_device *d = &ctx->devices[device];
+    st = ss__arena_alloc(&d->host_arena, bytes, what, out);
+    if (st)
+        return ss__fail(st, "host memory of device %d (host %d): %s", device, d->host,
+                        ss_error_message());
+    return st;
+}
+
 ss_status ss_device_alloc(ss_context *ctx, int device, size_t bytes, const char *name,
                           void **out)
 {
@@ -568,6 +588,9 @@ ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
     ss_status st = check_device(ctx, device);
     if (st || !ptr)
         return st;
+    ss__arena *ha = &ctx->devices[device].host_arena;
+    if ((const char *)ptr >= ha->base && (const char *)ptr < ha->base + ha->capacity)
+        return ss__arena_release(ha, ptr);
     ss__arena *a = &ctx->devices[device].arena;
     void *own = (char *)ptr < a->base || (char *)ptr >= a->base + a->capacity
                     ? ss__device_unview(ctx, device, ptr) : NULL;
@@ -585,6 +608,38 @@ ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *o
     if (st)
         return st;
     ss__arena_stats(&ctx->devices[device].arena, out);
+    return SS_OK;
+}
+
+ss_status ss_device_host_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)
+{
+    ss_status st = check_device(ctx, device);
+    if (st)
+        return st;
+    ss__arena_stats(&ctx->devices[device].host_arena, out);
+    return SS_OK;
+}
+
+ss_status ss_host_memory_stats(ss_context *ctx, int host, ss_memory_stats *out)
+{
+    if (!ctx || !out)
+        return ss__fail(SS_ERR_INVALID, "host memory: no context or stats to fill");
+    if (host < 0 || host >= ctx->hosts)
+        return ss__fail(SS_ERR_RANGE, "host %d is outside 0..%d", host, ctx->hosts - 1);
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < ctx->ndevices; i++) {
+        if (ctx->devices[i].host != host)
+            continue;
+        ss_memory_stats s;
+        ss__arena_stats(&ctx->devices[i].host_arena, &s);
+        out->capacity += s.capacity;
+        out->live_bytes += s.live_bytes;
+        out->peak_bytes += s.peak_bytes;
+        out->alloc_count += s.alloc_count;
+        out->live_count += s.live_count;
+        if (s.largest_free > out->largest_free)
+            out->largest_free = s.largest_free;
+    }
     return SS_OK;
 }
 

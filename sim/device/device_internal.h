@@ -65,6 +65,10 @@ struct ss_device {
     pthread_t thread;
     bool started;
     ss__arena arena;
+    /* This device's partition of its host's arena (host memory kinds:
+     * ss_memory_kind): a separate range, so a buffer's address says which
+     * memory it is in. */
+    ss__arena host_arena;
 
     /* Result of the device function (written by the device thread; read by
      * the caller of ss_context_run after the run's completion handshake). */
@@ -236,6 +240,12 @@ ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec);
 /* Internal allocation with a full description for reports. */
 ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
                                  void **out);
+
+/* A buffer in the device's partition of its host's arena (a value in a
+ * host memory kind); ss_device_free returns it there. Errors as
+ * ss__device_alloc_named's, SS_ERR_DEVICE_OOM naming host memory. */
+ss_status ss__device_host_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
+                                      void **out);
 
 /* "sum f32[16] over ('x', 'y')"-style description of a collective. */
 void ss__coll_describe(const ss_coll *c, char *out, size_t cap);

@@ -62,6 +62,7 @@ ss__vjp_rule ss__vjp_clamp;
 ss__vjp_rule ss__vjp_collective;
 ss__vjp_rule ss__vjp_concat;
 ss__vjp_rule ss__vjp_constrain;
+ss__vjp_rule ss__vjp_memory;
 ss__vjp_rule ss__vjp_dot;
 ss__vjp_rule ss__vjp_gather;
 ss__vjp_rule ss__vjp_loop;

@@ -55,6 +55,9 @@ enum {
     /* A result of an op with regions: that op computes, evaluates and
      * differentiates it, and its operand (the op) has no layout. */
     SS__OPF_REGION_RESULT = 1u << 8,
+    /* Moves its operand between memories (device_put to a memory kind): its
+     * lowering emits a transfer, not a kernel. */
+    SS__OPF_MOVES_MEMORY = 1u << 9,
 };
 
 /* A row of the op table, as the graph layer keeps it (the per-layer
@@ -256,6 +259,10 @@ unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, s
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out);
 /* The node of value v, or NULL (with a message) if v is not a value of p. */
 const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what);
+/* The memory a value lives in: a device_put's kind (through sharding
+ * constraints, which keep their operand's memory), else the device's
+ * (ss_memory_kind; other ops compute in device memory). */
+ss_memory_kind ss__value_memory(const ss_program *p, ss_value v);
 /* Drop the nodes appended since value count n0 (a failing builder leaves
  * the program as it was). */
 void ss__program_drop_since(ss_program *p, int n0);

@@ -632,3 +632,39 @@ ss_status ss_constrain(ss_program *p, ss_value x, const ss_spec *spec, ss_value 
     n.in[n.nin++] = x;
     return ss__program_add(p, &n, out);
 }
+
+const char *ss_memory_kind_name(ss_memory_kind kind)
+{
+    static const char *const names[SS_MEMORY_KIND_COUNT] = {"device", "pinned_host",
+                                                            "unpinned_host"};
+    return (unsigned)kind < SS_MEMORY_KIND_COUNT ? names[kind] : NULL;
+}
+
+ss_status ss_device_put(ss_program *p, ss_value x, ss_memory_kind kind, ss_value *out)
+{
+    const ss__node *a = ss__program_node(p, x, "device_put");
+    if (!a)
+        return SS_ERR_INVALID;
+    if ((unsigned)kind >= SS_MEMORY_KIND_COUNT)
+        return ss__fail(SS_ERR_INVALID, "device_put: unknown memory kind %d", (int)kind);
+    ss__node n;
+    node_init(&n, SS__OP_MEMORY, a);
+    n.sub = (int)kind;
+    n.in[n.nin++] = x;
+    return ss__program_add(p, &n, out);
+}
+
+ss_memory_kind ss__value_memory(const ss_program *p, ss_value v)
+{
+    const ss__node *n = &p->nodes[v];
+    while (n->op == SS__OP_CONSTRAIN) /* a constraint moves no data between memories */
+        n = &p->nodes[n->in[0]];
+    return n->op == SS__OP_MEMORY ? (ss_memory_kind)n->sub : SS_MEMORY_DEVICE;
+}
+
+ss_memory_kind ss_value_memory_kind(const ss_program *p, ss_value v)
+{
+    if (!p || v < 0 || v >= ss_program_value_count(p))
+        return SS_MEMORY_DEVICE;
+    return ss__value_memory(p, v);
+}

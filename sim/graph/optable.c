@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 34, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 35, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -86,6 +86,14 @@ static const char *rng_name(int sub)
 {
     static const char *const names[] = {"rng_bit_generator", "rng_bit_generator_state"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* A device_put's target memory (ss_memory_kind), JAX's kind names. */
+static const char *memory_name(int sub)
+{
+    static const char *const names[SS_MEMORY_KIND_COUNT] = {
+        "device_put_device", "device_put_pinned_host", "device_put_unpinned_host"};
+    return (unsigned)sub < SS_MEMORY_KIND_COUNT ? names[sub] : NULL;
 }
 
 static const ss__op_info op_table[] = {

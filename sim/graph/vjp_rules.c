@@ -614,6 +614,15 @@ ss_status ss__vjp_concat(ss__ad *s, const ss__node *n, ss_value v, ss_value g, c
     return st;
 }
 
+/* device_put to a memory kind: the cotangent goes back to the memory the
+ * operand lives in (jax's transpose of device_put puts it back). */
+ss_status ss__vjp_memory(ss__ad *s, const ss__node *n, ss_value v, ss_value g, const bool want[],
+                         ss_value gin[])
+{
+    (void)v, (void)want;
+    return ss_device_put(s->p, g, ss__value_memory(s->p, n->in[0]), &gin[0]);
+}
+
 ss_status ss__vjp_constrain(ss__ad *s, const ss__node *n, ss_value v, ss_value g,
                             const bool want[], ss_value gin[])
 {

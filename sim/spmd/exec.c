@@ -364,6 +364,30 @@ static bool computes(const run *r, const ss__inst *i, const int64_t c[])
     return true;
 }
 
+/* A device_put between memories: the block copied into a buffer of the
+ * target memory (the host arena's partition of this device, or its own
+ * arena), traced as a transfer with its bytes. */
+static ss_status run_transfer(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+{
+    const ss__bufdesc *ob = &r->e->bufs[i->out];
+    int id = ss_device_id(dev);
+    double t0 = ss__now();
+    ss_status st = ob->host ? ss__device_host_alloc_named(r->ctx, id, ob->bytes, ob->name,
+                                                          &ptr[i->out])
+                            : ss__device_alloc_named(r->ctx, id, ob->bytes, ob->name,
+                                                     &ptr[i->out]);
+    if (st)
+        return st;
+    memcpy(ptr[i->out], ptr[i->in[0]], ob->bytes);
+    bool from_host = r->e->bufs[i->in[0]].host;
+    ss__trace(dev, 'X', "transfer",
+              from_host == ob->host ? "copy"
+              : ob->host            ? "device to host"
+                                    : "host to device",
+              t0, ss__now(), "bytes", (double)ob->bytes, NULL, 0);
+    return SS_OK;
+}
+
 static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
                           void **ptr)
 {
@@ -463,6 +487,8 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         st = run_kernel(r, dev, i, c, ptr, computes(r, i, c));
         return st || !shared ? st : share_results(r, dev, i, c, ptr);
     }
+    if (i->kind == SS__INST_TRANSFER)
+        return run_transfer(r, dev, i, ptr);
     if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, ob->name, &ptr[i->out])))
         return st;
     void *out = ptr[i->out];

@@ -258,11 +258,12 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind == SS__INST_FREE) {
-            now -= ss_device_buffer_bytes(e->bufs[i->in[0]].bytes);
+            if (!e->bufs[i->in[0]].host) /* host memory is counted apart */
+                now -= ss_device_buffer_bytes(e->bufs[i->in[0]].bytes);
             live[i->in[0]] = 0;
             continue;
         }
-        if (i->kind == SS__INST_STORE)
+        if (i->kind == SS__INST_STORE || (i->kind == SS__INST_TRANSFER && e->bufs[i->out].host))
             continue;
         int res[SS__INST_MAX_RESULTS] = {i->out};
         int nres = 1;
@@ -404,6 +405,11 @@ static ss_status steps_of(const ss_executable *e, ss_value as, steps_acc *a)
             c.bytes = rec.sent;
             c.ledger_index = a->ncoll++;
             a->sent += rec.sent;
+        } else if (i->kind == SS__INST_TRANSFER &&
+                   e->bufs[i->in[0]].host != e->bufs[i->out].host) {
+            c.kind = e->bufs[i->out].host ? SS_STEP_TO_HOST : SS_STEP_TO_DEVICE;
+            c.dtype = e->bufs[i->out].dtype;
+            c.bytes = (double)e->bufs[i->out].bytes;
         } else if (i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) {
             c.kind = i->kind == SS__INST_KERNEL ? SS_STEP_KERNEL : SS_STEP_FUSED;
             c.dtype = e->bufs[i->out].dtype;

@@ -455,6 +455,17 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     const ss__layout *want = &s->p->layouts[v];
     if (!ss__lower_has_rule(n->op))
         return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
+    /* XLA computes in device memory: a host value only moves (a device_put)
+     * or leaves the program. */
+    for (int k = 0; n->op != SS__OP_MEMORY && n->op != SS__OP_CONSTRAIN && k < n->nin; k++) {
+        ss_memory_kind mk = ss__value_memory(s->p, n->in[k]);
+        if (mk != SS_MEMORY_DEVICE)
+            return ss__fail(SS_ERR_UNSUPPORTED,
+                            "compile: %%%d (%s) reads %%%d, a value in %s memory: only a "
+                            "device_put (back to the device) or a program output takes a host "
+                            "value, as XLA computes in device memory",
+                            (int)v, ss__opcode_name(n), (int)n->in[k], ss_memory_kind_name(mk));
+    }
     ss_status st = ss__lower_gathers_around(n)
                        ? ss__lower_around_uneven(s, v, want, lower_rules[n->op])
                        : lower_rules[n->op](s, v, want);

@@ -31,8 +31,11 @@ typedef enum ss__inst_kind {
                           ((coord of mesh axis `place_axis`) + place_step) mod
                           place_n along dim place_dim */
     SS__INST_FREE,     /* return buffer in[0] to the arena */
-    SS__INST_LOOP      /* run loop `index` (ss__loop_exec) on operands in[]: its
+    SS__INST_LOOP,     /* run loop `index` (ss__loop_exec) on operands in[]: its
                           results are the buffers loops[index].outs, out = outs[0] */
+    SS__INST_TRANSFER  /* out = in[0] copied between device and host memory (a
+                          device_put to another memory kind): out's buffer is in
+                          the memory bufs[out].host says */
 } ss__inst_kind;
 
 /* A local buffer: the same shape on every device. A block of a dim split
@@ -45,6 +48,8 @@ typedef struct ss__bufdesc {
     int64_t shape[SS_MAX_RANK];
     size_t bytes;
     ss_value value; /* the value it holds a block (or a reshard step) of */
+    bool host;      /* lives in the device's partition of its host's arena
+                       (a device_put to a host memory kind), not in the device's */
     char name[48];  /* "%12 dot_general": the value and what made the buffer */
 } ss__bufdesc;
 

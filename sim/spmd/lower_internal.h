@@ -128,6 +128,7 @@ ss__lower_rule ss__lower_case; /* case_spmd.c */
 ss__lower_rule ss__lower_case_result;
 ss__lower_rule ss__lower_collective;
 ss__lower_rule ss__lower_constrain;
+ss__lower_rule ss__lower_memory;
 ss__lower_rule ss__lower_dot;
 ss__lower_rule ss__lower_gather;
 ss__lower_rule ss__lower_leaf;

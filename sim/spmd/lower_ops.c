@@ -376,6 +376,42 @@ ss_status ss__lower_constrain(ss__lowering *s, ss_value v, const ss__layout *wan
     return st;
 }
 
+/* device_put to a memory kind: each device's block of the operand, in the
+ * result's layout, copied into a buffer of the target memory (its host's
+ * arena, or its own); nothing crosses devices. */
+ss_status ss__lower_memory(ss__lowering *s, ss_value v, const ss__layout *want)
+{
+    const ss__node *n = &s->p->nodes[v];
+    int in, out;
+    ss_status st = ss__lower_need(s, n->in[0], want, &in);
+    if (!st)
+        st = ss__lower_check_even(s, v, want);
+    if (!st)
+        st = ss__lower_kernel_out(s, v, want, &out);
+    if (st)
+        return st;
+    ss__bufdesc *ob = &s->e->bufs[out];
+    ob->host = n->sub != SS_MEMORY_DEVICE;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_TRANSFER, v);
+    i.nin = 1;
+    i.in[0] = in;
+    i.out = out;
+    if ((st = ss__lower_emit(s, &i)))
+        return st;
+    ss__lower_add_version(s, v, out, want);
+    bool from_host = s->e->bufs[in].host;
+    char b[32];
+    ss__fmt_bytes(b, sizeof b, (double)ob->bytes);
+    if (from_host != ob->host)
+        ss__buf_printf(&s->line, ": %s, %s per device over the host link",
+                       ob->host ? "device to host" : "host to device", b);
+    else
+        ss__buf_printf(&s->line, ": a copy within %s memory, %s per device",
+                       ob->host ? "host" : "device", b);
+    return SS_OK;
+}
+
 /* shard_map boundaries and explicit collectives. Inside a region every
  * value is a per-device block (layout "replicated" over its block shape),
  * so ordinary ops lower to local kernels with no reshard at all. */

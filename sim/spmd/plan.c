@@ -118,6 +118,7 @@ typedef struct mode {
     /* How buffers are sized (ss_memory_model.layout): the executable's
      * own table is, a loop's regions are laid out so when planned. */
     ss_memory_layout layout;
+    size_t host_live; /* bytes in the device's partition of its host's arena */
 } mode;
 
 /* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
@@ -199,10 +200,17 @@ static bool onchip_take(mode *md, int b, size_t bytes)
     return true;
 }
 
-/* A new result buffer b: on chip when it fits there, else in HBM (*live). */
-static void place_result(const ss_executable *e, mode *md, int b, size_t *live)
+/* A new result buffer b: in host memory when it is a host buffer, else on
+ * chip when it fits there, else in HBM (*live). */
+static void place_result(const ss_executable *e, mode *md, int b, size_t *live, ss_plan *out)
 {
     size_t bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
+    if (e->bufs[b].host) {
+        md->host_live += bytes;
+        if (md->host_live > out->host_peak_bytes)
+            out->host_peak_bytes = md->host_live;
+        return;
+    }
     if (!onchip_take(md, b, bytes)) {
         *live += bytes;
         hbm_set(md, b, true);
@@ -214,6 +222,7 @@ static const char *const inst_what[] = {
     [SS__INST_COLL] = "collective", [SS__INST_SLICE] = "slice",    [SS__INST_UNSTACK] = "unstack",
     [SS__INST_STORE] = "store",     [SS__INST_FUSED] = "fused",    [SS__INST_ALLOC] = "alloc",
     [SS__INST_PLACE] = "place",     [SS__INST_FREE] = "free",      [SS__INST_LOOP] = "loop",
+    [SS__INST_TRANSFER] = "transfer",
 };
 
 /* Where plan_run writes its memory timeline: pts[0..cap), *n counted. */
@@ -223,7 +232,7 @@ typedef struct timeline {
 } timeline;
 
 static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__inst *i,
-                         size_t live, size_t peak)
+                         size_t live, size_t peak, size_t host_live)
 {
     if (!tl)
         return;
@@ -233,8 +242,19 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
             (size_t)i->kind < sizeof inst_what / sizeof *inst_what && inst_what[i->kind]
                 ? inst_what[i->kind]
                 : "other",
-            live, peak};
+            live, peak, host_live};
     tl->n++;
+}
+
+/* A region's host figures (ss_plan's) run `trips` times on top of the
+ * host bytes alive around it. */
+static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, double trips)
+{
+    if (md->host_live + r->host_peak_bytes > out->host_peak_bytes)
+        out->host_peak_bytes = md->host_live + r->host_peak_bytes;
+    out->to_host_bytes += trips * r->to_host_bytes;
+    out->to_device_bytes += trips * r->to_device_bytes;
+    out->transfers += (int)trips * r->transfers;
 }
 
 /* The plan, and with tl the live bytes after every instruction. */
@@ -273,6 +293,7 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
         sent = r.sent_bytes > sent ? r.sent_bytes : sent;
         out->ncollectives += r.ncollectives;
         out->unknown_trip_loops += r.unknown_trip_loops;
+        add_region_host(out, md, &r, 1);
     }
     for (int k = 0; k < l->nout; k++)
         results += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
@@ -420,6 +441,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     out->ncollectives += (int)trips * body.ncollectives + (int)ctrips * cond.ncollectives;
     out->sent_bytes += trips * body.sent_bytes + ctrips * cond.sent_bytes;
     out->unknown_trip_loops += body.unknown_trip_loops + cond.unknown_trip_loops + (known ? 0 : 1);
+    add_region_host(out, md, &body, trips);
+    add_region_host(out, md, &cond, ctrips);
     return SS_OK;
 }
 
@@ -453,7 +476,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout, 0};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -483,13 +506,15 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
              * outlive the run. */
             if (md.moved[b0] || borrowed || kept[b0] || (e->region && arg_input[b0] >= 0))
                 ; /* nothing to free (a region's loop frees its carries) */
+            else if (e->bufs[b0].host)
+                md.host_live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
             else if (md.onchip && md.onchip[b0])
                 md.onchip_used -= ss_device_buffer_bytes(e->bufs[b0].bytes);
             else {
                 live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
                 hbm_set(&md, b0, false);
             }
-            timeline_add(tl, e, k, i, live, live);
+            timeline_add(tl, e, k, i, live, live, md.host_live);
             continue;
         case SS__INST_STORE:
             if (arrays && borrowed && !e->region) { /* an undonated input returned: copied */
@@ -503,15 +528,15 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                 peak_snapshot(e, &md, 0, SS_BUFFER_SCRATCH, -1);
                 out->peak_bytes = live;
             }
-            timeline_add(tl, e, k, i, live, live);
+            timeline_add(tl, e, k, i, live, live, md.host_live);
             continue;
         case SS__INST_PLACE:
-            timeline_add(tl, e, k, i, live, live);
+            timeline_add(tl, e, k, i, live, live, md.host_live);
             continue;
         case SS__INST_LOOP: {
             size_t peak = live;
             st = plan_loop(e, i, &md, &live, out, &peak);
-            timeline_add(tl, e, k, i, live, peak);
+            timeline_add(tl, e, k, i, live, peak, md.host_live);
             continue;
         }
         case SS__INST_LOAD:
@@ -522,7 +547,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                     if (live > out->peak_bytes)
                         out->peak_bytes = live;
                 }
-                timeline_add(tl, e, k, i, live, live);
+                timeline_add(tl, e, k, i, live, live, md.host_live);
                 continue;
             }
             break;
@@ -532,11 +557,11 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         /* A result written over a dying operand takes no new bytes (an
          * argument only when donated). */
         if (!takes_operand(e, i, 0, &md, &live))
-            place_result(e, &md, i->out, &live);
+            place_result(e, &md, i->out, &live, out);
         if (i->kind == SS__INST_FUSED)
             for (int x = 0; x < i->fused.nextra; x++)
                 if (!takes_operand(e, i, 1 + x, &md, &live))
-                    place_result(e, &md, i->extra_out[x], &live);
+                    place_result(e, &md, i->extra_out[x], &live, out);
         size_t peak = live;
         out->flops += ss__inst_flops(e, i);
         if (i->kind == SS__INST_KERNEL) {
@@ -554,7 +579,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             peak_snapshot(e, &md, peak - live, SS_BUFFER_SCRATCH, i->node);
             out->peak_bytes = peak;
         }
-        timeline_add(tl, e, k, i, live, peak);
+        timeline_add(tl, e, k, i, live, peak, md.host_live);
+        if (i->kind == SS__INST_TRANSFER && e->bufs[i->in[0]].host != e->bufs[i->out].host) {
+            *(e->bufs[i->out].host ? &out->to_host_bytes : &out->to_device_bytes) +=
+                (double)e->bufs[i->out].bytes;
+            out->transfers++;
+        }
         if (i->kind == SS__INST_COLL) {
             ss_coll_record rec;
             ss_coll c = i->coll;

@@ -36,18 +36,28 @@
 #define V5E_HBM_AVAILABLE ((size_t)(15.75 * (1 << 30)))
 #define V5P_HBM_AVAILABLE ((size_t)(95.74 * (1 << 30)))
 
+/* Host link (device_put to and from host memory kinds), per device and
+ * direction. No Cloud TPU document gives a figure for the chip's link to
+ * its host: ASSUMED a PCIe 4.0 x16 link, 16 GT/s x 16 lanes with 128b/130b
+ * coding = 31.5 GB/s per direction (PCI-SIG's PCIe 4.0 rate), for v5e and
+ * v5p alike. H100 SXM: PCIe 5.0 x16, 128 GB/s both ways = 64 GB/s per
+ * direction (NVIDIA H100 datasheet). cpu-here: host memory is the same
+ * DRAM, a copy at its ~20 GB/s per core. */
+#define PCIE4_X16_BW 31.5e9
+#define PCIE5_X16_BW 64e9
+
 static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0}},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0}, 20e9},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
     {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 16 GiB HBM at 819 GB/s, ICI 50 GB/s/axis, "
                 "256 chips/slice",
      197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
-     {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES}},
+     {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES}, PCIE4_X16_BW},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
      * per link), 6144 chips in the largest slice, DCN 50 Gb/s per chip
@@ -57,14 +67,14 @@ static const ss_hw_profile profiles[] = {
     {"tpu-v5p", "Cloud TPU v5p: 459 TFLOP/s, 95 GiB HBM at 2765 GB/s, ICI 100 GB/s/link, "
                 "6144 chips/slice",
      459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
-     {SS_LAYOUT_TPU, 0}},
+     {SS_LAYOUT_TPU, 0}, PCIE4_X16_BW},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
      * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0}},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0}, PCIE5_X16_BW},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
@@ -138,6 +148,10 @@ ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh,
         /* Fused elementwise loops are not part of the estimate (yet). */
         if (c[k].kind == SS_STEP_FUSED)
             continue;
+        if (c[k].kind == SS_STEP_TO_HOST || c[k].kind == SS_STEP_TO_DEVICE) {
+            out->host += ss_estimate_host_seconds(c[k].bytes, p);
+            continue;
+        }
         if (c[k].kind == SS_STEP_KERNEL) {
             double peak = (c[k].dtype == SS_BF16 || c[k].dtype == SS_F16 ? p->flops_bf16
                                                                           : p->flops_f32) *
@@ -154,6 +168,11 @@ ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh,
         out->comm += ss_estimate_coll_seconds(r.kind, r.group_size, r.sent, bw, alpha);
     }
     free(c);
-    out->total = out->compute + out->comm;
+    out->total = out->compute + out->comm + out->host;
     return st;
+}
+
+double ss_estimate_host_seconds(double bytes, const ss_hw_profile *p)
+{
+    return p && p->host_bw > 0 ? bytes / p->host_bw : 0;
 }

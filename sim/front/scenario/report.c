@@ -191,6 +191,30 @@ int ss__scn_ledger_rows(const ss_executable *e, ss__scn_ledger_row *rows, int ca
 
 /* --- Text ---------------------------------------------------------------------- */
 
+/* Host memory beside the device's (values in a host memory kind): per
+ * device its partition of the host's arena, per host their sum; nothing
+ * when the program puts nothing there. */
+static void text_host_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
+{
+    if (!r->plan.host_peak_bytes && !r->plan.transfers)
+        return;
+    char a[32], b[32];
+    int n = ss_mesh_device_count(sc->mesh), hosts = sc->hosts > 0 ? sc->hosts : 1;
+    fprintf(f, "Host memory (values in pinned_host/unpinned_host memory; one arena per host, "
+               "%d device%s each)\n", n / hosts, n / hosts == 1 ? "" : "s");
+    ss__fmt_bytes(a, sizeof a, (double)r->plan.host_peak_bytes);
+    ss__fmt_bytes(b, sizeof b, (double)r->plan.host_peak_bytes * (double)(n / hosts));
+    fprintf(f, "  planned peak: %s per device, %s per host\n", a, b);
+    for (int h = 0; r->ctx && h < hosts; h++) {
+        ss_memory_stats hs;
+        if (ss_host_memory_stats(r->ctx, h, &hs) != SS_OK)
+            break;
+        ss__fmt_bytes(a, sizeof a, (double)hs.peak_bytes);
+        fprintf(f, "  host %d: measured peak %s (%lld buffers allocated)\n", h, a,
+                (long long)hs.alloc_count);
+    }
+}
+
 static void text_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
 {
     char a[32], b[32];
@@ -246,6 +270,7 @@ static void text_memory(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
             fprintf(f, "  (the plan predicted %s per device)\n",
                     (ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes), a));
     }
+    text_host_memory(sc, r, f);
     fprintf(f, "\n");
 }
 
@@ -268,6 +293,42 @@ static void loop_suffix(const ss_ledger_entry *le, char *label, size_t cap)
              le->region_name ? le->region_name : "");
 }
 
+/* Transfers between device and host memory, per device, each with its
+ * bytes and time over the profile's host link; nothing when there are none. */
+static void text_transfers(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
+{
+    if (!r->plan.transfers)
+        return;
+    const ss_hw_profile *p = ss_hw_profile_find(r->profile ? r->profile : "tpu-v5e");
+    char a[32], b[32];
+    ss__fmt_bytes(a, sizeof a, r->plan.to_host_bytes);
+    ss__fmt_bytes(b, sizeof b, r->plan.to_device_bytes);
+    fprintf(f, "Host transfers per step (per device; %s host link %.1f GB/s per direction)\n",
+            p->name, p->host_bw / 1e9);
+    fprintf(f, "  total: %d transfer%s, %s to host, %s to device, %.3g us\n", r->plan.transfers,
+            r->plan.transfers == 1 ? "" : "s", a, b,
+            1e6 * ss_estimate_host_seconds(r->plan.to_host_bytes + r->plan.to_device_bytes, p));
+    int n = 0;
+    if (ss_executable_steps(r->exe, NULL, 0, &n) != SS_OK || n == 0)
+        return;
+    ss_step_cost *c = malloc(sizeof *c * (size_t)n);
+    if (!c || ss_executable_steps(r->exe, c, n, &n) != SS_OK) {
+        free(c);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        if (c[k].kind != SS_STEP_TO_HOST && c[k].kind != SS_STEP_TO_DEVICE)
+            continue;
+        char label[320];
+        value_label(sc, c[k].value, label, sizeof label);
+        ss__fmt_bytes(a, sizeof a, c[k].bytes);
+        fprintf(f, "  %-14s %12s %9.3g us: %s\n",
+                c[k].kind == SS_STEP_TO_HOST ? "device to host" : "host to device", a,
+                1e6 * ss_estimate_host_seconds(c[k].bytes, p), label);
+    }
+    free(c);
+}
+
 static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     ss__scn_ledger_row rows[64];
@@ -277,6 +338,9 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
     fprintf(f, "Collectives per step (summed per mesh axis and kind; bytes sent per device)\n");
     if (n == 0) {
         fprintf(f, "  none: every op is local\n\n");
+        text_transfers(sc, r, f);
+        if (r->plan.transfers)
+            fprintf(f, "\n");
         return;
     }
     fprintf(f, "  %-22s %-16s %6s %14s %7s\n", "axes", "kind", "count", "bytes/device", "share");
@@ -314,6 +378,9 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
         }
     }
     fprintf(f, "\n");
+    text_transfers(sc, r, f);
+    if (r->plan.transfers)
+        fprintf(f, "\n");
 }
 
 const char *const ss__scn_role_names[] = {
@@ -571,6 +638,9 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
         for (int k = 0; ss__scn_estimate_next(sc, r, &k, &p, &est);)
             fprintf(f, "  %-12s %10.4g ms %12.4g ms %10.4g ms\n", p->name, est.compute * 1e3,
                     est.comm * 1e3, est.total * 1e3);
+        if (r->plan.transfers) /* the total includes the host link's time */
+            fprintf(f, "  (total includes the transfers to and from host memory: Host "
+                       "transfers above)\n");
         fprintf(f, "\n");
         if (!r->fits)
             fprintf(f, "DOES NOT FIT: %s per device needed, %s available\n",

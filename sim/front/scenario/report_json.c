@@ -265,7 +265,29 @@ static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
     int ntop = 0;
     if (ss_executable_peak_buffers(r->exe, top, 8, &ntop) != SS_OK)
         ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "memory report: out of host memory"));
-    ss__buf_puts(b, "],\"largest_at_peak\":[");
+    ss__buf_putc(b, ']');
+    if (r->plan.host_peak_bytes || r->plan.transfers) { /* host memory kinds */
+        int hosts = sc->hosts > 0 ? sc->hosts : 1;
+        ss__buf_printf(b, ",\"host\":{\"hosts\":%d,\"devices_per_host\":%d,"
+                          "\"plan_peak_bytes_per_device\":%zu,\"plan_peak_bytes_per_host\":%zu,"
+                          "\"to_host_bytes\":%.0f,\"to_device_bytes\":%.0f,\"transfers\":%d",
+                       hosts, n / hosts, r->plan.host_peak_bytes,
+                       r->plan.host_peak_bytes * (size_t)(n / hosts), r->plan.to_host_bytes,
+                       r->plan.to_device_bytes, r->plan.transfers);
+        if (r->ctx) {
+            ss__buf_puts(b, ",\"measured\":[");
+            for (int h = 0; h < hosts; h++) {
+                ss_memory_stats hs;
+                if (ss_host_memory_stats(r->ctx, h, &hs) != SS_OK)
+                    break;
+                ss__buf_printf(b, "%s{\"host\":%d,\"peak_bytes\":%zu}", h ? "," : "", h,
+                               hs.peak_bytes);
+            }
+            ss__buf_putc(b, ']');
+        }
+        ss__buf_putc(b, '}');
+    }
+    ss__buf_puts(b, ",\"largest_at_peak\":[");
     for (int k = 0; k < ntop; k++) {
         ss__buf_puts(b, k ? ",{\"buffer\":" : "{\"buffer\":");
         ss__json_str(b, top[k].name);
@@ -386,6 +408,10 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
                 json_num(b, est.compute);
                 ss__buf_puts(b, ",\"comm_seconds\":");
                 json_num(b, est.comm);
+                if (r->plan.transfers) { /* host memory kinds: the host link's share */
+                    ss__buf_puts(b, ",\"host_transfer_seconds\":");
+                    json_num(b, est.host);
+                }
                 ss__buf_puts(b, ",\"total_seconds\":");
                 json_num(b, est.total);
                 ss__buf_putc(b, '}');

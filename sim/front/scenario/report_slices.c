@@ -34,7 +34,10 @@ ss_status ss__scn_plan_slices(const ss_scenario *sc, const ss__scn_report *r, ss
         int ledger = -1;
         if (c[k].kind == SS_STEP_FUSED) /* not in the estimate (yet) */
             continue;
-        if (c[k].kind == SS_STEP_COLLECTIVE &&
+        if (c[k].kind == SS_STEP_TO_HOST || c[k].kind == SS_STEP_TO_DEVICE) {
+            dur = ss_estimate_host_seconds(c[k].bytes, p);
+            name = c[k].kind == SS_STEP_TO_HOST ? "device to host" : "host to device";
+        } else if (c[k].kind == SS_STEP_COLLECTIVE &&
             ss_executable_ledger_get(r->exe, c[k].ledger_index, &rec) == SS_OK) {
             double bw, alpha;
             ss_hw_profile_axis_link(p, sc->mesh, rec.naxes, rec.axes, &bw, &alpha);

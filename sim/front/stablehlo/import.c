@@ -246,20 +246,37 @@ static const ss__mlir_attr *res_attr(const ss__mlir_func *f, int i, const char *
     return ss__mlir_dict_get(d, name);
 }
 
-/* mhlo.memory_kind of an argument or result (jit's shardings with a
- * memory_kind, jax.device_put to host memory): "device" is the only kind
- * modelled; any other (pinned_host, unpinned_host) is refused by name, as
- * host memory has no arena of its own yet. */
-static bool device_memory_only(ss__imp *im, const ss__mlir_op *at, const ss__mlir_attr *kind,
-                               const char *what, int i)
+bool ss__imp_memory_kind(const char *text, size_t len, ss_memory_kind *out)
 {
-    if (!kind || (kind->kind == SS__MLIR_AT_STRING && kind->len == 6 &&
-                  memcmp(kind->s, "device", 6) == 0))
+    for (int k = 0; k < SS_MEMORY_KIND_COUNT; k++) {
+        const char *name = ss_memory_kind_name((ss_memory_kind)k);
+        if (strlen(name) == len && memcmp(name, text, len) == 0) {
+            *out = (ss_memory_kind)k;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool ss__imp_in_host_memory(ss__imp *im, ss_value x)
+{
+    return ss_value_memory_kind(im->sc->program, x) != SS_MEMORY_DEVICE;
+}
+
+/* mhlo.memory_kind of an argument or result (jit's shardings with a
+ * memory_kind) into *out; absent: the device. An unknown kind is an error
+ * naming it. */
+static bool memory_kind_attr(ss__imp *im, const ss__mlir_op *at, const ss__mlir_attr *kind,
+                             const char *what, int i, ss_memory_kind *out)
+{
+    *out = SS_MEMORY_DEVICE;
+    if (!kind)
+        return true;
+    if (kind->kind == SS__MLIR_AT_STRING && ss__imp_memory_kind(kind->s, kind->len, out))
         return true;
     int len = kind->kind == SS__MLIR_AT_STRING ? (int)kind->len : 1;
-    return ss__imp_fail(im, at, "unsupported attribute 'mhlo.memory_kind = \"%.*s\"' on "
-                                         "%s %d: host memory (offloading, device_put to host) "
-                                         "is not modelled yet",
+    return ss__imp_fail(im, at, "unsupported attribute 'mhlo.memory_kind = \"%.*s\"' on %s %d: "
+                                "expected device, pinned_host or unpinned_host",
                         len, kind->kind == SS__MLIR_AT_STRING ? kind->s : "?", what, i);
 }
 
@@ -355,8 +372,15 @@ static bool add_argument(ss__imp *im, const ss__mlir_func *f, int i)
     a->rank = t->rank;
     memcpy(a->shape, t->dims, sizeof(int64_t) * (size_t)t->rank);
     a->is_param = arg_attr(f, i, "tf.aliasing_output") != NULL;
-    if (!device_memory_only(im, at, arg_attr(f, i, "mhlo.memory_kind"), "argument", i))
+    ss_memory_kind mk;
+    if (!memory_kind_attr(im, at, arg_attr(f, i, "mhlo.memory_kind"), "argument", i, &mk))
         return false;
+    if (mk != SS_MEMORY_DEVICE) /* the caller's arrays are device arrays */
+        return ss__imp_fail(im, at, "unsupported attribute 'mhlo.memory_kind = \"%s\"' on "
+                                    "argument %d: arguments in host memory (in_shardings with a "
+                                    "host memory_kind) are not modelled; results and values "
+                                    "put there inside the program are",
+                            ss_memory_kind_name(mk), i);
     const ss__mlir_attr *sh = sharding_attr(arg_attr, f, i);
     if (sh) {
         if (!ss__imp_attr_spec(im, at, sh, 0, t->rank, &a->spec))
@@ -402,8 +426,17 @@ static bool add_result(ss__imp *im, const ss__mlir_func *f, int i, ss_value v)
         sc->outputs = o;
         sc->outputs_cap = cap;
     }
-    if (!device_memory_only(im, at, res_attr(f, i, "mhlo.memory_kind"), "result", i))
+    ss_memory_kind mk;
+    if (!memory_kind_attr(im, at, res_attr(f, i, "mhlo.memory_kind"), "result", i, &mk))
         return false;
+    /* A result in host memory (out_shardings with a host memory_kind)
+     * JAX's lowering put there already; else its put to that memory. */
+    if (mk != SS_MEMORY_DEVICE && !ss__imp_in_host_memory(im, v)) {
+        int before = ss_program_value_count(sc->program);
+        ss_status pst = ss_device_put(sc->program, v, mk, &v);
+        if (!ss__imp_built(im, at, pst, before))
+            return false;
+    }
     const ss__mlir_attr *info = res_attr(f, i, "jax.result_info");
     char buf[64];
     const char *name;

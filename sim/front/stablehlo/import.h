@@ -65,6 +65,11 @@ bool ss__imp_fail(ss__imp *im, const ss__mlir_op *op, const char *fmt, ...) SS__
 /* Record that builder call `st` made values [before, now) for `op`: their
  * MLIR spot and Python origin; on failure the builder's message at op. */
 bool ss__imp_built(ss__imp *im, const ss__mlir_op *op, ss_status st, int before);
+/* The memory kind named by text[0..len) ("device", "pinned_host",
+ * "unpinned_host": JAX's names); false for another. */
+bool ss__imp_memory_kind(const char *text, size_t len, ss_memory_kind *out);
+/* Whether program value x lives in a host memory kind (a device_put there). */
+bool ss__imp_in_host_memory(ss__imp *im, ss_value x);
 /* The Python line of op: its own location's, else that of the innermost
  * call being inlined that has one (a private function's ops carry only
  * names); NULL when none does. */

@@ -27,8 +27,8 @@ static ss_program *prog(ss__imp *im) { return im->sc->program; }
  * policies): its mhlo.frontend_attributes' _xla_buffer_placement names the
  * memory the operand is to live in. "device" is where every value already
  * lives, so the call passes its operand through (XLA drops it too); a host
- * placement ("pinned_host", "unpinned_host") is refused by name, as host
- * memory has no space of its own in the model yet. */
+ * kind ("pinned_host", "unpinned_host") is a device_put there
+ * (ss_device_put): a transfer to the host's arena. */
 static bool op_placement(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[])
 {
     if (op->noperands != 1 || op->nresults != 1)
@@ -40,13 +40,19 @@ static bool op_placement(ss__imp *im, const ss__mlir_op *op, const ss_value x[],
     if (!p || p->kind != SS__MLIR_AT_STRING)
         return ss__imp_fail(im, op, "'stablehlo.custom_call @annotate_device_placement': no "
                                     "string _xla_buffer_placement in mhlo.frontend_attributes");
-    if (!(p->len == 6 && memcmp(p->s, "device", 6) == 0))
+    ss_memory_kind kind;
+    if (!ss__imp_memory_kind(p->s, p->len, &kind))
         return ss__imp_fail(im, op, "unsupported placement '_xla_buffer_placement = \"%.*s\"' "
-                                    "of 'stablehlo.custom_call @annotate_device_placement': host "
-                                    "memory (offloading, device_put to host) is not modelled yet",
+                                    "of 'stablehlo.custom_call @annotate_device_placement': "
+                                    "expected device, pinned_host or unpinned_host",
                             (int)p->len, p->s);
-    res[0] = x[0];
-    return true;
+    if (kind == SS_MEMORY_DEVICE && !ss__imp_in_host_memory(im, x[0])) {
+        res[0] = x[0];
+        return true;
+    }
+    int before = ss_program_value_count(prog(im));
+    ss_status st = ss_device_put(prog(im), x[0], kind, &res[0]);
+    return ss__imp_built(im, op, st, before);
 }
 
 /* The single tensor result of op, with its dtype. */
