@@ -212,3 +212,32 @@ const char ts_psum_scenario[] = "mesh i=4\n"
                                  "    return shard_map(f, in_specs=P('i'), out_specs=P())(x)\n"
                                  "\n"
                                  "run step\n";
+
+ss_executable *ts_adam_mlp_step(ss_mesh *m, bool echo_x, ss_program **pp)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_value x = ts_input(p, "x", "P('data', None)", 2, 16, 128);
+    ss_value w[2] = {ts_input(p, "W1", "P(None, 'model')", 2, 128, 256),
+                     ts_input(p, "W2", "P('model', None)", 2, 256, 128)};
+    ss_value a, h, y, loss, g[2], st[5], nw[2], ns[5]; /* Adam: mu0 mu1 nu0 nu1 count */
+    TS_OK(ss_matmul(p, x, w[0], &a));
+    TS_OK(ss_unary(p, SS_RELU, a, &h));
+    TS_OK(ss_matmul(p, h, w[1], &y));
+    int axes[2] = {0, 1};
+    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y, 2, axes, 0, &loss));
+    TS_OK(ss_grad(p, loss, 2, w, g));
+    ss_optim o = ss_optim_adam(1e-3);
+    TS_OK(ss_optim_state_inputs(p, &o, 2, w, st));
+    TS_OK(ss_optim_update(p, &o, 2, w, g, st, nw, ns));
+    for (int i = 0; i < 2; i++)
+        TS_OK(ss_output(p, nw[i], NULL));
+    for (int j = 0; j < ss_optim_state_count(&o, 2); j++)
+        TS_OK(ss_output(p, ns[j], NULL));
+    if (echo_x)
+        TS_OK(ss_output(p, x, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    *pp = p;
+    return e;
+}

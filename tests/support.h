@@ -39,6 +39,12 @@ ss_value ts_input(ss_program *p, const char *name, const char *spec, int rank, .
 /* Scenario S7's attention (docs/gspmd.md section 7) on x with
  * w = {Wq, Wk, Wv, Wo}: out = {q, scores, softmax, o, y}. */
 void ts_attention(ss_program *p, ss_value x, const ss_value w[4], ss_value out[5]);
+/* One Adam step of a two-layer MLP on `m` ('data' x 'model'), compiled:
+ * x [16, 128] on 'data'; W1 [128, 256] on 'model', W2 [256, 128] on
+ * 'model' (replicated over 'data'); loss = sum(relu(x W1) W2). Outputs:
+ * W1, W2, then Adam's state (mu0 mu1 nu0 nu1 count); with `echo_x`, x
+ * unchanged as a last output (an undonated input returned as is). */
+ss_executable *ts_adam_mlp_step(ss_mesh *m, bool echo_x, ss_program **pp);
 
 /* Run `$SS_SHARDSIM args` with /bin/sh, capture stdout (malloc'd) and return
  * the exit status (or -1). stderr goes to *err if err is non-NULL. */

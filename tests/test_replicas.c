@@ -11,37 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* x [16, 128] on 'data'; W1 [128, 256] on 'model' (a 64 KiB block),
- * W2 [256, 128] on 'model'; loss = sum(relu(x W1) W2); grad; Adam. */
-static ss_executable *adam_step(const char *mesh, int devices, ss_program **pp, ss_mesh **mm)
-{
-    ss_mesh *m = ts_make_mesh(mesh, devices);
-    ss_program *p;
-    TS_OK(ss_program_create(m, &p));
-    ss_value x = ts_input(p, "x", "P('data', None)", 2, 16, 128);
-    ss_value w[2] = {ts_input(p, "W1", "P(None, 'model')", 2, 128, 256),
-                     ts_input(p, "W2", "P('model', None)", 2, 256, 128)};
-    ss_value a, h, y, loss, g[2], st[5], nw[2], ns[5]; /* Adam: mu0 mu1 nu0 nu1 count */
-    TS_OK(ss_matmul(p, x, w[0], &a));
-    TS_OK(ss_unary(p, SS_RELU, a, &h));
-    TS_OK(ss_matmul(p, h, w[1], &y));
-    int axes[2] = {0, 1};
-    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y, 2, axes, 0, &loss));
-    TS_OK(ss_grad(p, loss, 2, w, g));
-    ss_optim o = ss_optim_adam(1e-3);
-    TS_OK(ss_optim_state_inputs(p, &o, 2, w, st));
-    TS_OK(ss_optim_update(p, &o, 2, w, g, st, nw, ns));
-    for (int i = 0; i < 2; i++)
-        TS_OK(ss_output(p, nw[i], NULL));
-    for (int j = 0; j < ss_optim_state_count(&o, 2); j++)
-        TS_OK(ss_output(p, ns[j], NULL));
-    ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
-    *pp = p;
-    *mm = m;
-    return e;
-}
-
 static size_t value_bytes(const ss_program *p, ss_value v)
 {
     int rank;
@@ -135,8 +104,8 @@ static void run_steps(ss_executable *e, const ss_program *p, int devices, int th
 static void bit_identical_everywhere(const char *mesh, int devices)
 {
     ss_program *p;
-    ss_mesh *m;
-    ss_executable *e = adam_step(mesh, devices, &p, &m);
+    ss_mesh *m = ts_make_mesh(mesh, devices);
+    ss_executable *e = ts_adam_mlp_step(m, false, &p);
     ss_plan plan;
     TS_OK(ss_executable_plan(e, &plan));
     void *ref[8], *got[8];

@@ -38,39 +38,6 @@ static size_t value_bytes(const ss_program *p, ss_value v)
     return n;
 }
 
-/* x [16, 128] on 'data'; W1 [128, 256] on 'model', W2 [256, 128] on
- * 'model' (64 KiB blocks, replicated over 'data'); loss = sum(relu(x W1)
- * W2); grad; Adam. Outputs: W1, W2, then the state; with `echo_x`, x
- * unchanged as a last output (an undonated input returned as is). */
-static ss_executable *adam_step(ss_mesh *m, bool echo_x, ss_program **pp)
-{
-    ss_program *p;
-    TS_OK(ss_program_create(m, &p));
-    ss_value x = ts_input(p, "x", "P('data', None)", 2, 16, 128);
-    ss_value w[2] = {ts_input(p, "W1", "P(None, 'model')", 2, 128, 256),
-                     ts_input(p, "W2", "P('model', None)", 2, 256, 128)};
-    ss_value a, h, y, loss, g[2], st[5], nw[2], ns[5];
-    TS_OK(ss_matmul(p, x, w[0], &a));
-    TS_OK(ss_unary(p, SS_RELU, a, &h));
-    TS_OK(ss_matmul(p, h, w[1], &y));
-    int axes[2] = {0, 1};
-    TS_OK(ss_reduce(p, SS_REDUCE_SUM, y, 2, axes, 0, &loss));
-    TS_OK(ss_grad(p, loss, 2, w, g));
-    ss_optim o = ss_optim_adam(1e-3);
-    TS_OK(ss_optim_state_inputs(p, &o, 2, w, st));
-    TS_OK(ss_optim_update(p, &o, 2, w, g, st, nw, ns));
-    for (int i = 0; i < 2; i++)
-        TS_OK(ss_output(p, nw[i], NULL));
-    for (int j = 0; j < ss_optim_state_count(&o, 2); j++)
-        TS_OK(ss_output(p, ns[j], NULL));
-    if (echo_x)
-        TS_OK(ss_output(p, x, NULL));
-    ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
-    *pp = p;
-    return e;
-}
-
 /* What a run leaves to compare: the outputs' bytes, and per device its
  * peak, live bytes and largest live buffers; the ledger. */
 typedef struct outcome {
@@ -226,7 +193,7 @@ static void step_everywhere(const char *mesh_text, int devices, bool naive_compu
 {
     ss_mesh *m = ts_make_mesh(mesh_text, devices);
     ss_program *p;
-    ss_executable *e = adam_step(m, true, &p);
+    ss_executable *e = ts_adam_mlp_step(m, true, &p);
     if (naive_compute)
         setenv("SHARDSIM_REPLICAS", "each", 1);
     outcome ref, got;
@@ -332,7 +299,7 @@ Test(store, out_of_memory_reports_as_with_copies)
 {
     ss_mesh *m = ts_make_mesh("data=4,model=2", 8);
     ss_program *p;
-    ss_executable *e = adam_step(m, false, &p);
+    ss_executable *e = ts_adam_mlp_step(m, false, &p);
     int ni = 0;
     ss_value v;
     while (ss_executable_input(e, ni, &v) == SS_OK)

@@ -127,6 +127,16 @@ static ss_status new_array(ss_context *ctx, const ss_sharding *sh, int rank,
     return SS_OK;
 }
 
+/* Destroys `a` and fails with the error `st` that stopped its making; the
+ * message is kept first, as destroying may overwrite it. */
+static ss_status fail_destroying(ss_array *a, ss_status st)
+{
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", ss_error_message());
+    ss_array_destroy(a);
+    return ss__fail(st, "%s", msg);
+}
+
 /* Allocate an array and its (uninitialised) shards. */
 static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const int64_t shape[],
                         ss_dtype dtype, const char *name, ss_array **out)
@@ -148,12 +158,8 @@ static ss_status create(ss_context *ctx, const ss_sharding *sh, int rank, const 
         char what[SS__BUFNAME_MAX];
         describe(what, sizeof what, name, dtype, rank, shape, s);
         st = ss__device_alloc_named(ctx, s->device, s->bytes, what, &a->data[p]);
-        if (st) {
-            char msg[1024];
-            snprintf(msg, sizeof msg, "%s", ss_error_message());
-            ss_array_destroy(a);
-            return ss__fail(st, "%s", msg);
-        }
+        if (st)
+            return fail_destroying(a, st);
     }
     *out = a;
     return SS_OK;
@@ -198,13 +204,8 @@ static ss_status put_shared(ss_context *ctx, const ss_sharding *sh, int rank,
         ss__stored_unref(data[k]);
     free(distinct);
     free(data);
-    if (st) {
-        char msg[1024];
-        snprintf(msg, sizeof msg, "%s", ss_error_message());
-        ss_array_destroy(a);
-        *out = NULL;
-        return ss__fail(st, "%s", msg);
-    }
+    if (st)
+        return fail_destroying(a, st);
     *out = a;
     return SS_OK;
 }

@@ -602,22 +602,24 @@ ss_status ss_device_free(ss_context *ctx, int device, void *ptr)
     return st;
 }
 
-ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)
+/* The statistics of one device's device arena or its share of its host's. */
+static ss_status device_arena_stats(ss_context *ctx, int device, bool host, ss_memory_stats *out)
 {
     ss_status st = check_device(ctx, device);
     if (st)
         return st;
-    ss__arena_stats(&ctx->devices[device].arena, out);
+    ss__arena_stats(host ? &ctx->devices[device].host_arena : &ctx->devices[device].arena, out);
     return SS_OK;
+}
+
+ss_status ss_device_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)
+{
+    return device_arena_stats(ctx, device, false, out);
 }
 
 ss_status ss_device_host_memory_stats(ss_context *ctx, int device, ss_memory_stats *out)
 {
-    ss_status st = check_device(ctx, device);
-    if (st)
-        return st;
-    ss__arena_stats(&ctx->devices[device].host_arena, out);
-    return SS_OK;
+    return device_arena_stats(ctx, device, true, out);
 }
 
 ss_status ss_host_memory_stats(ss_context *ctx, int host, ss_memory_stats *out)
