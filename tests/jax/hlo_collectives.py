@@ -22,6 +22,16 @@ a dict with:
   source_target_pairs [[source, target], ...] (collective-permute)
   channel_id, dimensions, use_global_device_ids, reduction (the opcode of
   the to_apply computation's root: add, maximum, ...), op_name
+  runs                how many times one execution of the module runs it:
+                      the product of the trip counts of the while loops
+                      whose bodies (or conditions) hold it, through
+                      fusions, calls and async computations (runs());
+                      runs_known is false when a loop's trip count could
+                      not be read (that loop then counts once)
+  hlo_kind            the opcode as written, where kind differs from it:
+                      an all-reduce whose computation's root is a
+                      dynamic-slice of it (XLA TPU's all-reduce-scatter
+                      fusion) is a reduce-scatter; its result is the slice
 
 The formats are XLA's: replica groups in xla/hlo/ir/replica_group.{h,cc}
 and mesh_and_axis.cc (openxla/xla), shapes in xla/shape_util.cc.
@@ -290,11 +300,102 @@ def _instructions(text):
         yield comp, entry, no, m.group(2), typ, om.group(1), operands, line[k:], bool(m.group(1))
 
 
+CALLEE_KEYS = ("calls", "to_apply", "body", "condition", "branch_computations",
+               "true_computation", "false_computation")
+
+
+def _constant_int(name, by_name, depth=0):
+    """The integer a scalar constant holds, following copies and bitcasts."""
+    ins = by_name.get(name)
+    if ins is None or depth > 16:
+        return None
+    opcode, operands, attrs = ins[5], ins[6], ins[7]
+    if opcode == "constant":
+        m = re.fullmatch(r"\s*(-?\d+)\s*", operands[0] if operands else "")
+        return int(m.group(1)) if m else None
+    if opcode in ("copy", "bitcast", "convert", "copy-done") and operands:
+        return _constant_int(operands[0], by_name, depth + 1)
+    return None
+
+
+def _trip_count(while_ins, by_name, roots_of, params_of):
+    """A while loop's trip count when its form shows it: the condition's
+    root compares tuple element k of its parameter with a constant N by LT
+    (or LE: N + 1), and the init tuple's element k is a constant S: N - S.
+    None otherwise."""
+    cond = (_attr_value(while_ins[7], "condition") or "").lstrip("%")
+    root = roots_of.get(cond)
+    if root is None or root[5] != "compare" or len(root[6]) != 2:
+        return None
+    direction = _attr_value(root[7], "direction")
+    a, b = root[6]
+    gte, bound = by_name.get(a), _constant_int(b, by_name)
+    if gte is None or gte[5] != "get-tuple-element" or bound is None or direction not in ("LT", "LE"):
+        return None
+    index = int(_attr_value(gte[7], "index") or -1)
+    init = by_name.get(while_ins[6][0]) if while_ins[6] else None
+    if init is None or init[5] != "tuple" or not 0 <= index < len(init[6]):
+        return None
+    start = _constant_int(init[6][index], by_name)
+    if start is None:
+        return None
+    return max(0, bound - start + (1 if direction == "LE" else 0))
+
+
+def runs(text, instrs=None):
+    """({computation: times one execution of the module runs it}, {computation:
+    False where a loop on the way had no readable trip count}). The entry
+    runs once; a callee runs as often as its callers, a while body trip
+    times per run of the while, its condition trip + 1 times, a
+    conditional's branches at most once each (counted once)."""
+    instrs = instrs if instrs is not None else list(_instructions(text))
+    by_name = {ins[3]: ins for ins in instrs}
+    roots_of = {ins[0]: ins for ins in instrs if ins[8]}
+    order = []
+    for ins in instrs:
+        if not order or order[-1] != ins[0]:
+            order.append(ins[0])
+    count = {c: 0 for c in order}
+    known = {c: True for c in order}
+    for ins in instrs:
+        if ins[1]:
+            count[ins[0]] = 1
+    # HLO text defines a computation before any computation calling it, so
+    # walking the computations from the last (the entry) back visits every
+    # caller before its callees.
+    by_comp = {}
+    for ins in instrs:
+        by_comp.setdefault(ins[0], []).append(ins)
+    for comp in reversed(order):
+        n, ok = count[comp], known[comp]
+        if n == 0:
+            continue
+        for ins in by_comp[comp]:
+            trip = _trip_count(ins, by_name, roots_of, None) if ins[5] == "while" else None
+            for key in CALLEE_KEYS:
+                v = _attr_value(ins[7], key)
+                if v is None:
+                    continue
+                for callee in re.findall(r"%?([\w.\-]+)", v.strip("{}")):
+                    if callee not in count:
+                        continue
+                    if ins[5] == "while" and key in ("body", "condition"):
+                        t = 1 if trip is None else trip + (1 if key == "condition" else 0)
+                        count[callee] += n * t
+                        known[callee] = known[callee] and ok and trip is not None
+                    else:
+                        count[callee] += n
+                        known[callee] = known[callee] and ok
+    return count, known
+
+
 def parse(text):
     """Every collective of an HLO module's text, in text order."""
     instrs = list(_instructions(text))
+    comp_runs, comp_known = runs(text, instrs)
     types = {ins[3]: ins[4] for ins in instrs}
     roots = {ins[0]: ins[5] for ins in instrs if ins[8]}
+    roots_full = {ins[0]: ins for ins in instrs if ins[8]}
     done_of = {}
     for ins in instrs:
         if ins[5].endswith("-done") and ins[6]:
@@ -317,10 +418,18 @@ def parse(text):
             if done is None:
                 raise HloParseError(f"line {no}: {opcode} {name} has no matching -done")
             result_type = done[4]
+        hlo_kind = None
+        root = roots_full.get(comp)
+        if kind == "all-reduce" and root is not None and root[5] == "dynamic-slice" \
+                and root[6] and root[6][0] == name:
+            hlo_kind, kind, result_type = kind, "reduce-scatter", root[4]
         res = parse_shape(result_type)
         c = {"name": name, "kind": kind, "async": is_async, "computation": comp, "entry": entry,
              "line": no, "operands": ops, "result": res,
-             "operand_bytes": sum(a["bytes"] for a in ops), "result_bytes": sum(a["bytes"] for a in res)}
+             "operand_bytes": sum(a["bytes"] for a in ops), "result_bytes": sum(a["bytes"] for a in res),
+             "runs": comp_runs.get(comp, 1), "runs_known": comp_known.get(comp, True)}
+        if hlo_kind:
+            c["hlo_kind"] = hlo_kind
         rg = _attr_value(attrs, "replica_groups")
         if rg is not None:
             c["replica_groups"], c["replica_groups_form"] = parse_replica_groups(rg)

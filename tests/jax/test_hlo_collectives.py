@@ -205,6 +205,59 @@ def test_no_collectives():
     assert hc.parse(module("ROOT %n = f32[4,8]{1,0} negate(%p0)")) == []
 
 
+LOOP = "\n".join([
+    # a fused all-reduce-scatter: all-reduce, then this partition's slice
+    "%ars (in: f32[4,8]) -> f32[4,2] {",
+    "  %in = f32[4,8]{1,0} parameter(0)",
+    "  %r = f32[4,8]{1,0} all-reduce(%in), replica_groups={{0,1,2,3}}, to_apply=%add",
+    "  %z = u32[] constant(0)",
+    "  %pid = u32[] partition-id()",
+    "  ROOT %ds = f32[4,2]{1,0} dynamic-slice(%r, %z, %pid), dynamic_slice_sizes={4,2}",
+    "}", "",
+    "%body (t: (s32[], f32[4,8])) -> (s32[], f32[4,8]) {",
+    "  %t = (s32[], f32[4,8]{1,0}) parameter(0)",
+    "  %i = s32[] get-tuple-element(%t), index=0",
+    "  %v = f32[4,8]{1,0} get-tuple-element(%t), index=1",
+    "  %g = f32[4,8]{1,0} all-reduce(%v), replica_groups={{0,1},{2,3}}, to_apply=%add",
+    "  %f = f32[4,2]{1,0} fusion(%g), kind=kCustom, calls=%ars",
+    "  %one = s32[] constant(1)",
+    "  %n = s32[] add(%i, %one)",
+    "  ROOT %o = (s32[], f32[4,8]{1,0}) tuple(%n, %g)",
+    "}", "",
+    "%cond (c: (s32[], f32[4,8])) -> pred[] {",
+    "  %c = (s32[], f32[4,8]{1,0}) parameter(0)",
+    "  %k = s32[] get-tuple-element(%c), index=0",
+    "  %lim = s32[] constant(6)",
+    "  ROOT %lt = pred[] compare(%k, %lim), direction=LT",
+    "}", ""])
+
+
+def test_loop_bodies_run_their_trip_count_and_fused_reduce_scatter():
+    # the loop starts at 2 (a copied constant) and runs while i < 6: 4 trips
+    cs = hc.parse(module("%two = s32[] constant(2)", "%start = s32[] copy(%two)",
+                         "%init = (s32[], f32[4,8]{1,0}) tuple(%start, %p0)",
+                         "%w = (s32[], f32[4,8]{1,0}) while(%init), condition=%cond, body=%body",
+                         "ROOT %x = f32[4,8]{1,0} all-reduce(%p0), replica_groups={}, to_apply=%add",
+                         extra=LOOP))
+    by = {c["name"]: c for c in cs}
+    assert set(by) == {"r", "g", "x"}, by
+    assert by["g"]["runs"] == 4 and by["g"]["runs_known"] and by["g"]["kind"] == "all-reduce"
+    assert by["x"]["runs"] == 1 and by["x"]["computation"] == "main"
+    # the fusion inside the body runs as often as the body
+    r = by["r"]
+    assert r["runs"] == 4 and r["kind"] == "reduce-scatter" and r["hlo_kind"] == "all-reduce"
+    assert r["operand_bytes"] == 128 and r["result_bytes"] == 4 * 2 * 4
+
+
+def test_loop_without_a_readable_trip_count_counts_once():
+    # the init comes from a parameter: the trip count is not in the text
+    cs = hc.parse(module("%i0 = s32[] bitcast(%p1)", "%init = (s32[], f32[4,8]{1,0}) tuple(%i0, %p0)",
+                         "ROOT %w = (s32[], f32[4,8]{1,0}) while(%init), condition=%cond, body=%body",
+                         extra=LOOP))
+    g = next(c for c in cs if c["name"] == "g")
+    assert g["runs"] == 1 and not g["runs_known"]
+
+
 def _tap():
     tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
     print(f"1..{len(tests)}")

@@ -361,7 +361,8 @@ def _make_one(program, topology, out, prog, devs, t_topo, sizes, hlo=False):
         "cost_analysis": cost,
         "entry_computation_layout": entry_layout(ctext),
         "collectives": [dict({k: c[k] for k in ("kind", "replica_groups", "operand_bytes", "result_bytes",
-                                                 "source_target_pairs", "async") if k in c},
+                                                 "source_target_pairs", "async", "runs", "runs_known", "hlo_kind")
+                              if k in c},
                              operands=[o["type"] for o in c["operands"]])
                         for c in colls],
         "collectives_summary": hlo_collectives.summary(colls),

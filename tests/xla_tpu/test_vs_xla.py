@@ -161,15 +161,22 @@ def group_key(kind, groups, pairs, chips):
 
 
 def coll_table(rec, plan):
-    """{(kind, groups): {xla: [instructions, operands, bytes], shardsim: [entries, bytes]}}."""
+    """{(kind, groups): {xla: [instructions, operands, bytes], shardsim: [entries, bytes]}},
+    both per execution of the program: an XLA collective in a while loop's
+    body counts once per trip (the record's `runs`), as shardsim's ledger
+    lists a loop's collectives once per trip."""
     t = collections.defaultdict(lambda: {"xla": [0, 0, 0], "shardsim": [0, 0]})
     for c in rec["collectives"]:
         key = (c["kind"], group_key(c["kind"], c.get("replica_groups"), c.get("source_target_pairs"),
                                     rec["chips"]))
         x = t[key]["xla"]
-        x[0] += 1
-        x[1] += len(c["operands"])
-        x[2] += c["operand_bytes"]
+        runs = c.get("runs", 1)  # a loop body's collective, once per trip (shardsim's ledger)
+        x[0] += runs
+        x[1] += runs * len(c["operands"])
+        # shardsim's ledger counts an all-gather's bytes as its gathered
+        # result (the nccl-tests convention, ss_coll_record.bytes), every
+        # other kind's as its operand's
+        x[2] += runs * c["result_bytes" if c["kind"] == "all-gather" else "operand_bytes"]
     for e in plan["ledger"]["entries"]:
         kind = KIND.get(e["kind"], e["kind"])
         key = (kind, group_key(kind, e.get("replica_groups"), e.get("source_target_pairs"), rec["chips"]))
