@@ -93,9 +93,10 @@ LM_MESH = {"v5e:2x4": (2, 2, 1, 1, 2, 1), "v5e:4x4": (2, 4, 1, 1, 2, 1), "v5e:8x
            "v5p:2x2x4": (2, 4, 1, 1, 2, 1)}
 LM_VARIANTS = ("noremat", "full", "dots")
 LM_PAIRS = ([(f"lm_{v}", t) for v in LM_VARIANTS for t in LM_MESH if t != "v5e:16x16"]
-            # LARGE compiles in ~4 min per record on this shared 2-core
-            # machine: one slice only so far (LM_MESH has the others).
-            + [(f"lm_large_{v}", "v5e:2x4") for v in LM_VARIANTS])
+            # LARGE compiles in 1-10 min per record on this shared 2-core
+            # machine: the smallest slice of each generation and v5e's
+            # 256 chips (LM_MESH has the others).
+            + [(f"lm_large_{v}", t) for v in LM_VARIANTS for t in ("v5e:2x4", "v5p:2x2x2", "v5e:16x16")])
 # The MoE layer (tests/jax/programs_moe.py) at the transformer block's
 # sizes: one expert per 'expert' shard, 2 sequences per data shard.
 MOE_MESH = {"v5e:2x4": (2, 4), "v5e:4x4": (4, 4), "v5e:8x8": (8, 8), "v5p:2x2x2": (2, 4),

@@ -21,8 +21,10 @@ Per record:
             operand count against shardsim's ledger.  XLA's all-reduce
             combiner merges several into one instruction of several
             operands, so counts are compared as operands.
-  speed     XLA's compile wall time (from the record, made on this machine)
-            against shardsim plan's, and both peak resident memories.
+  speed     XLA's compile wall time (from the record, made on this machine;
+            its threads shorten it) against shardsim plan's CPU time (user +
+            system: what the plan costs, whatever else the machine runs; its
+            wall time if smaller), and both peak resident memories.
 
 Asserted (each a statement the data could refute): the plan's peak is
 never more than TOLERANCE below XLA's (the safe side: a plan that says
@@ -112,7 +114,9 @@ def fit_markdown(rows):
 
 
 def run_plan(shardsim, rec):
-    """(plan JSON, wall seconds, peak RSS bytes) of shardsim plan."""
+    """(plan JSON, seconds, peak RSS bytes) of shardsim plan; the seconds
+    are the process's CPU time (user + system, from wait4), which other
+    jobs on a shared machine do not inflate as they do its wall time."""
     cmd = [shardsim, "plan", os.path.join(rec["dir"], "lowered.mlir"), "--json",
            "--device", DEVICE[rec["device_kind"]]]
     t0 = time.perf_counter()
@@ -124,13 +128,14 @@ def run_plan(shardsim, rec):
         _, status, usage = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - t0
+        cpu = usage.ru_utime + usage.ru_stime
         fo.seek(0)
         fe.seek(0)
         out, err = fo.read(), fe.read()
     rss = usage.ru_maxrss * 1024
     if p.returncode not in (0, 1):  # 1: the plan does not fit
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {err.decode().strip()}")
-    return json.loads(out), wall, rss
+    return json.loads(out), min(wall, max(cpu, 1e-3)), rss
 
 
 DTYPE_BYTES = {"bool": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "f16": 2, "bf16": 2, "i32": 4, "u32": 4,
