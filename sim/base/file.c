@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 int ss__read_file(const char *path, size_t limit, char **out, size_t *len)
 {
@@ -19,9 +20,16 @@ int ss__read_file(const char *path, size_t limit, char **out, size_t *len)
     size_t cap = 0, n = 0;
     char *buf = NULL;
     int err = 0;
+    /* A regular file is read into one buffer of its size (and room to see
+     * its end), not grown by doubling: one allocation, no copies. */
+    struct stat sb;
+    size_t first = 65536;
+    if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= 0 &&
+        (uintmax_t)sb.st_size < (uintmax_t)limit)
+        first = (size_t)sb.st_size + 2;
     for (;;) {
         if (cap - n < 2) { /* room for one more byte and the NUL */
-            size_t ncap = cap ? (cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2) : 65536;
+            size_t ncap = cap ? (cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2) : first;
             char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
             if (!nb) {
                 err = ENOMEM;

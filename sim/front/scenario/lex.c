@@ -38,7 +38,24 @@ void ss__scn_arena_free(ss__scn_arena *a)
         free(b);
         b = next;
     }
+    for (int i = 0; i < a->nowned; i++)
+        free(a->owned[i]);
+    free(a->owned);
     memset(a, 0, sizeof *a);
+}
+
+bool ss__scn_arena_own(ss__scn_arena *a, void *p)
+{
+    if (a->nowned == a->capowned) {
+        int ncap = a->capowned ? 2 * a->capowned : 16;
+        void **n = ncap > a->capowned ? realloc(a->owned, sizeof *n * (size_t)ncap) : NULL;
+        if (!n)
+            return false;
+        a->owned = n;
+        a->capowned = ncap;
+    }
+    a->owned[a->nowned++] = p;
+    return true;
 }
 
 void *ss__scn_alloc(ss__scn_arena *a, size_t bytes)

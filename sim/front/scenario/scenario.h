@@ -40,6 +40,8 @@ typedef struct ss__scn_arena {
     size_t used, cap;
     size_t total; /* bytes handed out, for the size limit */
     bool oom;
+    void **owned; /* malloc'd buffers handed to the arena (ss__scn_arena_own) */
+    int nowned, capowned;
 } ss__scn_arena;
 
 void ss__scn_arena_init(ss__scn_arena *a);
@@ -48,6 +50,11 @@ void ss__scn_arena_free(ss__scn_arena *a);
  * past the arena's limit (256 MiB). */
 void *ss__scn_alloc(ss__scn_arena *a, size_t bytes);
 char *ss__scn_strndup(ss__scn_arena *a, const char *s, size_t n);
+/* Hands the malloc'd buffer p to the arena, which frees it with the rest
+ * (a large host array read from a file keeps its buffer: no copy, and not
+ * counted in the arena's limit). false, with p still the caller's, when
+ * out of memory. */
+bool ss__scn_arena_own(ss__scn_arena *a, void *p);
 
 /* --- Errors --------------------------------------------------------------- */
 

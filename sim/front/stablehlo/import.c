@@ -323,10 +323,10 @@ static bool given_input(ss__imp *im, ss__scn_array *a, int i)
                             ss_error_message());
     bool same = dt == a->dtype && rank == a->rank &&
                 memcmp(shape, a->shape, sizeof(int64_t) * (size_t)rank) == 0;
-    void *copy = same ? ss__scn_alloc(&im->sc->arena, bytes ? bytes : 1) : NULL;
-    if (copy)
-        memcpy(copy, data, bytes);
-    free(data);
+    /* the file's buffer is the argument's: the arena frees it */
+    bool kept = same && ss__scn_arena_own(&im->sc->arena, data);
+    if (!kept)
+        free(data);
     if (!same) {
         char want[96], have[96];
         ss__shape_text(want, sizeof want, a->dtype, a->rank, a->shape);
@@ -334,10 +334,10 @@ static bool given_input(ss__imp *im, ss__scn_array *a, int i)
         return ss__imp_fail(im, NULL, "--inputs: %s holds %s; argument %d (%s) is %s", path, have,
                             i, a->name, want);
     }
-    if (!copy)
+    if (!kept)
         return ss__imp_fail(im, NULL, "out of host memory");
     a->init.kind = SS__SCN_INIT_HOST;
-    a->init.data = copy;
+    a->init.data = data;
     return true;
 }
 
