@@ -1544,13 +1544,21 @@ const char *ss_memory_kind_name(ss_memory_kind kind);
  * transfer of each device's block over the host link: the plan counts its
  * bytes (ss_plan.to_host_bytes, to_device_bytes) and the estimate its time
  * (ss_hw_profile.host_bw); no value changes. A value in host memory may
- * only be put back to the device, put in host memory again or be a program
- * output: ss_program_compile refuses any other op on it, naming both (XLA
- * computes on device memory only). A put to the memory x is already in is
- * a copy. SS_ERR_INVALID for a bad value or kind. */
+ * be put back to the device, put in host memory again, be a program
+ * output, be reshaped (a bitcast in place) or written by
+ * ss_dynamic_update_slice into a buffer, which then lives in host memory
+ * too, through loop carries (ss_while_loop), as XLA's host offloader
+ * places a scan's offloaded residuals: a broadcast constant it starts from
+ * is allocated in host memory, and ss_dynamic_slice of it is a transfer of
+ * the slice back to the device. ss_program_compile refuses any other op on
+ * a host value, naming both (XLA computes on device memory only), and a
+ * host carry the body recomputes on the device. A put to the memory x is
+ * already in is a copy. SS_ERR_INVALID for a bad value or kind. */
 ss_status ss_device_put(ss_program *p, ss_value x, ss_memory_kind kind, ss_value *out);
 /* The memory value v lives in: a device_put's kind, passed on by sharding
- * constraints (ss_constrain), else SS_MEMORY_DEVICE (also for a bad value). */
+ * constraints (ss_constrain), else SS_MEMORY_DEVICE (also for a bad value);
+ * after ss_program_compile, also the host buffers and carries placed
+ * through loops (ss_device_put). */
 ss_memory_kind ss_value_memory_kind(const ss_program *p, ss_value v);
 /* Mark a program output; `spec` NULL lets propagation choose. */
 ss_status ss_output(ss_program *p, ss_value x, const ss_spec *spec);

@@ -18,8 +18,10 @@
  *   - the TPU lowerings of tests/data/jax_offload_tpu
  *     (tests/xla_tpu/make_offload_records.py): device_put to host and
  *     back, a result in pinned_host, with JAX's CPU outputs and XLA's TPU
- *     memory analysis; the offloaded scan is refused by name (the host
- *     offloader's propagation into loop carries is not modelled yet).
+ *     memory analysis; the offloaded scans (save_and_offload_only_these_names)
+ *     run with JAX's results, their stacked residuals in host memory through
+ *     the loop carries (memory.c), moved as XLA's host temporaries say, and
+ *     their device peaks order against no remat and full remat as XLA's.
  */
 #include "support.h"
 
@@ -163,6 +165,38 @@ Test(host_offload, lm_offload_peak_orders_as_xla)
             cr_expect_eq(oo, xo, "%s vs %s: XLA's temporaries %.0f vs %.0f, the plan's peaks "
                                  "%zu vs %zu", rels[a], rels[b], xla[a], xla[b], ours[a], ours[b]);
         }
+}
+
+/* lm_offload lowered for CPU: JAX emits its offloading policy's
+ * @annotate_device_placement only to "device" and XLA's CPU compiled text
+ * has no host memory space (S(5)) buffer; the plan keeps everything on the
+ * device too: no host memory, no transfer. */
+Test(host_offload, lm_offload_cpu_keeps_everything_on_device)
+{
+    const char *data = getenv("SS_TEST_DATA");
+    cr_assert(data, "SS_TEST_DATA is not set");
+    char path[1024], line[4096];
+    snprintf(path, sizeof path, "%s/jax_offload/lm_offload/compiled.txt", data);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "%s", path);
+    int s5 = 0;
+    while (fgets(line, sizeof line, f))
+        s5 += strstr(line, "S(5)") != NULL;
+    fclose(f);
+    char outputs[64] = "/tmp/ss_offload_out_XXXXXX", links[64];
+    cr_assert(mkdtemp(outputs));
+    ss_scenario *sc = NULL;
+    ss_scenario_error err;
+    cr_assert_eq(load("jax_offload/lm_offload", false, outputs, links, &sc, &err), SS_OK, "%s",
+                 err.message);
+    cr_assert_eq(ss_scenario_compile(sc, &err), SS_OK, "%s", err.message);
+    ss_plan plan;
+    TS_OK(ss_executable_plan(ss_scenario_executable(sc), &plan));
+    cr_assert_eq(plan.host_peak_bytes > 0, s5 > 0, "XLA: %d host buffers, the plan %zu B", s5,
+                 plan.host_peak_bytes);
+    cr_assert_eq(plan.transfers > 0, s5 > 0, "%d transfers", plan.transfers);
+    ss_scenario_free(sc);
+    cleanup(outputs, links);
 }
 
 /* jit's out_shardings with memory_kind pinned_host (CPU lowering): the
@@ -326,24 +360,117 @@ Test(host_offload, tpu_out_pinned_host_result_lives_in_host_memory)
     jax_fixture_free(&f);
 }
 
-/* An offloading policy over a scanned layer, lowered for TPU: the
- * per-step value put in pinned_host is written into a stacked loop carry
- * that XLA's host offloader places in host memory. That propagation is
- * not modelled yet: a one-line error naming the op that reads the host
- * value, no crash. */
-Test(host_offload, tpu_scan_offload_is_refused_by_name)
+/* The scanned layer's steps (ws's leading dim in meta.json). */
+static int scan_steps(const jax_fixture *f)
 {
-    char outputs[64] = "/tmp/ss_offload_out_XXXXXX", links[64];
-    cr_assert(mkdtemp(outputs));
-    ss_scenario *sc = NULL;
-    ss_scenario_error err;
-    ss_status st = load("jax_offload_tpu/scan_offload", false, outputs, links, &sc, &err);
-    if (st == SS_OK) {
-        st = ss_scenario_compile(sc, &err);
-        ss_scenario_free(sc);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(f->meta, "arguments")) {
+        if (strcmp(cJSON_GetObjectItem(a, "name")->valuestring, "ws") == 0)
+            return cJSON_GetArrayItem(cJSON_GetObjectItem(a, "shape"), 0)->valueint;
     }
-    cr_assert_neq(st, SS_OK, "the offloaded scan compiled");
-    cr_assert(strstr(err.message, "a value in pinned_host memory"), "%s", err.message);
-    cr_assert_null(strchr(err.message, '\n'), "%s", err.message);
-    cleanup(outputs, links);
+    cr_assert_fail("%s: no argument ws", f->prog);
+    return 0;
+}
+
+/* An offloading policy over a scanned layer, lowered for TPU
+ * (save_and_offload_only_these_names: the named activation of each step
+ * put in pinned_host): the step's value is written into a stacked carry
+ * that lives in host memory through both while loops, as XLA's host
+ * offloader places it, and read back one slice per backward step. The
+ * results equal JAX's; each stacked residual crosses the host link once
+ * each way, which is exactly XLA's host temporaries
+ * (host_temp_size_in_bytes: the stacks and nothing else), in 2 x steps
+ * transfers per stack; the host peak is those stacks plus, while a step
+ * runs, one staged slice per stack (XLA writes the slice straight into
+ * the stack: at most 1 / steps more). */
+static void scan_offload_runs_as_jax(const char *prog)
+{
+    jax_fixture f;
+    ss_plan plan = tpu_run(prog, &f);
+    double host_temp = xla_memory(prog, "host_temp_size_in_bytes");
+    int steps = scan_steps(&f);
+    cr_assert_gt(host_temp, 0);
+    cr_assert_eq(plan.to_host_bytes, host_temp, "%s: %g B to host, XLA's host temporaries %g B",
+                 prog, plan.to_host_bytes, host_temp);
+    cr_assert_eq(plan.to_device_bytes, host_temp, "%s: %g B to device", prog,
+                 plan.to_device_bytes);
+    cr_assert(plan.transfers > 0 && plan.transfers % (2 * steps) == 0, "%s: %d transfers",
+              prog, plan.transfers);
+    cr_assert_geq((double)plan.host_peak_bytes, host_temp, "%s", prog);
+    cr_assert_leq((double)plan.host_peak_bytes, host_temp * (1.0 + 1.0 / steps), "%s: %zu B",
+                  prog, plan.host_peak_bytes);
+    jax_fixture_free(&f);
+}
+
+Test(host_offload, tpu_scan_offload_runs_as_jax) { scan_offload_runs_as_jax("scan_offload"); }
+Test(host_offload, tpu_scan_offload_dots_runs_as_jax)
+{
+    scan_offload_runs_as_jax("scan_offload_dots");
+}
+
+/* The same scanned layer with no remat, full remat and the two offloading
+ * policies: the planned device peaks order as XLA's TPU memory analysis
+ * orders peak_memory_in_bytes (record.json): offloading lowers the peak
+ * below no remat, never below full remat, and the two offloading
+ * policies peak alike; the variants without offload use no host memory. */
+Test(host_offload, tpu_scan_peaks_order_as_xla)
+{
+    static const char *const progs[] = {"scan_no_remat", "scan_full_remat", "scan_offload",
+                                        "scan_offload_dots"};
+    enum { N = sizeof progs / sizeof *progs };
+    double xla[N];
+    ss_plan ours[N];
+    for (int k = 0; k < N; k++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "jax_offload_tpu/%s", progs[k]);
+        xla[k] = xla_memory(progs[k], "peak_memory_in_bytes");
+        char outputs[64] = "/tmp/ss_offload_out_XXXXXX", links[64];
+        cr_assert(mkdtemp(outputs));
+        ss_scenario *sc = NULL;
+        ss_scenario_error err;
+        cr_assert_eq(load(rel, false, outputs, links, &sc, &err), SS_OK, "%s: %s", rel,
+                     err.message);
+        cr_assert_eq(ss_scenario_compile(sc, &err), SS_OK, "%s: %s", rel, err.message);
+        TS_OK(ss_executable_plan(ss_scenario_executable(sc), &ours[k]));
+        ss_scenario_free(sc);
+        cleanup(outputs, links);
+        if (xla_memory(progs[k], "host_temp_size_in_bytes") == 0)
+            cr_assert_eq(ours[k].host_peak_bytes, 0, "%s", progs[k]);
+    }
+    for (int a = 0; a < N; a++)
+        for (int b = 0; b < N; b++) {
+            size_t pa = ours[a].peak_bytes, pb = ours[b].peak_bytes;
+            if (xla[a] < xla[b])
+                cr_expect_leq(pa, pb, "%s vs %s: XLA %.0f < %.0f, the plan %zu > %zu", progs[a],
+                              progs[b], xla[a], xla[b], pa, pb);
+            if (xla[a] == xla[b])
+                cr_expect_eq(pa, pb, "%s vs %s: XLA %.0f both, the plan %zu vs %zu", progs[a],
+                             progs[b], xla[a], pa, pb);
+        }
+    for (int k = 2; k < N; k++)
+        cr_expect_lt(ours[k].peak_bytes, ours[0].peak_bytes, "%s %zu B vs no remat %zu B",
+                     progs[k], ours[k].peak_bytes, ours[0].peak_bytes);
+}
+
+/* A host value may be bitcast in host memory (XLA moves nothing), but a
+ * computation on the bitcast is refused with one line naming the op. */
+Test(host_offload, computing_on_a_host_bitcast_is_refused)
+{
+    ss_mesh *m;
+    TS_OK(ss_mesh_create(1, (const char *[]){"x"}, (int64_t[]){8}, 8, NULL, &m));
+    ss_program *p;
+    TS_OK(ss_program_create(m, &p));
+    ss_spec xs = ts_spec("P('x')");
+    ss_value x, h, y;
+    TS_OK(ss_input(p, "x", SS_F32, 1, (int64_t[]){64}, &xs, &x));
+    TS_OK(ss_device_put(p, x, SS_MEMORY_PINNED_HOST, &h));
+    TS_OK(ss_reshape(p, h, 2, (int64_t[]){8, 8}, &y));
+    TS_OK(ss_unary(p, SS_EXP, y, &y));
+    TS_OK(ss_output(p, y, NULL));
+    ss_executable *e = NULL;
+    cr_assert_eq(ss_program_compile(p, &e), SS_ERR_UNSUPPORTED);
+    cr_assert(strstr(ss_error_message(), "(exp) reads"), "%s", ss_error_message());
+    cr_assert_null(strchr(ss_error_message(), '\n'));
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
 }

@@ -225,6 +225,11 @@ struct ss_program {
     int ncblocks, cblocks_cap;
     /* Set on a region: the loop builder made it, it is no top-level program. */
     bool is_region;
+    /* The memory kind (ss_memory_kind) of values [0, memory_n), as the
+     * compile's memory pass (sim/spmd/memory.c) assigned them through loop
+     * carries; NULL when no value is put in host memory. Owned. */
+    unsigned char *memory;
+    int memory_n;
 };
 
 /* Enter phase `ph` (a builder of the backward or the optimizer) and return
@@ -259,9 +264,11 @@ unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, s
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out);
 /* The node of value v, or NULL (with a message) if v is not a value of p. */
 const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what);
-/* The memory a value lives in: a device_put's kind (through sharding
- * constraints, which keep their operand's memory), else the device's
- * (ss_memory_kind; other ops compute in device memory). */
+/* The memory a value lives in: after a compile, what its memory pass
+ * assigned (ss_program.memory: host buffers through loop carries, bitcasts
+ * and in-place updates of host values); before, a device_put's kind
+ * (through sharding constraints, which keep their operand's memory), else
+ * the device's (ss_memory_kind; other ops compute in device memory). */
 ss_memory_kind ss__value_memory(const ss_program *p, ss_value v);
 /* Drop the nodes appended since value count n0 (a failing builder leaves
  * the program as it was). */

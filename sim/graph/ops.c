@@ -656,6 +656,8 @@ ss_status ss_device_put(ss_program *p, ss_value x, ss_memory_kind kind, ss_value
 
 ss_memory_kind ss__value_memory(const ss_program *p, ss_value v)
 {
+    if (p->memory && v < p->memory_n) /* the compile's memory pass, through loops */
+        return (ss_memory_kind)p->memory[v];
     const ss__node *n = &p->nodes[v];
     while (n->op == SS__OP_CONSTRAIN) /* a constraint moves no data between memories */
         n = &p->nodes[n->in[0]];

@@ -29,6 +29,7 @@ void ss_program_destroy(ss_program *p)
     free(p->origins);
     free(p->pairs);
     free(p->outs);
+    free(p->memory);
     for (int k = 0; k < p->ncblocks; k++)
         free(p->cblocks[k]);
     free(p->cblocks);

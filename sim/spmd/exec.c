@@ -234,7 +234,7 @@ static ss_status take_result(run *r, int id, const ss__inst *i, int res, void **
         ptr[i->in[j]] = NULL;
         return SS_OK;
     }
-    return ss__device_alloc_named(r->ctx, id, rb->bytes, rb->name, dst);
+    return ss__exec_alloc(r->ctx, id, rb, dst);
 }
 
 static void drop_refs(const void *unref[], int n)
@@ -367,18 +367,22 @@ static bool computes(const run *r, const ss__inst *i, const int64_t c[])
 /* A device_put between memories: the block copied into a buffer of the
  * target memory (the host arena's partition of this device, or its own
  * arena), traced as a transfer with its bytes. */
-static ss_status run_transfer(run *r, ss_device *dev, const ss__inst *i, void **ptr)
+static ss_status run_transfer(run *r, ss_device *dev, const ss__inst *i, const int64_t c[],
+                              void **ptr)
 {
     const ss__bufdesc *ob = &r->e->bufs[i->out];
     int id = ss_device_id(dev);
     double t0 = ss__now();
-    ss_status st = ob->host ? ss__device_host_alloc_named(r->ctx, id, ob->bytes, ob->name,
-                                                          &ptr[i->out])
-                            : ss__device_alloc_named(r->ctx, id, ob->bytes, ob->name,
-                                                     &ptr[i->out]);
-    if (st)
-        return st;
-    memcpy(ptr[i->out], ptr[i->in[0]], ob->bytes);
+    ss_status st;
+    if (r->e->program->nodes[i->node].op == SS__OP_DYNAMIC_SLICE) {
+        /* The slice of a host buffer read into device memory (memory.c). */
+        if ((st = run_kernel(r, dev, i, c, ptr, true)))
+            return st;
+    } else {
+        if ((st = ss__exec_alloc(r->ctx, id, ob, &ptr[i->out])))
+            return st;
+        memcpy(ptr[i->out], ptr[i->in[0]], ob->bytes);
+    }
     bool from_host = r->e->bufs[i->in[0]].host;
     ss__trace(dev, 'X', "transfer",
               from_host == ob->host ? "copy"
@@ -488,8 +492,8 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return st || !shared ? st : share_results(r, dev, i, c, ptr);
     }
     if (i->kind == SS__INST_TRANSFER)
-        return run_transfer(r, dev, i, ptr);
-    if ((st = ss__device_alloc_named(r->ctx, id, ob->bytes, ob->name, &ptr[i->out])))
+        return run_transfer(r, dev, i, c, ptr);
+    if ((st = ss__exec_alloc(r->ctx, id, ob, &ptr[i->out])))
         return st;
     void *out = ptr[i->out];
     switch (i->kind) {

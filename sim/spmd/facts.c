@@ -263,13 +263,15 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
             live[i->in[0]] = 0;
             continue;
         }
-        if (i->kind == SS__INST_STORE || (i->kind == SS__INST_TRANSFER && e->bufs[i->out].host))
-            continue;
+        if (i->kind == SS__INST_STORE || (i->kind != SS__INST_LOOP && e->bufs[i->out].host))
+            continue; /* host memory is counted apart */
         int res[SS__INST_MAX_RESULTS] = {i->out};
         int nres = 1;
         if (i->kind == SS__INST_LOOP) /* a loop's results all at once */
             nres = ss__inst_results(e, i, res, SS__INST_MAX_RESULTS);
         for (int r = 0; r < nres; r++) {
+            if (e->bufs[res[r]].host)
+                continue;
             now += ss_device_buffer_bytes(e->bufs[res[r]].bytes);
             live[res[r]] = 1;
         }

@@ -47,14 +47,19 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
 {
     int res = r == 0 ? i->out : i->extra_out[r - 1];
     const ss__bufdesc *ob = &e->bufs[res], *ib = &e->bufs[i->in[j]];
-    if (ob->bytes != ib->bytes || ob->dtype != ib->dtype)
+    if (ob->bytes != ib->bytes || ob->dtype != ib->dtype || ob->host != ib->host)
         return false;
     if (i->kind == SS__INST_COLL)
         return i->coll.kind == SS_COLL_ALL_REDUCE && r == 0;
     if (i->kind == SS__INST_KERNEL) {
+        /* A bitcast of a host value (memory.c: a reshape, a broadcast
+         * adding unit dims) is the same bytes: XLA moves nothing. */
+        ss__opcode op = e->program->nodes[i->node].op;
+        if (ob->host && j == 0 && i->nin == 1 && (op == SS__OP_RESHAPE || op == SS__OP_BROADCAST))
+            return true;
         /* dynamic_update_slice writes its update over its operand (XLA
          * updates in place too): the operand only, read by nothing else. */
-        if (e->program->nodes[i->node].op != SS__OP_DYNAMIC_UPDATE_SLICE || j != 0)
+        if (op != SS__OP_DYNAMIC_UPDATE_SLICE || j != 0)
             return false;
         for (int q = 1; q < i->nin; q++)
             if (i->in[q] == i->in[0])

@@ -285,7 +285,7 @@ static bool among(const void *q, void *const list[], int n)
 static ss_status copy_buf(ss_context *ctx, int id, const ss__bufdesc *b, const void *src,
                           void **out)
 {
-    ss_status st = ss__device_alloc_named(ctx, id, b->bytes, b->name, out);
+    ss_status st = ss__exec_alloc(ctx, id, b, out);
     if (!st)
         memcpy(*out, src, b->bytes);
     return st;
@@ -342,7 +342,7 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
         ys[k] = NULL;
     for (int k = 0; k < ny && !st; k++) {
         const ss__bufdesc *b = &e->bufs[l->outs[nc + k]];
-        st = ss__device_alloc_named(ctx, id, b->bytes, b->name, &ys[k]);
+        st = ss__exec_alloc(ctx, id, b, &ys[k]);
     }
     for (int64_t step = 0; !st; step++) {
         if (l->cond) {

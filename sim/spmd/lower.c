@@ -455,20 +455,26 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     const ss__layout *want = &s->p->layouts[v];
     if (!ss__lower_has_rule(n->op))
         return ss__fail(SS_ERR_UNSUPPORTED, "compile: op %s", ss__opcode_name(n));
-    /* XLA computes in device memory: a host value only moves (a device_put)
-     * or leaves the program. */
-    for (int k = 0; n->op != SS__OP_MEMORY && n->op != SS__OP_CONSTRAIN && k < n->nin; k++) {
+    /* XLA computes in device memory: a host value only moves (a device_put,
+     * a dynamic_slice to the device), is bitcast or updated in place in
+     * host memory, travels through loop carries (memory.c) or leaves the
+     * program. */
+    for (int k = 0; k < n->nin; k++) {
         ss_memory_kind mk = ss__value_memory(s->p, n->in[k]);
-        if (mk != SS_MEMORY_DEVICE)
+        if (mk != SS_MEMORY_DEVICE && !ss__memory_reads_host(s->p, v, k))
             return ss__fail(SS_ERR_UNSUPPORTED,
                             "compile: %%%d (%s) reads %%%d, a value in %s memory: only a "
-                            "device_put (back to the device) or a program output takes a host "
-                            "value, as XLA computes in device memory",
+                            "device_put or dynamic_slice (to the device), a bitcast or in-place "
+                            "update in host memory, a loop carry or a program output takes a "
+                            "host value, as XLA computes in device memory",
                             (int)v, ss__opcode_name(n), (int)n->in[k], ss_memory_kind_name(mk));
     }
+    int b0 = s->e->nbufs, i0 = s->e->ninsts;
     ss_status st = ss__lower_gathers_around(n)
                        ? ss__lower_around_uneven(s, v, want, lower_rules[n->op])
                        : lower_rules[n->op](s, v, want);
+    if (!st)
+        st = ss__memory_lowered(s, v, b0, i0);
     if (st || ss__op_is(n->op, SS__OPF_HAS_REGIONS))
         return st; /* an op with regions holds no array: its results do */
     /* Bring the result to its propagated layout; that is its own version.
@@ -584,6 +590,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
 {
     *out = NULL;
     ss_status st = ss_program_propagate(p);
+    if (!st && !want) /* a region's memory kinds come with its loop's */
+        st = ss__memory_assign(p);
     if (st)
         return st;
     ss_executable *e = calloc(1, sizeof *e);
@@ -678,6 +686,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
     }
     if (!st && !e->opts.no_fusion)
         st = ss__fuse(e);
+    if (!st && p->memory)
+        st = ss__memory_check(e);
     if (!st)
         st = ss__schedule_updates(e);
     if (!st)

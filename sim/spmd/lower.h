@@ -170,6 +170,14 @@ struct ss_executable {
     int *ledger_start;
 };
 
+/* A new buffer for b on device `id`: in its host's arena when b is a host
+ * buffer (ss__bufdesc.host), else in the device's. */
+static inline ss_status ss__exec_alloc(ss_context *ctx, int id, const ss__bufdesc *b, void **out)
+{
+    return b->host ? ss__device_host_alloc_named(ctx, id, b->bytes, b->name, out)
+                   : ss__device_alloc_named(ctx, id, b->bytes, b->name, out);
+}
+
 /* Compile region r (a loop's cond or body, propagated) in region mode:
  * output k is brought to layout want[k] before it is handed over. */
 ss_status ss__compile_region(ss_program *r, const ss__layout want[],

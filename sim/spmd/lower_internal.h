@@ -86,6 +86,23 @@ ss_status ss__lower_emit_kernel(ss__lowering *s, ss_value v, int nin, const int 
 ss_status ss__lower_reshard_even(ss__lowering *s, ss_value v, int buf, const ss__layout *from,
                                  const ss__layout *to, const int64_t shape[], int *out);
 
+/* --- Memory kinds (memory.c) ---------------------------------------------- */
+
+/* Whether op v may read its operand k when that operand lives in host
+ * memory (ss__memory_assign placed it): a move, a loop carry, a bitcast or
+ * in-place update whose result is in host memory, a dynamic_slice (a
+ * transfer of the slice). */
+bool ss__memory_reads_host(const ss_program *p, ss_value v, int k);
+/* After v's rule emitted instructions from i0 and buffers from b0: each
+ * new buffer lives in its value's memory, and a dynamic_slice of a host
+ * value becomes a TRANSFER (host to device, the slice's bytes). */
+ss_status ss__memory_lowered(ss__lowering *s, ss_value v, int b0, int i0);
+/* Every instruction of e touching host memory is one that may (a
+ * transfer, a host bitcast, in-place update or allocation, a local slice):
+ * else SS_ERR_UNSUPPORTED naming the op and the instruction it would need
+ * (a collective on a host value, a fused kernel). */
+ss_status ss__memory_check(const ss_executable *e);
+
 /* --- Uneven shards (lower_uneven.c) --------------------------------------- */
 
 /* The dims of v that layout l splits unevenly, as a mask. */

@@ -437,6 +437,31 @@ ss_status ss__lower_manual_in(ss__lowering *s, ss_value v, const ss__layout *wan
  * gathered along their leading dim, invariants as they are; the regions
  * compile once (loop.c) and each result starts in its loop layout (the ys
  * stacked with their leading dim unsharded), resharded by its own node. */
+/* Carry k of loop v lives in host memory (memory.c) but its initial value
+ * in device memory (buffer *in): the loop starts from a copy put there (a
+ * device-to-host transfer), as XLA's offloader copies such an operand. */
+static ss_status carry_to_host(ss__lowering *s, ss_value v, int k, const ss__layout *l, int *in)
+{
+    ss_value r = ss__loop_result(s->p, v, k);
+    if (ss__value_memory(s->p, r) == SS_MEMORY_DEVICE || s->e->bufs[*in].host)
+        return SS_OK;
+    int out;
+    ss_status st = ss__lower_kernel_out(s, r, l, &out);
+    if (st)
+        return st;
+    s->e->bufs[out].host = true;
+    ss__inst i;
+    ss__inst_init(&i, SS__INST_TRANSFER, s->p->nodes[v].in[k]);
+    i.nin = 1;
+    i.in[0] = *in;
+    i.out = out;
+    *in = out;
+    char b[32];
+    ss__fmt_bytes(b, sizeof b, (double)s->e->bufs[out].bytes);
+    ss__buf_printf(&s->line, "; carry %d into host memory, device to host, %s per device", k, b);
+    return ss__lower_emit(s, &i);
+}
+
 ss_status ss__lower_loop(ss__lowering *s, ss_value v, const ss__layout *want_v)
 {
     (void)want_v;
@@ -456,6 +481,8 @@ ss_status ss__lower_loop(ss__lowering *s, ss_value v, const ss__layout *want_v)
             want[k] = s->p->layouts[n->in[k]];
         want[k].partial = 0;
         if ((st = ss__lower_need(s, n->in[k], &want[k], &in[k])))
+            return st;
+        if (k < l->ncarry && (st = carry_to_host(s, v, k, &want[k], &in[k])))
             return st;
     }
     int outs[64];

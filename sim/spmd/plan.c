@@ -337,7 +337,8 @@ static size_t carry_facts(const ss_executable *e, const ss__loop_exec *l, bool p
         pass[k] = store[k] >= 0 && store[k] == load[k] && !earlier;
         next[k] = store[k];
         if (!pass[k] && store[k] >= 0 && (earlier || b->arg_of[store[k]] >= 0)) {
-            copies += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+            if (!e->bufs[l->outs[k]].host) /* host copies stay in host memory */
+                copies += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
             next[k] = -2 - k; /* a copy of its own */
         }
     }
@@ -382,11 +383,19 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     int nc = l->ncarry;
     bool pass[64], own1[64], own2[64];
     size_t copies = carry_facts(e, l, pass);
-    size_t carries = 0, ys = 0, owned1 = 0, owned2 = 0;
+    size_t carries = 0, ys = 0, owned1 = 0, owned2 = 0, host_carries = 0;
     for (int k = 0; k < nc; k++) {
         size_t b = ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
         own1[k] = l->adopt[k];
         own2[k] = l->adopt[k] || !pass[k];
+        if (e->bufs[l->outs[k]].host) { /* a host carry (memory.c): in host memory */
+            host_carries += b;
+            if (l->adopt[k]) {
+                md->moved[i->in[k]] = true;
+                md->host_live -= ss_device_buffer_bytes(e->bufs[i->in[k]].bytes);
+            }
+            continue;
+        }
         carries += b;
         owned1 += own1[k] ? b : 0;
         owned2 += own2[k] ? b : 0;
@@ -441,6 +450,9 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     out->ncollectives += (int)trips * body.ncollectives + (int)ctrips * cond.ncollectives;
     out->sent_bytes += trips * body.sent_bytes + ctrips * cond.sent_bytes;
     out->unknown_trip_loops += body.unknown_trip_loops + cond.unknown_trip_loops + (known ? 0 : 1);
+    md->host_live += host_carries;
+    if (md->host_live > out->host_peak_bytes)
+        out->host_peak_bytes = md->host_live;
     add_region_host(out, md, &body, trips);
     add_region_host(out, md, &cond, ctrips);
     return SS_OK;
@@ -541,7 +553,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         }
         case SS__INST_LOAD:
             if (e->region) { /* a region's argument: the loop's operand */
-                if (donated(&md, i->out)) { /* a carry the loop owns: counted here */
+                if (donated(&md, i->out) && !e->bufs[i->out].host) {
+                    /* a carry the loop owns: counted here (a host one by its loop) */
                     live += ss_device_buffer_bytes(e->bufs[i->out].bytes);
                     hbm_set(&md, i->out, true);
                     if (live > out->peak_bytes)

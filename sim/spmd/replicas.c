@@ -96,7 +96,9 @@ ss_status ss__replicas_plan(const ss_executable *e, ss__replicas *out)
         const ss__inst *i = &e->insts[k];
         /* The group first: it decides which reads below need a copy. */
         unsigned s = result_same(e, i, same, all);
-        if ((i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) && s) {
+        /* Host buffers stay each device's own (the store is device memory). */
+        if ((i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) && s &&
+            !e->bufs[i->out].host) {
             size_t bytes = e->bufs[i->out].bytes;
             for (int x = 0; i->kind == SS__INST_FUSED && x < i->fused.nextra; x++)
                 bytes += e->bufs[i->extra_out[x]].bytes;

@@ -22,6 +22,12 @@ bool ss__lower_has_rule(ss__opcode op);
 bool ss__eval_has_rule(ss__opcode op);
 bool ss__exec_has_kernel(ss__opcode op);
 bool ss__plan_has_flops(ss__opcode op);
+/* Where each value of p and of its loops' regions lives (memory.c): fills
+ * ss_program.memory (left NULL when nothing is put in host memory), which
+ * ss__value_memory then reads. SS_ERR_UNSUPPORTED naming the op for a host
+ * value the offloader's rules do not place (a host carry the body
+ * recomputes on the device, stacked xs/ys in host memory). */
+ss_status ss__memory_assign(ss_program *p);
 /* Loops (loop.c). Propagation: a loop result's forward candidate (a
  * carry's initial value's layout, else hint[v] when hint is not NULL and
  * known); a loop's operand i from its result (carries only). */
