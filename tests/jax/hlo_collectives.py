@@ -22,13 +22,15 @@ a dict with:
   source_target_pairs [[source, target], ...] (collective-permute)
   channel_id, dimensions, use_global_device_ids, reduction (the opcode of
   the to_apply computation's root: add, maximum, ...), op_name
-  runs                how many times one execution of the module runs it:
+  runs                (per_execution only) how many times one execution
+                      of the module runs it:
                       the product of the trip counts of the while loops
                       whose bodies (or conditions) hold it, through
                       fusions, calls and async computations (runs());
                       runs_known is false when a loop's trip count could
                       not be read (that loop then counts once)
-  hlo_kind            the opcode as written, where kind differs from it:
+  hlo_kind            (per_execution only) the opcode as written, where
+                      kind differs from it:
                       an all-reduce whose computation's root is a
                       dynamic-slice of it (XLA TPU's all-reduce-scatter
                       fusion) is a reduce-scatter; its result is the slice
@@ -389,10 +391,13 @@ def runs(text, instrs=None):
     return count, known
 
 
-def parse(text):
-    """Every collective of an HLO module's text, in text order."""
+def parse(text, per_execution=False):
+    """Every collective of an HLO module's text, in text order. With
+    per_execution, each also says how many times an execution runs it
+    (runs, runs_known) and a fused all-reduce-scatter is the reduce-scatter
+    it is (kind, hlo_kind): what one step moves, not what the text lists."""
     instrs = list(_instructions(text))
-    comp_runs, comp_known = runs(text, instrs)
+    comp_runs, comp_known = runs(text, instrs) if per_execution else ({}, {})
     types = {ins[3]: ins[4] for ins in instrs}
     roots = {ins[0]: ins[5] for ins in instrs if ins[8]}
     roots_full = {ins[0]: ins for ins in instrs if ins[8]}
@@ -420,14 +425,16 @@ def parse(text):
             result_type = done[4]
         hlo_kind = None
         root = roots_full.get(comp)
-        if kind == "all-reduce" and root is not None and root[5] == "dynamic-slice" \
+        if per_execution and kind == "all-reduce" and root is not None and root[5] == "dynamic-slice" \
                 and root[6] and root[6][0] == name:
             hlo_kind, kind, result_type = kind, "reduce-scatter", root[4]
         res = parse_shape(result_type)
         c = {"name": name, "kind": kind, "async": is_async, "computation": comp, "entry": entry,
              "line": no, "operands": ops, "result": res,
              "operand_bytes": sum(a["bytes"] for a in ops), "result_bytes": sum(a["bytes"] for a in res),
-             "runs": comp_runs.get(comp, 1), "runs_known": comp_known.get(comp, True)}
+             }
+        if per_execution:
+            c["runs"], c["runs_known"] = comp_runs.get(comp, 1), comp_known.get(comp, True)
         if hlo_kind:
             c["hlo_kind"] = hlo_kind
         rg = _attr_value(attrs, "replica_groups")

@@ -238,7 +238,7 @@ def test_loop_bodies_run_their_trip_count_and_fused_reduce_scatter():
                          "%init = (s32[], f32[4,8]{1,0}) tuple(%start, %p0)",
                          "%w = (s32[], f32[4,8]{1,0}) while(%init), condition=%cond, body=%body",
                          "ROOT %x = f32[4,8]{1,0} all-reduce(%p0), replica_groups={}, to_apply=%add",
-                         extra=LOOP))
+                         extra=LOOP), per_execution=True)
     by = {c["name"]: c for c in cs}
     assert set(by) == {"r", "g", "x"}, by
     assert by["g"]["runs"] == 4 and by["g"]["runs_known"] and by["g"]["kind"] == "all-reduce"
@@ -247,13 +247,19 @@ def test_loop_bodies_run_their_trip_count_and_fused_reduce_scatter():
     r = by["r"]
     assert r["runs"] == 4 and r["kind"] == "reduce-scatter" and r["hlo_kind"] == "all-reduce"
     assert r["operand_bytes"] == 128 and r["result_bytes"] == 4 * 2 * 4
+    # by default, the text as written: no runs, the all-reduce an all-reduce
+    plain = {c["name"]: c for c in hc.parse(module(
+        "%two = s32[] constant(2)", "%start = s32[] copy(%two)",
+        "%init = (s32[], f32[4,8]{1,0}) tuple(%start, %p0)",
+        "ROOT %w = (s32[], f32[4,8]{1,0}) while(%init), condition=%cond, body=%body", extra=LOOP))}
+    assert plain["r"]["kind"] == "all-reduce" and "runs" not in plain["r"] and "hlo_kind" not in plain["r"]
 
 
 def test_loop_without_a_readable_trip_count_counts_once():
     # the init comes from a parameter: the trip count is not in the text
     cs = hc.parse(module("%i0 = s32[] bitcast(%p1)", "%init = (s32[], f32[4,8]{1,0}) tuple(%i0, %p0)",
                          "ROOT %w = (s32[], f32[4,8]{1,0}) while(%init), condition=%cond, body=%body",
-                         extra=LOOP))
+                         extra=LOOP), per_execution=True)
     g = next(c for c in cs if c["name"] == "g")
     assert g["runs"] == 1 and not g["runs_known"]
 

@@ -342,7 +342,7 @@ def _make_one(program, topology, out, prog, devs, t_topo, sizes, hlo=False):
     cost = {k: float(v) for k, v in sorted(ca.items())
             if k in ("flops", "transcendentals", "bytes accessed", "optimal_seconds")}
     ctext = compiled.as_text()
-    colls = hlo_collectives.parse(ctext)
+    colls = hlo_collectives.parse(ctext, per_execution=True)
 
     d = record_dir(out, program, topology)
     os.makedirs(d, exist_ok=True)
