@@ -270,8 +270,8 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
         if (i->kind == SS__INST_LOOP) /* a loop's results all at once */
             nres = ss__inst_results(e, i, res, SS__INST_MAX_RESULTS);
         for (int r = 0; r < nres; r++) {
-            if (e->bufs[res[r]].host)
-                continue;
+            if (e->bufs[res[r]].host || live[res[r]])
+                continue; /* host memory, or a carry's operand buffer (no copy) */
             now += ss_device_buffer_bytes(e->bufs[res[r]].bytes);
             live[res[r]] = 1;
         }

@@ -271,6 +271,37 @@ ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, cons
     return SS_OK;
 }
 
+int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], int outs[])
+{
+    ss__loop_exec *x = &e->loops[index];
+    const ss_executable *b = x->body;
+    int n = 0;
+    for (int k = 0; k < x->ncarry; k++) {
+        int load = -1, store = -1, uses = 0;
+        for (int j = 0; j < b->ninsts; j++) {
+            const ss__inst *i = &b->insts[j];
+            if (i->kind == SS__INST_LOAD && i->index == k)
+                load = i->out;
+            if (i->kind == SS__INST_STORE && i->index == k)
+                store = i->in[0];
+        }
+        bool earlier = false; /* an earlier carry handed back the same buffer */
+        for (int j = 0; j < b->ninsts && store >= 0; j++) {
+            const ss__inst *i = &b->insts[j];
+            earlier = earlier || (i->kind == SS__INST_STORE && i->index < k && i->in[0] == store);
+        }
+        for (int j = 0; j < nin; j++)
+            uses += in[j] == in[k];
+        if (store < 0 || store != load || earlier || uses != 1 ||
+            e->bufs[in[k]].bytes != e->bufs[outs[k]].bytes ||
+            e->bufs[in[k]].host != e->bufs[outs[k]].host)
+            continue;
+        outs[k] = x->outs[k] = in[k];
+        n++;
+    }
+    return n;
+}
+
 /* --- Running ---------------------------------------------------------------------- */
 
 /* Is q one of list[0..n)? */
@@ -409,9 +440,10 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
             own[k] = next_own[k];
         }
     }
-    /* Results own their buffers: a carry never replaced is copied. */
+    /* Results own their buffers: a carry never replaced is copied, unless
+     * its result is its operand's buffer (ss__loop_alias_passed). */
     for (int k = 0; k < nc && !st; k++)
-        if (!own[k]) {
+        if (!own[k] && l->outs[k] != i->in[k]) {
             if (!(st = copy_buf(ctx, id, &e->bufs[l->outs[k]], cur[k], &cur[k])))
                 own[k] = true;
         }

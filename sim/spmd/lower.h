@@ -115,7 +115,9 @@ typedef struct ss__loop_exec {
     int64_t length; /* -1: a while */
     int64_t trips;  /* a while's trip count when known before it runs, else -1 (ss__loop) */
     bool reverse;
-    int *outs;      /* result buffers: carries, then stacked ys (a case: its results) */
+    int *outs;      /* result buffers: carries, then stacked ys (a case: its results);
+                       a carry passed through may be its operand's buffer
+                       (ss__loop_alias_passed) */
     /* Per carry (liveness.c): the loop adopts its operand's buffer as the
      * carry's own, since the loop is that buffer's last use (a temporary,
      * passed once); the operand's FREE then does nothing. XLA's while
@@ -187,6 +189,12 @@ ss_status ss__compile_region(ss_program *r, const ss__layout want[],
 ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, const int in[],
                          const int outs[], int *index);
 void ss__loop_exec_free(ss__loop_exec *l);
+/* Loop e->loops[index] on operands in[0..nin): each carry its body hands
+ * back unchanged (the argument itself, the first carry to do so), whose
+ * operand is passed once, takes its operand's buffer as its result
+ * (outs[k] = in[k], also in the loop's outs): the value is the operand's,
+ * so nothing is copied when the loop ends. Returns how many. */
+int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], int outs[]);
 /* Run a compiled region on device `dev` with args[] bound to its LOADs:
  * res[k] receives output k's buffer (owned by the caller unless it is one
  * of args[]). The device's collective count `colls_done` advances.

@@ -501,11 +501,15 @@ ss_status ss__lower_loop(ss__lowering *s, ss_value v, const ss__layout *want_v)
         st = ss__loop_lower(s->e, s->p, v, in, outs, &index);
     if (st)
         return st;
+    int aliased = ss__loop_alias_passed(s->e, index, n->nin, in, outs);
     if ((st = ss__lower_emit_region(s, v, in, index, outs[0])))
         return st;
     for (int k = 0; k < nres; k++)
         ss__lower_add_version(s, ss__loop_result(s->p, v, k), outs[k], &lres[k]);
     const ss__loop_exec *le = &s->e->loops[index];
+    if (aliased)
+        ss__buf_printf(&s->line, "; %d carr%s passed through unchanged, no copy", aliased,
+                       aliased == 1 ? "y" : "ies");
     if (l->length >= 0)
         ss__buf_printf(&s->line, ": %lld steps of a body lowered once (%d instructions)",
                        (long long)l->length, le->body->ninsts);

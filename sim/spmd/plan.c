@@ -388,6 +388,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         size_t b = ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
         own1[k] = l->adopt[k];
         own2[k] = l->adopt[k] || !pass[k];
+        if (l->outs[k] == i->in[k] && !l->adopt[k])
+            continue; /* its operand's buffer, still live (ss__loop_alias_passed) */
         if (e->bufs[l->outs[k]].host) { /* a host carry (memory.c): in host memory */
             host_carries += b;
             if (l->adopt[k]) {
