@@ -124,6 +124,15 @@ static inline float final_acc(ss__k_reduce_op op, double acc, int64_t count)
     return (float)acc;
 }
 
+/* acc[j] += v[j]: step_acc of a sum without the switch, so that it
+ * vectorises (the same additions in the same order). */
+SS__K_VECTOR_CLONES
+static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
+{
+    for (int64_t j = 0; j < c; j++)
+        acc[j] += (double)v[j];
+}
+
 /* acc[j] = the reduction of x[base[j] .. base[j] + run) in index order,
  * for g <= REDUCE_GROUP runs, interleaved. */
 enum { REDUCE_GROUP = 8 };
@@ -206,10 +215,19 @@ ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const
                 for (int64_t j = 0; j < c; j++)
                     acc[j] = init_acc(op);
                 int64_t ridx[SS_MAX_RANK] = {0}, roff[1] = {0};
+                bool add = op == SS__K_REDUCE_SUM || op == SS__K_REDUCE_MEAN;
                 do {
-                    ss__k_load_f32(x->dtype, x->data, koff[0] + j0 + roff[0], c, vals);
-                    for (int64_t j = 0; j < c; j++)
-                        acc[j] = step_acc(op, acc[j], vals[j]);
+                    int64_t at = koff[0] + j0 + roff[0];
+                    if (add && x->dtype == SS_F32) {
+                        add_to_acc(acc, (const float *)x->data + at, c);
+                        continue;
+                    }
+                    ss__k_load_f32(x->dtype, x->data, at, c, vals);
+                    if (add)
+                        add_to_acc(acc, vals, c);
+                    else
+                        for (int64_t j = 0; j < c; j++)
+                            acc[j] = step_acc(op, acc[j], vals[j]);
                 } while (ss__k_step(rr, rshape, ridx, 1, rs, roff));
                 for (int64_t j = 0; j < c; j++)
                     vals[j] = final_acc(op, acc[j], count);
