@@ -678,3 +678,106 @@ Test(device, host_slices_roundtrip)
     ss_mesh_destroy(m);
     ss_context_destroy(ctx);
 }
+
+/* The arena's free list and live-block table (arena.c) choose the same
+ * offsets as a naive first fit over every block in address order, and
+ * reject the same frees: a model with one entry per block, driven by a
+ * random sequence of allocations and frees of mixed sizes. */
+#include "device/arena.h"
+
+typedef struct model_block {
+    size_t offset, size;
+    bool live;
+} model_block;
+
+static size_t model_alloc(model_block *m, int *n, size_t need)
+{
+    for (int i = 0; i < *n; i++) {
+        if (m[i].live || m[i].size < need)
+            continue;
+        if (m[i].size > need) {
+            memmove(&m[i + 2], &m[i + 1], sizeof *m * (size_t)(*n - i - 1));
+            m[i + 1] = (model_block){m[i].offset + need, m[i].size - need, false};
+            (*n)++;
+            m[i].size = need;
+        }
+        m[i].live = true;
+        return m[i].offset;
+    }
+    return SIZE_MAX;
+}
+
+static void model_free(model_block *m, int *n, size_t offset)
+{
+    int i = 0;
+    while (m[i].offset != offset)
+        i++;
+    m[i].live = false;
+    if (i + 1 < *n && !m[i + 1].live) {
+        m[i].size += m[i + 1].size;
+        memmove(&m[i + 1], &m[i + 2], sizeof *m * (size_t)(*n - i - 2));
+        (*n)--;
+    }
+    if (i > 0 && !m[i - 1].live) {
+        m[i - 1].size += m[i].size;
+        memmove(&m[i], &m[i + 1], sizeof *m * (size_t)(*n - i - 1));
+        (*n)--;
+    }
+}
+
+Test(arena, first_fit_matches_a_naive_model)
+{
+    enum { OPS = 20000, MAXLIVE = 400 };
+    ss__arena a;
+    const size_t cap = (size_t)64 << 20;
+    cr_assert_eq(ss__arena_init(&a, 0, cap), SS_OK);
+    static model_block m[2 * MAXLIVE + 2];
+    int nm = 1;
+    m[0] = (model_block){0, cap, false};
+    void *live[MAXLIVE];
+    int nlive = 0;
+    uint32_t s = 7;
+    for (int op = 0; op < OPS; op++) {
+        s = s * 1664525u + 1013904223u;
+        bool do_alloc = nlive == 0 || (nlive < MAXLIVE && (s >> 16) % 3 != 0);
+        if (do_alloc) {
+            /* sizes from 1 byte to ~1 MiB, small ones more often */
+            size_t bytes = (size_t)1 << ((s >> 8) % 21);
+            bytes += (s >> 4) % bytes;
+            void *p;
+            size_t want = model_alloc(m, &nm, ss_device_buffer_bytes(bytes));
+            ss_status st = ss__arena_alloc(&a, bytes, "t", &p);
+            if (want == SIZE_MAX) {
+                cr_assert_eq(st, SS_ERR_DEVICE_OOM, "op %d: model is out of memory", op);
+                continue;
+            }
+            cr_assert_eq(st, SS_OK, "op %d", op);
+            cr_assert_eq((size_t)((char *)p - a.base), want, "op %d: offset %zu, model %zu", op,
+                         (size_t)((char *)p - a.base), want);
+            live[nlive++] = p;
+        } else {
+            int k = (int)((s >> 8) % (uint32_t)nlive);
+            model_free(m, &nm, (size_t)((char *)live[k] - a.base));
+            cr_assert_eq(ss__arena_release(&a, live[k]), SS_OK, "op %d", op);
+            cr_assert_eq(ss__arena_release(&a, live[k]), SS_ERR_INVALID, "op %d: double free",
+                         op);
+            live[k] = live[--nlive];
+        }
+        if (op % 97 == 0) {
+            ss_memory_stats st;
+            ss__arena_stats(&a, &st);
+            size_t largest = 0, used = 0;
+            for (int i = 0; i < nm; i++) {
+                if (!m[i].live && m[i].size > largest)
+                    largest = m[i].size;
+                if (m[i].live)
+                    used += m[i].size;
+            }
+            cr_assert_eq(st.largest_free, largest, "op %d", op);
+            cr_assert_eq(st.live_bytes, used, "op %d", op);
+            cr_assert_eq(st.live_count, nlive, "op %d", op);
+        }
+    }
+    cr_assert_eq(ss__arena_release(&a, a.base + 64 * 3 + 1), SS_ERR_INVALID);
+    ss__arena_free(&a);
+}

@@ -325,6 +325,28 @@ Test(kernels, reductions_long_rows_and_bf16)
     tfree(&x), tfree(&r0), tfree(&r1), tfree(&w0), tfree(&w1);
 }
 
+Test(kernels, reductions_of_many_rows_interleaved)
+{
+    /* Rows reduced side by side in groups of 8 (reduce.c): 37 rows (a
+     * partial group), 300 > the block size, NaN and infinities in some. */
+    ss__tensor x = T(SS_F32, 37, 300);
+    fill(&x, -50, 50);
+    float *v = x.data;
+    v[5 * 300 + 7] = NAN;
+    v[9 * 300 + 299] = INFINITY;
+    v[17 * 300] = -INFINITY;
+    for (int op = 0; op < SS__K_REDUCE_COUNT; op++) {
+        if (!ss__k_reduce_has((ss__k_reduce_op)op, SS_F32))
+            continue;
+        ss__tensor got = T(SS_F32, 37), want = T(SS_F32, 37);
+        OK(ss__k_reduce((ss__k_reduce_op)op, &x, 1, (int[]){1}, false, &got));
+        OK(ss__k_ref_reduce((ss__k_reduce_op)op, &x, 1, (int[]){1}, false, &want));
+        EXPECT_SAME(&got, &want, ss__k_reduce_name((ss__k_reduce_op)op));
+        tfree(&got), tfree(&want);
+    }
+    tfree(&x);
+}
+
 Test(kernels, reductions_of_nothing_and_nan)
 {
     ss__tensor e = T(SS_F32, 3, 0), o = T(SS_F32, 3);

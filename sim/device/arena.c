@@ -27,6 +27,106 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
+/* --- Live blocks by offset (see arena.h) --- */
+
+static size_t live_home(const ss__arena *a, size_t offset)
+{
+    uint64_t h = (uint64_t)(offset / SS__ARENA_ALIGN) * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 29) & a->live_mask;
+}
+
+static void live_put(ss__arena *a, ss__block *b)
+{
+    size_t i = live_home(a, b->offset);
+    while (a->live_slots[i])
+        i = (i + 1) & a->live_mask;
+    a->live_slots[i] = b;
+}
+
+/* Room for one more live block (at most half the slots used). */
+static ss_status live_reserve(ss__arena *a)
+{
+    size_t slots = a->live_mask + 1;
+    if ((size_t)(a->live_count + 1) * 2 <= slots)
+        return SS_OK;
+    ss__block **old = a->live_slots;
+    ss__block **grown = calloc(slots * 2, sizeof *grown);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
+    a->live_slots = grown;
+    a->live_mask = slots * 2 - 1;
+    for (size_t i = 0; i < slots; i++)
+        if (old[i])
+            live_put(a, old[i]);
+    free(old);
+    return SS_OK;
+}
+
+static size_t live_slot(const ss__arena *a, size_t offset)
+{
+    for (size_t i = live_home(a, offset);; i = (i + 1) & a->live_mask)
+        if (!a->live_slots[i] || a->live_slots[i]->offset == offset)
+            return i;
+}
+
+/* Empty slot i, moving later entries of its probe run back (no tombstones). */
+static void live_remove_slot(ss__arena *a, size_t i)
+{
+    a->live_slots[i] = NULL;
+    for (size_t j = (i + 1) & a->live_mask; a->live_slots[j]; j = (j + 1) & a->live_mask) {
+        size_t home = live_home(a, a->live_slots[j]->offset);
+        if (((j - home) & a->live_mask) >= ((j - i) & a->live_mask)) {
+            a->live_slots[i] = a->live_slots[j];
+            a->live_slots[j] = NULL;
+            i = j;
+        }
+    }
+}
+
+/* --- Free blocks in address order --- */
+
+static void free_unlink(ss__arena *a, ss__block *b)
+{
+    if (b->prev_free)
+        b->prev_free->next_free = b->next_free;
+    else
+        a->free_head = b->next_free;
+    if (b->next_free)
+        b->next_free->prev_free = b->prev_free;
+    b->prev_free = b->next_free = NULL;
+}
+
+/* `by` (not in the free list) takes `old`'s place there. */
+static void free_replace(ss__arena *a, ss__block *old, ss__block *by)
+{
+    by->prev_free = old->prev_free;
+    by->next_free = old->next_free;
+    if (by->prev_free)
+        by->prev_free->next_free = by;
+    else
+        a->free_head = by;
+    if (by->next_free)
+        by->next_free->prev_free = by;
+    old->prev_free = old->next_free = NULL;
+}
+
+static void free_insert(ss__arena *a, ss__block *b)
+{
+    ss__block *before = NULL, *at = a->free_head;
+    while (at && at->offset < b->offset) {
+        before = at;
+        at = at->next_free;
+    }
+    b->prev_free = before;
+    b->next_free = at;
+    if (before)
+        before->next_free = b;
+    else
+        a->free_head = b;
+    if (at)
+        at->prev_free = b;
+}
+
 ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
 {
     memset(a, 0, sizeof *a);
@@ -46,7 +146,10 @@ ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
                         cap_text, strerror(errno));
     }
     ss__block *b = calloc(1, sizeof *b);
-    if (!b) {
+    ss__block **slots = calloc(64, sizeof *slots);
+    if (!b || !slots) {
+        free(b);
+        free(slots);
         munmap(p, capacity);
         return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", device);
     }
@@ -54,6 +157,9 @@ ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
     a->base = p;
     a->capacity = capacity;
     a->head = b;
+    a->free_head = b;
+    a->live_slots = slots;
+    a->live_mask = 63;
     pthread_mutex_init(&a->lock, NULL);
     return SS_OK;
 }
@@ -68,6 +174,7 @@ void ss__arena_free(ss__arena *a)
     }
     munmap(a->base, a->capacity);
     free(a->views);
+    free(a->live_slots);
     pthread_mutex_destroy(&a->lock);
     memset(a, 0, sizeof *a);
 }
@@ -149,13 +256,18 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
         return st;
     }
     size_t need = ss_device_buffer_bytes(bytes);
-    ss__block *b = a->head;
-    while (b && (b->live || b->size < need))
-        b = b->next;
+    ss__block *b = a->free_head;
+    while (b && b->size < need)
+        b = b->next_free;
     if (!b || need == SIZE_MAX) {
         ss_status st = oom(a, bytes, what, false);
         pthread_mutex_unlock(&a->lock);
         return st;
+    }
+    ss_status reserved = live_reserve(a);
+    if (reserved) {
+        pthread_mutex_unlock(&a->lock);
+        return reserved;
     }
     if (b->size > need) {
         ss__block *rest = calloc(1, sizeof *rest);
@@ -171,8 +283,12 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
             b->next->prev = rest;
         b->next = rest;
         b->size = need;
+        free_replace(a, b, rest);
+    } else {
+        free_unlink(a, b);
     }
     b->live = true;
+    live_put(a, b);
     b->requested = bytes;
     snprintf(b->name, sizeof b->name, "%s", what);
     a->live_bytes += b->size;
@@ -204,22 +320,30 @@ ss_status ss__arena_release(ss__arena *a, void *p)
                         a->device, p);
     size_t off = (size_t)(c - a->base);
     pthread_mutex_lock(&a->lock);
-    ss__block *b = a->head;
-    while (b && b->offset < off)
-        b = b->next;
-    if (!b || b->offset != off || !b->live) {
+    size_t slot = live_slot(a, off);
+    ss__block *b = a->live_slots[slot];
+    if (!b) {
         pthread_mutex_unlock(&a->lock);
         return ss__fail(SS_ERR_INVALID, "device %d: free of %p, which is not a live buffer",
                         a->device, p);
     }
+    live_remove_slot(a, slot);
     b->live = false;
     b->name[0] = '\0';
     a->live_bytes -= b->size;
     a->live_count--;
-    if (b->next && !b->next->live)
+    bool next_free = b->next && !b->next->live, prev_free = b->prev && !b->prev->live;
+    if (next_free) { /* b takes its free successor's place and size */
+        free_replace(a, b->next, b);
         merge_next(a, b);
-    if (b->prev && !b->prev->live)
+    } else if (!prev_free) {
+        free_insert(a, b);
+    }
+    if (prev_free) { /* the free predecessor takes b */
+        if (next_free)
+            free_unlink(a, b);
         merge_next(a, b->prev);
+    }
     pthread_mutex_unlock(&a->lock);
     return SS_OK;
 }

@@ -19,10 +19,16 @@
 
 /* One block of the arena: free or live. Blocks tile the range in address
  * order (a doubly linked list), so freeing merges with both neighbours in
- * O(1). Allocation is first fit over the list; programs hold hundreds of
- * buffers, not millions, so a list walk is cheap and easy to check. */
+ * O(1). Allocation is first fit: the lowest-addressed free block that is
+ * large enough. Free blocks are also linked among themselves in address
+ * order (prev_free/next_free), so first fit walks the free blocks only,
+ * and a release finds its live block by offset in a hash table instead of
+ * walking the list: at 256 devices the two walks were 15 % of a step's
+ * samples. The offsets chosen are those of a first fit over the whole
+ * list (tests/test_device.c checks it against a naive model). */
 typedef struct ss__block {
     struct ss__block *prev, *next;
+    struct ss__block *prev_free, *next_free; /* free blocks only */
     size_t offset, size;
     bool live;
     size_t requested;
@@ -35,6 +41,11 @@ typedef struct ss__arena {
     char *base;
     size_t capacity;
     ss__block *head;
+    ss__block *free_head; /* the lowest-addressed free block */
+    /* Live blocks by offset: open addressing, linear probing, a power of
+     * two slots at most half full (NULL: empty). */
+    ss__block **live_slots;
+    size_t live_mask;
     size_t live_bytes, peak_bytes;
     int64_t alloc_count, live_count;
     int64_t fail_at; /* fault injection: 0 = off, else the alloc_count that fails */

@@ -663,7 +663,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
     atomic_store(&dev->in_coll, 1);
     atomic_store(&dev->state, SS__DEV_WAITING);
     atomic_store_explicit(&dev->arrived, seq, memory_order_release);
-    ss__device_wake(dev);
+    ss__device_wake_word(dev, &dev->arrived);
 
     /* 2. Arrive. On a mismatch keep waiting for the rest of the group, so
      * that every member sees every op and the report is complete. */
@@ -693,7 +693,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
     /* 3. Work, 4. depart. */
     do_work(dev, me);
     atomic_store_explicit(&dev->departed, seq, memory_order_release);
-    ss__device_wake(dev);
+    ss__device_wake_word(dev, &dev->departed);
     for (int g = 0; g < gsize; g++) {
         ss_device *p = &ctx->devices[me->members[g]];
         if (p != dev)

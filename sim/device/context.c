@@ -89,12 +89,21 @@ bool ss__wait_brief(const ss_context *ctx, _Atomic uint32_t *word, uint32_t want
     return false;
 }
 
+/* Which of d's words `word` is (its index in d->sleepers). */
+static int word_index(const ss_device *d, const _Atomic uint32_t *word)
+{
+    return word == &d->arrived ? 0 : word == &d->departed ? 1 : word == &d->shared ? 2 : 3;
+}
+
 bool ss__wait_sleep(ss_device *peer, _Atomic uint32_t *word, uint32_t want, double seconds)
 {
+    _Atomic uint32_t *sleepers = &peer->sleepers[word_index(peer, word)];
     atomic_fetch_add(&peer->waiters, 1);
+    atomic_fetch_add(sleepers, 1);
     uint32_t v = atomic_load(word);
     if (v < want)
         ss__futex_wait(word, v, seconds);
+    atomic_fetch_sub(sleepers, 1);
     atomic_fetch_sub(&peer->waiters, 1);
     return atomic_load_explicit(word, memory_order_acquire) >= want;
 }
@@ -117,6 +126,12 @@ void ss__device_wake(ss_device *d)
         futex_wake(&d->shared, INT_MAX);
         futex_wake(&d->copied, INT_MAX);
     }
+}
+
+void ss__device_wake_word(ss_device *d, _Atomic uint32_t *word)
+{
+    if (atomic_load(&d->sleepers[word_index(d, word)]) > 0)
+        futex_wake(word, INT_MAX);
 }
 
 /* --- Token semaphore ----------------------------------------------------- */

@@ -43,6 +43,7 @@ struct ss_device {
     _Alignas(64) _Atomic uint32_t arrived; /* seq of the published op */
     _Alignas(64) _Atomic uint32_t departed; /* seq of the last op whose reads are done */
     _Alignas(64) _Atomic uint32_t waiters;  /* threads sleeping on this device's words */
+    _Atomic uint32_t sleepers[4]; /* of them on arrived, departed, shared, copied */
     /* Replica shares (share.c): `shared` = the number of the last share
      * this device published as its group's leader (share_buf its buffer),
      * `copied` = the last one it copied as a follower; share_seq counts
@@ -190,6 +191,11 @@ bool ss__device_is_view(ss_context *ctx, int device, const void *p);
 
 /* Wake every thread sleeping on a device's words. */
 void ss__device_wake(ss_device *d);
+/* Wake the threads sleeping on one of d's words (&d->arrived, &d->departed,
+ * &d->shared or &d->copied), after it changed: one futex call, none when
+ * nobody sleeps on that word (not four, and no sleeper on another word
+ * woken for nothing). */
+void ss__device_wake_word(ss_device *d, _Atomic uint32_t *word);
 /* Sleep up to `seconds` on `word` while it still holds `seen` (bounded by
  * the caller's loop; spurious returns are fine). */
 void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds);

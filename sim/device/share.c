@@ -68,7 +68,7 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf
     if (members[0] == dev->id) {
         atomic_store_explicit(&dev->share_buf, *buf, memory_order_relaxed);
         atomic_store_explicit(&dev->shared, s, memory_order_release);
-        ss__device_wake(dev);
+        ss__device_wake_word(dev, &dev->shared);
         for (int k = 1; k < n && !st; k++) {
             ss_device *p = &ctx->devices[members[k]];
             st = wait_word(dev, p, &p->copied, s);
@@ -87,7 +87,7 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf
                 *buf = ctx->store ? src : *buf;
             /* Released even on failure: the leader must not wait for us. */
             atomic_store_explicit(&dev->copied, s, memory_order_release);
-            ss__device_wake(dev);
+            ss__device_wake_word(dev, &dev->copied);
         }
     }
     if (!st && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))

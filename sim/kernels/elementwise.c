@@ -150,7 +150,44 @@ float ss__k_binary_f32(ss__k_binary_op op, float a, float b)
     }
 }
 
-/* y[i] = op(x[i]); x may equal y. One loop per op so each is a tight loop. */
+/* gelu and logistic with the vector tanh and exp (elementwise_vec.c): the
+ * same f32 operations as gelu() and logistic_f32(), block by block; false
+ * (nothing written) where the vector path is off. */
+static bool gelu_vec(const float *x, float *y, int64_t n)
+{
+    float t[SS__K_BLOCK];
+    for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
+        int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
+        for (int64_t j = 0; j < c; j++) {
+            float v = x[i + j];
+            t[j] = GELU_C * (v + 0.044715f * (v * v * v));
+        }
+        if (!ss__k_vec_tanh(t, t, c))
+            return false;
+        for (int64_t j = 0; j < c; j++)
+            y[i + j] = x[i + j] * (0.5f * (1.0f + t[j]));
+    }
+    return true;
+}
+
+static bool logistic_vec(const float *x, float *y, int64_t n)
+{
+    float t[SS__K_BLOCK];
+    for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
+        int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
+        for (int64_t j = 0; j < c; j++)
+            t[j] = -x[i + j];
+        if (!ss__k_vec_exp(t, t, c))
+            return false;
+        for (int64_t j = 0; j < c; j++)
+            y[i + j] = 1.0f / (1.0f + t[j]);
+    }
+    return true;
+}
+
+/* y[i] = op(x[i]); x may equal y. One loop per op so each is a tight loop;
+ * exp, tanh, gelu and logistic through the vector exp and tanh when they
+ * are on (libm's bits either way). */
 SS__K_VECTOR_CLONES
 void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
 {
@@ -162,11 +199,20 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     break
     switch (op) {
     case SS__K_NEG: LOOP(-v);
-    case SS__K_EXP: LOOP(expf(v));
+    case SS__K_EXP:
+        if (ss__k_vec_exp(x, y, n))
+            break;
+        LOOP(expf(v));
     case SS__K_LOG: LOOP(logf(v));
-    case SS__K_TANH: LOOP(tanhf(v));
+    case SS__K_TANH:
+        if (ss__k_vec_tanh(x, y, n))
+            break;
+        LOOP(tanhf(v));
     case SS__K_RELU: LOOP(relu(v));
-    case SS__K_GELU: LOOP(gelu(v));
+    case SS__K_GELU:
+        if (gelu_vec(x, y, n))
+            break;
+        LOOP(gelu(v));
     case SS__K_SQRT: LOOP(sqrtf(v));
     case SS__K_RSQRT: LOOP(1.0f / sqrtf(v));
     case SS__K_SQUARE: LOOP(v * v);
@@ -183,7 +229,10 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_ERF: LOOP(erff(v));
     case SS__K_EXPM1: LOOP(expm1f(v));
     case SS__K_LOG1P: LOOP(log1pf(v));
-    case SS__K_LOGISTIC: LOOP(logistic_f32(v));
+    case SS__K_LOGISTIC:
+        if (logistic_vec(x, y, n))
+            break;
+        LOOP(logistic_f32(v));
     case SS__K_CBRT: LOOP(cbrtf(v));
     case SS__K_ERF_INV: LOOP(ss__k_erf_inv_f32(v));
     default: LOOP(((void)v, NAN)); /* unreachable: ops are checked first */

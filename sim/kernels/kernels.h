@@ -148,6 +148,11 @@ float ss__k_unary_f32(ss__k_unary_op op, float x);
 /* y[i] = op(x[i]) over n f32 values (y may equal x); the tight loop behind
  * ss__k_unary, for callers that manage their own blocks (fused.c). */
 void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n);
+/* y[i] = expf(x[i]) / tanhf(x[i]) with libm's bits, vectorised
+ * (elementwise_vec.c); false, writing nothing, where that path is off (no
+ * AVX2+FMA, another libm, SHARDSIM_VECMATH=off). y may equal x. */
+bool ss__k_vec_exp(const float *x, float *y, int64_t n);
+bool ss__k_vec_tanh(const float *x, float *y, int64_t n);
 /* y[i] = op(a[i], b[i]) over n f32 values (y may equal a or b). */
 void ss__k_binary_block(ss__k_binary_op op, const float *a, const float *b, float *y, int64_t n);
 float ss__k_binary_f32(ss__k_binary_op op, float a, float b);

@@ -124,6 +124,34 @@ static inline float final_acc(ss__k_reduce_op op, double acc, int64_t count)
     return (float)acc;
 }
 
+/* acc[j] += v[j]: step_acc of a sum without the switch, so that it
+ * vectorises (the same additions in the same order). */
+SS__K_VECTOR_CLONES
+static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
+{
+    for (int64_t j = 0; j < c; j++)
+        acc[j] += (double)v[j];
+}
+
+/* acc[j] = the reduction of x[base[j] .. base[j] + run) in index order,
+ * for g <= REDUCE_GROUP runs, interleaved. */
+enum { REDUCE_GROUP = 8 };
+static void reduce_runs(ss__k_reduce_op op, const float *x, const int64_t base[], int g,
+                        int64_t run, double acc[])
+{
+    for (int j = 0; j < g; j++)
+        acc[j] = init_acc(op);
+    if (g == REDUCE_GROUP && op != SS__K_REDUCE_MAX && op != SS__K_REDUCE_MIN) {
+        for (int64_t i = 0; i < run; i++)
+            for (int j = 0; j < REDUCE_GROUP; j++)
+                acc[j] += (double)x[base[j] + i];
+        return;
+    }
+    for (int64_t i = 0; i < run; i++)
+        for (int j = 0; j < g; j++)
+            acc[j] = step_acc(op, acc[j], x[base[j] + i]);
+}
+
 /* Load n elements of x from `start` with element stride `stride`. */
 static void load_strided(const ss__tensor *x, int64_t start, int64_t stride, int64_t n, float *dst)
 {
@@ -187,10 +215,19 @@ ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const
                 for (int64_t j = 0; j < c; j++)
                     acc[j] = init_acc(op);
                 int64_t ridx[SS_MAX_RANK] = {0}, roff[1] = {0};
+                bool add = op == SS__K_REDUCE_SUM || op == SS__K_REDUCE_MEAN;
                 do {
-                    ss__k_load_f32(x->dtype, x->data, koff[0] + j0 + roff[0], c, vals);
-                    for (int64_t j = 0; j < c; j++)
-                        acc[j] = step_acc(op, acc[j], vals[j]);
+                    int64_t at = koff[0] + j0 + roff[0];
+                    if (add && x->dtype == SS_F32) {
+                        add_to_acc(acc, (const float *)x->data + at, c);
+                        continue;
+                    }
+                    ss__k_load_f32(x->dtype, x->data, at, c, vals);
+                    if (add)
+                        add_to_acc(acc, vals, c);
+                    else
+                        for (int64_t j = 0; j < c; j++)
+                            acc[j] = step_acc(op, acc[j], vals[j]);
                 } while (ss__k_step(rr, rshape, ridx, 1, rs, roff));
                 for (int64_t j = 0; j < c; j++)
                     vals[j] = final_acc(op, acc[j], count);
@@ -203,6 +240,27 @@ ss_status ss__k_reduce(ss__k_reduce_op op, const ss__tensor *x, int naxes, const
 
     /* x's last dim is reduced: each output reduces contiguous runs. */
     int64_t run = rshape[rr - 1], rstride = rs[0][rr - 1];
+    if (rr == 1 && rstride == 1 && x->dtype == SS_F32) {
+        /* One run per output: REDUCE_GROUP outputs side by side, each in
+         * its own order, so their dependent adds overlap (a single double
+         * accumulator waits on its previous add every element). */
+        bool more = true;
+        while (more) {
+            int64_t base[REDUCE_GROUP];
+            int g = 0;
+            while (g < REDUCE_GROUP && more) {
+                base[g++] = koff[0];
+                more = ss__k_step(kr, kshape, kidx, 1, ks, koff);
+            }
+            double acc[REDUCE_GROUP];
+            reduce_runs(op, x->data, base, g, run, acc);
+            for (int j = 0; j < g; j++)
+                vals[j] = final_acc(op, acc[j], count);
+            ss__k_store_f32(out->dtype, out->data, o, g, vals);
+            o += g;
+        }
+        return SS_OK;
+    }
     do {
         double acc = init_acc(op);
         int64_t ridx[SS_MAX_RANK] = {0}, roff[1] = {0};
