@@ -24,8 +24,9 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 BEGIN = "<!-- unsupported-ops: made by tools/unsupported_ops.py, do not edit -->"
 END = "<!-- end unsupported-ops -->"
 
-# The ops of the StableHLO specification (openxla/stablehlo docs/spec.md,
-# section "Ops", at the commit of tests/data/stablehlo/README.md).
+# The ops of the StableHLO specification (the spec's "Ops" section in the
+# openxla/stablehlo repository, at the commit tests/data/stablehlo/README.md
+# names).
 SPEC_OPS = """
 abs add after_all all_gather all_reduce all_to_all and atan2 batch_norm_grad
 batch_norm_inference batch_norm_training bitcast_convert broadcast_in_dim case cbrt
