@@ -166,6 +166,7 @@ FIXTURE(pool_cumsum)
 FIXTURE(rng_bits)
 FIXTURE(rbg_random)
 FIXTURE(scatter_sub)
+FIXTURE(scatter_regions)
 FIXTURE_SHARDY_COLLECTIVES(embed_grad_scatter)
 
 /* --- Errors and options, through the command line --------------------------------- */
@@ -279,15 +280,15 @@ Test(mlir_import, inputs_of_another_shape_are_refused)
 }
 
 /* A scatter in the generic form with the older `{..}` attribute
- * dictionary after its region, whose region subtracts: refused by name,
- * with its spot. */
-static const char *const scatter_apply_module =
+ * dictionary after its region, whose region is atan2 of operand and
+ * update (no .at[] method makes it): refused by name, with its spot. */
+static const char *const scatter_atan2_module =
     "module @jit_f {\n"
     "  func.func public @main(%arg0: tensor<8x4xf32>, %arg1: tensor<3x1xi32>, "
     "%arg2: tensor<3x4xf32>) -> tensor<8x4xf32> {\n"
     "    %0 = \"stablehlo.scatter\"(%arg0, %arg1, %arg2) ({\n"
     "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-    "      %s = stablehlo.sine %a : tensor<f32>\n"
+    "      %s = stablehlo.atan2 %a, %b : tensor<f32>\n"
     "      stablehlo.return %s : tensor<f32>\n"
     "    }) {indices_are_sorted = false, "
     "scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], "
@@ -301,10 +302,10 @@ static const char *const scatter_apply_module =
 Test(mlir_import, scatter_with_an_unknown_region_is_refused_by_name)
 {
     char *out = NULL, *err = NULL;
-    int rc = run_text(scatter_apply_module, "plan", NULL, &out, &err);
+    int rc = run_text(scatter_atan2_module, "plan", NULL, &out, &err);
     cr_assert_eq(rc, 2, "exit %d, stderr: %s", rc, err);
     cr_assert(strstr(err, ":3:10: unsupported: a scatter whose region applies "
-                          "'stablehlo.sine'"), "%s", err);
+                          "'stablehlo.atan2'"), "%s", err);
     free(out);
     free(err);
 }

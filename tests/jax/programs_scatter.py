@@ -1,7 +1,9 @@
 """Scatter forms for make_fixtures.py beyond programs_gather.py's:
 x.at[i].subtract (JAX's scatter_sub: a region subtracting the update
-from the operand), sharded, with its gradient. On a 2x4 ('data',
-'model') mesh of devices [[0,1,2,3],[4,5,6,7]]."""
+from the operand), sharded, with its gradient; x.at[i].apply (a region
+computing f of the operand alone), multiply, min, max, divide and power
+on floats and int32. On a 2x4 ('data', 'model') mesh of devices
+[[0,1,2,3],[4,5,6,7]]."""
 
 import numpy as np
 import jax
@@ -35,4 +37,35 @@ def scatter_sub(devices):
                    (tiled, rep, tiled, cols), source="jnp .at[].subtract (jax.lax.scatter_sub)")
 
 
-BUILDERS = [scatter_sub]
+def scatter_regions(devices):
+    """Every .at[idx] update JAX lowers to a scatter region other than
+    add, set and subtract, with repeated indices (idx [1, 6, 1]: row 1 is
+    updated twice, so apply runs f twice there) on x 8x16 float32 and xi
+    8x16 int32 tiled on ('data', 'model'), updates 3x16 on (None,
+    'model'): apply of sin and of v * 3 + 1 (int32, wrapping), multiply
+    (int32 products wrap), min, max, and divide and power (which JAX
+    lowers to a multiply scatter of ones and the elementwise op)."""
+    mesh = mesh_2x4(devices)
+    rep = NamedSharding(mesh, P())
+    tiled = NamedSharding(mesh, P("data", "model"))
+    cols = NamedSharding(mesh, P(None, "model"))
+
+    def f(x, xi, idx, u, ui):
+        at, ati = x.at[idx], xi.at[idx]
+        return (at.apply(jnp.sin), ati.apply(lambda v: v * 3 + 1), at.multiply(u),
+                ati.multiply(ui), ati.min(ui), ati.max(ui), at.min(u), at.max(u),
+                at.divide(u), jnp.abs(x).at[idx].power(u))
+
+    rng = np.random.default_rng(19)
+    big = np.iinfo(np.int32).max
+    args = (rand(rng, (8, 16)), rng.integers(-big, big, (8, 16), dtype=np.int32),
+            np.array([1, 6, 1], np.int32), rand(rng, (3, 16)),
+            rng.integers(-50000, 50000, (3, 16), dtype=np.int32))
+    return Program("scatter_regions", "x.at[idx].apply/multiply/min/max/divide/power with "
+                   "repeated indices on float32 and int32, x tiled", mesh, f, args,
+                   (tiled, tiled, rep, cols, cols), (tiled,) * 10,
+                   source="jnp .at[].apply/multiply/min/max/divide/power (jax.lax.scatter_apply, "
+                   "scatter_mul, scatter_min, scatter_max)")
+
+
+BUILDERS = [scatter_sub, scatter_regions]

@@ -131,7 +131,7 @@ def test_installed_versions_are_the_fixtures():
 def test_every_program_has_all_files():
     need = {"lowered.shardy.mlir", "lowered.shardy.loc.mlir", "lowered.gspmd.mlir", "compiled.txt",
             "compiled.gspmd.txt", "collectives.json", "collectives.gspmd.json", "meta.json"}
-    assert len(PROGRAMS) == 47
+    assert len(PROGRAMS) == 48
     for p in PROGRAMS:
         assert need <= set(os.listdir(os.path.join(DATA, p))), p
         if p.startswith("lm_"):  # XLA's memory analysis, for the remat variants' plans

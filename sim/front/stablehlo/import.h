@@ -54,6 +54,9 @@ typedef struct ss__imp {
     size_t cap, used;
     int call_depth;
     const ss__mlir_op *calls[64]; /* the func.call ops being inlined, outermost first */
+    /* > 0 while a scalar region is imported on whole arrays (x.at[i].apply's
+     * f): a rank-0 result type then matches a value of any shape. */
+    int elementwise_region;
 } ss__imp;
 
 /* The program value an MLIR value stands for, or -1 (with sc->err set at

@@ -14,10 +14,12 @@
  * (a list the printer leaves out is empty). A scatter's region must be one
  * of: add, maximum, minimum or multiply of its two arguments, the first
  * minus the second (x.at[i].subtract), or the return of its second
- * argument (a set); anything else (x.at[i].apply's unary function), several
- * operands (JAX 0.10 emits none: every ScatterOp it builds has one),
- * or a result type other than the operand's is refused with a one-line
- * error naming what was found.
+ * argument (a set); or a function of its first argument alone
+ * (x.at[i].apply(f): JAX's scatter_apply, whose updates are a dummy of
+ * zeros), see scatter_apply below. Anything else, several operands (JAX
+ * 0.10 emits none: every ScatterOp it builds has one), or a result type
+ * other than the operand's is refused with a one-line error naming what
+ * was found.
  */
 #include "front/stablehlo/import.h"
 
@@ -133,6 +135,108 @@ static bool update_op(ss__imp *im, const ss__mlir_op *op, ss_scatter_op *out)
                         b->nops == 1 ? "a return of its first argument" : body->name);
 }
 
+/* The region's block when it computes a function of its first argument
+ * alone (its second, the update, unused), else NULL. */
+static const ss__mlir_block *apply_block(const ss__mlir_op *op)
+{
+    const ss__mlir_block *b = op->nregions == 1 && op->regions[0]->nblocks == 1
+                                  ? op->regions[0]->blocks[0] : NULL;
+    if (!b || b->nargs != 2 || b->nops < 2)
+        return NULL;
+    for (int i = 0; i < b->nops; i++)
+        for (int k = 0; k < b->ops[i]->noperands; k++)
+            if (b->ops[i]->operands[k] == b->args[1])
+                return NULL;
+    const ss__mlir_op *ret = b->ops[b->nops - 1];
+    return ret->noperands == 1 && ret->operands[0] != b->args[0] ? b : NULL;
+}
+
+/* x.at[i].apply(f) as XLA's CPU backend computes it: each update element
+ * that lands on an operand element replaces it by f of it, in turn, so an
+ * element hit k times ends as f^k(x) (repeated indices apply f again) and
+ * windows the scatter drops leave it. Built from ops shardsim partitions
+ * already: hits = the scatter-add of ones (i32, the updates' shape) into
+ * zeros, then a while loop of max(hits) steps whose step s applies f (the
+ * region imported on whole arrays: its ops must be elementwise, scalar
+ * constants broadcasting) where hits > s. The loop and the hit count are
+ * shardsim's decomposition, not XLA's fused scatter: the values are XLA's,
+ * the plan and collectives those of the pieces. */
+typedef struct apply_ctx {
+    ss__imp *im;
+    const ss__mlir_op *op;
+    const ss__mlir_block *b;
+    ss_value hits, most;
+    bool failed;
+} apply_ctx;
+
+static ss_status apply_cond(ss_program *p, const ss_value carry[], ss_value *pred, void *user)
+{
+    apply_ctx *c = user;
+    return ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, carry[0], c->most, pred);
+}
+
+static ss_status apply_body(ss_program *p, const ss_value carry[], ss_value next[], void *user)
+{
+    apply_ctx *c = user;
+    ss_value fy, hit, one;
+    int nret = 0;
+    const int32_t one32 = 1;
+    c->im->elementwise_region++;
+    bool ok = ss__imp_put(c->im, c->b->args[0], carry[1]) &&
+              ss__imp_block(c->im, c->b, &fy, 1, &nret) && nret == 1;
+    c->im->elementwise_region--;
+    if (!ok) {
+        if (nret != 1 && !c->failed)
+            ss__imp_fail(c->im, c->op, "'%s': its region returns %d values", c->op->name, nret);
+        c->failed = true;
+        return SS_ERR_PARSE;
+    }
+    ss_status st = ss_compare(p, SS_CMP_GT, SS_CMP_SIGNED, c->hits, carry[0], &hit);
+    if (!st)
+        st = ss_select(p, hit, fy, carry[1], &next[1]);
+    if (!st)
+        st = ss_constant_array(p, SS_I32, 0, NULL, &one32, &one);
+    if (!st)
+        st = ss_binary(p, SS_ADD, carry[0], one, &next[0]);
+    return st;
+}
+
+static bool scatter_apply(ss__imp *im, const ss__mlir_op *op, const ss__mlir_block *b,
+                          const ss_value x[], const ss_gather_dims *g, ss_value *out)
+{
+    ss_program *p = prog(im);
+    const ss__mlir_type *xt = op->operands[0]->type, *ut = op->operands[2]->type;
+    const int32_t zero = 0, one = 1;
+    int none[1] = {0};
+    ss_value z, o, zeros, ones, all[2], carry[2];
+    int axes[SS_MAX_RANK];
+    for (int k = 0; k < xt->rank; k++)
+        axes[k] = k;
+    apply_ctx c = {im, op, b, -1, -1, false};
+    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &zero, &z);
+    if (!st)
+        st = ss_constant_array(p, SS_I32, 0, NULL, &one, &o);
+    if (!st)
+        st = ss_broadcast_in_dim(p, z, xt->rank, xt->dims, none, &zeros);
+    if (!st)
+        st = ss_broadcast_in_dim(p, o, ut->rank, ut->dims, none, &ones);
+    if (!st)
+        st = ss_scatter(p, zeros, x[1], ones, SS_SCATTER_ADD, g, &c.hits);
+    if (!st)
+        st = xt->rank ? ss_reduce(p, SS_REDUCE_MAX, c.hits, xt->rank, axes, 0, &c.most)
+                      : SS_OK;
+    if (!st && !xt->rank)
+        c.most = c.hits;
+    all[0] = z;
+    all[1] = x[0];
+    if (!st)
+        st = ss_while_loop(p, apply_cond, apply_body, &c, 2, all, carry);
+    if (!st)
+        *out = carry[1];
+    return st == SS_OK || c.failed ||
+           ss__imp_fail(im, op, "'%s' (x.at[i].apply): %s", op->name, ss_error_message());
+}
+
 bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out)
 {
     static const char *const keys[6] = {"update_window_dims", "inserted_window_dims",
@@ -143,8 +247,12 @@ bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_
                                     "indices and updates are read)", op->name, op->noperands);
     ss_gather_dims g;
     ss_scatter_op sop = SS_SCATTER_ADD;
-    if (!one_result(im, op) || !read_dims(im, op, "scatter_dimension_numbers", keys, &g) ||
-        !update_op(im, op, &sop))
+    if (!one_result(im, op) || !read_dims(im, op, "scatter_dimension_numbers", keys, &g))
+        return false;
+    const ss__mlir_block *apply = apply_block(op);
+    if (apply)
+        return scatter_apply(im, op, apply, x, &g, out);
+    if (!update_op(im, op, &sop))
         return false;
     ss_status st = ss_scatter(prog(im), x[0], x[1], x[2], sop, &g, out);
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());

@@ -543,8 +543,8 @@ static bool same_type(ss__imp *im, const ss__mlir_op *op, const ss__mlir_value *
         return ss__imp_fail(im, op, "'%s': result %d was not built", op->name, res->index);
     const ss__mlir_type *t = res->type;
     bool same = t->kind == SS__MLIR_TY_TENSOR && ss__imp_dtype(t->elem, &want) && want == dt &&
-                t->rank == rank;
-    for (int d = 0; same && d < rank; d++)
+                (t->rank == rank || (im->elementwise_region > 0 && t->rank == 0));
+    for (int d = 0; same && d < t->rank; d++)
         same = t->dims[d] == shape[d];
     if (same)
         return true;
