@@ -1,9 +1,7 @@
-"""Scatter forms for make_fixtures.py beyond programs_gather.py's:
-x.at[i].subtract (JAX's scatter_sub: a region subtracting the update
-from the operand), sharded, with its gradient; x.at[i].apply (a region
-computing f of the operand alone), multiply, min, max, divide and power
-on floats and int32. On a 2x4 ('data', 'model') mesh of devices
-[[0,1,2,3],[4,5,6,7]]."""
+"""Scatter forms for make_fixtures.py beyond programs_gather.py's: x.at[i].subtract
+(scatter_sub) sharded with its gradient; .apply (a region of the operand alone),
+multiply, min, max, divide, power on f32 and int32. On a 2x4 ('data', 'model')
+mesh of devices [[0,1,2,3],[4,5,6,7]]."""
 
 import numpy as np
 import jax
