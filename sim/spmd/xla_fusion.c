@@ -245,6 +245,31 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         size_t best;
         rebuild(&m);
         st = peak_of(e, ctx, &best, at);
+        /* Without loops a plan is cheap: first every candidate, largest
+         * first, each kept when the peak does not rise (a fusion that
+         * changes nothing at the peak may make room for another). */
+        if (!e->nloops) {
+            int nc = 0;
+            for (int b = 0; b < nb; b++)
+                if (ok[b])
+                    cands[nc++] = (cand){b, e->bufs[b].bytes};
+            qsort(cands, (size_t)nc, sizeof *cands, cand_cmp);
+            for (int c = 0; c < nc && !st && cands[c].bytes * 1000 >= best; c++) {
+                size_t peak;
+                m.away[cands[c].buf] = true;
+                rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, at)))
+                    break;
+                if (peak <= best)
+                    best = peak;
+                else
+                    m.away[cands[c].buf] = false;
+            }
+            if (!st) {
+                rebuild(&m);
+                st = peak_of(e, ctx, &best, at);
+            }
+        }
         /* Only a value alive at the peak can lower it: try those, largest
          * first; then those at the new peak (again the ones rejected, if
          * the peak went down), for a bounded number of rounds. */
