@@ -235,8 +235,10 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         goto done;
     }
     bool any = false;
-    for (int b = 0; b < nb; b++)
-        any |= ok[b] = candidate(&m, b);
+    for (int b = 0; b < nb; b++) {
+        ok[b] = candidate(&m, b);
+        any = any || ok[b];
+    }
     if (any) {
         memcpy(insts, e->insts, sizeof *insts * (size_t)ni);
         m.orig = e->insts;
