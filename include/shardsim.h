@@ -1027,11 +1027,19 @@ typedef enum ss_memory_layout { SS_LAYOUT_DENSE = 0, SS_LAYOUT_TPU } ss_memory_l
  * HBM figure. The plan places them first come, first served: a temporary
  * (neither an argument nor a result of the run, or a kernel's scratch)
  * goes on chip when it fits beside those already there, for its whole
- * life, else in HBM. It does not model which values XLA fuses away, nor
- * the arguments XLA prefetches on chip (cross-program prefetch). */
+ * life, else in HBM. With xla_fusion the plan also leaves out the values
+ * XLA's compiler fuses into the kernels that read them (broadcasts and
+ * cheap elementwise producers, duplicated into each consumer; expensive
+ * ones with a single consumer), keeping what they are computed from alive
+ * until their last consumer instead; XLA chooses by cost, so the plan
+ * takes such values largest first and keeps each fusion that does not
+ * raise its peak (sim/spmd/xla_fusion.c). This changes the plan only, not
+ * what a run allocates. It does not model the arguments XLA prefetches on
+ * chip (cross-program prefetch). */
 typedef struct ss_memory_model {
     ss_memory_layout layout;
     size_t onchip_bytes; /* 0: every temporary in HBM */
+    bool xla_fusion;     /* leave out the values XLA fuses away */
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for

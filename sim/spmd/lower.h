@@ -50,6 +50,8 @@ typedef struct ss__bufdesc {
     ss_value value; /* the value it holds a block (or a reshard step) of */
     bool host;      /* lives in the device's partition of its host's arena
                        (a device_put to a host memory kind), not in the device's */
+    bool fused_away; /* the plan's XLA fusion model (xla_fusion.c): never
+                        materialised, counted as no bytes */
     char name[48];  /* "%12 dot_general": the value and what made the buffer */
 } ss__bufdesc;
 
@@ -238,6 +240,16 @@ int ss__live_buffer_cmp(const void *a, const void *b);
  * (tpu_layout.c). On failure nothing is to be freed. */
 ss_status ss__executable_laid_out(const ss_executable *e, ss_memory_layout layout,
                                  ss_executable *copy);
+/* The planned peak of an executable (xla_fusion.c's measure) and, per
+ * buffer, whether it is in HBM at that peak (at_peak, e->nbufs long). */
+typedef ss_status (*ss__peak_fn)(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak);
+/* Rewrite copy e (its own buffer table, as ss__executable_laid_out makes)
+ * for the plan under XLA's fusion model (xla_fusion.c): the values XLA's
+ * TPU compiler fuses into their consumers are marked fused_away, the FREEs
+ * of their operands moved to their last consumer; e->insts becomes a list
+ * of its own when anything changed (the caller frees it when it differs
+ * from the original's). peak_of plans a candidate list. */
+ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *ctx);
 /* At most this many results per instruction (a loop's carries and ys). */
 #define SS__INST_MAX_RESULTS 64
 /* The buffers instruction i defines (out, extra outs, a loop's results)

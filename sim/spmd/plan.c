@@ -118,6 +118,7 @@ typedef struct mode {
     /* How buffers are sized (ss_memory_model.layout): the executable's
      * own table is, a loop's regions are laid out so when planned. */
     ss_memory_layout layout;
+    bool fusion; /* ss_memory_model.xla_fusion: regions are planned so too */
     size_t host_live; /* bytes in the device's partition of its host's arena */
 } mode;
 
@@ -204,6 +205,8 @@ static bool onchip_take(mode *md, int b, size_t bytes)
  * chip when it fits there, else in HBM (*live). */
 static void place_result(const ss_executable *e, mode *md, int b, size_t *live, ss_plan *out)
 {
+    if (e->bufs[b].fused_away) /* never materialised (xla_fusion.c) */
+        return;
     size_t bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
     if (e->bufs[b].host) {
         md->host_live += bytes;
@@ -260,9 +263,10 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live, ss_memory_layout layout);
+                          size_t *end_live, ss_memory_layout layout, bool fusion);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
-                                      ss_memory_layout layout, ss_plan *out, size_t *end_live);
+                                      ss_memory_layout layout, bool fusion, ss_plan *out,
+                                      size_t *end_live);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -285,7 +289,7 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     double flops = 0, sent = 0;
     for (int b = 0; b < l->nbranch; b++) {
         ss_plan r;
-        ss_status st = plan_region_laid_out(l->branch[b], NULL, md->layout, &r, NULL);
+        ss_status st = plan_region_laid_out(l->branch[b], NULL, md->layout, md->fusion, &r, NULL);
         if (st)
             return st;
         inner = r.peak_bytes > inner ? r.peak_bytes : inner;
@@ -349,12 +353,12 @@ static size_t carry_facts(const ss_executable *e, const ss__loop_exec *l, bool p
  * over, on top of the `base` bytes live around it: the peak it reaches,
  * and the copies made after it (ss__loop_run's order). */
 static ss_status body_step(const ss__loop_exec *l, const bool own[], ss_memory_layout layout,
-                           size_t base, size_t copies, ss_plan *body, size_t *peak)
+                           bool fusion, size_t base, size_t copies, ss_plan *body, size_t *peak)
 {
     bool donate[SS__MAX_INPUTS] = {false};
     memcpy(donate, own, sizeof(bool) * (size_t)l->ncarry);
     size_t end = 0;
-    ss_status st = plan_region_laid_out(l->body, donate, layout, body, &end);
+    ss_status st = plan_region_laid_out(l->body, donate, layout, fusion, body, &end);
     if (st)
         return st;
     *peak = base + body->peak_bytes;
@@ -422,7 +426,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     ss_plan body, cond;
     memset(&body, 0, sizeof body);
     memset(&cond, 0, sizeof cond);
-    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md->layout, &cond, NULL) : SS_OK;
+    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md->layout, md->fusion, &cond, NULL) : SS_OK;
     size_t base = *live + ys, peak = base + carries, step;
     if (!st && l->cond) {
         size_t c1 = base + owned1 + cond.peak_bytes, c2 = base + owned2 + cond.peak_bytes;
@@ -430,12 +434,12 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         if (runs >= 1)
             peak = c2 > peak ? c2 : peak;
     }
-    if (!st && runs >= 1 && !(st = body_step(l, own1, md->layout, base, copies, &body, &step)))
+    if (!st && runs >= 1 && !(st = body_step(l, own1, md->layout, md->fusion, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
-    if (!st && runs >= 2 && !(st = body_step(l, own2, md->layout, base, copies, &body, &step)))
+    if (!st && runs >= 2 && !(st = body_step(l, own2, md->layout, md->fusion, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
     if (!st && runs < 1) /* the FLOPs and collectives of one run, not counted */
-        st = plan_region_laid_out(l->body, NULL, md->layout, &body, NULL);
+        st = plan_region_laid_out(l->body, NULL, md->layout, md->fusion, &body, NULL);
     if (st)
         return st;
     if (peak > out->peak_bytes) {
@@ -463,34 +467,86 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE);
+    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false);
+}
+
+/* What a candidate list of xla_fusion.c is planned with. */
+typedef struct fusion_ctx {
+    const bool *donate;
+    size_t onchip_cap;
+    ss_memory_layout layout;
+} fusion_ctx;
+
+static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak)
+{
+    const fusion_ctx *c = ctx;
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    bool *flags = calloc(nb, 4);
+    if (!flags)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1};
+    ss_plan p;
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, &pd, &p, NULL, NULL, c->layout,
+                            true);
+    *peak = p.peak_bytes;
+    free(flags);
+    return st;
+}
+
+/* e as the device model plans it: a copy with its buffers sized by
+ * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
+ * with model_copy_free. */
+static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
+                            bool fusion, size_t onchip_cap, ss_executable *copy)
+{
+    ss_status st = ss__executable_laid_out(e, layout, copy);
+    if (st || !fusion)
+        return st;
+    fusion_ctx c = {donate, onchip_cap, layout};
+    st = ss__executable_xla_fused(copy, fusion_peak, &c);
+    if (st) {
+        if (copy->insts != e->insts)
+            free(copy->insts);
+        free(copy->bufs);
+    }
+    return st;
+}
+
+static void model_copy_free(const ss_executable *e, ss_executable *copy)
+{
+    if (copy->insts != e->insts)
+        free(copy->insts);
+    if (copy->bufs != e->bufs)
+        free(copy->bufs);
 }
 
 /* A region's plan with its buffers sized by `layout` (as the executable
- * around it is): ss__plan_region's contract. */
+ * around it is), and XLA's fusion modelled with fusion:
+ * ss__plan_region's contract. */
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
-                                      ss_memory_layout layout, ss_plan *out, size_t *end_live)
+                                      ss_memory_layout layout, bool fusion, ss_plan *out,
+                                      size_t *end_live)
 {
-    if (layout == SS_LAYOUT_DENSE)
+    if (layout == SS_LAYOUT_DENSE && !fusion)
         return ss__plan_region(sub, donate, out, end_live);
     ss_executable copy;
-    ss_status st = ss__executable_laid_out(sub, layout, &copy);
+    ss_status st = model_copy(sub, donate, layout, fusion, 0, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, end_live, layout);
-    free(copy.bufs);
+    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, end_live, layout, fusion);
+    model_copy_free(sub, &copy);
     return st;
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live, ss_memory_layout layout)
+                          size_t *end_live, ss_memory_layout layout, bool fusion)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout, 0};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout, fusion, 0};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -518,7 +574,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         case SS__INST_FREE:
             /* Run on arrays, an undonated argument and an output's buffer
              * outlive the run. */
-            if (md.moved[b0] || borrowed || kept[b0] || (e->region && arg_input[b0] >= 0))
+            if (md.moved[b0] || borrowed || kept[b0] || (e->region && arg_input[b0] >= 0) ||
+                e->bufs[b0].fused_away)
                 ; /* nothing to free (a region's loop frees its carries) */
             else if (e->bufs[b0].host)
                 md.host_live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
@@ -623,12 +680,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
+    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE);
+    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -636,15 +693,17 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
-    if (!model || model->layout == SS_LAYOUT_DENSE)
+    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion))
         return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
-                        SS_LAYOUT_DENSE);
+                        SS_LAYOUT_DENSE, false);
     ss_executable copy;
-    ss_status st = ss__executable_laid_out(e, model->layout, &copy);
+    ss_status st =
+        model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL, model->layout);
-    free(copy.bufs);
+    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL, model->layout,
+                  model->xla_fusion);
+    model_copy_free(e, &copy);
     return st;
 }
 
@@ -709,11 +768,11 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     }
     ss_executable sized = *e;
     ss_status st = SS_OK;
-    if (model && model->layout != SS_LAYOUT_DENSE)
-        st = ss__executable_laid_out(e, model->layout, &sized);
+    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion))
+        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &sized);
     if (!st)
         st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
-                      model ? model->layout : SS_LAYOUT_DENSE);
+                      model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion);
     if (!st) {
         int m = detail_entries(e, &sized, &pd, arg, res, all);
         qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
@@ -721,8 +780,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
         if (*n)
             memcpy(out, all, sizeof *all * (size_t)*n);
     }
-    if (sized.bufs != e->bufs)
-        free(sized.bufs);
+    model_copy_free(e, &sized);
     free(flags);
     free(all);
     return st;
@@ -733,7 +791,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE);
+    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -1,0 +1,326 @@
+/*
+ * xla_fusion.c — the plan's model of what XLA's TPU compiler fuses (plan
+ * only, under a memory model with xla_fusion: `--device tpu-*`).
+ *
+ * XLA never materialises a value it fuses into the kernels that read it:
+ * its instruction fusion puts a broadcast, and an elementwise producer
+ * (a compare, a select, a convert, an add...) into each of its consumers,
+ * duplicating it when it has several and is cheap (an expensive one, such
+ * as exp, divide or tanh, only when it has one consumer); on TPU the
+ * consumers include dots and reductions, whose fusions read their
+ * operands' producers. The value's bytes are then never allocated, but
+ * what it is computed from must stay alive until its last consumer has
+ * run.
+ *
+ * shardsim's run materialises those values (sim/spmd/fuse.c fuses what its
+ * own kernels can: f32 chains); this pass rewrites the plan's copy of the
+ * executable so that the values XLA fuses away take no memory: their
+ * buffers are marked fused_away, the FREEs of what they are computed from
+ * move to their last consumer, and nothing takes over such a buffer in
+ * place. Which values: XLA decides by cost, not memory, and its choices
+ * are not visible from the program; the model takes the candidates above
+ * largest first and keeps each one whose fusion does not raise the planned
+ * peak (a fusion that would keep a larger operand alive for longer is one
+ * XLA's heuristics reject too: it does not fuse a producer whose operand
+ * it would have to keep when the consumer is far away, in its
+ * multi-output and memory-aware passes). This is a model of XLA's memory,
+ * not of shardsim's run, and applies to the plan only.
+ */
+#include "lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Is op (of an elementwise kernel) expensive for XLA, so that it is not
+ * duplicated into several consumers (its IsExpensive: transcendental
+ * functions, division, square roots)? */
+static bool expensive(const ss__node *n)
+{
+    if (n->op == SS__OP_UNARY)
+        switch ((ss__k_unary_op)n->sub) {
+        case SS__K_NEG: case SS__K_RELU: case SS__K_SQUARE: case SS__K_CONVERT: case SS__K_ABS:
+        case SS__K_SIGN: case SS__K_FLOOR: case SS__K_CEIL: case SS__K_ROUND_EVEN:
+        case SS__K_ROUND_AFZ: case SS__K_IS_FINITE: case SS__K_NOT: case SS__K_BITCAST:
+            return false;
+        default:
+            return true;
+        }
+    if (n->op == SS__OP_BINARY)
+        switch ((ss__k_binary_op)n->sub) {
+        case SS__K_ADD: case SS__K_SUB: case SS__K_MUL: case SS__K_MAX: case SS__K_MIN:
+            return false;
+        default:
+            return true;
+        }
+    return false; /* broadcast, compare, select, clamp */
+}
+
+typedef struct model {
+    ss_executable *e;         /* the copy being rewritten (own bufs and insts) */
+    const ss__inst *orig;     /* its instructions before */
+    int norig;
+    int *free_at;             /* buffer -> index of its FREE in orig, -1 */
+    int *death;               /* buffer -> where its FREE goes now */
+    int *users;               /* buffer -> instructions reading it */
+    int *producer;            /* buffer -> instruction, -1 */
+    bool *in_loop;            /* buffer read by a LOOP instruction */
+    bool *away;               /* buffer fused away */
+    int *due, *next_due;      /* rebuild's lists of FREEs per slot */
+} model;
+
+/* Can buffer b (the single result of instruction p) be fused into every
+ * instruction that reads it? */
+static bool candidate(const model *m, int b)
+{
+    int p = m->producer[b];
+    if (p < 0 || m->free_at[b] < 0 || m->e->bufs[b].host || m->in_loop[b])
+        return false;
+    const ss__inst *i = &m->orig[p];
+    if (i->kind == SS__INST_FUSED) {
+        if (i->fused.nextra)
+            return false;
+    } else if (i->kind == SS__INST_KERNEL) {
+        const ss__node *n = &m->e->program->nodes[i->node];
+        if (n->op != SS__OP_BROADCAST && n->op != SS__OP_UNARY && n->op != SS__OP_BINARY &&
+            n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP)
+            return false;
+        if (i->mask_in[0].known || i->mask_in[1].known)
+            return false;
+        if (expensive(n) && m->users[b] > 1)
+            return false;
+    } else {
+        return false;
+    }
+    /* Every reader a kernel XLA fuses into (not a collective, a copy out,
+     * a loop, an in-place update of it). */
+    for (int k = p + 1; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        for (int x = 0; x < u->nin; x++) {
+            if (u->in[x] != b || u->kind == SS__INST_FREE)
+                continue;
+            if (u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED)
+                return false;
+            if (u->kind == SS__INST_KERNEL &&
+                m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE && x == 0)
+                return false;
+        }
+    }
+    for (int x = 0; x < i->nin; x++)
+        if (m->in_loop[i->in[x]] || m->e->bufs[i->in[x]].host)
+            return false;
+    return true;
+}
+
+/* death[] from the set away[]: a fused-away value's operands live to its
+ * last consumer (and through a chain of them). */
+static void deaths(model *m)
+{
+    memcpy(m->death, m->free_at, sizeof(int) * (size_t)m->e->nbufs);
+    for (int k = m->norig - 1; k >= 0; k--) {
+        const ss__inst *i = &m->orig[k];
+        if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE || !m->away[i->out])
+            continue;
+        for (int x = 0; x < i->nin; x++) {
+            int b = i->in[x];
+            if (m->death[b] >= 0 && m->death[b] < m->death[i->out])
+                m->death[b] = m->death[i->out];
+        }
+    }
+}
+
+/* The instruction list of the copy from orig and away[]. */
+static void rebuild(model *m)
+{
+    deaths(m);
+    ss_executable *e = m->e;
+    /* due[k]: the buffers whose FREE goes at slot k, a list through
+     * next_due in buffer order. */
+    for (int k = 0; k < m->norig; k++)
+        m->due[k] = -1;
+    for (int b = e->nbufs - 1; b >= 0; b--)
+        if (m->free_at[b] >= 0) {
+            m->next_due[b] = m->due[m->death[b]];
+            m->due[m->death[b]] = b;
+        }
+    int n = 0;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *i = &m->orig[k];
+        if (i->kind == SS__INST_FREE) {
+            /* The FREEs due here: each buffer whose death is this slot. */
+            for (int b = m->due[k]; b >= 0; b = m->next_due[b])
+                e->insts[n++] = m->orig[m->free_at[b]];
+            continue;
+        }
+        ss__inst c = *i;
+        if (c.kind == SS__INST_KERNEL || c.kind == SS__INST_FUSED || c.kind == SS__INST_COLL) {
+            int nres = c.kind == SS__INST_FUSED ? 1 + c.fused.nextra : 1;
+            for (int r = 0; r < nres; r++) {
+                int res = r == 0 ? c.out : c.extra_out[r - 1];
+                /* A value fused away takes over nothing; nothing takes over
+                 * a fused-away buffer or one that now lives longer. */
+                if (m->away[res]) {
+                    c.share[r] = c.share_alt[r] = -1;
+                    continue;
+                }
+                if (c.share[r] >= 0 && (m->away[c.in[c.share[r]]] ||
+                                        m->death[c.in[c.share[r]]] != m->free_at[c.in[c.share[r]]]))
+                    c.share[r] = -1;
+                if (c.share_alt[r] >= 0 &&
+                    (m->away[c.in[c.share_alt[r]]] ||
+                     m->death[c.in[c.share_alt[r]]] != m->free_at[c.in[c.share_alt[r]]]))
+                    c.share_alt[r] = -1;
+            }
+        }
+        e->insts[n++] = c;
+    }
+    e->ninsts = n;
+    for (int b = 0; b < e->nbufs; b++)
+        e->bufs[b].fused_away = m->away[b];
+}
+
+/* A candidate: a buffer and its bytes. */
+typedef struct cand {
+    int buf;
+    size_t bytes;
+} cand;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->buf - y->buf;
+}
+
+ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *ctx)
+{
+    int nb = e->nbufs, ni = e->ninsts;
+    size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
+    model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
+               calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
+               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz)};
+    ss__inst *insts = malloc(sizeof *insts * niz);
+    cand *cands = malloc(sizeof *cands * nbz);
+    ss_status st = SS_OK;
+    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
+        !cands) {
+        st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+        goto done;
+    }
+    for (int b = 0; b < nb; b++)
+        m.free_at[b] = m.producer[b] = -1;
+    for (int k = 0; k < ni; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_FREE) {
+            m.free_at[i->in[0]] = k;
+            continue;
+        }
+        for (int x = 0; x < i->nin; x++) {
+            m.users[i->in[x]]++;
+            if (i->kind == SS__INST_LOOP)
+                m.in_loop[i->in[x]] = true;
+        }
+        if (i->kind == SS__INST_LOOP || i->kind == SS__INST_STORE)
+            continue;
+        /* single-result instructions only */
+        if (!(i->kind == SS__INST_FUSED && i->fused.nextra))
+            m.producer[i->out] = k;
+    }
+    bool *ok = calloc(nbz, 1), *tried = calloc(nbz, 1), *at = calloc(nbz, 1);
+    if (!ok || !tried || !at) {
+        free(ok);
+        free(tried);
+        free(at);
+        st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+        goto done;
+    }
+    bool any = false;
+    for (int b = 0; b < nb; b++) {
+        ok[b] = candidate(&m, b);
+        any = any || ok[b];
+    }
+    if (any) {
+        memcpy(insts, e->insts, sizeof *insts * (size_t)ni);
+        m.orig = e->insts;
+        e->insts = insts; /* the copy's own list from here on */
+        insts = NULL;
+        size_t best;
+        rebuild(&m);
+        st = peak_of(e, ctx, &best, at);
+        /* Without loops a plan is cheap: first every candidate, largest
+         * first, each kept when the peak does not rise (a fusion that
+         * changes nothing at the peak may make room for another). */
+        if (!e->nloops) {
+            int nc = 0;
+            for (int b = 0; b < nb; b++)
+                if (ok[b])
+                    cands[nc++] = (cand){b, e->bufs[b].bytes};
+            qsort(cands, (size_t)nc, sizeof *cands, cand_cmp);
+            for (int c = 0; c < nc && !st && cands[c].bytes * 1000 >= best; c++) {
+                size_t peak;
+                m.away[cands[c].buf] = true;
+                rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, at)))
+                    break;
+                if (peak <= best)
+                    best = peak;
+                else
+                    m.away[cands[c].buf] = false;
+            }
+            if (!st) {
+                rebuild(&m);
+                st = peak_of(e, ctx, &best, at);
+            }
+        }
+        /* Only a value alive at the peak can lower it: try those, largest
+         * first; then those at the new peak (again the ones rejected, if
+         * the peak went down), for a bounded number of rounds. */
+        for (int round = 0; round < 16 && !st; round++) {
+            int nc = 0;
+            for (int b = 0; b < nb; b++)
+                if (ok[b] && at[b] && !tried[b])
+                    cands[nc++] = (cand){b, e->bufs[b].bytes};
+            if (!nc)
+                break;
+            qsort(cands, (size_t)nc, sizeof *cands, cand_cmp);
+            bool lowered = false;
+            for (int c = 0; c < nc && !st; c++) {
+                size_t peak;
+                tried[cands[c].buf] = true;
+                m.away[cands[c].buf] = true;
+                rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, at)))
+                    break;
+                if (peak <= best) {
+                    lowered = lowered || peak < best;
+                    best = peak;
+                } else {
+                    m.away[cands[c].buf] = false;
+                }
+            }
+            if (!st) {
+                rebuild(&m);
+                st = peak_of(e, ctx, &best, at);
+            }
+            /* A lower peak is elsewhere: what was rejected may help there. */
+            if (lowered)
+                for (int b = 0; b < nb; b++)
+                    tried[b] = tried[b] && m.away[b];
+        }
+    }
+    free(ok);
+    free(tried);
+    free(at);
+done:
+    free(m.free_at);
+    free(m.death);
+    free(m.users);
+    free(m.producer);
+    free(m.in_loop);
+    free(m.away);
+    free(m.due);
+    free(m.next_due);
+    free(insts);
+    free(cands);
+    return st;
+}
