@@ -320,7 +320,7 @@ def _constant_int(name, by_name, depth=0):
     return None
 
 
-def _trip_count(while_ins, by_name, roots_of, params_of):
+def _trip_count(while_ins, by_name, roots_of):
     """A while loop's trip count when its form shows it: the condition's
     root compares tuple element k of its parameter with a constant N by LT
     (or LE: N + 1), and the init tuple's element k is a constant S: N - S.
@@ -373,7 +373,7 @@ def runs(text, instrs=None):
         if n == 0:
             continue
         for ins in by_comp[comp]:
-            trip = _trip_count(ins, by_name, roots_of, None) if ins[5] == "while" else None
+            trip = _trip_count(ins, by_name, roots_of) if ins[5] == "while" else None
             for key in CALLEE_KEYS:
                 v = _attr_value(ins[7], key)
                 if v is None:
@@ -399,8 +399,7 @@ def parse(text, per_execution=False):
     instrs = list(_instructions(text))
     comp_runs, comp_known = runs(text, instrs) if per_execution else ({}, {})
     types = {ins[3]: ins[4] for ins in instrs}
-    roots = {ins[0]: ins[5] for ins in instrs if ins[8]}
-    roots_full = {ins[0]: ins for ins in instrs if ins[8]}
+    roots = {ins[0]: ins for ins in instrs if ins[8]}
     done_of = {}
     for ins in instrs:
         if ins[5].endswith("-done") and ins[6]:
@@ -424,7 +423,7 @@ def parse(text, per_execution=False):
                 raise HloParseError(f"line {no}: {opcode} {name} has no matching -done")
             result_type = done[4]
         hlo_kind = None
-        root = roots_full.get(comp)
+        root = roots.get(comp)
         if per_execution and kind == "all-reduce" and root is not None and root[5] == "dynamic-slice" \
                 and root[6] and root[6][0] == name:
             hlo_kind, kind, result_type = kind, "reduce-scatter", root[4]
@@ -454,7 +453,8 @@ def parse(text, per_execution=False):
         c["use_global_device_ids"] = _attr_value(attrs, "use_global_device_ids") == "true"
         to_apply = _attr_value(attrs, "to_apply")
         if to_apply is not None:
-            c["reduction"] = roots.get(to_apply.lstrip("%"))
+            r = roots.get(to_apply.lstrip("%"))
+            c["reduction"] = r[5] if r else None
         meta = _attr_value(attrs, "metadata")
         if meta is not None:
             om = re.search(r'op_name="((?:[^"\\]|\\.)*)"', meta)
