@@ -19,6 +19,11 @@
 /* Record `fmt` as this thread's error message and return `status`.
  * Usage: return ss__fail(SS_ERR_MESH, "mesh: axis '%s' repeated", name); */
 ss_status ss__fail(ss_status status, const char *fmt, ...) SS__PRINTF(2, 3);
+/* From now on this thread's failures write to `buf` (1024 bytes), and
+ * ss_error_message reads it; NULL: back to the thread's own buffer. A
+ * worker points it at the device fiber it runs, so that a device's message
+ * stays its own when its fiber moves between threads. */
+void ss__message_redirect(char *buf);
 
 /* A growable, always NUL-terminated text buffer. A failed allocation sets
  * `oom` and later appends are ignored, so callers check once at the end. */

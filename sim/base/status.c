@@ -1,8 +1,9 @@
 /*
  * status.c — the status table and the per-thread error message.
  *
- * Every failing call records one line in a thread-local buffer; it is never
- * printed by the library. Messages longer than the buffer are cut at a UTF-8
+ * Every failing call records one line in a thread-local buffer, or in the
+ * buffer of the device fiber the thread is running (ss__message_redirect);
+ * it is never printed by the library. Messages longer than the buffer are cut at a UTF-8
  * boundary (they are one-liners; 1 KiB is plenty).
  */
 #include "base.h"
@@ -11,6 +12,17 @@
 #include <string.h>
 
 static _Thread_local char ss__message[1024];
+static _Thread_local char *ss__message_at; /* NULL: ss__message */
+
+static char *message_buffer(void)
+{
+    return ss__message_at ? ss__message_at : ss__message;
+}
+
+void ss__message_redirect(char *buf)
+{
+    ss__message_at = buf;
+}
 
 const char *ss_status_name(ss_status status)
 {
@@ -34,7 +46,7 @@ const char *ss_status_string(ss_status status)
 
 const char *ss_error_message(void)
 {
-    return ss__message;
+    return message_buffer();
 }
 
 ss_status ss__fail(ss_status status, const char *fmt, ...)
@@ -56,6 +68,6 @@ ss_status ss__fail(ss_status status, const char *fmt, ...)
             end--;
         text[end] = '\0';
     }
-    memcpy(ss__message, text, sizeof ss__message);
+    memcpy(message_buffer(), text, sizeof ss__message);
     return status;
 }

@@ -18,9 +18,8 @@
  * only step 2 may give up: on the timeout, on a peer that finished or
  * failed, or when another failure stopped the run.
  *
- * Waiting: spin briefly (only when device threads <= cores), yield a few
- * times (fewer as device threads outnumber cores: ss__wait_brief), then give
- * any compute token back and sleep on the peer's futex in bounded slices.
+ * Waiting: the device's fiber parks (ss__wait) in bounded slices, and its
+ * worker runs other devices meanwhile.
  * Messages that only follow from another device's failure start with '~'
  * so ss_context_run can report the root cause instead.
  */
@@ -514,14 +513,13 @@ static ss_status wait_for(ss_device *dev, const ss__op *me, ss_device *peer,
                           _Atomic uint32_t *word, uint32_t want, bool abortable, double *t0)
 {
     ss_context *ctx = dev->ctx;
-    if (ss__wait_brief(ctx, word, want))
+    if (atomic_load_explicit(word, memory_order_acquire) >= want)
         return SS_OK;
-    bool had = ss__token_pause(dev);
     ss_status st = SS_OK;
     if (*t0 == 0)
         *t0 = ss__now();
     for (;;) {
-        if (ss__wait_sleep(peer, word, want, SLICE))
+        if (ss__wait(dev, word, want, SLICE))
             break;
         if (!abortable)
             continue;
@@ -542,7 +540,6 @@ static ss_status wait_for(ss_device *dev, const ss__op *me, ss_device *peer,
             break;
         }
     }
-    ss__token_resume(dev, had);
     return st;
 }
 
@@ -613,11 +610,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
     dev->calls++;
     if (dev->delay_nth == dev->calls && dev->delay_seconds > 0) {
         atomic_store(&dev->state, SS__DEV_DELAYED);
-        bool had = ss__token_pause(dev);
-        double until = ss__now() + dev->delay_seconds;
-        for (double now = ss__now(); now < until && !atomic_load(&ctx->abort); now = ss__now())
-            nanosleep(&(struct timespec){0, 2000000}, NULL);
-        ss__token_resume(dev, had);
+        ss__device_sleep(dev, dev->delay_seconds);
         atomic_store(&dev->state, SS__DEV_RUNNING);
     }
     if (dev->skip_nth == dev->calls)
@@ -663,7 +656,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
     atomic_store(&dev->in_coll, 1);
     atomic_store(&dev->state, SS__DEV_WAITING);
     atomic_store_explicit(&dev->arrived, seq, memory_order_release);
-    ss__device_wake_word(dev, &dev->arrived);
+    ss__workers_kick(ctx);
 
     /* 2. Arrive. On a mismatch keep waiting for the rest of the group, so
      * that every member sees every op and the report is complete. */
@@ -693,7 +686,7 @@ ss_status ss_device_collective(ss_device *dev, const ss_coll *c, const void *in,
     /* 3. Work, 4. depart. */
     do_work(dev, me);
     atomic_store_explicit(&dev->departed, seq, memory_order_release);
-    ss__device_wake_word(dev, &dev->departed);
+    ss__workers_kick(ctx);
     for (int g = 0; g < gsize; g++) {
         ss_device *p = &ctx->devices[me->members[g]];
         if (p != dev)

@@ -1,19 +1,17 @@
 /*
- * context.c — virtual devices: one thread and one arena each, hosts, the
- * token semaphore that bounds concurrent compute, running a function on all
- * devices, fault injection, memory statistics and the collective ledger.
+ * context.c — virtual devices: one fiber and one arena each, hosts,
+ * running a function on all devices, fault injection, memory statistics
+ * and the collective ledger.
  *
- * Device threads sleep on a condition variable between runs. Inside a run
- * they wait for each other on futexes (Linux) after a short spin and a few
- * yields; see wait policy in collectives.c. What this file does not do:
+ * The devices' fibers run on a pool of worker threads (workers.c), which
+ * sleep on a condition variable between runs. What this file does not do:
  * schedule instruction lists (a device function is the seam the partitioner
- * will drive) or talk to other processes (hosts are groups of threads).
+ * drives) or talk to other processes (hosts are groups of devices).
  */
 #include "device_internal.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,17 +28,6 @@ double ss__now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void sleep_seconds(double s)
-{
-    if (s <= 0)
-        return;
-    struct timespec t;
-    t.tv_sec = (time_t)s;
-    t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
-    while (nanosleep(&t, &t) != 0 && errno == EINTR) {
-    }
-}
-
 void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds)
 {
 #if defined(__linux__)
@@ -51,158 +38,27 @@ void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds)
 #else
     (void)word;
     (void)seen;
-    sleep_seconds(seconds < 1e-3 ? seconds : 1e-3);
+    struct timespec t = {0, (long)((seconds < 1e-3 ? seconds : 1e-3) * 1e9)};
+    nanosleep(&t, NULL);
 #endif
-}
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CPU_RELAX() _mm_pause()
-#else
-#define CPU_RELAX() ((void)0)
-#endif
-
-enum { SPIN = 4000, YIELDS = 64 };
-
-/* With more device threads than cores, most runnable threads are other
- * waiters: a yield hands the core to one of them, which yields back, and
- * the device that would arrive waits its turn behind the churn (the Flax
- * MLP step on 64 virtual devices: 1.65 s with 64 yields, 0.86 s with none).
- * So yields shrink with oversubscription: a few at 8 devices on 2 cores,
- * none from 16. */
-bool ss__wait_brief(const ss_context *ctx, _Atomic uint32_t *word, uint32_t want)
-{
-    if (atomic_load_explicit(word, memory_order_acquire) >= want)
-        return true;
-    if (!ctx->oversubscribed)
-        for (int i = 0; i < SPIN; i++) {
-            CPU_RELAX();
-            if (atomic_load_explicit(word, memory_order_acquire) >= want)
-                return true;
-        }
-    int yields = ctx->oversubscribed ? ctx->cores * 8 / ctx->ndevices : YIELDS;
-    for (int i = 0; i < yields; i++) {
-        sched_yield();
-        if (atomic_load_explicit(word, memory_order_acquire) >= want)
-            return true;
-    }
-    return false;
-}
-
-/* Which of d's words `word` is (its index in d->sleepers). */
-static int word_index(const ss_device *d, const _Atomic uint32_t *word)
-{
-    return word == &d->arrived ? 0 : word == &d->departed ? 1 : word == &d->shared ? 2 : 3;
-}
-
-bool ss__wait_sleep(ss_device *peer, _Atomic uint32_t *word, uint32_t want, double seconds)
-{
-    _Atomic uint32_t *sleepers = &peer->sleepers[word_index(peer, word)];
-    atomic_fetch_add(&peer->waiters, 1);
-    atomic_fetch_add(sleepers, 1);
-    uint32_t v = atomic_load(word);
-    if (v < want)
-        ss__futex_wait(word, v, seconds);
-    atomic_fetch_sub(sleepers, 1);
-    atomic_fetch_sub(&peer->waiters, 1);
-    return atomic_load_explicit(word, memory_order_acquire) >= want;
-}
-
-static void futex_wake(void *word, int n)
-{
-#if defined(__linux__)
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-#else
-    (void)word;
-    (void)n;
-#endif
-}
-
-void ss__device_wake(ss_device *d)
-{
-    if (atomic_load(&d->waiters) > 0) {
-        futex_wake(&d->arrived, INT_MAX);
-        futex_wake(&d->departed, INT_MAX);
-        futex_wake(&d->shared, INT_MAX);
-        futex_wake(&d->copied, INT_MAX);
-    }
-}
-
-void ss__device_wake_word(ss_device *d, _Atomic uint32_t *word)
-{
-    if (atomic_load(&d->sleepers[word_index(d, word)]) > 0)
-        futex_wake(word, INT_MAX);
-}
-
-/* --- Token semaphore ----------------------------------------------------- */
-
-void ss__token_acquire(ss_context *ctx)
-{
-    if (!ctx->gated)
-        return;
-    for (int spins = 0;; spins++) {
-        int t = atomic_load(&ctx->tokens);
-        if (t > 0 && atomic_compare_exchange_weak(&ctx->tokens, &t, t - 1))
-            return;
-        if (t > 0)
-            continue;
-        if (spins < 4) {
-            sched_yield();
-            continue;
-        }
-        atomic_fetch_add(&ctx->token_waiters, 1);
-        if (atomic_load(&ctx->tokens) <= 0)
-            ss__futex_wait((_Atomic uint32_t *)(void *)&ctx->tokens, 0, 0.05);
-        atomic_fetch_sub(&ctx->token_waiters, 1);
-    }
-}
-
-void ss__token_release(ss_context *ctx)
-{
-    if (!ctx->gated)
-        return;
-    atomic_fetch_add(&ctx->tokens, 1);
-    if (atomic_load(&ctx->token_waiters) > 0)
-        futex_wake(&ctx->tokens, 1);
-}
-
-bool ss__token_pause(ss_device *d)
-{
-    bool had = d->has_token;
-    if (had) {
-        ss__token_release(d->ctx);
-        d->has_token = false;
-    }
-    return had;
-}
-
-void ss__token_resume(ss_device *d, bool had)
-{
-    if (had) {
-        ss__token_acquire(d->ctx);
-        d->has_token = true;
-    }
 }
 
 void ss_device_kernel_begin(ss_device *dev, const char *name)
 {
-    if (!dev->has_token) {
-        ss__token_acquire(dev->ctx);
-        dev->has_token = true;
-    }
+    dev->in_kernel = true;
     snprintf(dev->kernel_name, sizeof dev->kernel_name, "%s", name ? name : "kernel");
     dev->kernel_start = ss__now();
 }
 
 void ss_device_kernel_end(ss_device *dev)
 {
-    if (dev->has_token)
+    if (dev->in_kernel)
         ss__trace(dev, 'X', "kernel", dev->kernel_name, dev->kernel_start, ss__now(), NULL, 0,
                   NULL, 0);
-    ss__token_pause(dev);
+    dev->in_kernel = false;
 }
 
-/* --- Device threads ------------------------------------------------------ */
+/* --- A device's run ------------------------------------------------------- */
 
 static void record_result(ss_device *d, ss_status st)
 {
@@ -225,55 +81,30 @@ static void record_result(ss_device *d, ss_status st)
     }
 }
 
-static void run_job(ss_device *d)
+void ss__device_run_job(ss_device *d)
 {
     ss_context *ctx = d->ctx;
     double start = ss__now();
     d->calls = 0;
     atomic_store(&d->seq_done, 0);
-    d->has_token = false;
+    d->in_kernel = false;
+    d->live_message[0] = '\0';
     atomic_store(&d->state, SS__DEV_RUNNING);
     if (d->delay_nth == 0 && d->delay_seconds > 0) {
         atomic_store(&d->state, SS__DEV_DELAYED);
-        sleep_seconds(d->delay_seconds);
+        ss__device_sleep(d, d->delay_seconds);
         atomic_store(&d->state, SS__DEV_RUNNING);
     }
     ss_status st = ctx->fn(d, ctx->user);
-    ss__token_pause(d); /* a kernel_begin without its end */
+    d->in_kernel = false; /* a kernel_begin without its end */
     ss__trace(d, 'X', "run", st == SS_OK ? "run" : ss_status_name(st), start, ss__now(), NULL,
               0, NULL, 0);
     record_result(d, st);
     if (st != SS_OK)
         atomic_store(&ctx->abort, 1);
     atomic_store(&d->state, st == SS_OK ? SS__DEV_DONE : SS__DEV_FAILED);
-    /* Peers blocked on this device must notice that it will not arrive. */
-    for (int i = 0; i < ctx->ndevices; i++)
-        ss__device_wake(&ctx->devices[i]);
-}
-
-static void *device_main(void *arg)
-{
-    ss_device *d = arg;
-    ss_context *ctx = d->ctx;
-    uint64_t gen = 0;
-    for (;;) {
-        pthread_mutex_lock(&ctx->lock);
-        while (!ctx->stopping && ctx->job_gen == gen)
-            pthread_cond_wait(&ctx->start_cv, &ctx->lock);
-        if (ctx->stopping) {
-            pthread_mutex_unlock(&ctx->lock);
-            return NULL;
-        }
-        gen = ctx->job_gen;
-        pthread_mutex_unlock(&ctx->lock);
-
-        run_job(d);
-
-        pthread_mutex_lock(&ctx->lock);
-        if (--ctx->pending == 0)
-            pthread_cond_signal(&ctx->done_cv);
-        pthread_mutex_unlock(&ctx->lock);
-    }
+    /* Peers waiting for this device must notice that it will not arrive. */
+    ss__workers_kick(ctx);
 }
 
 /* --- Context ------------------------------------------------------------- */
@@ -284,23 +115,12 @@ static int online_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-static void stop_threads(ss_context *ctx)
-{
-    pthread_mutex_lock(&ctx->lock);
-    ctx->stopping = true;
-    pthread_cond_broadcast(&ctx->start_cv);
-    pthread_mutex_unlock(&ctx->lock);
-    for (int i = 0; i < ctx->ndevices; i++)
-        if (ctx->devices[i].started)
-            pthread_join(ctx->devices[i].thread, NULL);
-}
-
 void ss_context_destroy(ss_context *ctx)
 {
     if (!ctx)
         return;
     if (ctx->devices) {
-        stop_threads(ctx);
+        ss__workers_stop(ctx);
         for (int i = 0; i < ctx->ndevices; i++) {
             ss_device *d = &ctx->devices[i];
             ss__arena_free(&d->arena);
@@ -375,9 +195,7 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
     ctx->threads = opts->threads ? opts->threads : ctx->cores;
     if (ctx->threads > n)
         ctx->threads = n;
-    ctx->gated = ctx->threads < n;
-    ctx->oversubscribed = n > ctx->cores;
-    atomic_init(&ctx->tokens, ctx->threads);
+    ctx->oversubscribed = ctx->threads > ctx->cores;
     ctx->device_memory = mem;
     const char *storage = getenv("SHARDSIM_STORAGE");
     ctx->store = !(storage && strcmp(storage, "copies") == 0);
@@ -414,22 +232,12 @@ ss_status ss_context_create(const ss_context_options *opts, ss_context **out)
             return ss__fail(st, "%s", msg);
         }
     }
-    for (int i = 0; i < n; i++) {
-        ss_device *d = &ctx->devices[i];
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        /* 2 MiB: kernels keep up to 32 KiB of blocks on the stack, and the
-         * process's static TLS (ours, a sanitizer's) comes out of it too.
-         * Only touched pages cost memory. */
-        pthread_attr_setstacksize(&attr, (size_t)2 << 20);
-        int rc = pthread_create(&d->thread, &attr, device_main, d);
-        pthread_attr_destroy(&attr);
-        if (rc != 0) {
-            ss_context_destroy(ctx);
-            return ss__fail(SS_ERR_NOMEM, "context: cannot start the thread of device %d: %s", i,
-                            strerror(rc));
-        }
-        d->started = true;
+    st = ss__workers_start(ctx);
+    if (st) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", ss_error_message());
+        ss_context_destroy(ctx);
+        return ss__fail(st, "%s", msg);
     }
     *out = ctx;
     return SS_OK;
@@ -498,10 +306,9 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user)
 {
     if (!fn)
         return ss__fail(SS_ERR_INVALID, "run: no device function");
-    for (int i = 0; i < ctx->ndevices; i++)
-        if (pthread_equal(pthread_self(), ctx->devices[i].thread))
-            return ss__fail(SS_ERR_INVALID,
-                            "run: called from device %d's own function (runs do not nest)", i);
+    if (ss__workers_own_thread(ctx))
+        return ss__fail(SS_ERR_INVALID,
+                        "run: called from a device's own function (runs do not nest)");
     pthread_mutex_lock(&ctx->lock);
     if (ctx->running) {
         pthread_mutex_unlock(&ctx->lock);
@@ -518,10 +325,12 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user)
         d->share_seq = 0;
         atomic_store(&d->in_coll, 0);
         atomic_store(&d->state, SS__DEV_RUNNING);
+        atomic_store(&d->fstate, SS__FIBER_READY);
     }
+    atomic_store(&ctx->live, ctx->ndevices);
     ctx->fn = fn;
     ctx->user = user;
-    ctx->pending = ctx->ndevices;
+    ctx->pending = ctx->threads;
     ctx->job_gen++;
     pthread_cond_broadcast(&ctx->start_cv);
     while (ctx->pending > 0)

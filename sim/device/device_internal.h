@@ -1,6 +1,7 @@
 /*
- * device_internal.h — the context, its device threads and the waiting
- * primitives shared by context.c, collectives.c and array.c.
+ * device_internal.h — the context, its devices (fibers run by a pool of
+ * worker threads: workers.c) and the waiting primitives shared by
+ * context.c, collectives.c, share.c and array.c.
  *
  * Lock order: ctx->lock (run start/stop, ledger) before a device's
  * report_lock before an arena's lock. Waiting never holds a lock.
@@ -9,6 +10,7 @@
 #define SS_DEVICE_INTERNAL_H
 
 #include "arena.h"
+#include "fiber.h"
 
 #include <stdatomic.h>
 
@@ -42,8 +44,6 @@ struct ss_device {
     /* Polled by peers: each word on its own cache line. */
     _Alignas(64) _Atomic uint32_t arrived; /* seq of the published op */
     _Alignas(64) _Atomic uint32_t departed; /* seq of the last op whose reads are done */
-    _Alignas(64) _Atomic uint32_t waiters;  /* threads sleeping on this device's words */
-    _Atomic uint32_t sleepers[4]; /* of them on arrived, departed, shared, copied */
     /* Replica shares (share.c): `shared` = the number of the last share
      * this device published as its group's leader (share_buf its buffer),
      * `copied` = the last one it copied as a follower; share_seq counts
@@ -63,8 +63,21 @@ struct ss_device {
     int id;
     int host;
     int *members; /* scratch: this device's group, ctx->ndevices entries */
-    pthread_t thread;
-    bool started;
+
+    /* The device's fiber (workers.c). fstate is one of SS__FIBER_*; a
+     * parked fiber waits until *wait_word >= wait_want (never, when
+     * wait_word is NULL) or the clock passes wait_until. The wait fields
+     * are written by the fiber before it parks and read by whichever
+     * worker finds it PARKED (acquire). `worker` is the one running it. */
+    ss__fiber fiber;
+    _Alignas(64) _Atomic int fstate;
+    _Atomic uint32_t *wait_word;
+    uint32_t wait_want;
+    double wait_until;
+    bool run_over;    /* set by the fiber when its run_job returned */
+    bool ever_run;    /* the fiber has been started (it must exit at the end) */
+    struct ss__worker *worker;
+    char live_message[1024]; /* the fiber's error message (ss__message_redirect) */
     ss__arena arena;
     /* This device's partition of its host's arena (host memory kinds:
      * ss_memory_kind): a separate range, so a buffer's address says which
@@ -81,7 +94,7 @@ struct ss_device {
     int64_t delay_nth, skip_nth;
     double delay_seconds;
     int64_t calls; /* collective calls in this run, skipped ones included */
-    bool has_token; /* inside ss_device_kernel_begin/end */
+    bool in_kernel; /* inside ss_device_kernel_begin/end */
     double kernel_start;
     char kernel_name[64];
 
@@ -101,10 +114,9 @@ typedef struct ss__ledger {
 struct ss_context {
     int ndevices;
     int hosts;
-    int threads;
+    int threads; /* worker threads */
     int cores;
-    bool gated;          /* threads < ndevices: devices take a token to compute */
-    bool oversubscribed; /* more device threads than cores: do not spin */
+    bool oversubscribed; /* more workers than cores: idle workers do not spin */
     size_t device_memory;
     double timeout;
     bool store; /* identical replicas stored once (store.c); off: SHARDSIM_STORAGE=copies */
@@ -112,8 +124,10 @@ struct ss_context {
     void *store_free;           /* stored blocks free for reuse (store.c) */
     ss_device *devices;
 
-    _Alignas(64) _Atomic int tokens;
-    _Atomic int token_waiters;
+    struct ss__worker *workers;
+    _Alignas(64) _Atomic uint32_t epoch; /* bumped to wake idle workers */
+    _Atomic int idle;                    /* workers asleep on epoch */
+    _Alignas(64) _Atomic int live;       /* devices whose run_job has not returned */
     _Alignas(64) _Atomic int abort; /* a device failed: waits give up */
 
     pthread_mutex_t lock;
@@ -132,12 +146,23 @@ struct ss_context {
 /* Monotonic seconds. */
 double ss__now(void);
 
-/* Token semaphore bounding devices that compute at once. */
-void ss__token_acquire(ss_context *ctx);
-void ss__token_release(ss_context *ctx);
-/* Give a held token back while blocking, and take it again after. */
-bool ss__token_pause(ss_device *d);
-void ss__token_resume(ss_device *d, bool had);
+enum {
+    SS__FIBER_IDLE = 0, /* not in a run, or its run_job returned */
+    SS__FIBER_READY,    /* to be started by a worker */
+    SS__FIBER_RUNNING,  /* a worker runs it */
+    SS__FIBER_PARKED    /* switched away, waiting (wait_word, wait_until) */
+};
+
+/* The worker pool (workers.c): start ctx->threads workers, each running
+ * claimed device fibers until a run's devices are done; stop them and end
+ * every fiber. */
+ss_status ss__workers_start(ss_context *ctx);
+void ss__workers_stop(ss_context *ctx);
+/* Is the calling thread one of ctx's workers? */
+bool ss__workers_own_thread(const ss_context *ctx);
+/* The body of a device's run (context.c): the device function and its
+ * result. */
+void ss__device_run_job(ss_device *d);
 
 /* Replicas of one computation (share.c): members[0] of a group of n
  * devices (dev among them) computed *buf (bytes); the others copy it into
@@ -189,26 +214,22 @@ void *ss__device_unview(ss_context *ctx, int device, const void *data);
 /* Is p a view of the device? */
 bool ss__device_is_view(ss_context *ctx, int device, const void *p);
 
-/* Wake every thread sleeping on a device's words. */
-void ss__device_wake(ss_device *d);
-/* Wake the threads sleeping on one of d's words (&d->arrived, &d->departed,
- * &d->shared or &d->copied), after it changed: one futex call, none when
- * nobody sleeps on that word (not four, and no sleeper on another word
- * woken for nothing). */
-void ss__device_wake_word(ss_device *d, _Atomic uint32_t *word);
+/* After a word some fiber may wait on changed (a device's arrived,
+ * departed, shared, copied or state, the run's abort): wake the idle
+ * workers, if any, to look (one fence and a load when none is idle). */
+void ss__workers_kick(ss_context *ctx);
 /* Sleep up to `seconds` on `word` while it still holds `seen` (bounded by
  * the caller's loop; spurious returns are fine). */
 void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds);
 
-/* The first stages of a device's wait until *word >= want (collectives.c,
- * share.c): a spin when device threads fit the cores, then a few yields,
- * fewer as device threads outnumber cores. True once *word >= want; false
- * when the caller should give its compute token back and sleep
- * (ss__wait_sleep) in its own loop of bounded slices. */
-bool ss__wait_brief(const ss_context *ctx, _Atomic uint32_t *word, uint32_t want);
-/* One sleep of at most `seconds` on peer's `word`, counted in peer's
- * waiters so that its release wakes the sleeper: true once *word >= want. */
-bool ss__wait_sleep(ss_device *peer, _Atomic uint32_t *word, uint32_t want, double seconds);
+/* Wait, in the calling device's fiber `self`, until *word >= want or
+ * `seconds` passed: the fiber parks and its worker runs other devices.
+ * True once *word >= want. Callers loop in bounded slices, checking their
+ * peers' state and the run's abort between them. */
+bool ss__wait(ss_device *self, _Atomic uint32_t *word, uint32_t want, double seconds);
+/* Park the calling device's fiber for `seconds` (an injected delay),
+ * waking early when the run is stopped. */
+void ss__device_sleep(ss_device *self, double seconds);
 
 /* Describe what device `d` is doing, for reports ("waiting in all_reduce #3
  * sum f32[16] over ('x',)"). Takes d's report_lock. */

@@ -16,9 +16,8 @@
  *   follower: wait until the leader's `shared` >= s (it cannot be beyond s:
  *             the leader waits for this follower before its next share),
  *             copy, release `copied` = s.
- * Waiting is the collectives' (spin only when device threads <= cores, a
- * few yields, then the futex with the compute token given back), and gives
- * up when the peer finished or failed or the run was stopped.
+ * Waiting is the collectives' (the fiber parks in bounded slices), and
+ * gives up when the peer finished or failed or the run was stopped.
  *
  * Deliberately not a collective: no ledger entry, no collective number, no
  * fault-injection count, nothing a report shows.
@@ -30,13 +29,12 @@
 static ss_status wait_word(ss_device *dev, ss_device *peer, _Atomic uint32_t *word, uint32_t want)
 {
     ss_context *ctx = dev->ctx;
-    if (ss__wait_brief(ctx, word, want))
+    if (atomic_load_explicit(word, memory_order_acquire) >= want)
         return SS_OK;
-    bool had = ss__token_pause(dev);
     ss_status st = SS_OK;
     double t0 = ss__now();
     for (;;) {
-        if (ss__wait_sleep(peer, word, want, 0.02))
+        if (ss__wait(dev, word, want, 0.02))
             break;
         int ps = atomic_load(&peer->state);
         if (ps == SS__DEV_FAILED || atomic_load(&ctx->abort)) {
@@ -55,7 +53,6 @@ static ss_status wait_word(ss_device *dev, ss_device *peer, _Atomic uint32_t *wo
             break;
         }
     }
-    ss__token_resume(dev, had);
     return st;
 }
 
@@ -68,7 +65,7 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf
     if (members[0] == dev->id) {
         atomic_store_explicit(&dev->share_buf, *buf, memory_order_relaxed);
         atomic_store_explicit(&dev->shared, s, memory_order_release);
-        ss__device_wake_word(dev, &dev->shared);
+        ss__workers_kick(dev->ctx);
         for (int k = 1; k < n && !st; k++) {
             ss_device *p = &ctx->devices[members[k]];
             st = wait_word(dev, p, &p->copied, s);
@@ -87,7 +84,7 @@ ss_status ss__device_share(ss_device *dev, const int *members, int n, void **buf
                 *buf = ctx->store ? src : *buf;
             /* Released even on failure: the leader must not wait for us. */
             atomic_store_explicit(&dev->copied, s, memory_order_release);
-            ss__device_wake_word(dev, &dev->copied);
+            ss__workers_kick(dev->ctx);
         }
     }
     if (!st && atomic_load_explicit(&ctx->tracing, memory_order_relaxed))
