@@ -71,9 +71,9 @@ struct ss_device {
      * worker finds it PARKED (acquire). `worker` is the one running it. */
     ss__fiber fiber;
     _Alignas(64) _Atomic int fstate;
-    _Atomic uint32_t *wait_word;
-    uint32_t wait_want;
-    double wait_until;
+    _Atomic uint32_t *_Atomic wait_word; /* the wait fields: relaxed, read by any */
+    _Atomic uint32_t wait_want;          /* worker; a stale read only makes a */
+    _Atomic double wait_until;           /* spurious wake-up, which ss__wait allows */
     bool run_over;    /* set by the fiber when its run_job returned */
     bool ever_run;    /* the fiber has been started (it must exit at the end) */
     struct ss__worker *worker;

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#if defined(__x86_64__) && !defined(SS_FIBER_UCONTEXT)
+#if defined(__x86_64__) && defined(__ELF__) && !defined(SS_FIBER_UCONTEXT)
 #define SS__FIBER_ASM 1
 #else
 #include <ucontext.h>

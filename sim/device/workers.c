@@ -100,9 +100,9 @@ bool ss__wait(ss_device *self, _Atomic uint32_t *word, uint32_t want, double sec
 {
     if (atomic_load_explicit(word, memory_order_acquire) >= want)
         return true;
-    self->wait_word = word;
-    self->wait_want = want;
-    self->wait_until = ss__now() + seconds;
+    atomic_store_explicit(&self->wait_word, word, memory_order_relaxed);
+    atomic_store_explicit(&self->wait_want, want, memory_order_relaxed);
+    atomic_store_explicit(&self->wait_until, ss__now() + seconds, memory_order_relaxed);
     ss__fiber_switch(&self->fiber, &self->worker->self);
     return atomic_load_explicit(word, memory_order_acquire) >= want;
 }
@@ -112,8 +112,9 @@ void ss__device_sleep(ss_device *self, double seconds)
     double until = ss__now() + seconds;
     for (double now = ss__now(); now < until && !atomic_load(&self->ctx->abort);
          now = ss__now()) {
-        self->wait_word = NULL;
-        self->wait_until = until < now + IDLE_SLEEP ? until : now + IDLE_SLEEP;
+        atomic_store_explicit(&self->wait_word, NULL, memory_order_relaxed);
+        atomic_store_explicit(&self->wait_until, until < now + IDLE_SLEEP ? until : now + IDLE_SLEEP,
+                              memory_order_relaxed);
         ss__fiber_switch(&self->fiber, &self->worker->self);
     }
 }
@@ -138,13 +139,16 @@ static void resume(ss__worker *w, ss_device *d)
     }
 }
 
-static bool wait_over(const ss_device *d, double *now)
+static bool wait_over(ss_device *d, double *now, double *until)
 {
-    if (d->wait_word && atomic_load_explicit(d->wait_word, memory_order_acquire) >= d->wait_want)
+    _Atomic uint32_t *word = atomic_load_explicit(&d->wait_word, memory_order_relaxed);
+    if (word && atomic_load_explicit(word, memory_order_acquire) >=
+                    atomic_load_explicit(&d->wait_want, memory_order_relaxed))
         return true;
     if (*now == 0)
         *now = ss__now();
-    return *now >= d->wait_until;
+    *until = atomic_load_explicit(&d->wait_until, memory_order_relaxed);
+    return *now >= *until;
 }
 
 /* One pass over the devices from *cursor: claim the first that can run.
@@ -159,9 +163,10 @@ static ss_device *claim(ss__worker *w, int *cursor, double *soonest)
         ss_device *d = &ctx->devices[i];
         int s = atomic_load_explicit(&d->fstate, memory_order_acquire);
         if (s == SS__FIBER_PARKED) {
-            if (!wait_over(d, &now)) {
-                if (d->wait_until < *soonest)
-                    *soonest = d->wait_until;
+            double until;
+            if (!wait_over(d, &now, &until)) {
+                if (until < *soonest)
+                    *soonest = until;
                 continue;
             }
         } else if (s != SS__FIBER_READY) {
