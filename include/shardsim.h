@@ -628,24 +628,25 @@ ss_status ss_viz_mesh(const ss_mesh *mesh, const ss_viz_options *opts, char *out
 /* Virtual devices                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* A context owns N virtual devices. Each device is a thread (asleep when
- * idle) with its own memory arena of a fixed capacity, the emulated HBM: the
- * range is reserved, not committed, so 8 x 16 GiB devices start on a 24 GiB
+/* A context owns N virtual devices. Each device is a fiber (a user-space
+ * thread with a stack of its own) with its own memory arena of a fixed
+ * capacity, the emulated HBM: the range is reserved, not committed, so 8 x 16 GiB devices start on a 24 GiB
  * host and only touched bytes cost RAM. Devices are grouped into hosts
  * (JAX's processes): a host sees only its own devices' shards.
  *
  * Work runs on the devices with ss_context_run(): the same function is called
- * once on every device thread (SPMD). Inside it a device allocates from its
- * arena, runs kernels and takes part in collectives with its peers. At most
- * `threads` devices are inside a kernel at once (ss_device_kernel_begin);
- * a device waiting for its peers spins briefly (only when there are no more
- * device threads than cores), then yields (fewer times the more device
- * threads outnumber cores, none beyond 8 per core), then sleeps, so 64
- * devices on 2 cores do not collapse.
+ * once on every device (SPMD). Inside it a device allocates from its
+ * arena, runs kernels and takes part in collectives with its peers. The
+ * fibers run on `threads` worker threads (the cores by default), so at most
+ * that many devices compute at once; a device waiting for its peers parks
+ * and its worker runs another device (a switch in user space, no system
+ * call), so 256 devices on 2 cores cost 2 threads. Any worker may run any
+ * device, and a device function may continue on another thread after a
+ * collective: it must not keep thread-local state across one.
  *
  * Collectives are exact and deterministic: reductions start from the
  * identity and combine inputs in rank order, as XLA's in-process CPU
- * communicator does, so results are bit-identical for any thread count
+ * communicator does, so results are bit-identical for any worker count
  * (NaN payloads excepted: which NaN an addition keeps is the compiler's). A
  * group whose devices reach different collectives, or whose devices do not
  * all arrive within the timeout, ends the run with SS_ERR_MISMATCH or
@@ -701,21 +702,21 @@ typedef struct ss_context_options {
     int ndevices;         /* 1..SS_MAX_DEVICES */
     size_t device_memory; /* per device; 0: $SHARDSIM_DEVICE_MEMORY, else 16 GiB */
     int hosts;            /* 0 or 1: one host; else must divide ndevices */
-    int threads;          /* devices inside a kernel at once; 0: the host's online cores */
+    int threads;          /* worker threads (devices computing at once); 0: the online cores */
     double timeout;       /* seconds a collective waits for its group; 0: 10 s */
     size_t host_memory;   /* per host, for values in host memory kinds (ss_memory_kind),
                              split evenly between its devices; 0: as much as its
                              devices' device memory together */
 } ss_context_options;
 
-/* Create the devices: reserve one arena per device and start one thread per
- * device. `opts` may not be NULL. Errors: SS_ERR_INVALID for a bad option
+/* Create the devices: reserve one arena and one stack per device and start
+ * the worker threads. `opts` may not be NULL. Errors: SS_ERR_INVALID for a bad option
  * (message names it), SS_ERR_PARSE for an unparsable
  * $SHARDSIM_DEVICE_MEMORY, SS_ERR_NOMEM when the address space, memory or
  * threads cannot be had (everything created so far is released). *out is
  * NULL on failure. */
 ss_status ss_context_create(const ss_context_options *opts, ss_context **out);
-/* Stop the threads and unmap every arena (live buffers and arrays included:
+/* Stop the workers and unmap every arena and stack (live buffers and arrays included:
  * destroy arrays first). NULL is a no-op. */
 void ss_context_destroy(ss_context *ctx);
 
@@ -749,11 +750,10 @@ ss_status ss_context_run(ss_context *ctx, ss_device_fn fn, void *user);
 
 int ss_device_id(const ss_device *dev);
 ss_context *ss_device_context(const ss_device *dev);
-/* Bracket a compute kernel inside a device function: begin waits until
- * fewer than `threads` devices are inside a kernel, end lets the next one
- * in. Collectives called in between give the turn away while they wait.
- * Begin twice is one begin; a function returning inside a kernel ends it.
- * `name` (may be NULL) labels the kernel's slice in the trace. */
+/* Bracket a compute kernel inside a device function, for the trace: `name`
+ * (may be NULL) labels the kernel's slice. Begin twice is one begin; a
+ * function returning inside a kernel ends it. (The workers already bound
+ * how many devices compute at once.) */
 void ss_device_kernel_begin(ss_device *dev, const char *name);
 void ss_device_kernel_end(ss_device *dev);
 
@@ -1881,7 +1881,7 @@ typedef struct ss_watch_event {
 typedef void (*ss_watch_fn)(const ss_watch_event *ev, void *user);
 
 /* Call fn around every collective of the later runs of e (fn NULL: stop).
- * fn runs on the device threads, several at once, each with its own
+ * fn runs in the devices' fibers, several at once, each with its own
  * device's events in order; it must not call into the library. */
 void ss_executable_watch(ss_executable *e, ss_watch_fn fn, void *user);
 
@@ -2901,7 +2901,7 @@ typedef struct ss_scenario_options {
     const char *mesh;      /* "data=4,model=2": replaces the file's mesh; NULL: the file's */
     int devices;           /* devices available (the mesh takes the first); 0: the file's */
     size_t device_memory;  /* bytes per device; 0: the file's, else SS_DEFAULT_DEVICE_MEMORY */
-    int threads;           /* run: devices inside a kernel at once; 0: the cores */
+    int threads;           /* run: worker threads (devices computing at once); 0: the cores */
     int nsets;             /* integer constants: NAME = VALUE replaces the file's (<= 32) */
     const char *const *set_names;
     const int64_t *set_values;
@@ -2985,7 +2985,7 @@ void ss_scenario_free(ss_scenario *sc);
 ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err);
 /* The compiled run function, or NULL (not compiled, no run function). */
 ss_executable *ss_scenario_executable(const ss_scenario *sc);
-/* The run calls `fn` (from the device threads) around every collective of
+/* The run calls `fn` (from the devices' fibers) around every collective of
  * its first step, as ss_executable_watch; NULL detaches. */
 void ss_scenario_watch(ss_scenario *sc, ss_watch_fn fn, void *user);
 

@@ -137,7 +137,7 @@ static const char collectives_help[] =
     "virtual devices, beside a single-thread memcpy of the same sizes.\n"
     "\n"
     "  --json         a JSON array of {op, bytes, devices, median_ms, busbw_gbs}\n"
-    "  --threads N    devices inside a kernel at once (default: the online cores)\n"
+    "  --threads N    worker threads running the devices (default: the online cores)\n"
     "  --iters N      timed iterations per measurement (default: 201 at 4 KiB,\n"
     "                 21 at 1 MiB, 7 at 16 MiB; 50 for memcpy)\n";
 

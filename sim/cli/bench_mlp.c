@@ -169,7 +169,7 @@ static const char mlp_help[] =
     "  --no-donate    new arrays for every update (jit without donate_argnums);\n"
     "                 by default params and Adam state are donated\n"
     "  --steps N      steps to time, 2..100000 (default 20)\n"
-    "  --threads N    devices inside a kernel at once (default: the online cores)\n";
+    "  --threads N    worker threads running the devices (default: the online cores)\n";
 
 int ss__bench_mlp(int argc, char **argv)
 {

@@ -34,7 +34,7 @@ static const char run_help[] =
     "                       a step-through of the ops and collectives\n"
     "  --devices N          virtual devices available (the mesh takes the first ones)\n"
     "  --device-memory S    capacity of each device, e.g. 16GiB\n"
-    "  --threads N          devices inside a kernel at once (default: the cores)\n"
+    "  --threads N          worker threads running the devices (default: the cores)\n"
     "  --mesh AXES          replace the file's mesh, e.g. data=4,model=2\n"
     "  --maxtext FILE.yml   a MaxText config gives the mesh (over --devices, in\n"
     "                       --slices S) and the logical rules, replacing the file's;\n"
