@@ -133,12 +133,60 @@ static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
         acc[j] += (double)v[j];
 }
 
+/* The max (min: `sign` -1) of x[0 .. n) in MAX_LANES lanes that each
+ * keep step_acc's rule, then combined. Only a finite non-zero or
+ * infinite result is returned as *m (true): then every element equal to
+ * it has its bits, so the sequential order's choice among equal elements
+ * (+0 and -0 compare equal) and its choice of NaN payload cannot differ.
+ * False (a zero or NaN result): the caller runs the sequential loop. */
+enum { MAX_LANES = 16 };
+SS__K_VECTOR_CLONES
+static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float *m)
+{
+    float l[MAX_LANES];
+    for (int j = 0; j < MAX_LANES; j++)
+        l[j] = -INFINITY;
+    int64_t nv = n - n % MAX_LANES;
+    for (int64_t i = 0; i < nv; i += MAX_LANES)
+        for (int j = 0; j < MAX_LANES; j++) {
+            float v = sign * x[i + j];
+            l[j] = l[j] > v || l[j] != l[j] ? l[j] : v;
+        }
+    for (int64_t i = nv; i < n; i++) {
+        float v = sign * x[i];
+        l[0] = l[0] > v || l[0] != l[0] ? l[0] : v;
+    }
+    float r = l[0];
+    for (int j = 1; j < MAX_LANES; j++)
+        r = r > l[j] || r != r ? r : l[j];
+    if (r != r || r == 0.0f)
+        return false;
+    *m = sign * r;
+    return true;
+}
+
 /* acc[j] = the reduction of x[base[j] .. base[j] + run) in index order,
  * for g <= REDUCE_GROUP runs, interleaved. */
 enum { REDUCE_GROUP = 8 };
 static void reduce_runs(ss__k_reduce_op op, const float *x, const int64_t base[], int g,
                         int64_t run, double acc[])
 {
+    if (op == SS__K_REDUCE_MAX || op == SS__K_REDUCE_MIN) {
+        /* Rows of softmax's maxima: lanes within a row where that gives
+         * the sequential loop's bits (max_run_lanes), else that loop. */
+        float sign = op == SS__K_REDUCE_MAX ? 1.0f : -1.0f;
+        for (int j = 0; j < g; j++) {
+            float m;
+            if (max_run_lanes(x + base[j], run, sign, &m)) {
+                acc[j] = m;
+                continue;
+            }
+            acc[j] = init_acc(op);
+            for (int64_t i = 0; i < run; i++)
+                acc[j] = step_acc(op, acc[j], x[base[j] + i]);
+        }
+        return;
+    }
     for (int j = 0; j < g; j++)
         acc[j] = init_acc(op);
     if (g == REDUCE_GROUP && op != SS__K_REDUCE_MAX && op != SS__K_REDUCE_MIN) {
