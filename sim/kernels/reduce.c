@@ -133,33 +133,55 @@ static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
         acc[j] += (double)v[j];
 }
 
-/* The max (min: `sign` -1) of x[0 .. n) in MAX_LANES lanes that each
- * keep step_acc's rule, then combined. Only a finite non-zero or
- * infinite result is returned as *m (true): then every element equal to
- * it has its bits, so the sequential order's choice among equal elements
- * (+0 and -0 compare equal) and its choice of NaN payload cannot differ.
- * False (a zero or NaN result): the caller runs the sequential loop. */
-enum { MAX_LANES = 16 };
+/* The max (min: `sign` -1) of x[0 .. n) in sixteen lanes, combined.
+ * Only a finite non-zero or infinite result of a row without NaN is
+ * returned as *m (true): then every element equal to it has its bits, so
+ * the sequential order's choice among equal elements (+0 and -0 compare
+ * equal) cannot differ. False (a zero result or a NaN in the row): the
+ * caller runs the sequential loop, which keeps the first NaN. The lanes
+ * use `v > l ? v : l` (one vector max) and count NaNs apart, so that the
+ * loop vectorises (GCC's and clang's vector types: two vectors of eight
+ * lanes, sixteen lanes in all). */
+typedef float ss__v8f __attribute__((vector_size(32)));
+typedef int32_t ss__v8i __attribute__((vector_size(32)));
+
+/* Lanes of l replaced where v is greater (l = v > l ? v : l, one vector
+ * max); `bad` collects the lanes where v is NaN. */
+static inline void max_lanes_step(ss__v8f *l, ss__v8i *bad, ss__v8f v)
+{
+    ss__v8i gt = v > *l;
+    *l = (ss__v8f)(((ss__v8i)v & gt) | ((ss__v8i)*l & ~gt));
+    *bad |= v != v;
+}
+
 SS__K_VECTOR_CLONES
 static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float *m)
 {
-    float l[MAX_LANES];
-    for (int j = 0; j < MAX_LANES; j++)
-        l[j] = -INFINITY;
-    int64_t nv = n - n % MAX_LANES;
-    for (int64_t i = 0; i < nv; i += MAX_LANES)
-        for (int j = 0; j < MAX_LANES; j++) {
-            float v = sign * x[i + j];
-            l[j] = l[j] > v || l[j] != l[j] ? l[j] : v;
-        }
+    ss__v8f l0, l1;
+    ss__v8i bad = {0};
+    for (int j = 0; j < 8; j++)
+        l0[j] = l1[j] = -INFINITY;
+    int64_t nv = n - n % 16;
+    for (int64_t i = 0; i < nv; i += 16) {
+        ss__v8f a, b;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + 8, sizeof b);
+        max_lanes_step(&l0, &bad, a * sign);
+        max_lanes_step(&l1, &bad, b * sign);
+    }
+    max_lanes_step(&l0, &bad, l1);
+    float r = -INFINITY;
+    int32_t any = 0;
+    for (int j = 0; j < 8; j++) {
+        r = l0[j] > r ? l0[j] : r;
+        any |= bad[j];
+    }
     for (int64_t i = nv; i < n; i++) {
         float v = sign * x[i];
-        l[0] = l[0] > v || l[0] != l[0] ? l[0] : v;
+        r = v > r ? v : r;
+        any |= v != v;
     }
-    float r = l[0];
-    for (int j = 1; j < MAX_LANES; j++)
-        r = r > l[j] || r != r ? r : l[j];
-    if (r != r || r == 0.0f)
+    if (any || r == 0.0f)
         return false;
     *m = sign * r;
     return true;

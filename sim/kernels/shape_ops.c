@@ -56,12 +56,13 @@ static void copy_plane_tiled(size_t es, int64_t ni, int64_t nj, unsigned char *d
 /* The transposing case of copy_nd (coalesced space of rank r): the
  * destination is contiguous along the last dim and the source along an
  * earlier dim q. Walks the other dims in order and copies each (q, last)
- * plane in tiles. False (nothing copied) when the space is not of that
+ * plane in tiles. A broadcast along the last dim (source stride 0) is not
+ * a transpose: copy_nd splats it. False (nothing copied) when the space is not of that
  * form or its planes are too small for tiles to pay. */
 static bool copy_transposing(size_t es, int r, const int64_t sh[], int64_t st[2][SS_MAX_RANK],
                              unsigned char *dst, const unsigned char *src)
 {
-    if (r < 2 || st[0][r - 1] != 1 || st[1][r - 1] == 1 || sh[r - 1] < 8)
+    if (r < 2 || st[0][r - 1] != 1 || st[1][r - 1] == 1 || st[1][r - 1] == 0 || sh[r - 1] < 8)
         return false;
     int q = -1;
     for (int d = 0; d < r - 1; d++)
