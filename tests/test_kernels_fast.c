@@ -149,3 +149,40 @@ Test(kernels_fast, max_of_a_vector_to_a_scalar_and_a_bad_broadcast)
                  "broadcast_in_dim*");
     tfree(&x), tfree(&m), tfree(&want), tfree(&row), tfree(&big);
 }
+
+Test(kernels_fast, small_k_product_tiles_equal_the_plain_loop)
+{
+    /* Whole 4x16 tiles, ragged rows and columns, k from 1 to 16, and the
+     * attention scores' 128x128 from a head dim of 16. */
+    const int64_t sizes[][3] = {{4, 16, 1}, {5, 17, 2}, {7, 33, 16}, {3, 15, 5},
+                                {12, 48, 9}, {128, 128, 16}, {1, 1, 1}, {64, 40, 7}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int64_t m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
+        ss__tensor a = T(SS_F32, k, m), b = T(SS_F32, k, n);
+        ss__tensor got = T(SS_F32, m, n), want = T(SS_F32, m, n);
+        fill(&a, -3, 3);
+        fill(&b, -3, 3);
+        ss__k_small_k_gemm_tn(m, n, k, a.data, b.data, got.data, false);
+        ss__k_small_k_gemm_tn(m, n, k, a.data, b.data, want.data, true);
+        expect_bits(&got, &want, "small-k product");
+        tfree(&a), tfree(&b), tfree(&got), tfree(&want);
+    }
+}
+
+Test(kernels_fast, attention_scores_dot_is_close_to_the_reference)
+{
+    /* (B, H, hd, S) x (B, S, H, hd) -> (B, H, S, S) contracting hd = 16:
+     * the dot that takes the small-k product, against the double reference
+     * within test_kernels.c's dot bound. */
+    ss__tensor l = T(SS_F32, 2, 3, 16, 20), r = T(SS_F32, 2, 20, 3, 16);
+    ss__tensor got = T(SS_F32, 2, 3, 20, 20), want = T(SS_F32, 2, 3, 20, 20);
+    fill(&l, -2, 2);
+    fill(&r, -2, 2);
+    ss__k_dot_dims d = {.nbatch = 2, .lhs_batch = {0, 1}, .rhs_batch = {0, 2},
+                        .ncontract = 1, .lhs_contract = {2}, .rhs_contract = {3}};
+    OK(ss__k_dot_general(&l, &r, &d, &got, NULL, 0));
+    OK(ss__k_ref_dot_general(&l, &r, &d, &want));
+    /* |got - want| <= 1e-5 * sqrt(16) * sum |a||b| <= 1e-5 * 4 * 16 * 4 */
+    EXPECT_CLOSE(&got, &want, 0, 1e-5 * 4 * 16 * 4, "scores");
+    tfree(&l), tfree(&r), tfree(&got), tfree(&want);
+}
