@@ -187,6 +187,30 @@ static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float 
     return true;
 }
 
+/* acc[j] = the sum of x[base[j] .. base[j] + run), from 0.0 in index
+ * order, for eight rows at once: eight chains of dependent adds that
+ * overlap, each accumulator a local (in a register; as an array the
+ * compiler kept them in memory, a store and a load on every add). */
+SS__K_VECTOR_CLONES
+static void sum_rows8(const float *x, const int64_t base[], int64_t run, double acc[])
+{
+    const float *r0 = x + base[0], *r1 = x + base[1], *r2 = x + base[2], *r3 = x + base[3];
+    const float *r4 = x + base[4], *r5 = x + base[5], *r6 = x + base[6], *r7 = x + base[7];
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0, a5 = 0.0, a6 = 0.0, a7 = 0.0;
+    for (int64_t i = 0; i < run; i++) {
+        a0 += (double)r0[i];
+        a1 += (double)r1[i];
+        a2 += (double)r2[i];
+        a3 += (double)r3[i];
+        a4 += (double)r4[i];
+        a5 += (double)r5[i];
+        a6 += (double)r6[i];
+        a7 += (double)r7[i];
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    acc[4] = a4, acc[5] = a5, acc[6] = a6, acc[7] = a7;
+}
+
 /* acc[j] = the reduction of x[base[j] .. base[j] + run) in index order,
  * for g <= REDUCE_GROUP runs, interleaved. */
 enum { REDUCE_GROUP = 8 };
@@ -209,14 +233,12 @@ static void reduce_runs(ss__k_reduce_op op, const float *x, const int64_t base[]
         }
         return;
     }
-    for (int j = 0; j < g; j++)
-        acc[j] = init_acc(op);
-    if (g == REDUCE_GROUP && op != SS__K_REDUCE_MAX && op != SS__K_REDUCE_MIN) {
-        for (int64_t i = 0; i < run; i++)
-            for (int j = 0; j < REDUCE_GROUP; j++)
-                acc[j] += (double)x[base[j] + i];
+    if (g == REDUCE_GROUP) {
+        sum_rows8(x, base, run, acc);
         return;
     }
+    for (int j = 0; j < g; j++)
+        acc[j] = init_acc(op);
     for (int64_t i = 0; i < run; i++)
         for (int j = 0; j < g; j++)
             acc[j] = step_acc(op, acc[j], x[base[j] + i]);
