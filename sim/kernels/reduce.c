@@ -133,6 +133,19 @@ static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
         acc[j] += (double)v[j];
 }
 
+typedef float ss__v8f __attribute__((vector_size(32)));
+typedef int32_t ss__v8i __attribute__((vector_size(32)));
+
+/* Lanes of l replaced where v is greater (l = v > l ? v : l, one vector
+ * max); `bad` collects the lanes where v is NaN. */
+static inline void max_lanes_step(ss__v8f *l, ss__v8i *bad, const ss__v8f *vp)
+{
+    ss__v8f v = *vp; /* by pointer: a vector argument's ABI differs with AVX */
+    ss__v8i gt = v > *l;
+    *l = (ss__v8f)(((ss__v8i)v & gt) | ((ss__v8i)*l & ~gt));
+    *bad |= v != v;
+}
+
 /* The max (min: `sign` -1) of x[0 .. n) in sixteen lanes, combined.
  * Only a finite non-zero or infinite result of a row without NaN is
  * returned as *m (true): then every element equal to it has its bits, so
@@ -142,18 +155,6 @@ static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
  * use `v > l ? v : l` (one vector max) and count NaNs apart, so that the
  * loop vectorises (GCC's and clang's vector types: two vectors of eight
  * lanes, sixteen lanes in all). */
-typedef float ss__v8f __attribute__((vector_size(32)));
-typedef int32_t ss__v8i __attribute__((vector_size(32)));
-
-/* Lanes of l replaced where v is greater (l = v > l ? v : l, one vector
- * max); `bad` collects the lanes where v is NaN. */
-static inline void max_lanes_step(ss__v8f *l, ss__v8i *bad, ss__v8f v)
-{
-    ss__v8i gt = v > *l;
-    *l = (ss__v8f)(((ss__v8i)v & gt) | ((ss__v8i)*l & ~gt));
-    *bad |= v != v;
-}
-
 SS__K_VECTOR_CLONES
 static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float *m)
 {
@@ -166,10 +167,12 @@ static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float 
         ss__v8f a, b;
         memcpy(&a, x + i, sizeof a);
         memcpy(&b, x + i + 8, sizeof b);
-        max_lanes_step(&l0, &bad, a * sign);
-        max_lanes_step(&l1, &bad, b * sign);
+        a *= sign;
+        b *= sign;
+        max_lanes_step(&l0, &bad, &a);
+        max_lanes_step(&l1, &bad, &b);
     }
-    max_lanes_step(&l0, &bad, l1);
+    max_lanes_step(&l0, &bad, &l1);
     float r = -INFINITY;
     int32_t any = 0;
     for (int j = 0; j < 8; j++) {
