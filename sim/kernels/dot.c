@@ -370,27 +370,93 @@ static void small_m_gemm_nt(int64_t m, int64_t n, int64_t k, const float *a, con
 }
 
 /* A sum of a few outer products (a weight gradient x^T . dy over the
- * tokens of one device): C[m x n] = A[k x m]^T . B[k x n] with small k,
- * each row of C written once from k scaled rows of B (k ascending). sgemm
- * would clear C, pack both operands and then accumulate. */
+ * tokens of one device, attention's scores from a head dim of 16):
+ * C[m x n] = A[k x m]^T . B[k x n] with small k. Each element is
+ * a[0] * b[0], then + a[kk] * b[kk] for kk ascending, a product and a sum
+ * each rounded (the order of small_k_gemm_tn_ref, which this equals bit for
+ * bit). Tiles of 4 rows by 16 columns stay in registers over all of k
+ * (GCC's and clang's vector types); the ragged edges take the reference
+ * loop. sgemm would clear C, pack both operands and then accumulate. */
 enum { SMALL_K = 16 };
+
+typedef float dot_v8f __attribute__((vector_size(32)));
+
+/* Products and sums rounded one by one in both loops: GCC does not
+ * contract under -std=c11; clang would, by default, where FMA exists. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+static void small_k_gemm_tn_ref(int64_t i0, int64_t i1, int64_t j0, int64_t j1, int64_t m,
+                                int64_t n, int64_t k, const float *a, const float *b, float *c)
+{
+    for (int64_t i = i0; i < i1; i++) {
+        float *crow = c + i * n;
+        float s0 = a[i];
+        for (int64_t j = j0; j < j1; j++)
+            crow[j] = s0 * b[j];
+        for (int64_t kk = 1; kk < k; kk++) {
+            float s = a[kk * m + i];
+            const float *brow = b + kk * n;
+            for (int64_t j = j0; j < j1; j++)
+                crow[j] += s * brow[j];
+        }
+    }
+}
+
+/* v = 8 floats from p (a macro: a function returning a 32-byte vector
+ * has another ABI with AVX than without). */
+#define DOT_LOAD8(v, p) memcpy(&(v), (p), sizeof(v))
 
 SS__K_VECTOR_CLONES
 static void small_k_gemm_tn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
                             float *c)
 {
-    for (int64_t i = 0; i < m; i++) {
-        float *crow = c + i * n;
-        float s0 = a[i];
-        for (int64_t j = 0; j < n; j++)
-            crow[j] = s0 * b[j];
-        for (int64_t kk = 1; kk < k; kk++) {
-            float s = a[kk * m + i];
-            const float *brow = b + kk * n;
-            for (int64_t j = 0; j < n; j++)
-                crow[j] += s * brow[j];
+    int64_t m4 = m - m % 4, n16 = n - n % 16;
+    for (int64_t i = 0; i < m4; i += 4)
+        for (int64_t j = 0; j < n16; j += 16) {
+            dot_v8f lo, hi;
+            DOT_LOAD8(lo, b + j);
+            DOT_LOAD8(hi, b + j + 8);
+            dot_v8f c0l = a[i] * lo, c0h = a[i] * hi, c1l = a[i + 1] * lo, c1h = a[i + 1] * hi;
+            dot_v8f c2l = a[i + 2] * lo, c2h = a[i + 2] * hi, c3l = a[i + 3] * lo,
+                    c3h = a[i + 3] * hi;
+            for (int64_t kk = 1; kk < k; kk++) {
+                const float *ak = a + kk * m + i;
+                DOT_LOAD8(lo, b + kk * n + j);
+                DOT_LOAD8(hi, b + kk * n + j + 8);
+                c0l += ak[0] * lo;
+                c0h += ak[0] * hi;
+                c1l += ak[1] * lo;
+                c1h += ak[1] * hi;
+                c2l += ak[2] * lo;
+                c2h += ak[2] * hi;
+                c3l += ak[3] * lo;
+                c3h += ak[3] * hi;
+            }
+            memcpy(c + i * n + j, &c0l, sizeof c0l);
+            memcpy(c + i * n + j + 8, &c0h, sizeof c0h);
+            memcpy(c + (i + 1) * n + j, &c1l, sizeof c1l);
+            memcpy(c + (i + 1) * n + j + 8, &c1h, sizeof c1h);
+            memcpy(c + (i + 2) * n + j, &c2l, sizeof c2l);
+            memcpy(c + (i + 2) * n + j + 8, &c2h, sizeof c2h);
+            memcpy(c + (i + 3) * n + j, &c3l, sizeof c3l);
+            memcpy(c + (i + 3) * n + j + 8, &c3h, sizeof c3h);
         }
-    }
+    if (n16 < n)
+        small_k_gemm_tn_ref(0, m4, n16, n, m, n, k, a, b, c);
+    small_k_gemm_tn_ref(m4, m, 0, n, m, n, k, a, b, c);
+}
+
+/* For tests: the tiled small-k product and its reference loop on the same
+ * operands (A [k x m], B [k x n], C [m x n], row-major). */
+void ss__k_small_k_gemm_tn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                           float *c, bool reference)
+{
+    if (reference)
+        small_k_gemm_tn_ref(0, m, 0, n, m, n, k, a, b, c);
+    else
+        small_k_gemm_tn(m, n, k, a, b, c);
 }
 
 ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,

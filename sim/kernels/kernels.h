@@ -568,6 +568,12 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
                             const ss__k_dot_dims *dims, ss__tensor *out, void *work,
                             size_t work_bytes);
 
+/* For tests: dot.c's small-k product C[m x n] = A[k x m]^T . B[k x n]
+ * (row-major, k <= 16 where dot_general takes it), tiled or (reference)
+ * its plain loop; the two are equal bit for bit. */
+void ss__k_small_k_gemm_tn(int64_t m, int64_t n, int64_t k, const float *a, const float *b,
+                           float *c, bool reference);
+
 /* ------------------------------------------------------------------------ */
 /* FLOP counts (what the planner reports per device)                         */
 /* ------------------------------------------------------------------------ */

@@ -133,20 +133,115 @@ static void add_to_acc(double *restrict acc, const float *restrict v, int64_t c)
         acc[j] += (double)v[j];
 }
 
+typedef float ss__v8f __attribute__((vector_size(32)));
+typedef int32_t ss__v8i __attribute__((vector_size(32)));
+
+/* Lanes of l replaced where v is greater (l = v > l ? v : l, one vector
+ * max); `bad` collects the lanes where v is NaN. */
+static inline void max_lanes_step(ss__v8f *l, ss__v8i *bad, const ss__v8f *vp)
+{
+    ss__v8f v = *vp; /* by pointer: a vector argument's ABI differs with AVX */
+    ss__v8i gt = v > *l;
+    *l = (ss__v8f)(((ss__v8i)v & gt) | ((ss__v8i)*l & ~gt));
+    *bad |= v != v;
+}
+
+/* The max (min: `sign` -1) of x[0 .. n) in sixteen lanes, combined.
+ * Only a finite non-zero or infinite result of a row without NaN is
+ * returned as *m (true): then every element equal to it has its bits, so
+ * the sequential order's choice among equal elements (+0 and -0 compare
+ * equal) cannot differ. False (a zero result or a NaN in the row): the
+ * caller runs the sequential loop, which keeps the first NaN. The lanes
+ * use `v > l ? v : l` (one vector max) and count NaNs apart, so that the
+ * loop vectorises (GCC's and clang's vector types: two vectors of eight
+ * lanes, sixteen lanes in all). */
+SS__K_VECTOR_CLONES
+static bool max_run_lanes(const float *restrict x, int64_t n, float sign, float *m)
+{
+    ss__v8f l0, l1;
+    ss__v8i bad = {0};
+    for (int j = 0; j < 8; j++)
+        l0[j] = l1[j] = -INFINITY;
+    int64_t nv = n - n % 16;
+    for (int64_t i = 0; i < nv; i += 16) {
+        ss__v8f a, b;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + 8, sizeof b);
+        a *= sign;
+        b *= sign;
+        max_lanes_step(&l0, &bad, &a);
+        max_lanes_step(&l1, &bad, &b);
+    }
+    max_lanes_step(&l0, &bad, &l1);
+    float r = -INFINITY;
+    int32_t any = 0;
+    for (int j = 0; j < 8; j++) {
+        r = l0[j] > r ? l0[j] : r;
+        any |= bad[j];
+    }
+    for (int64_t i = nv; i < n; i++) {
+        float v = sign * x[i];
+        r = v > r ? v : r;
+        any |= v != v;
+    }
+    if (any || r == 0.0f)
+        return false;
+    *m = sign * r;
+    return true;
+}
+
+/* acc[j] = the sum of x[base[j] .. base[j] + run), from 0.0 in index
+ * order, for eight rows at once: eight chains of dependent adds that
+ * overlap, each accumulator a local (in a register; as an array the
+ * compiler kept them in memory, a store and a load on every add). */
+SS__K_VECTOR_CLONES
+static void sum_rows8(const float *x, const int64_t base[], int64_t run, double acc[])
+{
+    const float *r0 = x + base[0], *r1 = x + base[1], *r2 = x + base[2], *r3 = x + base[3];
+    const float *r4 = x + base[4], *r5 = x + base[5], *r6 = x + base[6], *r7 = x + base[7];
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0, a4 = 0.0, a5 = 0.0, a6 = 0.0, a7 = 0.0;
+    for (int64_t i = 0; i < run; i++) {
+        a0 += (double)r0[i];
+        a1 += (double)r1[i];
+        a2 += (double)r2[i];
+        a3 += (double)r3[i];
+        a4 += (double)r4[i];
+        a5 += (double)r5[i];
+        a6 += (double)r6[i];
+        a7 += (double)r7[i];
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    acc[4] = a4, acc[5] = a5, acc[6] = a6, acc[7] = a7;
+}
+
 /* acc[j] = the reduction of x[base[j] .. base[j] + run) in index order,
  * for g <= REDUCE_GROUP runs, interleaved. */
 enum { REDUCE_GROUP = 8 };
 static void reduce_runs(ss__k_reduce_op op, const float *x, const int64_t base[], int g,
                         int64_t run, double acc[])
 {
-    for (int j = 0; j < g; j++)
-        acc[j] = init_acc(op);
-    if (g == REDUCE_GROUP && op != SS__K_REDUCE_MAX && op != SS__K_REDUCE_MIN) {
-        for (int64_t i = 0; i < run; i++)
-            for (int j = 0; j < REDUCE_GROUP; j++)
-                acc[j] += (double)x[base[j] + i];
+    if (op == SS__K_REDUCE_MAX || op == SS__K_REDUCE_MIN) {
+        /* Rows of softmax's maxima: lanes within a row where that gives
+         * the sequential loop's bits (max_run_lanes), else that loop. */
+        float sign = op == SS__K_REDUCE_MAX ? 1.0f : -1.0f;
+        for (int j = 0; j < g; j++) {
+            float m;
+            if (max_run_lanes(x + base[j], run, sign, &m)) {
+                acc[j] = m;
+                continue;
+            }
+            acc[j] = init_acc(op);
+            for (int64_t i = 0; i < run; i++)
+                acc[j] = step_acc(op, acc[j], x[base[j] + i]);
+        }
         return;
     }
+    if (g == REDUCE_GROUP) {
+        sum_rows8(x, base, run, acc);
+        return;
+    }
+    for (int j = 0; j < g; j++)
+        acc[j] = init_acc(op);
     for (int64_t i = 0; i < run; i++)
         for (int j = 0; j < g; j++)
             acc[j] = step_acc(op, acc[j], x[base[j] + i]);

@@ -56,12 +56,13 @@ static void copy_plane_tiled(size_t es, int64_t ni, int64_t nj, unsigned char *d
 /* The transposing case of copy_nd (coalesced space of rank r): the
  * destination is contiguous along the last dim and the source along an
  * earlier dim q. Walks the other dims in order and copies each (q, last)
- * plane in tiles. False (nothing copied) when the space is not of that
+ * plane in tiles. A broadcast along the last dim (source stride 0) is not
+ * a transpose: copy_nd splats it. False (nothing copied) when the space is not of that
  * form or its planes are too small for tiles to pay. */
 static bool copy_transposing(size_t es, int r, const int64_t sh[], int64_t st[2][SS_MAX_RANK],
                              unsigned char *dst, const unsigned char *src)
 {
-    if (r < 2 || st[0][r - 1] != 1 || st[1][r - 1] == 1 || sh[r - 1] < 8)
+    if (r < 2 || st[0][r - 1] != 1 || st[1][r - 1] == 1 || st[1][r - 1] == 0 || sh[r - 1] < 8)
         return false;
     int q = -1;
     for (int d = 0; d < r - 1; d++)
@@ -84,6 +85,28 @@ static bool copy_transposing(size_t es, int r, const int64_t sh[], int64_t st[2]
                          src + (size_t)off[1] * es, st[1][r - 1]);
     while (n > 0 && ss__k_step(n, osh, idx, 2, ost, off));
     return true;
+}
+
+/* dst[0 .. n) = n copies of the element at src (a broadcast along the
+ * innermost dim: softmax's row maxima, layer norm's means). One value
+ * stored in a loop that vectorises; the same bytes as element-wise
+ * memcpy. False for element sizes other than 2, 4 and 8. */
+static bool splat_run(size_t es, int64_t n, unsigned char *dst, const unsigned char *src)
+{
+    switch (es) {
+#define SPLAT(T)                                                                \
+    do {                                                                        \
+        T v, *d = (T *)(void *)dst;                                             \
+        memcpy(&v, src, sizeof v);                                              \
+        for (int64_t i = 0; i < n; i++)                                         \
+            d[i] = v;                                                           \
+    } while (0)
+    case 2: SPLAT(uint16_t); return true;
+    case 4: SPLAT(uint32_t); return true;
+    case 8: SPLAT(uint64_t); return true;
+#undef SPLAT
+    default: return false;
+    }
 }
 
 /* Copy the index space `shape` from src (element strides sst) to dst
@@ -111,6 +134,8 @@ static void copy_nd(size_t es, int rank, const int64_t shape[], unsigned char *d
             memcpy(d, s, (size_t)inner * es);
             continue;
         }
+        if (di == 1 && si == 0 && splat_run(es, inner, d, s))
+            continue;
         switch (es) {
 #define STRIDED(T)                                                              \
     for (int64_t i = 0; i < inner; i++)                                         \
