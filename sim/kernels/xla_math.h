@@ -1,0 +1,25 @@
+/*
+ * xla_math.h — f32 transcendental functions with the bits XLA's CPU
+ * backend gives (sim/kernels/xla_math.c). Internal to the kernels.
+ */
+#ifndef SS_XLA_MATH_H
+#define SS_XLA_MATH_H
+
+/* log(x) as XLA's CPU backend computes stablehlo.log on f32 (Cephes'
+ * logf polynomial in Eigen's arrangement, with the fused multiply-adds
+ * LLVM contracts, subnormal inputs read as zero): XLA's bits for every
+ * f32 input. log(0) = log(subnormal) = -inf, log(+inf) = +inf, negative
+ * or NaN inputs give the NaN 0xffffffff. */
+float ss__k_xla_logf(float x);
+
+/* log1p(x) as XLA's CPU backend computes stablehlo.log_plus_one on f32:
+ * for |x| < sqrt(2) - 1 a rational function (Cephes' log1p coefficients),
+ * else ss__k_xla_logf(x + 1). Subnormal inputs read as zero, subnormal
+ * results flushed to zero. */
+float ss__k_xla_log1pf(float x);
+
+/* x with a subnormal value replaced by a zero of its sign: what XLA's
+ * CPU code (run with FTZ and DAZ set) reads and writes. */
+float ss__k_xla_flush_f32(float x);
+
+#endif
