@@ -1,13 +1,13 @@
 /*
- * test_erf_inv.c — shardsim's f32 erf_inv, log and log1p against XLA's
- * CPU backend bit for bit. tests/data/erf_inv/ holds jax.lax.erf_inv,
- * jax.lax.log and jax.lax.log1p under jit for a sweep of float32 bit
+ * test_erf_inv.c — shardsim's f32 erf_inv, log, log1p and erf against
+ * XLA's CPU backend bit for bit. tests/data/erf_inv/ holds jax.lax.erf_inv,
+ * jax.lax.log, jax.lax.log1p and jax.lax.erf under jit for a sweep of float32 bit
  * patterns over the whole range, denser where the functions' branches
  * meet (written by tests/jax/make_erf_inv_vectors.py from JAX).
  *
  * Contract (sim/kernels/erf_inv.c, sim/kernels/xla_math.c): XLA's bits
  * for every input; a NaN result is any NaN (its payload is not
- * promised). The elementwise kernels' LOG and LOG1P use these functions,
+ * promised). The elementwise kernels' LOG, LOG1P and ERF use these functions,
  * so the test also runs them through ss__k_unary_f32.
  */
 #include "support.h"
@@ -93,6 +93,11 @@ Test(xla_math, log_f32_equals_xla_cpu, .timeout = 60)
 Test(xla_math, log1p_f32_equals_xla_cpu, .timeout = 60)
 {
     check_all("log1p_f32_sweep.bin", ss__k_xla_log1pf, SS__K_LOG1P);
+}
+
+Test(xla_math, erf_f32_equals_xla_cpu, .timeout = 60)
+{
+    check_all("erf_f32_sweep.bin", ss__k_xla_erff, SS__K_ERF);
 }
 
 /* Where XLA's log and glibc's differ (1 ulp, measured on 0.7% of all f32

@@ -121,7 +121,7 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     case SS__K_SIN: return sinf(x);
     case SS__K_COS: return cosf(x);
     case SS__K_TAN: return tanf(x);
-    case SS__K_ERF: return erff(x);
+    case SS__K_ERF: return ss__k_xla_erff(x);
     case SS__K_EXPM1: return expm1f(x);
     case SS__K_LOG1P: return ss__k_xla_log1pf(x);
     case SS__K_LOGISTIC: return logistic_f32(x);
@@ -227,7 +227,7 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_SIN: LOOP(sinf(v));
     case SS__K_COS: LOOP(cosf(v));
     case SS__K_TAN: LOOP(tanf(v));
-    case SS__K_ERF: LOOP(erff(v));
+    case SS__K_ERF: LOOP(ss__k_xla_erff(v));
     case SS__K_EXPM1: LOOP(expm1f(v));
     case SS__K_LOG1P: LOOP(ss__k_xla_log1pf(v));
     case SS__K_LOGISTIC:

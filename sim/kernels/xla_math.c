@@ -1,5 +1,5 @@
 /*
- * xla_math.c — f32 log and log1p with the bits of XLA's CPU backend.
+ * xla_math.c — f32 log, log1p and erf with the bits of XLA's CPU backend.
  *
  * What XLA computes was read off the LLVM IR that the pinned jaxlib
  * (0.10.2) emits for jax.jit(jnp.log) and jax.jit(jnp.log1p) on CPU
@@ -24,6 +24,13 @@
  *    |x| < sqrt(2) - 1 (Cephes' log1p coefficients, numerator and
  *    denominator of degree 6, as sim/kernels/erf_inv.c states), else
  *    log(1 + x) with the log above.
+ *  - erf: XLA's CPU intrinsic erf, the rational interpolant of Eigen's
+ *    generic_fast_erf_float: for |x| >= 3.832506856900711 (erfinv of
+ *    1 - 2^-23) the result is copysign(1, x); else x P(x^2) / Q(x^2) with
+ *    P of degree 4 (odd coefficients alpha_1..alpha_9 of the numerator)
+ *    and Q of degree 6 (beta_0..beta_12), each Horner step one explicit
+ *    fused multiply-add, the final multiply by x and the division plain.
+ *    The coefficients below are the f32 values the IR holds.
  *
  * The result does not depend on the vector width XLA picks: every lane
  * runs the same operations. Without hardware FMA, fmaf is libm's
@@ -56,6 +63,16 @@ static const float log1p_den[7] = {
     1.0f, (float)1.5062909083469192043167E1, (float)8.3047565967967209469434E1,
     (float)2.2176239823732856465394E2, (float)3.0909872225312059774938E2,
     (float)2.1642788614495947685003E2, (float)6.0118660497603843919306E1};
+
+/* Eigen's erf coefficients in f32, highest degree first: the numerator's
+ * alpha_9, alpha_7, ..., alpha_1 and the denominator's beta_12, ...,
+ * beta_2, beta_0 = 1. */
+static const float erf_num[5] = {0x1.e05aa2p-13f, 0x1.bebb44p-9f, 0x1.a16dd6p-5f,
+                                 0x1.7b4e80p-3f, 0x1.20dd74p+0f};
+static const float erf_den[7] = {-0x1.fa720cp-24f, 0x1.8b11bep-16f, 0x1.0ada50p-10f,
+                                 0x1.cd0fa8p-7f,   0x1.c69842p-4f,  0x1.fd6894p-2f,
+                                 1.0f};
+static const float erf_clamp = 3.832506856900711f;
 
 static uint32_t bits_of(float x)
 {
@@ -117,4 +134,17 @@ float ss__k_xla_log1pf(float x)
     float x2 = x * x;
     float r = (x * x2) * (horner7(log1p_num, x) / horner7(log1p_den, x));
     return ss__k_xla_flush_f32(x + fmaf(-0.5f, x2, r));
+}
+
+float ss__k_xla_erff(float x)
+{
+    x = ss__k_xla_flush_f32(x);
+    if (fabsf(x) >= erf_clamp)
+        return copysignf(1.0f, x);
+    float x2 = x * x, p = erf_num[0], q = erf_den[0];
+    for (int i = 1; i < 5; i++)
+        p = fmaf(x2, p, erf_num[i]);
+    for (int i = 1; i < 7; i++)
+        q = fmaf(x2, q, erf_den[i]);
+    return ss__k_xla_flush_f32((x * p) / q);
 }

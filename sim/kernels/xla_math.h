@@ -18,6 +18,12 @@ float ss__k_xla_logf(float x);
  * results flushed to zero. */
 float ss__k_xla_log1pf(float x);
 
+/* erf(x) as XLA's CPU backend computes chlo.erf / stablehlo's erf on f32
+ * at run time (Eigen's rational interpolant, FMA Horner, +-1 from
+ * |x| >= 3.8325). XLA folds erf of a constant at compile time with libm's
+ * erff instead; shardsim does not model that folding. */
+float ss__k_xla_erff(float x);
+
 /* x with a subnormal value replaced by a zero of its sign: what XLA's
  * CPU code (run with FTZ and DAZ set) reads and writes. */
 float ss__k_xla_flush_f32(float x);

@@ -7,6 +7,7 @@ float32 bit patterns. tests/test_erf_inv.c reads them.
   tests/data/erf_inv/f32_sweep.bin    jax.lax.erf_inv
   tests/data/erf_inv/log_f32_sweep.bin    jax.lax.log
   tests/data/erf_inv/log1p_f32_sweep.bin  jax.lax.log1p
+  tests/data/erf_inv/erf_f32_sweep.bin    jax.lax.erf
 
 Each file is the little-endian float32 pairs (x, f(x)), in order. The
 inputs: every 131071st bit pattern of all 2^32 (both signs, subnormals,
@@ -15,7 +16,8 @@ the function's branches meet: erf_inv every 32771st pattern of [0, 1]
 (-x*x leaves log1p's rational branch at |x| = 0.6436), log every 2053rd
 pattern of [0.5, 2) (the mantissa's sqrt(1/2) split), log1p every
 65537th pattern of [-1, 1] of either sign (its rational branch ends at
-|x| = sqrt(2) - 1).
+|x| = sqrt(2) - 1), erf every 65537th pattern of [0, 4) (it is +-1
+from |x| = 3.8325 on).
 
     .venv/bin/python tests/jax/make_erf_inv_vectors.py
 
@@ -56,6 +58,7 @@ def main():
     write("log_f32_sweep.bin", jax.lax.log, [patterns(0x3F000000, 0x40000000, 2053)])
     write("log1p_f32_sweep.bin", jax.lax.log1p,
           [patterns(0, 0x3F800001, 65537), patterns(0x80000000, 0xBF800001, 65537)])
+    write("erf_f32_sweep.bin", jax.lax.erf, [patterns(0, 0x40800000, 65537)])
 
 
 if __name__ == "__main__":
