@@ -2,10 +2,11 @@
  * xla_math.c — f32 log, log1p and erf with the bits of XLA's CPU backend.
  *
  * What XLA computes was read off the LLVM IR that the pinned jaxlib
- * (0.10.2) emits for jax.jit(jnp.log) and jax.jit(jnp.log1p) on CPU
- * (XLA_FLAGS=--xla_dump_to=DIR, file *.ir-with-opt.ll), and checked
- * against JAX on every f32 input (tests/jax/make_xla_math_vectors.py
- * writes a sample of them; tests/test_erf_inv.c checks it):
+ * (0.10.2) emits for jax.jit of jnp.log, jnp.log1p and lax.erf on CPU
+ * (XLA_FLAGS=--xla_dump_to=DIR, files *.ir-with-opt.ll), and checked
+ * against JAX on all 2^32 f32 inputs when this was written
+ * (tests/jax/make_erf_inv_vectors.py writes a sweep of them;
+ * tests/test_erf_inv.c checks it):
  *
  *  - log: Cephes' single-precision logf (S. L. Moshier, Cephes Math
  *    Library, logf.c) in the arrangement of Eigen's plog_float: the
