@@ -37,14 +37,14 @@ float ss__k_erf_inv_f32(float x)
     x = ss__k_xla_flush_f32(x);
     if (fabsf(x) == 1.0f)
         return x * INFINITY;
-    float w = -ss__k_xla_log1pf(-x * x);
+    float w = -ss__k_xla_log1pf(ss__k_xla_mul_f32(-x, x));
     bool lt = w < 5.0f;
     const float *c = lt ? small_w : large_w;
     w = lt ? w - 2.5f : sqrtf(w) - 3.0f;
     float p = c[0];
     for (int i = 1; i < 9; i++)
         p = fmaf(p, w, c[i]);
-    return ss__k_xla_flush_f32(p * x);
+    return ss__k_xla_mul_f32(p, x);
 }
 
 double ss__k_erf_inv_f64(double x)

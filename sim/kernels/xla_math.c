@@ -39,6 +39,7 @@
  */
 #include "xla_math.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -92,6 +93,14 @@ static float float_of(uint32_t b)
 float ss__k_xla_flush_f32(float x)
 {
     return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+float ss__k_xla_mul_f32(float a, float b)
+{
+    double exact = (double)ss__k_xla_flush_f32(a) * (double)ss__k_xla_flush_f32(b);
+    if (fabs(exact) < (double)FLT_MIN)
+        return copysignf(0.0f, (float)exact);
+    return (float)exact; /* a product of two floats is exact in double: one rounding */
 }
 
 float ss__k_xla_logf(float x)

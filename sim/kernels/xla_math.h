@@ -28,4 +28,10 @@ float ss__k_xla_erff(float x);
  * CPU code (run with FTZ and DAZ set) reads and writes. */
 float ss__k_xla_flush_f32(float x);
 
+/* a * b as XLA's CPU multiplies f32: subnormal operands read as zero, and
+ * a product whose exact value is below the smallest normal number in
+ * magnitude is zero (x86's flush-to-zero judges tininess before
+ * rounding: 0x1.20dd76p-126 * 0.886 gives 0, not FLT_MIN). */
+float ss__k_xla_mul_f32(float a, float b);
+
 #endif

@@ -11,7 +11,9 @@ float32 bit patterns. tests/test_erf_inv.c reads them.
 
 Each file is the little-endian float32 pairs (x, f(x)), in order. The
 inputs: every 131071st bit pattern of all 2^32 (both signs, subnormals,
-infinities, NaNs), the special values below, and a denser sweep where
+infinities, NaNs), the special values below (0x00906ebb: erf_inv's
+product is just below the smallest normal before rounding, and XLA's
+flush-to-zero makes it 0), and a denser sweep where
 the function's branches meet: erf_inv every 32771st pattern of [0, 1]
 (-x*x leaves log1p's rational branch at |x| = 0.6436), log every 2053rd
 pattern of [0.5, 2) (the mantissa's sqrt(1/2) split), log1p every
@@ -35,7 +37,8 @@ OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
                                     "erf_inv"))
 SPECIAL = np.array([0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000,
                     0xbf800000, 0x3f7fffff, 0xbf7fffff, 0x3f800001, 0x7f7fffff, 0x7f800000,
-                    0xff800000, 0x7fc00000, 0xffc00000, 0x3ed413cd, 0xbed413cd, 0x3f3504f3],
+                    0xff800000, 0x7fc00000, 0xffc00000, 0x3ed413cd, 0xbed413cd, 0x3f3504f3,
+                    0x00906ebb, 0x80906ebb],
                    dtype=np.uint32)
 
 
