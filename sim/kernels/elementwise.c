@@ -14,6 +14,7 @@
  */
 #include "kernels_internal.h"
 #include "elementwise_int.h"
+#include "xla_math.h"
 
 #include <math.h>
 
@@ -103,7 +104,7 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     switch (op) {
     case SS__K_NEG: return -x;
     case SS__K_EXP: return expf(x);
-    case SS__K_LOG: return logf(x);
+    case SS__K_LOG: return ss__k_xla_logf(x);
     case SS__K_TANH: return tanhf(x);
     case SS__K_RELU: return relu(x);
     case SS__K_GELU: return gelu(x);
@@ -120,9 +121,9 @@ float ss__k_unary_f32(ss__k_unary_op op, float x)
     case SS__K_SIN: return sinf(x);
     case SS__K_COS: return cosf(x);
     case SS__K_TAN: return tanf(x);
-    case SS__K_ERF: return erff(x);
+    case SS__K_ERF: return ss__k_xla_erff(x);
     case SS__K_EXPM1: return expm1f(x);
-    case SS__K_LOG1P: return log1pf(x);
+    case SS__K_LOG1P: return ss__k_xla_log1pf(x);
     case SS__K_LOGISTIC: return logistic_f32(x);
     case SS__K_CBRT: return cbrtf(x);
     case SS__K_ERF_INV: return ss__k_erf_inv_f32(x);
@@ -203,7 +204,7 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
         if (ss__k_vec_exp(x, y, n))
             break;
         LOOP(expf(v));
-    case SS__K_LOG: LOOP(logf(v));
+    case SS__K_LOG: LOOP(ss__k_xla_logf(v));
     case SS__K_TANH:
         if (ss__k_vec_tanh(x, y, n))
             break;
@@ -226,9 +227,9 @@ void ss__k_unary_block(ss__k_unary_op op, const float *x, float *y, int64_t n)
     case SS__K_SIN: LOOP(sinf(v));
     case SS__K_COS: LOOP(cosf(v));
     case SS__K_TAN: LOOP(tanf(v));
-    case SS__K_ERF: LOOP(erff(v));
+    case SS__K_ERF: LOOP(ss__k_xla_erff(v));
     case SS__K_EXPM1: LOOP(expm1f(v));
-    case SS__K_LOG1P: LOOP(log1pf(v));
+    case SS__K_LOG1P: LOOP(ss__k_xla_log1pf(v));
     case SS__K_LOGISTIC:
         if (logistic_vec(x, y, n))
             break;
