@@ -392,6 +392,10 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         size_t b = ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
         own1[k] = l->adopt[k];
         own2[k] = l->adopt[k] || !pass[k];
+        if (e->bufs[i->in[k]].fused_away) { /* sunk into the body (xla_fusion.c): nowhere */
+            own1[k] = own2[k] = false;
+            continue;
+        }
         if (l->outs[k] == i->in[k] && !l->adopt[k])
             continue; /* its operand's buffer, still live (ss__loop_alias_passed) */
         if (e->bufs[l->outs[k]].host) { /* a host carry (memory.c): in host memory */
@@ -449,7 +453,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     *inst_peak = peak;
     *live += ys + carries;
     for (int k = 0; k < l->ncarry + l->nys; k++)
-        hbm_set(md, l->outs[k], true);
+        if (!e->bufs[l->outs[k]].fused_away)
+            hbm_set(md, l->outs[k], true);
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
     out->flops += trips * body.flops + ctrips * cond.flops;

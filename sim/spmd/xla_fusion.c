@@ -111,6 +111,93 @@ static bool candidate(const model *m, int b)
     return true;
 }
 
+/* Is value v computed from constants only (constants, iotas and ops on
+ * them; no argument of the program, no random bits)? memo: per value, 0
+ * unknown, 1 yes, 2 no. */
+static bool from_constants(const ss_program *p, ss_value v, unsigned char *memo, int depth)
+{
+    if (memo[v])
+        return memo[v] == 1;
+    const ss__node *n = &p->nodes[v];
+    bool yes = depth < 64 && (n->op == SS__OP_CONSTANT || n->nin > 0);
+    for (int k = 0; yes && k < n->nin; k++)
+        yes = from_constants(p, n->in[k], memo, depth + 1);
+    if (n->op == SS__OP_LOOP || n->op == SS__OP_LOOP_RESULT || n->op == SS__OP_CASE ||
+        n->op == SS__OP_CASE_RESULT || n->op == SS__OP_RNG_BIT_GENERATOR)
+        yes = false;
+    memo[v] = yes ? 1 : 2;
+    return yes;
+}
+
+/* Is carry k of loop l handed back unchanged by its body? */
+static bool passed_through(const ss__loop_exec *l, int k)
+{
+    int load = -1, store = -2;
+    for (int j = 0; j < l->body->ninsts; j++) {
+        const ss__inst *i = &l->body->insts[j];
+        if (i->kind == SS__INST_LOAD && i->index == k)
+            load = i->out;
+        if (i->kind == SS__INST_STORE && i->index == k)
+            store = i->in[0];
+    }
+    return load == store;
+}
+
+/* Is buffer b read by nothing but instruction `only` (and its FREE)? */
+static bool read_only_by(const model *m, int b, int only)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (k == only || u->kind == SS__INST_FREE)
+            continue;
+        for (int x = 0; x < u->nin; x++)
+            if (u->in[x] == b)
+                return false;
+    }
+    return true;
+}
+
+/* XLA's while-loop constant sinking: a carry that a loop's body hands
+ * back unchanged and whose initial value is a broadcast of constants (the
+ * causal mask and the mask value an LM's attention scan carries) is
+ * computed inside the body, where its readers fuse it, and the loop no
+ * longer carries it: XLA allocates it nowhere. Measured with libtpu
+ * 0.0.42.1 (AOT, one chip of v5p:2x2x2, where temporaries count in HBM):
+ * a lax.scan of 3 steps carrying a 256 MiB f32 broadcast of a constant,
+ * or a 64 MiB pred broadcast of a tril mask, beside a 256 MiB carry
+ * updated in place, reported temp_size_in_bytes 0 (README, "Memory vs
+ * XLA's TPU compiler"). Marks such carries' initial values, and the loop
+ * results that alias them or that nothing reads, as away. */
+static ss_status sink_broadcast_carries(model *m)
+{
+    ss_executable *e = m->e;
+    unsigned char *memo = NULL;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *i = &m->orig[k];
+        if (i->kind != SS__INST_LOOP)
+            continue;
+        const ss__loop_exec *l = &e->loops[i->index];
+        if (l->nbranch || !l->body)
+            continue;
+        for (int c = 0; c < l->ncarry && c < i->nin; c++) {
+            int b = i->in[c], p = m->producer[b], r = l->outs[c];
+            if (p < 0 || m->orig[p].kind != SS__INST_KERNEL || e->bufs[b].host ||
+                e->program->nodes[m->orig[p].node].op != SS__OP_BROADCAST ||
+                m->free_at[b] < 0 || !passed_through(l, c) || !read_only_by(m, b, k) ||
+                (r != b && !read_only_by(m, r, -1)))
+                continue;
+            if (!memo && !(memo = calloc((size_t)(e->program->n ? e->program->n : 1), 1)))
+                return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+            if (!from_constants(e->program, m->orig[p].node, memo, 0))
+                continue;
+            m->away[b] = true;
+            m->away[r] = true;
+        }
+    }
+    free(memo);
+    return SS_OK;
+}
+
 /* death[] from the set away[]: a fused-away value's operands live to its
  * last consumer (and through a chain of them). */
 static void deaths(model *m)
@@ -234,12 +321,15 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
     }
-    bool any = false;
+    bool any = false, sunk = false;
+    if ((st = sink_broadcast_carries(&m)))
+        goto done_flags;
     for (int b = 0; b < nb; b++) {
         ok[b] = candidate(&m, b);
         any = any || ok[b];
+        sunk = sunk || m.away[b];
     }
-    if (any) {
+    if (any || sunk) {
         memcpy(insts, e->insts, sizeof *insts * (size_t)ni);
         m.orig = e->insts;
         e->insts = insts; /* the copy's own list from here on */
@@ -308,6 +398,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                     tried[b] = tried[b] && m.away[b];
         }
     }
+done_flags:
     free(ok);
     free(tried);
     free(at);

@@ -55,6 +55,11 @@ RSS_RATIO = 10.0
 # reported as TAP TODO: shardsim's TPU profile does not yet model XLA's
 # loop (while) buffers, remat and collective choices for them.
 NEW_PREFIXES = ("lm_", "moe_")
+# Of those, the programs whose planned peak is asserted within TOLERANCE of
+# XLA's on every record, and those asserted not below it by more (the safe
+# side); their other checks stay TODO.
+PEAK_AGREES = ("lm_large_dots", "moe_top2_train_step")
+PEAK_NOT_BELOW = ("lm_large_", "moe_")
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
 DEVICE = {"TPU v5 lite": "tpu-v5e", "TPU v5": "tpu-v5p"}
@@ -301,8 +306,10 @@ def main(argv):
                              (f"same fit verdict (XLA {r['xla_fits']}, shardsim {r['ss_fits']})",
                               r["xla_fits"] == r["ss_fits"]),
                              ("collectives agree", not [d for d in r["coll_diffs"] if "combined" not in d])):
+                asserted = ((what == "peak within 10 %" and r["program"].startswith(PEAK_AGREES)) or
+                            (what.startswith("plan peak not below") and r["program"].startswith(PEAK_NOT_BELOW)))
                 checks.append((f"{name}: {what} (ratio {r['ratio']:.3f})", ok,
-                               None if ok else "scanned LM / MoE on TPU not yet modelled (README)"))
+                               None if ok or asserted else "scanned LM / MoE on TPU not yet modelled (README)"))
             continue
         within = abs(r["ratio"] - 1) <= TOLERANCE
         checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's {r['xla_peak']} B "

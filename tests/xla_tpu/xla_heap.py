@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""What XLA's TPU temporary heap holds: a summary of a buffer-assignment dump.
+
+    XLA_FLAGS=--xla_dump_to=DIR tests/xla_tpu/.venv/bin/python \\
+        tests/xla_tpu/make_records.py --out /tmp/rec --only lm_full@v5e:2x4
+    python3 tests/xla_tpu/xla_heap.py DIR /tmp/rec/lm_full/v5e_2x4/record.json
+
+reads DIR's *jit_train_step*after_optimizations-buffer-assignment.txt (the
+step's TPU module), finds the HBM temporary heap (the preallocated-temp
+allocation of memory space 0; spaces 1 and up are on chip, SMEM, host) and
+prints its size, its slots (distinct offsets), how many hold only small
+values (at most 512 B: tuples of pointers, scalars) and of which
+instructions, the bytes of the larger ones, and the record's
+temp_size_in_bytes beside them, with temp / slots (the README's "What XLA's
+temporaries are in the SMALL rows"). A measuring aid, not a test.
+"""
+
+import collections
+import glob
+import json
+import re
+import sys
+
+SMALL = 512
+
+
+def heap(path):
+    """(heap bytes, {offset: [(instruction, size, shape)]}) of the dump's
+    HBM temporary allocation, or (0, {}) when it has none."""
+    cur, size, slots = None, 0, collections.defaultdict(list)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"allocation (\d+): size (\d+), (.*)", line)
+            if m:
+                cur = m.group(3).startswith("preallocated-temp") and "color" not in m.group(3)
+                if cur:
+                    size = int(m.group(2))
+                continue
+            m = re.match(r" value: <\d+ (\S+?)(?: \(phi\))? @\d+> \(size=(\d+),offset=(\d+)\): (.*)", line)
+            if m and cur:
+                slots[int(m.group(3))].append((m.group(1), int(m.group(2)), m.group(4)))
+    return size, slots
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    found = glob.glob(f"{argv[1]}/*jit_train_step*after_optimizations-buffer-assignment.txt")
+    if not found:
+        print(f"xla_heap: no *jit_train_step*after_optimizations-buffer-assignment.txt in {argv[1]}",
+              file=sys.stderr)
+        return 2
+    with open(argv[2], encoding="utf-8") as f:
+        temp = json.load(f)["memory_analysis"]["temp_size_in_bytes"]
+    size, slots = heap(found[0])
+    small = {o: vs for o, vs in slots.items() if max(v[1] for v in vs) <= SMALL}
+    kinds = collections.Counter(re.sub(r"[.\d]*(\{.*\})?$", "", vs[0][0]) for vs in small.values())
+    big = sum(max(v[1] for v in vs) for o, vs in slots.items() if o not in small)
+    print(f"HBM temporary heap {size} B in {len(slots)} slots: {len(small)} of small values "
+          f"(<= {SMALL} B), the others' largest values {big} B")
+    print(f"temp_size_in_bytes {temp} B" + (f" = {temp / len(slots):.1f} B per slot" if slots else ""))
+    for k, n in kinds.most_common():
+        print(f"  {n:4d}  {k}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
