@@ -36,7 +36,7 @@ typedef struct ss__block {
 } ss__block;
 
 typedef struct ss__arena {
-    pthread_mutex_t lock; /* host thread (device_put) and device thread may both allocate */
+    pthread_mutex_t lock; /* host thread (device_put) and device fiber may both allocate */
     int device;
     char *base;
     size_t capacity;

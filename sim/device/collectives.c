@@ -1,5 +1,5 @@
 /*
- * collectives.c — collectives between device threads: rendezvous, data
+ * collectives.c — collectives between devices: rendezvous, data
  * movement by reading peers' buffers in place, mismatch and hang detection,
  * and the ledger entry.
  *

@@ -10,16 +10,10 @@
  */
 #include "device_internal.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#endif
 
 double ss__now(void)
 {
@@ -28,20 +22,6 @@ double ss__now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds)
-{
-#if defined(__linux__)
-    struct timespec t;
-    t.tv_sec = (time_t)seconds;
-    t.tv_nsec = (long)((seconds - (double)t.tv_sec) * 1e9);
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, seen, &t, NULL, 0);
-#else
-    (void)word;
-    (void)seen;
-    struct timespec t = {0, (long)((seconds < 1e-3 ? seconds : 1e-3) * 1e9)};
-    nanosleep(&t, NULL);
-#endif
-}
 
 void ss_device_kernel_begin(ss_device *dev, const char *name)
 {

@@ -84,7 +84,7 @@ struct ss_device {
      * memory it is in. */
     ss__arena host_arena;
 
-    /* Result of the device function (written by the device thread; read by
+    /* Result of the device function (written by the device's fiber; read by
      * the caller of ss_context_run after the run's completion handshake). */
     ss_status status;
     int severity; /* 0 ok, 1 follows from another failure, 2 own report, 3 own error */
@@ -218,9 +218,6 @@ bool ss__device_is_view(ss_context *ctx, int device, const void *p);
  * departed, shared, copied or state, the run's abort): wake the idle
  * workers, if any, to look (one fence and a load when none is idle). */
 void ss__workers_kick(ss_context *ctx);
-/* Sleep up to `seconds` on `word` while it still holds `seen` (bounded by
- * the caller's loop; spurious returns are fine). */
-void ss__futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds);
 
 /* Wait, in the calling device's fiber `self`, until *word >= want or
  * `seconds` passed: the fiber parks and its worker runs other devices.

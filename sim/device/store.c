@@ -31,7 +31,7 @@
  * whole pages; freed blocks wait on their context's free list (`next`) and
  * are handed out again for the same mapping size, so their pages, touched
  * once, are not faulted in again every step, just as an arena keeps its
- * pages (blocks from the C heap, allocated by one device thread and freed
+ * pages (blocks from the C heap, allocated by one device and freed
  * by another, fragmented its per-thread heaps: the MLP's peak RSS at 2x4
  * grew from 556 to 729 MiB over 11 steps). Only the context frees them. */
 typedef struct stored {

@@ -5,7 +5,7 @@
  * on one monotonic clock starting when tracing was enabled.
  *
  * Events are appended to a per-device list under that device's trace lock
- * (the device thread and a host thread doing device_put may both record).
+ * (the device's fiber and a host thread doing device_put may both record).
  * Recording costs nothing while tracing is off. What it does not do: stream
  * to disk (the trace is written at the end) or cap its size.
  */

@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -59,6 +60,23 @@ enum { IDLE_SPINS = 64 };
 static const double IDLE_SLEEP = 0.02;
 
 static _Thread_local ss__worker *this_worker;
+
+/* Sleep up to `seconds` on `word` while it still holds `seen` (spurious
+ * returns are fine: callers look again). */
+static void futex_wait(_Atomic uint32_t *word, uint32_t seen, double seconds)
+{
+#if defined(__linux__)
+    struct timespec t;
+    t.tv_sec = (time_t)seconds;
+    t.tv_nsec = (long)((seconds - (double)t.tv_sec) * 1e9);
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, seen, &t, NULL, 0);
+#else
+    (void)word;
+    (void)seen;
+    struct timespec t = {0, (long)((seconds < 1e-3 ? seconds : 1e-3) * 1e9)};
+    nanosleep(&t, NULL);
+#endif
+}
 
 static void futex_wake_all(_Atomic uint32_t *word)
 {
@@ -193,7 +211,7 @@ static ss_device *idle(ss__worker *w, int *cursor)
     if (!d && atomic_load(&ctx->live) > 0) {
         double s = soonest - ss__now();
         if (s > 0)
-            ss__futex_wait(&ctx->epoch, e, s);
+            futex_wait(&ctx->epoch, e, s);
     }
     atomic_fetch_sub(&ctx->idle, 1);
     return d;
