@@ -59,6 +59,7 @@ ss__vjp_rule ss__vjp_broadcast;
 ss__vjp_rule ss__vjp_case; /* case.c */
 ss__vjp_rule ss__vjp_case_result;
 ss__vjp_rule ss__vjp_clamp;
+ss__vjp_rule ss__vjp_fma;
 ss__vjp_rule ss__vjp_collective;
 ss__vjp_rule ss__vjp_concat;
 ss__vjp_rule ss__vjp_constrain;

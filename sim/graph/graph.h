@@ -289,6 +289,20 @@ ss_status ss__broadcast_to(ss_program *p, ss_value x, int rank, const int64_t sh
  * (the caller drops them). */
 ss_status ss__elementwise_operands(ss_program *p, const char *name, ss_value *x, ss_value *y,
                                    ss_dtype *dtype, int *rank, int64_t shape[]);
+/* A fused multiply-add (ops_elem.c): `form` (ss__k_fma_form) of a, b, c,
+ * one float dtype and one shape, rounded once. Only the StableHLO import's
+ * contraction (contract.c) makes it, where XLA CPU makes one. */
+ss_status ss__fma(ss_program *p, int form, ss_value a, ss_value b, ss_value c, ss_value *out);
+/* XLA CPU's floating-point contraction on an imported program and its loop
+ * regions (contract.c): every f32/f64 add or subtract with an operand that
+ * is a multiply used by nothing else becomes an fma in place (the multiply
+ * is left without users). *count receives how many (may be NULL). */
+ss_status ss__contract_fma(ss_program *p, int *count);
+/* Whether value v is computed from constants alone (constants, iotas and
+ * ops of them; no input, random, collective or loop): what XLA's constant
+ * folding evaluates at compile time. A large or deep expression (over 4096
+ * nodes visited) counts as not constant. */
+bool ss__is_constant_expr(const ss_program *p, ss_value v);
 /* Whether the unary or binary op is defined on dtype dt (ops_elem.c; the
  * kernels hold the same rules). */
 bool ss__unary_defined(ss_unary_op op, ss_dtype dt);

@@ -1,6 +1,7 @@
 /*
  * ops_elem.c — builders of the elementwise ops on every dtype: which
- * unary and binary ops each dtype has, compare (-> bool), select and clamp.
+ * unary and binary ops each dtype has, compare (-> bool), select, clamp
+ * and the fused multiply-add.
  * The kernels (kernels/elementwise_int.c) hold the same rules; a builder
  * refuses what they would, so a program that builds also runs.
  */
@@ -234,5 +235,29 @@ ss_status ss_clamp(ss_program *p, ss_value lo, ss_value x, ss_value hi, ss_value
         st = add3(p, SS__OP_CLAMP, lb, x, hb, &like, out);
     if (st)
         ss__program_drop_since(p, n0);
+    return st;
+}
+
+ss_status ss__fma(ss_program *p, int form, ss_value a, ss_value b, ss_value c, ss_value *out)
+{
+    const ss__node *x = ss__program_node(p, a, "fma");
+    const ss__node *y = x ? ss__program_node(p, b, "fma") : NULL;
+    const ss__node *z = y ? ss__program_node(p, c, "fma") : NULL;
+    if (!z)
+        return SS_ERR_INVALID;
+    if (form < 0 || form > 2)
+        return ss__fail(SS_ERR_INVALID, "fma: unknown form %d", form);
+    bool same = x->dtype == y->dtype && x->dtype == z->dtype && x->rank == y->rank &&
+                x->rank == z->rank;
+    for (int d = 0; same && d < x->rank; d++)
+        same = x->shape[d] == y->shape[d] && x->shape[d] == z->shape[d];
+    if (!same)
+        return ss__fail(SS_ERR_INVALID, "fma: operands must have one shape and dtype");
+    if (x->dtype != SS_F32 && x->dtype != SS_F64 && x->dtype != SS_BF16 && x->dtype != SS_F16)
+        return ss__fail(SS_ERR_UNSUPPORTED, "fma: not defined on %s", ss_dtype_name(x->dtype));
+    ss__node like = *x;
+    ss_status st = add3(p, SS__OP_FMA, a, b, c, &like, out);
+    if (!st)
+        p->nodes[*out].sub = form;
     return st;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A new op changes this count: go through ops.def's checklist. */
-_Static_assert(SS__OP_COUNT == 35, "a new op: follow the checklist at the top of ops.def");
+_Static_assert(SS__OP_COUNT == 36, "a new op: follow the checklist at the top of ops.def");
 
 /* A constant's variant (SS__CONST_*): a weak scalar, a dense array, iota. */
 static const char *const_name(int sub)
@@ -51,6 +51,13 @@ static const char *reduce_name(int sub)
 static const char *arg_name(int sub)
 {
     static const char *const names[] = {"argmax", "argmin"};
+    return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
+}
+
+/* A fused multiply-add's form (ss__k_fma_form order: a*b+c, a*b-c, c-a*b). */
+static const char *fma_name(int sub)
+{
+    static const char *const names[] = {"fma", "fms", "fnma"};
     return (unsigned)sub < sizeof names / sizeof names[0] ? names[sub] : NULL;
 }
 

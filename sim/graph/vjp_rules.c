@@ -28,6 +28,7 @@
  * Selects are written as multiplications by 0/1 masks, which differ from
  */
 #include "autodiff_internal.h"
+#include "kernels/kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -360,6 +361,32 @@ ss_status ss__vjp_clamp(ss__ad *s, const ss__node *n, ss_value ans, ss_value g, 
         st = masked(p, m, g, true, &gin[1]);
     if (!st && want[2] && !(st = cmp(p, SS_CMP_LT, hi, x, &m)))
         st = masked(p, m, g, true, &gin[2]);
+    return st;
+}
+
+/* A fused multiply-add (form a*b+c, a*b-c or c-a*b) as the multiply and
+ * the add it stands for: g*b and g*a to the factors (negated for c-a*b),
+ * g to c (negated for a*b-c). */
+ss_status ss__vjp_fma(ss__ad *s, const ss__node *n, ss_value ans, ss_value g, const bool want[],
+                      ss_value gin[])
+{
+    (void)ans;
+    ss_program *p = s->p;
+    ss_value a = n->in[0], b = n->in[1], gp = g;
+    int form = n->sub;
+    ss_status st = SS_OK;
+    if ((want[0] || want[1]) && form == SS__K_FMA_REVSUB)
+        st = ss_unary(p, SS_NEG, g, &gp);
+    if (!st && want[0])
+        st = bin(p, SS_MUL, gp, b, &gin[0]);
+    if (!st && want[1])
+        st = bin(p, SS_MUL, gp, a, &gin[1]);
+    if (!st && want[2]) {
+        if (form == SS__K_FMA_SUB)
+            st = ss_unary(p, SS_NEG, g, &gin[2]);
+        else
+            gin[2] = g;
+    }
     return st;
 }
 

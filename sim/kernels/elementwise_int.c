@@ -369,7 +369,7 @@ static bool compare(int dir, int type, ss__k_scalar a, ss__k_scalar b)
 
 /* The dtype an op computes in (its domain): a unary op's operand's; a
  * binary op's result's (a weakly typed scalar operand converts to it);
- * compare's operands'; select's and clamp's result's. */
+ * compare's operands'; select's and clamp's result's; fma's operands'. */
 ss_dtype ss__k_ew_domain(ss__k_ew_kind kind, int op, int nin, const ss__tensor in[],
                          const ss__tensor *out)
 {
@@ -379,8 +379,20 @@ ss_dtype ss__k_ew_domain(ss__k_ew_kind kind, int op, int nin, const ss__tensor i
     case SS__K_EW_BINARY: return out->dtype;
     case SS__K_EW_COMPARE: return in[0].dtype;
     case SS__K_EW_SELECT: return out->dtype;
+    case SS__K_EW_FMA: return in[0].dtype;
     default: return in[1].dtype;
     }
+}
+
+/* a*b and c (form: ss__k_fma_form) with one rounding: f64 in double,
+ * the other floats in f32 (exact there; the store rounds bf16/f16). */
+static ss__k_scalar fused_multiply_add(int form, ss_dtype dom, const ss__k_scalar v[])
+{
+    double a = form == SS__K_FMA_REVSUB ? -v[0].f : v[0].f, b = v[1].f;
+    double c = form == SS__K_FMA_SUB ? -v[2].f : v[2].f;
+    ss__k_scalar r = {0};
+    r.f = dom == SS_F64 ? fma(a, b, c) : (double)fmaf((float)a, (float)b, (float)c);
+    return r;
 }
 
 ss__k_scalar ss__k_ew_scalar(ss__k_ew_kind kind, int op, ss_dtype dom, ss_dtype out,
@@ -418,6 +430,8 @@ ss__k_scalar ss__k_ew_scalar(ss__k_ew_kind kind, int op, ss_dtype dom, ss_dtype 
         return r;
     case SS__K_EW_SELECT:
         return v[0].u ? v[1] : v[2];
+    case SS__K_EW_FMA:
+        return fused_multiply_add(op, dom, v);
     default: /* clamp: v = lo, x, hi */
         if (cl == SS__K_CLASS_FLOAT) {
             r.f = min_nan(max_nan(v[1].f, v[0].f), v[2].f);
@@ -438,6 +452,7 @@ static const char *kind_name(ss__k_ew_kind kind, int op)
     case SS__K_EW_BINARY: return ss__k_binary_name((ss__k_binary_op)op);
     case SS__K_EW_COMPARE: return "compare";
     case SS__K_EW_SELECT: return "select";
+    case SS__K_EW_FMA: return "fma";
     default: return "clamp";
     }
 }
@@ -505,7 +520,8 @@ ss_status ss__k_check_elementwise(ss__k_ew_kind kind, int op, int nin, const ss_
     if (nin != want || (kind == SS__K_EW_UNARY && (unsigned)op >= SS__K_UNARY_COUNT) ||
         (kind == SS__K_EW_BINARY && (unsigned)op >= SS__K_BINARY_COUNT) ||
         (kind == SS__K_EW_COMPARE && (op < 0 || op / 4 > SS_CMP_GE)) ||
-        (unsigned)kind > SS__K_EW_CLAMP)
+        (kind == SS__K_EW_FMA && (unsigned)op >= SS__K_FMA_FORM_COUNT) ||
+        (unsigned)kind > SS__K_EW_FMA)
         return ss__fail(SS_ERR_INVALID, "elementwise: unknown op %d/%d with %d operands",
                         (int)kind, op, nin);
     const char *name = kind_name(kind, op);
@@ -543,6 +559,10 @@ ss_status ss__k_check_elementwise(ss__k_ew_kind kind, int op, int nin, const ss_
     }
     case SS__K_EW_SELECT:
         ok = in[0].dtype == SS_BOOL && in[1].dtype == dom && in[2].dtype == dom;
+        break;
+    case SS__K_EW_FMA:
+        ok = c == SS__K_CLASS_FLOAT && in[1].dtype == dom && in[2].dtype == dom &&
+             out->dtype == dom;
         break;
     default: ok = in[0].dtype == dom && in[2].dtype == dom && out->dtype == dom; break;
     }
@@ -784,6 +804,6 @@ ss_status ss__k_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__tenso
 
 int64_t ss__k_flops_elementwise(ss__k_ew_kind kind, int op, int64_t n)
 {
-    (void)kind, (void)op;
-    return n > 0 ? n : 0;
+    (void)op;
+    return n <= 0 ? 0 : kind == SS__K_EW_FMA ? 2 * n : n;
 }

@@ -208,7 +208,18 @@ typedef enum ss__k_ew_kind {
     SS__K_EW_COMPARE, /* op: direction * 4 + type (ss_cmp_dir, ss_cmp_type); -> bool */
     SS__K_EW_SELECT,  /* in[0] bool pred, in[1] on true, in[2] on false */
     SS__K_EW_CLAMP,   /* in[0] min, in[1] x, in[2] max: min(max(x, lo), hi), NaN propagates */
+    SS__K_EW_FMA,     /* op: ss__k_fma_form; in[0] a, in[1] b, in[2] c: a*b and c rounded
+                       * once (f32: fmaf, f64: fma; bf16/f16: fmaf, then rounded) */
 } ss__k_ew_kind;
+
+/* The three forms of a fused multiply-add, as XLA CPU's contraction of a
+ * multiply into an add or subtract makes them (sim/graph/contract.c). */
+typedef enum ss__k_fma_form {
+    SS__K_FMA_ADD,     /* a*b + c */
+    SS__K_FMA_SUB,     /* a*b - c */
+    SS__K_FMA_REVSUB,  /* c - a*b */
+    SS__K_FMA_FORM_COUNT
+} ss__k_fma_form;
 
 /* out = the op on in[0..nin) (nin as the kind says), broadcasting. Errors:
  * SS_ERR_INVALID for a bad op or shapes, SS_ERR_UNSUPPORTED for an op the
@@ -224,7 +235,8 @@ ss_status ss__k_ref_elementwise(ss__k_ew_kind kind, int op, int nin, const ss__t
 bool ss__k_unary_is_f32_path(ss__k_unary_op op, ss_dtype x, ss_dtype out);
 bool ss__k_binary_is_f32_path(ss__k_binary_op op, ss_dtype a, ss_dtype b, ss_dtype out);
 /* FLOPs of compare, select, clamp over n elements: one per element (select
- * and clamp: data movement and compares, counted as XLA counts them). */
+ * and clamp: data movement and compares, counted as XLA counts them); of
+ * an fma two (the multiply and the add it replaces). */
 int64_t ss__k_flops_elementwise(ss__k_ew_kind kind, int op, int64_t n);
 
 /* ------------------------------------------------------------------------ */

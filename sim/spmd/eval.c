@@ -63,7 +63,7 @@ static ss_status eval_binary(const ss__node *n, const ss__tensor in[], ss__tenso
                 : ss__k_ref_binary((ss__k_binary_op)n->sub, &in[0], &in[1], out);
 }
 
-/* compare, select, clamp: the exact elementwise path on any dtype. */
+/* compare, select, clamp, fma: the exact elementwise path on any dtype. */
 static ss_status eval_ew(ss__k_ew_kind kind, int op, const ss__node *n, const ss__tensor in[],
                          ss__tensor *out, bool fast)
 {
@@ -86,6 +86,11 @@ static ss_status eval_select(const ss__node *n, const ss__tensor in[], ss__tenso
 static ss_status eval_clamp(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
 {
     return eval_ew(SS__K_EW_CLAMP, 0, n, in, out, fast);
+}
+
+static ss_status eval_fma(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)
+{
+    return eval_ew(SS__K_EW_FMA, n->sub, n, in, out, fast);
 }
 
 static ss_status eval_dot(const ss__node *n, const ss__tensor in[], ss__tensor *out, bool fast)

@@ -63,6 +63,13 @@ static ss_status run_clamp(const ss_program *p, const ss__node *n, const ss__ins
     return ss__k_elementwise(SS__K_EW_CLAMP, 0, 3, in, out);
 }
 
+static ss_status run_fma(const ss_program *p, const ss__node *n, const ss__inst *i,
+                         const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
+{
+    (void)p, (void)i, (void)work, (void)work_bytes;
+    return ss__k_elementwise(SS__K_EW_FMA, n->sub, 3, in, out);
+}
+
 static ss_status run_dot(const ss_program *p, const ss__node *n, const ss__inst *i,
                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {

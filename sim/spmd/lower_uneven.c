@@ -47,6 +47,7 @@ bool ss__lower_pads_ok(const ss__node *n)
     case SS__OP_COMPARE:
     case SS__OP_SELECT:
     case SS__OP_CLAMP:
+    case SS__OP_FMA:
     case SS__OP_TRANSPOSE:
     case SS__OP_BROADCAST:
     case SS__OP_REDUCE:

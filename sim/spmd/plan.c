@@ -40,6 +40,14 @@ static double flops_ew(const ss__node *n, const ss__inst *i, const ss__tensor *i
     return (double)ss__k_flops_elementwise(SS__K_EW_COMPARE, n->sub, ss__k_numel(out));
 }
 
+/* A multiply and an add per result element. */
+static double flops_fma(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
+                        const ss__tensor *in1, const ss__tensor *out)
+{
+    (void)i, (void)in0, (void)in1;
+    return (double)ss__k_flops_elementwise(SS__K_EW_FMA, n->sub, ss__k_numel(out));
+}
+
 /* Counted as a sum whatever the reduction (XLA counts one op per element). */
 static double flops_reduce(const ss__node *n, const ss__inst *i, const ss__tensor *in0,
                            const ss__tensor *in1, const ss__tensor *out)

@@ -82,7 +82,8 @@ static bool candidate(const model *m, int b)
     } else if (i->kind == SS__INST_KERNEL) {
         const ss__node *n = &m->e->program->nodes[i->node];
         if (n->op != SS__OP_BROADCAST && n->op != SS__OP_UNARY && n->op != SS__OP_BINARY &&
-            n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP)
+            n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP &&
+            n->op != SS__OP_FMA)
             return false;
         if (i->mask_in[0].known || i->mask_in[1].known)
             return false;

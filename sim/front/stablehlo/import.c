@@ -8,6 +8,7 @@
  * caller gives a directory of .npy files (--inputs; npread.c reads them).
  */
 #include "front/stablehlo/import.h"
+#include "graph/graph.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -567,7 +568,11 @@ static bool import_module(ss__imp *im)
     for (int i = 0; ok && i < nret; i++)
         ok = add_result(im, &f, i, ret[i]);
     free(ret);
-    return ok && donations(im, &f);
+    if (!ok || !donations(im, &f))
+        return false;
+    /* XLA CPU's arithmetic, which the results are checked against */
+    ss_status st = ss__contract_fma(im->sc->program, NULL);
+    return st == SS_OK || ss__imp_fail(im, f.op, "%s", ss_error_message());
 }
 
 ss_status ss__shlo_import(ss_scenario *sc, const ss__scn_overrides *ov)

@@ -108,6 +108,9 @@ bool ss__imp_dims_attr(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *
                        const char *what, int out[], int *n);
 bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a,
                       const char *what, int64_t out[], int cap, int *n);
+/* stablehlo.divide (import_arith.c): by a constant (or a broadcast of one)
+ * as XLA computes it, a multiply by the reciprocal; else a divide. */
+bool ss__imp_divide(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 /* stablehlo.gather and stablehlo.scatter (import_gather.c). */
 bool ss__imp_gather(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);

@@ -399,6 +399,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     ss_status st = SS_OK;
     if ((k = find_unary(n)) >= 0 && op->noperands == 1)
         st = ss_unary(p, unary_ops[k].op, x[0], &res[0]);
+    else if (strcmp(n, "stablehlo.divide") == 0 && op->noperands == 2)
+        return ss__imp_divide(im, op, x, &res[0]);
     else if ((k = find_binary(n)) >= 0 && op->noperands == 2)
         st = ss_binary(p, binary_ops[k].op, x[0], x[1], &res[0]);
     else if (strcmp(n, "stablehlo.constant") == 0)
