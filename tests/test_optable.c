@@ -9,6 +9,7 @@
 #include "support.h"
 
 #include "graph/graph.h"
+#include "kernels/kernels.h"
 #include "spmd/spmd_internal.h"
 
 #include <criterion/criterion.h>
@@ -344,6 +345,17 @@ static ss_value s_clamp(ss_program *p, const sample_in *in)
     return y;
 }
 
+/* XLA CPU's contraction's op, two of its forms: c - a*b of a*b + c,
+ * with w transposed beside x (its gradient reaches both). */
+static ss_value s_fma(ss_program *p, const sample_in *in)
+{
+    ss_value wt, y;
+    TS_OK(ss_transpose(p, in->w, (int[]){1, 0}, &wt));
+    TS_OK(ss__fma(p, SS__K_FMA_ADD, in->x, wt, in->x, &y));
+    TS_OK(ss__fma(p, SS__K_FMA_REVSUB, in->x, y, wt, &y));
+    return y;
+}
+
 /* lax.rev of x along both dims, times a dense constant and an iota (the
  * constant op's other variants), so the layouts of all three meet. */
 static ss_value s_reverse(ss_program *p, const sample_in *in)
@@ -533,7 +545,7 @@ static const sample_fn samples[SS__OP_COUNT] = {
     [SS__OP_SORT] = s_sort,           [SS__OP_TOP_K] = s_top_k,
     [SS__OP_CASE] = s_case,           [SS__OP_CASE_RESULT] = s_case,
     [SS__OP_RNG_BIT_GENERATOR] = s_rng,
-    [SS__OP_MEMORY] = s_device_put,
+    [SS__OP_MEMORY] = s_device_put,   [SS__OP_FMA] = s_fma,
 };
 
 static size_t elems_of(const ss_program *p, ss_value v)
