@@ -111,6 +111,9 @@ bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a
 /* stablehlo.divide (import_arith.c): by a constant (or a broadcast of one)
  * as XLA computes it, a multiply by the reciprocal; else a divide. */
 bool ss__imp_divide(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
+/* stablehlo.multiply (import_arith.c): (A * C1) * C2 as A * (C1 * C2) for
+ * constants C1, C2 (XLA's reassociation), else a multiply. */
+bool ss__imp_multiply(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 /* stablehlo.gather and stablehlo.scatter (import_gather.c). */
 bool ss__imp_gather(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);
 bool ss__imp_scatter(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value *out);

@@ -401,6 +401,8 @@ static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
         st = ss_unary(p, unary_ops[k].op, x[0], &res[0]);
     else if (strcmp(n, "stablehlo.divide") == 0 && op->noperands == 2)
         return ss__imp_divide(im, op, x, &res[0]);
+    else if (strcmp(n, "stablehlo.multiply") == 0 && op->noperands == 2)
+        return ss__imp_multiply(im, op, x, &res[0]);
     else if ((k = find_binary(n)) >= 0 && op->noperands == 2)
         st = ss_binary(p, binary_ops[k].op, x[0], x[1], &res[0]);
     else if (strcmp(n, "stablehlo.constant") == 0)
