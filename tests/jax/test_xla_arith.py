@@ -1,10 +1,11 @@
 """XLA CPU's float arithmetic on imported programs, probe by probe (needs the
 pinned stack).
 
-XLA CPU rewrites two things behind JAX's back: a multiply whose only use is
-an add or subtract in the same fused loop becomes one fused multiply-add
-(LLVM's floating-point op fusion, allowed by XLA CPU), and x / constant
-becomes x * (1 / constant) (its algebraic simplifier). Each probe below is
+XLA CPU rewrites float arithmetic behind JAX's back: a multiply whose only
+use is an add or subtract in the same fused loop becomes one fused
+multiply-add (LLVM's floating-point op fusion, allowed by XLA CPU);
+x / constant becomes x * (1 / constant) and (x * c1) * c2 becomes
+x * (c1 * c2) (its algebraic simplifier). Each probe below is
 jitted on this machine and checked twice, against independent references:
 
   1. what XLA did: the jitted result equals a numpy emulation with the fma
@@ -112,6 +113,10 @@ PROBES = [
      lambda: A / np.arange(1.0, N + 1.0, dtype=np.float32), None),
     ("div_folded_numerator", folded_numerator, (A,),
      lambda: A + np.float32(-2) / np.float32(1.41421354), None),
+    ("mul_const_chain", lambda x: (x * 1.41421354) * 0.1, (A,),
+     lambda: A * (np.float32(1.41421354) * np.float32(0.1)), None),
+    ("mul_const_chain_left", lambda x: 0.1 * (1.41421354 * x), (A,),
+     lambda: A * (np.float32(1.41421354) * np.float32(0.1)), None),
 ]
 
 
