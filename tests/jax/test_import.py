@@ -4,8 +4,9 @@ Each program of make_fixtures.py that shardsim supports is lowered now,
 both ways (Shardy with locations, and GSPMD), written to a temporary
 file, and run with `shardsim run FILE --inputs DIR --outputs DIR` on the
 program's own argument values; every result must equal what the jitted
-function returns in JAX (floats within 1e-5 of the largest magnitude,
-integers exactly). A JAX upgrade that changes the text shows up here.
+function returns in JAX: bit for bit for the programs of EXACT and every
+integer, else floats within 1e-5 of the largest magnitude. A JAX upgrade
+that changes the text shows up here.
 """
 
 import contextlib
@@ -27,6 +28,16 @@ import make_fixtures  # noqa: E402
 SHARDSIM = os.environ.get("SS_SHARDSIM") or os.path.join(ROOT, "build", "shardsim")
 # What shardsim does not import yet (the error names the op); the rest must run.
 UNSUPPORTED = set()
+# Programs whose float results equal XLA CPU's bit for bit, XLA CPU's
+# arithmetic rewrites reproduced by the importer (fused multiply-adds,
+# divides by constants, constant reassociation: sim/graph/contract.c,
+# sim/front/stablehlo/import_arith.c). The others differ where shardsim's
+# dot and reduction kernels sum in another order than XLA's (measured
+# against XLA CPU when this list was made; not proven for each program).
+EXACT = {
+    "s11a_allgather_matmul", "s11b_matmul_reducescatter", "s12_1_tiles41_to_14",
+    "s12_5_gather_all", "s12_7_partial_to_shard", "shard_map_collectives", "random_ops",
+    "flax_nnx_init", "gather_vocab", "gather_embed", "gather_batch", "scatter_add", "sort_topk"}
 
 
 def programs():
@@ -102,7 +113,9 @@ def test_shardsim_runs_jax_lowering(progs, tmp_path, name, shardy):
         ref = np.asarray(leaf)
         got = np.load(os.path.join(outputs, rname + ".npy"))
         assert got.dtype == ref.dtype and got.shape == ref.shape, rname
-        if ref.dtype.kind == "f":
+        if ref.dtype.kind == "f" and name in EXACT:
+            assert got.tobytes() == ref.tobytes(), f"{rname}: not bit for bit"
+        elif ref.dtype.kind == "f":
             scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, 1e-30)
             np.testing.assert_allclose(got, ref, rtol=0, atol=1e-5 * scale, err_msg=rname)
         else:
