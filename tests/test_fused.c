@@ -50,20 +50,20 @@ Test(fused, adam_like_expression_equals_the_unfused_kernels)
     ss__k_fused f;
     memset(&f, 0, sizeof f);
     ss__k_fused_op ops[] = {
-        {SS__K_FUSED_LEAF, 1, 0, 0},              /* r0 = m */
-        {SS__K_FUSED_LEAF, 3, 0, 0},              /* r1 = s0 */
-        {SS__K_FUSED_LEAF, 4, 0, 0},              /* r2 = s1 */
-        {SS__K_FUSED_BINARY, SS__K_SUB, 1, 2},    /* r3 = s0 - s1 (scalar only) */
-        {SS__K_FUSED_BINARY, SS__K_DIV, 0, 3},    /* r4 = m / r3 */
-        {SS__K_FUSED_LEAF, 2, 0, 0},              /* r5 = v */
-        {SS__K_FUSED_UNARY, SS__K_SQRT, 5, 0},    /* r6 = sqrt(v) */
-        {SS__K_FUSED_LEAF, 5, 0, 0},              /* r7 = s2 */
-        {SS__K_FUSED_BINARY, SS__K_ADD, 6, 7},    /* r8 = r6 + s2 */
-        {SS__K_FUSED_BINARY, SS__K_DIV, 4, 8},    /* r9 = r4 / r8 */
-        {SS__K_FUSED_LEAF, 6, 0, 0},              /* r10 = s3 */
-        {SS__K_FUSED_BINARY, SS__K_MUL, 10, 9},   /* r11 = s3 * r9 */
-        {SS__K_FUSED_LEAF, 0, 0, 0},              /* r12 = p */
-        {SS__K_FUSED_BINARY, SS__K_ADD, 12, 11},  /* r13 = p + r11 */
+        {SS__K_FUSED_LEAF, 1, 0, 0, 0},              /* r0 = m */
+        {SS__K_FUSED_LEAF, 3, 0, 0, 0},              /* r1 = s0 */
+        {SS__K_FUSED_LEAF, 4, 0, 0, 0},              /* r2 = s1 */
+        {SS__K_FUSED_BINARY, SS__K_SUB, 1, 2, 0},    /* r3 = s0 - s1 (scalar only) */
+        {SS__K_FUSED_BINARY, SS__K_DIV, 0, 3, 0},    /* r4 = m / r3 */
+        {SS__K_FUSED_LEAF, 2, 0, 0, 0},              /* r5 = v */
+        {SS__K_FUSED_UNARY, SS__K_SQRT, 5, 0, 0},    /* r6 = sqrt(v) */
+        {SS__K_FUSED_LEAF, 5, 0, 0, 0},              /* r7 = s2 */
+        {SS__K_FUSED_BINARY, SS__K_ADD, 6, 7, 0},    /* r8 = r6 + s2 */
+        {SS__K_FUSED_BINARY, SS__K_DIV, 4, 8, 0},    /* r9 = r4 / r8 */
+        {SS__K_FUSED_LEAF, 6, 0, 0, 0},              /* r10 = s3 */
+        {SS__K_FUSED_BINARY, SS__K_MUL, 10, 9, 0},   /* r11 = s3 * r9 */
+        {SS__K_FUSED_LEAF, 0, 0, 0, 0},              /* r12 = p */
+        {SS__K_FUSED_BINARY, SS__K_ADD, 12, 11, 0},  /* r13 = p + r11 */
     };
     f.nops = (int)(sizeof ops / sizeof ops[0]);
     memcpy(f.ops, ops, sizeof ops);
@@ -108,13 +108,13 @@ Test(fused, rejects_malformed_expressions)
     ss__k_fused f;
     memset(&f, 0, sizeof f);
     f.nops = 2;
-    f.ops[0] = (ss__k_fused_op){SS__K_FUSED_LEAF, 0, 0, 0};
-    f.ops[1] = (ss__k_fused_op){SS__K_FUSED_BINARY, SS__K_ADD, 0, 1}; /* reads itself */
+    f.ops[0] = (ss__k_fused_op){SS__K_FUSED_LEAF, 0, 0, 0, 0};
+    f.ops[1] = (ss__k_fused_op){SS__K_FUSED_BINARY, SS__K_ADD, 0, 1, 0}; /* reads itself */
     cr_assert_eq(ss__k_fused_run(&f, 1, leaves, &out), SS_ERR_INVALID);
     cr_assert(strstr(ss_error_message(), "step 1 is malformed"), "%s", ss_error_message());
     float z[3];
     ss__tensor wrong[1] = {vec(SS_F32, 3, z)};
-    f.ops[1] = (ss__k_fused_op){SS__K_FUSED_UNARY, SS__K_NEG, 0, 0};
+    f.ops[1] = (ss__k_fused_op){SS__K_FUSED_UNARY, SS__K_NEG, 0, 0, 0};
     cr_assert_eq(ss__k_fused_run(&f, 1, wrong, &out), SS_ERR_INVALID);
 }
 
@@ -136,12 +136,12 @@ Test(fused, results_may_overwrite_their_leaves)
     ss__k_fused f;
     memset(&f, 0, sizeof f);
     ss__k_fused_op ops[] = {
-        {SS__K_FUSED_LEAF, 0, 0, 0},           /* r0 = a */
-        {SS__K_FUSED_LEAF, 1, 0, 0},           /* r1 = b */
-        {SS__K_FUSED_BINARY, SS__K_MUL, 0, 1}, /* r2 = a * b */
-        {SS__K_FUSED_LEAF, 2, 0, 0},           /* r3 = c */
-        {SS__K_FUSED_BINARY, SS__K_SUB, 3, 0}, /* r4 = c - a */
-        {SS__K_FUSED_BINARY, SS__K_ADD, 2, 3}, /* r5 = a * b + c */
+        {SS__K_FUSED_LEAF, 0, 0, 0, 0},           /* r0 = a */
+        {SS__K_FUSED_LEAF, 1, 0, 0, 0},           /* r1 = b */
+        {SS__K_FUSED_BINARY, SS__K_MUL, 0, 1, 0}, /* r2 = a * b */
+        {SS__K_FUSED_LEAF, 2, 0, 0, 0},           /* r3 = c */
+        {SS__K_FUSED_BINARY, SS__K_SUB, 3, 0, 0}, /* r4 = c - a */
+        {SS__K_FUSED_BINARY, SS__K_ADD, 2, 3, 0}, /* r5 = a * b + c */
     };
     f.nops = (int)(sizeof ops / sizeof ops[0]);
     memcpy(f.ops, ops, sizeof ops);
@@ -178,7 +178,7 @@ Test(fused, results_may_overwrite_their_leaves)
  * moment's product as g * S instead (not the update: interpreted). */
 static int add_step(ss__k_fused *f, int kind, int sub, int a, int b)
 {
-    f->ops[f->nops] = (ss__k_fused_op){(uint8_t)kind, (uint8_t)sub, (uint8_t)a, (uint8_t)b};
+    f->ops[f->nops] = (ss__k_fused_op){(uint8_t)kind, (uint8_t)sub, (uint8_t)a, (uint8_t)b, 0};
     return f->nops++;
 }
 

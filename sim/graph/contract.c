@@ -11,8 +11,9 @@
  *   - integers: nothing to contract.
  * shardsim's imported programs must give XLA's bits, so the importer runs
  * this pass: it turns such an add or subtract into an SS__OP_FMA node in
- * place (its value and users unchanged) and leaves the multiply without
- * users. Scenario programs never see it.
+ * place (its value and users unchanged); the multiply, left without
+ * users, becomes a rank-0 constant nobody reads (node numbers stay).
+ * Scenario programs never see it.
  *
  * Not reproduced: XLA also contracts when the multiply has other users in
  * other fusions (it duplicates the cheap multiply into each), and through
@@ -23,6 +24,7 @@
 #include "kernels/kernels.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Whether v is computed from constants alone, as far as `*budget` more
  * nodes visited show (false when it runs out): a leaf constant or iota, or
@@ -73,6 +75,25 @@ static bool contractible_multiply(const ss_program *p, const ss__node *m, const 
     return true;
 }
 
+/* Node v, a multiply the contraction left without users, becomes a rank-0
+ * constant: nothing computes it, and its operands lose a user (they are
+ * the fma's now). Its name, phase and source position stay. */
+static void retire(ss_program *p, ss_value v)
+{
+    const ss__node m = p->nodes[v];
+    ss__node *n = &p->nodes[v];
+    memset(n, 0, sizeof *n);
+    n->op = SS__OP_CONSTANT;
+    n->sub = SS__CONST_SCALAR;
+    n->dtype = m.dtype;
+    n->manual = m.manual;
+    n->phase = m.phase;
+    n->line = m.line, n->col = m.col;
+    n->pairs_at = -1;
+    memcpy(n->name, m.name, sizeof n->name);
+    ss__layout_replicated(&n->fixed, 0);
+}
+
 static ss_status contract_program(ss_program *p, int *count)
 {
     free(p->layouts); /* nodes change: a propagation must run again */
@@ -112,6 +133,7 @@ static ss_status contract_program(ss_program *p, int *count)
             n->in[2] = other;
             n->nin = 3;
             uses[mv] = 0; /* the multiply's operand uses pass to the fma */
+            retire(p, mv);
             ++*count;
             break;
         }

@@ -296,7 +296,7 @@ ss_status ss__fma(ss_program *p, int form, ss_value a, ss_value b, ss_value c, s
 /* XLA CPU's floating-point contraction on an imported program and its loop
  * regions (contract.c): every f32/f64 add or subtract with an operand that
  * is a multiply used by nothing else becomes an fma in place (the multiply
- * is left without users). *count receives how many (may be NULL). */
+ * becomes an unused rank-0 constant). *count receives how many (may be NULL). */
 ss_status ss__contract_fma(ss_program *p, int *count);
 /* Whether value v is computed from constants alone (constants, iotas and
  * ops of them; no input, random, collective or loop): what XLA's constant

@@ -1,5 +1,5 @@
 /*
- * fused.c — fused elementwise expressions: a chain of unary and binary ops
+ * fused.c — fused elementwise expressions: a chain of unary, binary and fma ops
  * evaluated block by block, so that intermediate values never touch memory
  * (what XLA's loop fusion does). The partitioner builds these from chains of
  * single-use elementwise ops (sim/spmd/fuse.c).
@@ -11,6 +11,7 @@
  */
 #include "kernels_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
@@ -30,7 +31,9 @@ static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leave
                   : o->kind == SS__K_FUSED_UNARY  ? o->a < i && o->sub < SS__K_UNARY_COUNT
                   : o->kind == SS__K_FUSED_BINARY ? o->a < i && o->b < i &&
                                                         o->sub < SS__K_BINARY_COUNT
-                                                  : false;
+                  : o->kind == SS__K_FUSED_FMA ? o->a < i && o->b < i && o->c < i &&
+                                                     o->sub < SS__K_FMA_FORM_COUNT
+                                               : false;
         if (!ok)
             return ss__fail(SS_ERR_INVALID, "fused: step %d is malformed", i);
     }
@@ -58,6 +61,17 @@ static void prefetch_next(int nleaves, const ss__tensor leaves[], int64_t at, in
     }
 }
 
+/* r = the fma `form` of a, b, c over n elements, each rounded once (the
+ * value of the unfused fma kernel). */
+static void fma_block(int form, const float *a, const float *b, const float *c, float *r,
+                      int64_t n)
+{
+    for (int64_t j = 0; j < n; j++)
+        r[j] = form == SS__K_FMA_ADD   ? fmaf(a[j], b[j], c[j])
+               : form == SS__K_FMA_SUB ? fmaf(a[j], b[j], -c[j])
+                                       : fmaf(-a[j], b[j], c[j]);
+}
+
 static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
                      ss__tensor outs[], bool compiled)
 {
@@ -80,7 +94,9 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
         const ss__k_fused_op *o = &f->ops[s];
         constant[s] = o->kind == SS__K_FUSED_LEAF  ? leaves[o->sub].rank == 0
                       : o->kind == SS__K_FUSED_UNARY ? constant[o->a]
-                                                     : constant[o->a] && constant[o->b];
+                      : o->kind == SS__K_FUSED_FMA
+                          ? constant[o->a] && constant[o->b] && constant[o->c]
+                          : constant[o->a] && constant[o->b];
         if (!constant[s] || s == f->nops - 1)
             continue;
         float *r = regs[s];
@@ -89,6 +105,8 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
                 r[j] = scalar[o->sub];
         else if (o->kind == SS__K_FUSED_UNARY)
             ss__k_unary_block((ss__k_unary_op)o->sub, regs[o->a], r, SS__K_BLOCK);
+        else if (o->kind == SS__K_FUSED_FMA)
+            fma_block(o->sub, regs[o->a], regs[o->b], regs[o->c], r, SS__K_BLOCK);
         else
             ss__k_binary_block((ss__k_binary_op)o->sub, regs[o->a], regs[o->b], r, SS__K_BLOCK);
         rp[s] = r;
@@ -130,6 +148,9 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
             case SS__K_FUSED_UNARY:
                 ss__k_unary_block((ss__k_unary_op)o->sub, rp[o->a], r, c);
                 break;
+            case SS__K_FUSED_FMA:
+                fma_block(o->sub, rp[o->a], rp[o->b], rp[o->c], r, c);
+                break;
             default:
                 ss__k_binary_block((ss__k_binary_op)o->sub, rp[o->a], rp[o->b], r, c);
                 break;
@@ -160,6 +181,6 @@ int64_t ss__k_flops_fused(const ss__k_fused *f, int64_t n)
 {
     int64_t steps = 0;
     for (int i = 0; i < f->nops; i++)
-        steps += f->ops[i].kind != SS__K_FUSED_LEAF;
+        steps += f->ops[i].kind == SS__K_FUSED_FMA ? 2 : f->ops[i].kind != SS__K_FUSED_LEAF;
     return steps * n;
 }

@@ -504,12 +504,12 @@ ss_status ss__k_one_hot(const ss__tensor *indices, ss__tensor *out);
 
 /* One step of a fused expression. Step i's value is register i. */
 typedef struct ss__k_fused_op {
-    uint8_t kind; /* SS__K_FUSED_LEAF, _UNARY, _BINARY */
-    uint8_t sub;  /* leaf index, or the unary/binary op */
-    uint8_t a, b; /* operand registers (earlier steps) */
+    uint8_t kind;    /* SS__K_FUSED_LEAF, _UNARY, _BINARY, _FMA */
+    uint8_t sub;     /* leaf index, the unary/binary op, or the fma's ss__k_fma_form */
+    uint8_t a, b, c; /* operand registers (earlier steps; c: an fma's addend) */
 } ss__k_fused_op;
 
-enum { SS__K_FUSED_LEAF = 0, SS__K_FUSED_UNARY, SS__K_FUSED_BINARY };
+enum { SS__K_FUSED_LEAF = 0, SS__K_FUSED_UNARY, SS__K_FUSED_BINARY, SS__K_FUSED_FMA };
 
 /* A chain of elementwise ops evaluated in one pass over the data (XLA's
  * loop fusion): the last step is the result. */

@@ -3,7 +3,8 @@
  *
  * After lowering, a chain such as Adam's update (a dozen adds, multiplies,
  * a square root) is a dozen kernels, each reading and writing the whole
- * block. Fusion turns every maximal tree of elementwise kernels whose
+ * block. Fusion turns every maximal tree of elementwise kernels (unary,
+ * binary, and fma on f32) whose
  * intermediate results have exactly one user into one FUSED instruction
  * that reads each input once and writes the result once, with no buffers
  * for the intermediates. Broadcasts of a scalar are folded into every
@@ -55,6 +56,13 @@ static bool is_elementwise(const fuser *s, int k)
     const ss__node *n = node_of(s, k);
     /* The fused kernel expresses unary and binary ops (build_inst), not
      * every SS__OPF_ELEMENTWISE op of the table. */
+    if (n->op == SS__OP_FMA) { /* f32 only: the exact path computes the rest */
+        for (int j = 0; j < i->nin; j++)
+            if (s->e->bufs[i->in[j]].dtype != SS_F32 ||
+                elems(&s->e->bufs[i->in[j]]) != elems(&s->e->bufs[i->out]))
+                return false;
+        return s->e->bufs[i->out].dtype == SS_F32;
+    }
     if (n->op != SS__OP_UNARY && n->op != SS__OP_BINARY)
         return false;
     /* ... on f32 blocks: not the exact path's dtypes and ops. */
@@ -102,7 +110,7 @@ static int leaf(fuser *s, int buf)
         }
         s->leaves[s->nleaves++] = buf;
     }
-    return push(s, (ss__k_fused_op){SS__K_FUSED_LEAF, (uint8_t)k, 0, 0});
+    return push(s, (ss__k_fused_op){SS__K_FUSED_LEAF, (uint8_t)k, 0, 0, 0});
 }
 
 static int build_inst(fuser *s, int k, int64_t n);
@@ -134,9 +142,15 @@ static int build_inst(fuser *s, int k, int64_t n)
     const ss__node *nd = node_of(s, k);
     int a = build_buf(s, i->in[0], n);
     if (nd->op == SS__OP_UNARY)
-        return push(s, (ss__k_fused_op){SS__K_FUSED_UNARY, (uint8_t)nd->sub, (uint8_t)a, 0});
+        return push(s, (ss__k_fused_op){SS__K_FUSED_UNARY, (uint8_t)nd->sub, (uint8_t)a, 0, 0});
     int b = build_buf(s, i->in[1], n);
-    return push(s, (ss__k_fused_op){SS__K_FUSED_BINARY, (uint8_t)nd->sub, (uint8_t)a, (uint8_t)b});
+    if (nd->op == SS__OP_FMA) {
+        int c = build_buf(s, i->in[2], n);
+        return push(s, (ss__k_fused_op){SS__K_FUSED_FMA, (uint8_t)nd->sub, (uint8_t)a, (uint8_t)b,
+                                        (uint8_t)c});
+    }
+    return push(s,
+                (ss__k_fused_op){SS__K_FUSED_BINARY, (uint8_t)nd->sub, (uint8_t)a, (uint8_t)b, 0});
 }
 
 /* Try to make instruction k the root of a fused expression. */
@@ -218,8 +232,10 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
             o.sub = (uint8_t)l;
         } else {
             o.a = (uint8_t)map[o.a];
-            if (o.kind == SS__K_FUSED_BINARY)
+            if (o.kind == SS__K_FUSED_BINARY || o.kind == SS__K_FUSED_FMA)
                 o.b = (uint8_t)map[o.b];
+            if (o.kind == SS__K_FUSED_FMA)
+                o.c = (uint8_t)map[o.c];
         }
         if (f.nops == SS__K_FUSED_MAX_OPS)
             return false;
