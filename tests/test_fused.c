@@ -101,6 +101,62 @@ Test(fused, adam_like_expression_equals_the_unfused_kernels)
     free(gb);
 }
 
+/* The three fma forms as fused steps, one of them on a scalar-only
+ * register (s * s): each element equals fmaf computed here directly, and
+ * the unfused fma kernel's result. */
+Test(fused, fma_steps_round_once_as_fmaf)
+{
+    int64_t n = 777;
+    float *a = malloc(sizeof(float) * (size_t)n), *b = malloc(sizeof(float) * (size_t)n);
+    float *c = malloc(sizeof(float) * (size_t)n), *got = malloc(sizeof(float) * (size_t)n);
+    float *unfused = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        a[i] = (float)sin((double)i * 0.7);
+        b[i] = (float)cos((double)i * 1.3);
+        c[i] = (float)sin((double)i * 2.9) * 0.3f;
+    }
+    float s = 1.37f;
+    ss__tensor leaves[4] = {vec(SS_F32, n, a), vec(SS_F32, n, b), vec(SS_F32, n, c),
+                            scalar_t(&s)};
+    ss__k_fused f;
+    memset(&f, 0, sizeof f);
+    ss__k_fused_op ops[] = {
+        {SS__K_FUSED_LEAF, 0, 0, 0, 0},                 /* r0 = a */
+        {SS__K_FUSED_LEAF, 1, 0, 0, 0},                 /* r1 = b */
+        {SS__K_FUSED_LEAF, 2, 0, 0, 0},                 /* r2 = c */
+        {SS__K_FUSED_LEAF, 3, 0, 0, 0},                 /* r3 = s */
+        {SS__K_FUSED_FMA, SS__K_FMA_SUB, 3, 3, 3},       /* r4 = s*s - s (scalar only) */
+        {SS__K_FUSED_FMA, SS__K_FMA_ADD, 0, 1, 2},      /* r5 = a*b + c */
+        {SS__K_FUSED_FMA, SS__K_FMA_REVSUB, 5, 4, 0},   /* r6 = a - r5*r4 */
+    };
+    f.nops = (int)(sizeof ops / sizeof ops[0]);
+    memcpy(f.ops, ops, sizeof ops);
+    ss__tensor out = vec(SS_F32, n, got);
+    cr_assert_eq(ss__k_fused_run(&f, 4, leaves, &out), SS_OK, "%s", ss_error_message());
+    /* the unfused kernels: r5 then r6 through ss__k_elementwise */
+    float r4 = fmaf(s, s, -s);
+    float *r5 = malloc(sizeof(float) * (size_t)n), *r4v = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        r4v[i] = r4;
+    ss__tensor in5[3] = {vec(SS_F32, n, a), vec(SS_F32, n, b), vec(SS_F32, n, c)};
+    ss__tensor o5 = vec(SS_F32, n, r5), o6 = vec(SS_F32, n, unfused);
+    cr_assert_eq(ss__k_elementwise(SS__K_EW_FMA, SS__K_FMA_ADD, 3, in5, &o5), SS_OK);
+    ss__tensor in6[3] = {vec(SS_F32, n, r5), vec(SS_F32, n, r4v), vec(SS_F32, n, a)};
+    cr_assert_eq(ss__k_elementwise(SS__K_EW_FMA, SS__K_FMA_REVSUB, 3, in6, &o6), SS_OK);
+    int differs = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float want = fmaf(-fmaf(a[i], b[i], c[i]), r4, a[i]);
+        cr_assert(memcmp(&got[i], &want, sizeof want) == 0, "element %lld: %a vs fmaf %a",
+                  (long long)i, (double)got[i], (double)want);
+        cr_assert(memcmp(&unfused[i], &want, sizeof want) == 0, "unfused element %lld",
+                  (long long)i);
+        volatile float ab = a[i] * b[i];
+        differs += fmaf(a[i], b[i], c[i]) != ab + c[i];
+    }
+    cr_assert(differs > 0, "the inputs do not tell fmaf from a multiply and an add");
+    free(a), free(b), free(c), free(got), free(unfused), free(r5), free(r4v);
+}
+
 Test(fused, rejects_malformed_expressions)
 {
     float x[4] = {1, 2, 3, 4}, y[4];
