@@ -85,6 +85,10 @@ def also_feeds_reduce(a, b, c):
 PROBES = [
     ("mul_add", lambda a, b, c: a * b + c, (A, B, C), lambda: fma32(A, B, C), None),
     ("add_mul", lambda a, b, c: c + a * b, (A, B, C), lambda: fma32(A, B, C), None),
+    ("mul_add_mul", lambda a, b, c: a * b + c * a, (A, B, C),
+     lambda: fma32(A, B, (C * A).astype(np.float32)), None),
+    ("mul_sub_mul", lambda a, b, c: a * b - c * a, (A, B, C),
+     lambda: fma32(A, B, -(C * A).astype(np.float32)), None),
     ("mul_sub", lambda a, b, c: a * b - c, (A, B, C), lambda: fma32(A, B, -C), None),
     ("sub_mul", lambda a, b, c: c - a * b, (A, B, C), lambda: fma32(-A, B, C), None),
     ("scalar_mul_add", lambda a, s, c: a * s + c, (A, np.float32(1.37), C),
