@@ -9,7 +9,7 @@ one after another, `--repeat` rounds, each a whole process
 `EXE run FILE --steps S --no-check --json --inputs FILE.inputs`; the table
 gives per variant the medians of: the run's own median step
 (steps.median_seconds), its first step, and the process's CPU time
-(user + sys, from the kernel's child rusage) and peak RSS. Medians over
+(user + sys) and peak RSS, each from that child's own rusage (os.wait4). Medians over
 interleaved rounds, and CPU time beside wall time, because the machine is
 shared. With --outputs, the last step's results are written per variant and
 compared byte for byte (a fast path must not change a result).
@@ -19,7 +19,6 @@ import argparse
 import filecmp
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -32,17 +31,19 @@ def run_once(exe, env, mlir, steps, outdir):
            "--inputs", mlir + ".inputs"]
     if outdir:
         cmd += ["--outputs", outdir]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    p = subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True)
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=out, stderr=err, text=True)
+        _, status, ru = os.wait4(p.pid, 0)  # this child's own rusage and peak RSS
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - t0
+        out.seek(0), err.seek(0)
+        stdout, stderr = out.read(), err.read()
     if p.returncode != 0:
-        sys.exit(f"ab_run: {' '.join(cmd)} failed ({p.returncode}): {p.stderr.strip()[:300]}")
-    j = json.loads(p.stdout)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        sys.exit(f"ab_run: {' '.join(cmd)} failed ({p.returncode}): {stderr.strip()[:300]}")
+    j = json.loads(stdout)
     return {"step": j["steps"]["median_seconds"], "first": j["steps"]["first_seconds"],
-            "cpu": cpu, "wall": wall, "rss": after.ru_maxrss}
+            "cpu": ru.ru_utime + ru.ru_stime, "wall": wall, "rss": ru.ru_maxrss}
 
 
 def main():
@@ -66,12 +67,12 @@ def main():
             res[name].append(run_once(exe, env, a.mlir, a.steps, out))
     print(f"{os.path.basename(a.mlir)}: {a.repeat} interleaved rounds, --steps {a.steps}, "
           f"load {os.getloadavg()[0]:.1f}")
-    print("| variant | step (median) | first step | CPU user+sys | wall | peak RSS (KiB, child max) |")
+    print("| variant | step (median) | first step | CPU user+sys | wall | peak RSS (KiB, median) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for name, _, _ in variants:
         m = lambda k: statistics.median(x[k] for x in res[name])
         print(f"| {name} | {m('step')*1e3:.1f} ms | {m('first')*1e3:.1f} ms | {m('cpu'):.2f} s "
-              f"| {m('wall'):.2f} s | {res[name][-1]['rss']} |")
+              f"| {m('wall'):.2f} s | {m('rss'):.0f} |")
     if a.outputs:
         base = os.path.join(tmp, variants[0][0])
         for name, _, _ in variants[1:]:

@@ -3048,7 +3048,10 @@ typedef struct ss_scenario_output {
     const void *data;      /* after a run: the last step's values, row-major,
                               owned by the scenario; NULL before */
 } ss_scenario_output;
-/* SS_ERR_RANGE past the results. */
+/* SS_ERR_RANGE past the results. A run leaves a result on the devices,
+ * as a jitted step does, unless the run itself reads it (checks, prints,
+ * `outputs`, checkpoints): the first call asking for its data copies it to
+ * the host, and fails only if that copy does. */
 ss_status ss_scenario_output_get(const ss_scenario *sc, int i, ss_scenario_output *out);
 
 /* The `check` statements, in order: after a run, the largest difference

@@ -186,3 +186,42 @@ Test(kernels_fast, attention_scores_dot_is_close_to_the_reference)
     EXPECT_CLOSE(&got, &want, 0, 1e-5 * 4 * 16 * 4, "scores");
     tfree(&l), tfree(&r), tfree(&got), tfree(&want);
 }
+
+/* dynamic_update_slice copies its update in runs as long as the trailing
+ * dims the update covers whole allow (one run for a stacked row
+ * [1, a, b] into [L, a, b]); against the element-by-element reference,
+ * into a new buffer and in place, with starts inside, clamped, and a
+ * window cut along a middle dim. */
+Test(kernels_fast, dynamic_update_slice_runs_match_reference)
+{
+    static const struct {
+        int64_t x[3], u[3];
+        int32_t at[3];
+    } cases[] = {
+        {{4, 6, 8}, {1, 6, 8}, {2, 0, 0}},  /* a stacked row: one run */
+        {{4, 6, 8}, {2, 6, 8}, {3, 0, 0}},  /* clamped to 2 */
+        {{4, 6, 8}, {2, 3, 8}, {1, 2, 0}},  /* runs of 3 x 8 */
+        {{4, 6, 8}, {2, 3, 5}, {1, 4, 9}},  /* runs of 5, both clamped */
+        {{4, 6, 1}, {1, 6, 1}, {-1, 0, 0}}, /* unit last dim, start clamped to 0 */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ss__tensor x = tnew(SS_F32, 3, cases[k].x), u = tnew(SS_F32, 3, cases[k].u),
+                   got = tnew(SS_F32, 3, cases[k].x), want = tnew(SS_F32, 3, cases[k].x),
+                   inplace = tnew(SS_F32, 3, cases[k].x), idx[3];
+        fill_bytes(&x);
+        fill_bytes(&u);
+        for (int d = 0; d < 3; d++) {
+            idx[d] = scalar(SS_I32);
+            *(int32_t *)idx[d].data = cases[k].at[d];
+        }
+        OK(ss__k_dynamic_update_slice(&x, &u, 3, idx, &got));
+        OK(ss__k_ref_dynamic_update_slice(&x, &u, 3, idx, &want));
+        expect_bits(&got, &want, "into a new buffer");
+        memcpy(inplace.data, x.data, (size_t)ss__k_numel(&x) * 4);
+        OK(ss__k_dynamic_update_slice(&inplace, &u, 3, idx, &inplace));
+        expect_bits(&inplace, &want, "in place");
+        for (int d = 0; d < 3; d++)
+            tfree(&idx[d]);
+        tfree(&x), tfree(&u), tfree(&got), tfree(&want), tfree(&inplace);
+    }
+}

@@ -329,3 +329,45 @@ Test(loop_memory, carry_passed_through_is_not_copied)
     ss_program_destroy(p);
     ss_mesh_destroy(m);
 }
+
+/* The zeros a stacked carry starts from are the same on every device of a
+ * model group, but the loop adopts them and writes them in place on every
+ * device: stored once, each device would copy them back whole at the first
+ * write. They are computed on each device instead (replicas.c): no shared
+ * result in the trace, the values and the plan as before. */
+Test(loop_memory, adopted_zeros_are_not_stored_once)
+{
+    ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
+    ss_value stack;
+    ss_program *p = stack_program(m, true, false, &stack);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    cr_assert_geq(s, 16384, "per-device stack %zu B: large enough to be stored once", s);
+    float *h0 = malloc(sizeof(float) * R * D), *h = malloc(sizeof(float) * R * D),
+          *st = malloc(sizeof(float) * L * R * D), *want_h = malloc(sizeof(float) * R * D),
+          *want_st = malloc(sizeof(float) * L * R * D);
+    fill(h0, R * D, 7);
+    stack_reference(h0, want_h, want_st);
+    const void *in[1] = {h0};
+    void *out[2] = {h, st};
+    ss_context *ctx = make_ctx();
+    TS_OK(ss_context_trace_enable(ctx, 1));
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    cr_assert_eq(memcmp(st, want_st, sizeof(float) * L * R * D), 0, "run stack = the C loop's");
+    int shared = 0;
+    for (int d = 0; d < 8; d++)
+        for (int k = 0; k < ss_context_trace_count(ctx, d); k++) {
+            ss_trace_event ev;
+            TS_OK(ss_context_trace_get(ctx, d, k, &ev));
+            shared += strncmp(ev.name, "share", 5) == 0;
+        }
+    cr_assert_eq(shared, 0, "%d share events: the adopted zeros were stored once", shared);
+    size_t peak;
+    assert_plan_is_run(e, ctx, &peak);
+    ss_context_destroy(ctx);
+    free(h0), free(h), free(st), free(want_h), free(want_st);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(m);
+}

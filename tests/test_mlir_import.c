@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jax_check.h"
@@ -332,4 +333,65 @@ Test(mlir_import, gather_with_bad_dimension_numbers_is_refused)
                           "outside 0..dim"), "%s", err);
     free(out);
     free(err);
+}
+
+/* A .npy argument file whose data starts at an offset the header's padding
+ * leaves unaligned (numpy pads to 64 bytes; other writers need not): its
+ * values are read all the same, and the run's result is theirs doubled,
+ * for every offset from 0 to 15 past a 16-byte boundary. */
+static const char *const double_module =
+    "module @jit_f {\n"
+    "  func.func public @main(%arg0: tensor<5xf32>) -> tensor<5xf32> {\n"
+    "    %0 = stablehlo.add %arg0, %arg0 : tensor<5xf32>\n"
+    "    return %0 : tensor<5xf32>\n"
+    "  }\n"
+    "}\n";
+
+Test(mlir_import, inputs_read_at_any_data_offset)
+{
+    const float x[5] = {1.5f, -2.25f, 3.0f, 1e-30f, 65504.0f};
+    for (int skew = 0; skew < 16; skew++) {
+        char dir[64] = "/tmp/ss_npy_offset_XXXXXX";
+        cr_assert_not_null(mkdtemp(dir));
+        char in[128], outdir[128], file[192], rest[400];
+        snprintf(in, sizeof in, "%s/in", dir);
+        snprintf(outdir, sizeof outdir, "%s/out", dir);
+        cr_assert_eq(mkdir(in, 0700), 0);
+        snprintf(file, sizeof file, "%s/arg0.npy", in);
+        /* header "{...}" padded with spaces and a newline so that the data
+         * starts at 80 + skew bytes into the file */
+        char head[128];
+        int n = snprintf(head, sizeof head,
+                         "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }");
+        size_t hl = (size_t)(70 + skew);
+        cr_assert_lt((size_t)n, hl);
+        memset(head + n, ' ', hl - (size_t)n - 1);
+        head[hl - 1] = '\n';
+        FILE *f = fopen(file, "wb");
+        cr_assert_not_null(f);
+        unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)hl, 0};
+        fwrite(pre, 1, 10, f);
+        fwrite(head, 1, hl, f);
+        fwrite(x, sizeof x[0], 5, f);
+        fclose(f);
+        snprintf(rest, sizeof rest, "--no-check --inputs %s --outputs %s", in, outdir);
+        char *out = NULL, *err = NULL;
+        int rc = run_text(double_module, "run", rest, &out, &err);
+        cr_assert_eq(rc, 0, "data at offset %zu: exit %d: %s", 10 + hl, rc, err);
+        char res[192];
+        snprintf(res, sizeof res, "%s/result0.npy", outdir);
+        npy got;
+        cr_assert(read_npy(res, &got), "offset %zu: no result in %s: %s", 10 + hl, outdir, out);
+        cr_assert_eq(got.bytes, sizeof x);
+        for (int k = 0; k < 5; k++)
+            cr_assert_eq(((const float *)got.data)[k], 2 * x[k], "offset %zu, [%d]", 10 + hl, k);
+        free(got.data);
+        free(out);
+        free(err);
+        unlink(res);
+        rmdir(outdir);
+        unlink(file);
+        rmdir(in);
+        rmdir(dir);
+    }
 }

@@ -400,3 +400,43 @@ Test(scenario_api, inputs_given_and_outputs_kept_on_the_devices)
     cr_assert_eq(ss_scenario_input_set(sc, 0, x, sizeof x), SS_ERR_INVALID); /* ran */
     ss_scenario_free(sc);
 }
+
+/* A given input stays the caller's: three steps that update it (w * 2 each)
+ * leave the caller's values as they were, the run's host copy of the last
+ * step's inputs being its own; the result is w * 8 whether the run reads
+ * its results itself (a check) or leaves them on the devices until the
+ * first ss_scenario_output_get, which copies them once. */
+Test(scenario_api, given_inputs_stay_the_callers_and_results_come_when_asked)
+{
+    const char *text = "mesh x=4\n"
+                       "w = param(f32[8, 4], P('x', None), iota)\n"
+                       "def step(w):\n"
+                       "    w = w * 2.0\n"
+                       "    return w\n"
+                       "run step steps=3\n"
+                       "check w tol=0\n";
+    for (int k = 0; k < 2; k++) {
+        float w[32], orig[32];
+        for (int i = 0; i < 32; i++)
+            w[i] = orig[i] = 0.5f + (float)i;
+        ss_scenario_options o = {.no_checks = k == 1};
+        ss_scenario *sc;
+        ss_scenario_error err;
+        TS_OK(ss_scenario_load_text("t.shard", text, &o, &sc, &err));
+        TS_OK(ss_scenario_input_set(sc, 0, w, sizeof w));
+        TS_OK(ss_scenario_run(sc, &err));
+        cr_assert(ss_scenario_checks_passed(sc));
+        cr_assert_eq(memcmp(w, orig, sizeof w), 0, "the run wrote the caller's input (%s)",
+                     k ? "no checks" : "checked");
+        ss_scenario_output out, again;
+        TS_OK(ss_scenario_output_get(sc, 0, &out));
+        cr_assert_not_null(out.data);
+        for (int i = 0; i < 32; i++)
+            cr_assert_eq(((const float *)out.data)[i], orig[i] * 8, "w[%d] (%s)", i,
+                         k ? "no checks" : "checked");
+        TS_OK(ss_scenario_output_get(sc, 0, &again));
+        cr_assert_eq(again.data, out.data);
+        cr_assert_null(ss_scenario_output_array(sc, 0)); /* not keep_outputs */
+        ss_scenario_free(sc);
+    }
+}

@@ -140,6 +140,21 @@ void ss__shape_repr_buf(ss__buf *b, ss_dtype dtype, int rank, const int64_t shap
  * holds more than `limit` bytes, ENOMEM. Callers word the message. */
 int ss__read_file(const char *path, size_t limit, char **out, size_t *len);
 
+/* A whole file in memory for reading: a private copy-on-write mapping of a
+ * regular file (no copy, no read; writing to it changes only this process's
+ * pages), or, for what cannot be mapped (a pipe, an empty file), the file
+ * read into the heap by ss__read_file. `data` holds `len` bytes;
+ * ss__file_release frees either kind and zeroes *m. */
+typedef struct ss__file {
+    char *data;
+    size_t len;
+    bool mapped; /* data is a mapping of len bytes (munmap), else malloc'd */
+} ss__file;
+
+/* Returns 0, or an errno value (ss__read_file's) with *m zeroed. */
+int ss__file_map(const char *path, size_t limit, ss__file *m);
+void ss__file_release(ss__file *m);
+
 /* n rounded up to a multiple of 64 (0 stays 0): offsets and sizes of
  * 64-byte aligned pieces of one buffer. A whole buffer in device memory is
  * ss_device_buffer_bytes (0 takes 64). n must be at most SIZE_MAX - 63. */

@@ -468,17 +468,27 @@ static ss_status fail_buf(ss_status st, ss__buf *b)
     return r;
 }
 
+static ss_status abandoned(ss_device *dev, const ss__op *me);
+
+/* The devices are described before the run is stopped, and only the
+ * device that stops it reports the deadlock (the others give up as
+ * abandoned): a stopped run ends a delayed device's sleep and fails it,
+ * which must not replace what it was doing when the deadlock was seen. */
 static ss_status deadlock_report(ss_device *dev, const ss__op *me, int peer, const char *why)
 {
     ss_context *ctx = dev->ctx;
     char what[256];
     ss__coll_describe(&me->coll, what, sizeof what);
-    atomic_store(&ctx->abort, 1);
     ss__buf b;
     ss__buf_init(&b);
     ss__buf_printf(&b, "deadlock: device %d waited in %s #%u for device %d, which %s; ", dev->id,
                    what, me->seq, peer, why);
     ss__describe_devices(ctx, NULL, ctx->ndevices, &b);
+    int running = 0;
+    if (!atomic_compare_exchange_strong(&ctx->abort, &running, 1)) {
+        ss__buf_free(&b);
+        return abandoned(dev, me);
+    }
     return fail_buf(SS_ERR_DEADLOCK, &b);
 }
 

@@ -27,14 +27,29 @@
 
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
+/* OpenBLAS's own entry that stops its thread pool (it calls it before a
+ * fork). Weak: absent from other BLAS libraries and older OpenBLAS. */
+extern int blas_thread_shutdown_(void) __attribute__((weak));
+
+/* One thread per dot: set, and OpenBLAS's pool, started when the library
+ * loaded and spinning on sched_yield for its first ~10^8 cycles, stopped,
+ * so that it takes no core from the devices' workers. */
 static void blas_init_once(void)
 {
     openblas_set_num_threads(1);
+    if (blas_thread_shutdown_)
+        blas_thread_shutdown_();
 }
 
 void ss__k_blas_init(void)
 {
     pthread_once(&blas_once, blas_init_once);
+}
+
+/* As soon as shardsim is loaded: the pool spins from then on. */
+__attribute__((constructor)) static void blas_init_at_load(void)
+{
+    ss__k_blas_init();
 }
 
 /* How one dot_general maps onto batched sgemm. */

@@ -104,10 +104,13 @@ static ss_status dus(const ss__tensor *x, const ss__tensor *u, int n, const ss__
             memcpy(o, x->data, (size_t)nx * es);
         if (nu == 0)
             return SS_OK;
-        /* rows of u's last dim, contiguous in both */
+        /* rows contiguous in both: u's last dim, and the dims before it
+         * while every dim after them is whole in x (their starts are 0) */
         int last = u->rank - 1;
         int64_t row = u->rank ? u->shape[last] : 1, idx_[SS_MAX_RANK] = {0};
-        for (int64_t r = 0; r < nu / row; r++) {
+        while (last > 0 && u->shape[last] == x->shape[last])
+            row *= u->shape[--last];
+        for (int64_t r = 0; row > 0 && r < nu / row; r++) {
             int64_t off = 0;
             for (int d = 0; d < u->rank; d++)
                 off = off * x->shape[d] + start[d] + (d < last ? idx_[d] : 0);

@@ -52,10 +52,12 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
     if (i->kind == SS__INST_COLL)
         return i->coll.kind == SS_COLL_ALL_REDUCE && r == 0;
     if (i->kind == SS__INST_KERNEL) {
-        /* A bitcast of a host value (memory.c: a reshape, a broadcast
-         * adding unit dims) is the same bytes: XLA moves nothing. */
+        /* A bitcast (a local reshape, a broadcast that only adds unit
+         * dims: same bytes, same order, as the equal sizes checked above
+         * imply) is its operand's bytes: XLA moves nothing, and the kernels
+         * copy nothing when given the same buffer (kernels.h). */
         ss__opcode op = e->program->nodes[i->node].op;
-        if (ob->host && j == 0 && i->nin == 1 && (op == SS__OP_RESHAPE || op == SS__OP_BROADCAST))
+        if (j == 0 && i->nin == 1 && (op == SS__OP_RESHAPE || op == SS__OP_BROADCAST))
             return true;
         /* dynamic_update_slice writes its update over its operand (XLA
          * updates in place too): the operand only, read by nothing else. */

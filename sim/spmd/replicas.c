@@ -92,13 +92,27 @@ ss_status ss__replicas_plan(const ss_executable *e, ss__replicas *out)
     }
     for (size_t b = 0; b < nb; b++)
         prod[b] = -1;
+    /* A loop carry that adopts its operand (liveness.c) writes it in place
+     * on every device: stored once, each device would copy it back whole
+     * into its own block at the first write (an initial zeros twice over);
+     * computing it on each device writes it once. prod[] marks them (-2)
+     * until the pass below reaches them. */
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind != SS__INST_LOOP)
+            continue;
+        const ss__loop_exec *L = &e->loops[i->index];
+        for (int c = 0; c < L->ncarry && c < i->nin; c++)
+            if (L->adopt[c])
+                prod[i->in[c]] = -2;
+    }
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         /* The group first: it decides which reads below need a copy. */
         unsigned s = result_same(e, i, same, all);
         /* Host buffers stay each device's own (the store is device memory). */
         if ((i->kind == SS__INST_KERNEL || i->kind == SS__INST_FUSED) && s &&
-            !e->bufs[i->out].host) {
+            !e->bufs[i->out].host && prod[i->out] != -2) {
             size_t bytes = e->bufs[i->out].bytes;
             for (int x = 0; i->kind == SS__INST_FUSED && x < i->fused.nextra; x++)
                 bytes += e->bufs[i->extra_out[x]].bytes;

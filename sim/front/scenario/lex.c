@@ -39,23 +39,28 @@ void ss__scn_arena_free(ss__scn_arena *a)
         b = next;
     }
     for (int i = 0; i < a->nowned; i++)
-        free(a->owned[i]);
+        ss__file_release(&a->owned[i]);
     free(a->owned);
     memset(a, 0, sizeof *a);
 }
 
-bool ss__scn_arena_own(ss__scn_arena *a, void *p)
+bool ss__scn_arena_own_file(ss__scn_arena *a, const ss__file *f)
 {
     if (a->nowned == a->capowned) {
         int ncap = a->capowned ? 2 * a->capowned : 16;
-        void **n = ncap > a->capowned ? realloc(a->owned, sizeof *n * (size_t)ncap) : NULL;
+        ss__file *n = ncap > a->capowned ? realloc(a->owned, sizeof *n * (size_t)ncap) : NULL;
         if (!n)
             return false;
         a->owned = n;
         a->capowned = ncap;
     }
-    a->owned[a->nowned++] = p;
+    a->owned[a->nowned++] = *f;
     return true;
+}
+
+bool ss__scn_arena_own(ss__scn_arena *a, void *p)
+{
+    return ss__scn_arena_own_file(a, &(ss__file){p, 0, false});
 }
 
 void *ss__scn_alloc(ss__scn_arena *a, size_t bytes)

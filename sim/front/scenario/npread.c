@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,17 +84,42 @@ static ss_status parse_header(const char *path, const char *h, ss_dtype *dt, int
     return SS_OK;
 }
 
+/* The data at buf + at, n bytes, at an address aligned for any element:
+ * in place when it is (a mapped file's numpy header pads it to 64 bytes),
+ * else moved to the start of a heap buffer or copied out of a mapping. */
+static ss_status align_data(ss__file *file, size_t at, size_t n, void **data)
+{
+    char *p = file->data + at;
+    if (((uintptr_t)p & 15) == 0) {
+        *data = p;
+        return SS_OK;
+    }
+    if (!file->mapped) {
+        memmove(file->data, p, n);
+        *data = file->data;
+        return SS_OK;
+    }
+    char *heap = malloc(n ? n : 1);
+    if (!heap)
+        return ss__fail(SS_ERR_NOMEM, "out of host memory");
+    memcpy(heap, p, n);
+    ss__file_release(file);
+    *file = (ss__file){heap, n, false};
+    *data = heap;
+    return SS_OK;
+}
+
 ss_status ss__scn_npy_read(const char *path, size_t limit, ss_dtype *dt, int *rank,
-                           int64_t shape[], void **data, size_t *bytes)
+                           int64_t shape[], ss__file *file, void **data, size_t *bytes)
 {
     *data = NULL;
     *bytes = 0;
-    char *buf;
-    size_t len;
-    int e = ss__read_file(path, limit, &buf, &len);
+    int e = ss__file_map(path, limit, file);
     if (e)
         return ss__fail(e == ENOMEM ? SS_ERR_NOMEM : SS_ERR_IO, "%s: %s", path,
                         e == EFBIG ? "file too large" : strerror(e));
+    const char *buf = file->data;
+    size_t len = file->len;
     ss_status st = SS_OK;
     size_t hl = 0, off = 0;
     if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0 || buf[6] < 1 || buf[6] > 3) {
@@ -131,13 +157,11 @@ ss_status ss__scn_npy_read(const char *path, size_t limit, ss_dtype *dt, int *ra
         if (n > len - off - hl) {
             st = ss__fail(SS_ERR_PARSE, "%s: %zu bytes of data, the shape needs %zu", path,
                           len - off - hl, n);
-        } else {
-            memmove(buf, buf + off + hl, n);
-            *data = buf;
+        } else if (!(st = align_data(file, off + hl, n, data))) {
             *bytes = n;
             return SS_OK;
         }
     }
-    free(buf);
+    ss__file_release(file);
     return st;
 }

@@ -75,9 +75,7 @@ ss_status ss_scenario_output_get(const ss_scenario *sc, int i, ss_scenario_outpu
     ss_status st = ss_value_shape(sc->program, out->value, &out->dtype, &out->rank, out->shape);
     if (st)
         return st;
-    const ss__scn_run *run = sc->run;
-    out->data = run && run->ran && run->report.outputs ? run->report.outputs[o] : NULL;
-    return SS_OK;
+    return ss__scn_output_data(sc, o, &out->data);
 }
 
 int ss_scenario_check_count(const ss_scenario *sc)
@@ -126,7 +124,7 @@ const char *ss_scenario_value_name(const ss_scenario *sc, ss_value v, int *line,
 const ss_array *ss_scenario_output_array(const ss_scenario *sc, int i)
 {
     int o = sc && i >= 0 ? result_output(sc, i) : -1;
-    return o >= 0 && sc->run && sc->run->kept ? sc->run->kept[o] : NULL;
+    return o >= 0 && sc->opts.keep_outputs && sc->run && sc->run->kept ? sc->run->kept[o] : NULL;
 }
 
 /* --- Inputs ----------------------------------------------------------------- */

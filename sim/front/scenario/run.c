@@ -174,7 +174,9 @@ static ss_status write_outputs(const ss_scenario *sc, const char *dir, void *con
 static void host_free(ss__scn_host *h)
 {
     for (int i = 0; h->in && i < h->nin; i++)
-        free(h->in[i]);
+        if (!h->borrowed || !h->borrowed[i])
+            free(h->in[i]);
+    free(h->borrowed);
     for (int i = 0; h->out && i < h->nout; i++)
         free(h->out[i]);
     free(h->in);
@@ -188,11 +190,17 @@ static bool host_alloc(const ss_scenario *sc, ss__scn_host *h, bool fill)
     h->nout = sc->noutputs;
     h->in = calloc((size_t)h->nin + 1, sizeof(void *));
     h->out = calloc((size_t)h->nout + 1, sizeof(void *));
-    if (!h->in || !h->out)
+    h->borrowed = calloc((size_t)h->nin + 1, sizeof(bool));
+    if (!h->in || !h->out || !h->borrowed)
         return false;
     for (int i = 0; i < h->nin; i++) {
         const ss__scn_array *a = &sc->arrays[sc->input_array[i]];
         size_t n = value_bytes(sc->program, a->value);
+        if (fill && a->init.kind == SS__SCN_INIT_HOST && a->init.data) {
+            h->in[i] = (void *)a->init.data; /* host_own copies it before a write */
+            h->borrowed[i] = true;
+            continue;
+        }
         if (!(h->in[i] = malloc(n ? n : 1)))
             return false;
         if (fill)
@@ -203,6 +211,54 @@ static bool host_alloc(const ss_scenario *sc, ss__scn_host *h, bool fill)
         if (!(h->out[i] = calloc(n ? n : 1, 1)))
             return false;
     }
+    return true;
+}
+
+/* Whether the run itself reads its outputs' host copies (checks, prints,
+ * --outputs files, checkpoints saved after it): then the last step's
+ * outputs come back to the host as it ends; else each stays on the devices
+ * until ss__scn_output_data asks for it, as a jitted step's result stays
+ * on the devices until the caller reads it. */
+static bool host_outputs_read(const ss_scenario *sc)
+{
+    return sc->nchecks || sc->nvprints || sc->opts.outputs || sc->ckpt;
+}
+
+ss_status ss__scn_output_data(const ss_scenario *sc, int o, const void **data)
+{
+    *data = NULL;
+    ss__scn_run *run = sc ? sc->run : NULL;
+    if (!run || !run->ran || !run->report.outputs || o < 0 || o >= sc->noutputs)
+        return SS_OK;
+    if (run->fetched && !run->fetched[o]) {
+        if (!run->kept || !run->kept[o])
+            return ss__fail(SS_ERR_INVALID, "result %d was not kept by the run", o);
+        ss_status st = ss_array_get(run->kept[o], run->host.out[o],
+                                    value_bytes(sc->program, sc->outputs[o].value));
+        if (st)
+            return st;
+        run->fetched[o] = true;
+        if (!sc->opts.keep_outputs) { /* the devices' copy is no longer needed */
+            ss_array_destroy(run->kept[o]);
+            run->kept[o] = NULL;
+        }
+    }
+    *data = run->report.outputs[o];
+    return SS_OK;
+}
+
+/* Input i's host buffer made the run's own, to be written (its n bytes
+ * keep their values): a borrowed input is copied first. */
+static bool host_own(ss__scn_host *h, int i, size_t n)
+{
+    if (!h->borrowed[i])
+        return true;
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        return false;
+    memcpy(p, h->in[i], n);
+    h->in[i] = p;
+    h->borrowed[i] = false;
     return true;
 }
 
@@ -376,9 +432,13 @@ static ss_status device_steps(dev_run *d)
     int ni = sc->ninputs, no = sc->noutputs;
     ss_array **in = calloc((size_t)ni + 1, sizeof *in), **out = calloc((size_t)no + 1, sizeof *out);
     bool *donate = calloc((size_t)ni + 1, sizeof *donate);
-    if (sc->opts.keep_outputs && !d->run->kept)
+    bool fetch = host_outputs_read(sc);
+    if ((sc->opts.keep_outputs || !fetch) && !d->run->kept)
         d->run->kept = calloc((size_t)no + 1, sizeof *d->run->kept);
-    ss_status st = in && out && donate && (d->run->kept || !sc->opts.keep_outputs)
+    if (!d->run->fetched)
+        d->run->fetched = calloc((size_t)no + 1, sizeof *d->run->fetched);
+    ss_status st = in && out && donate && d->run->fetched &&
+                           (d->run->kept || (fetch && !sc->opts.keep_outputs))
                        ? SS_OK : ss__fail(SS_ERR_NOMEM, "out of host memory");
     if (!st)
         carried_donations(sc, donate);
@@ -394,8 +454,11 @@ static ss_status device_steps(dev_run *d)
         ss_executable_watch(r->exe, d->run->watch, d->run->watch_user);
     for (int s = 0; s < r->steps && !st; s++) {
         bool last = s + 1 == r->steps;
-        for (int k = 0; last && s > 0 && k < ni && !st; k++) /* the last step's inputs */
-            st = ss_array_get(in[k], d->h->in[k], value_bytes(sc->program, sc->arrays[sc->input_array[k]].value));
+        for (int k = 0; last && s > 0 && k < ni && !st; k++) { /* the last step's inputs */
+            size_t n = value_bytes(sc->program, sc->arrays[sc->input_array[k]].value);
+            st = host_own(d->h, k, n) ? ss_array_get(in[k], d->h->in[k], n)
+                                      : ss__fail(SS_ERR_NOMEM, "out of host memory");
+        }
         if (st)
             break;
         double t0 = now_s();
@@ -414,15 +477,16 @@ static ss_status device_steps(dev_run *d)
         }
         for (int o = 0; o < no; o++) {
             int feeds = last ? -1 : fed_input(sc, o);
-            if (last && !st)
-                st = ss_array_get(out[o], d->h->out[o], value_bytes(sc->program, sc->outputs[o].value));
+            if (last && !st && fetch &&
+                !(st = ss_array_get(out[o], d->h->out[o], value_bytes(sc->program, sc->outputs[o].value))))
+                d->run->fetched[o] = true;
             if (feeds >= 0) {
                 ss_array_destroy(in[feeds]);
                 in[feeds] = NULL;
                 if (!st)
                     st = refit(d, feeds, &out[o]);
                 in[feeds] = out[o];
-            } else if (last && d->run->kept) { /* keep_outputs: until ss_scenario_free */
+            } else if (last && d->run->kept) { /* keep_outputs, or fetched when read */
                 d->run->kept[o] = out[o];
             } else {
                 ss_array_destroy(out[o]);
@@ -449,7 +513,7 @@ static ss_status device_steps(dev_run *d)
 static ss_status do_run(ss_scenario *sc, ss__scn_run *run, ss_scenario_error *err)
 {
     ss__scn_report *r = &run->report;
-    ss__scn_host *h = &run->host, ref = {0, 0, NULL, NULL};
+    ss__scn_host *h = &run->host, ref = {0, 0, NULL, NULL, NULL};
     size_t need = 0;
     for (int i = 0; i < sc->ninputs; i++)
         need += value_bytes(sc->program, sc->arrays[sc->input_array[i]].value);
@@ -485,6 +549,14 @@ static ss_status do_run(ss_scenario *sc, ss__scn_run *run, ss_scenario_error *er
     ss__scn_error cerr = {.set = false};
     for (int i = 0; sc->nchecks && i < sc->ninputs; i++)
         memcpy(ref.in[i], h->in[i], value_bytes(sc->program, sc->arrays[sc->input_array[i]].value));
+    for (int i = 0; sc->ckpt && i < sc->ninputs; i++) { /* restores may write them */
+        if (!host_own(h, i, value_bytes(sc->program, sc->arrays[sc->input_array[i]].value))) {
+            host_free(h);
+            host_free(&ref);
+            return fail_at(sc, err, (ss__scn_loc){0, 0}, "out of host memory",
+                           SS__SCN_EXIT_CHECK, SS_ERR_NOMEM);
+        }
+    }
     int crc = ss__scn_ckpt_run_before(sc, h->in, sc->nchecks ? ref.in : NULL, &r->ckpt, &cerr);
     if (crc) {
         host_free(&ref);
@@ -646,6 +718,7 @@ void ss_scenario_free(ss_scenario *sc)
         for (int o = 0; run->kept && o < sc->noutputs; o++)
             ss_array_destroy(run->kept[o]);
         free(run->kept);
+        free(run->fetched);
         ss_context_destroy(run->report.ctx);
         ss_executable_destroy(run->report.exe);
         free(run->report.peak);

@@ -40,7 +40,7 @@ typedef struct ss__scn_arena {
     size_t used, cap;
     size_t total; /* bytes handed out, for the size limit */
     bool oom;
-    void **owned; /* malloc'd buffers handed to the arena (ss__scn_arena_own) */
+    ss__file *owned; /* buffers and files handed to the arena (ss__scn_arena_own) */
     int nowned, capowned;
 } ss__scn_arena;
 
@@ -55,6 +55,8 @@ char *ss__scn_strndup(ss__scn_arena *a, const char *s, size_t n);
  * counted in the arena's limit). false, with p still the caller's, when
  * out of memory. */
 bool ss__scn_arena_own(ss__scn_arena *a, void *p);
+/* The same for a file in memory (ss__file_map): the arena releases it. */
+bool ss__scn_arena_own_file(ss__scn_arena *a, const ss__file *f);
 
 /* --- Errors --------------------------------------------------------------- */
 
@@ -406,12 +408,15 @@ ss_status ss__scn_np_str(ss_dtype dt, int rank, const int64_t shape[], const voi
 ss_status ss__scn_npy_write(const char *path, ss_dtype dt, int rank, const int64_t shape[],
                         const void *data);
 
-/* Read a .npy file (npread.c): its dtype, shape and data (malloc'd, the
- * caller frees; *bytes long). SS_ERR_IO when unreadable, SS_ERR_PARSE for
- * a bad file, SS_ERR_UNSUPPORTED for an element type or order shardsim
- * lacks; the message names the file. Files above `limit` bytes are refused. */
+/* Read a .npy file (npread.c): its dtype, shape and data (*bytes long, at
+ * a 16-byte aligned address inside *file, which the caller releases with
+ * ss__file_release or hands to an arena; a regular file is mapped, not
+ * copied). SS_ERR_IO when unreadable, SS_ERR_PARSE for a bad file,
+ * SS_ERR_UNSUPPORTED for an element type or order shardsim lacks; the
+ * message names the file. Files above `limit` bytes are refused. On
+ * failure *file is zeroed. */
 ss_status ss__scn_npy_read(const char *path, size_t limit, ss_dtype *dt, int *rank,
-                           int64_t shape[], void **data, size_t *bytes);
+                           int64_t shape[], ss__file *file, void **data, size_t *bytes);
 
 /* --- Reports (report.c) ---------------------------------------------------- */
 
@@ -459,10 +464,18 @@ typedef struct ss__scn_report {
 } ss__scn_report;
 #define SS__SCN_PEAK_BUFFERS 512
 
-/* Host buffers of one trajectory: program inputs and outputs. */
+/* Output o's values after a run (run.c): *data is the host copy, fetched
+ * from the devices on first use when the run left it there, or NULL before
+ * a run (or a run that failed). Fails only when that fetch does. */
+ss_status ss__scn_output_data(const ss_scenario *sc, int o, const void **data);
+
+/* Host buffers of one trajectory: program inputs and outputs. An input
+ * given as host data (--inputs, ss_scenario_input_set) is borrowed from
+ * the scenario, not copied, until something writes it (run.c host_own). */
 typedef struct ss__scn_host {
     int nin, nout;
     void **in, **out;
+    bool *borrowed; /* per input: in[i] is the scenario's, not to be freed */
 } ss__scn_host;
 
 /* What ss_scenario_compile, _plan and _run made (run.c): the report's
@@ -477,9 +490,13 @@ typedef struct ss__scn_run {
     bool compiled, planned, ran, pass;
     ss_watch_fn watch;
     void *watch_user;
-    /* opts.keep_outputs: the last step's output arrays, one per sc->outputs
-     * entry (NULL where the run failed first), freed by ss_scenario_free. */
+    /* The last step's output arrays left on the devices, one per
+     * sc->outputs entry (NULL where the run failed first or the array was
+     * dropped): all of them with opts.keep_outputs, until ss_scenario_free;
+     * else those whose host copy nothing in the run needed, until their
+     * first ss__scn_output_data (fetched[o] false until then). */
     ss_array **kept;
+    bool *fetched; /* per output: host.out[o] holds the last step's values */
 } ss__scn_run;
 
 /* The name of output o as `--outputs` names its file (without ".npy"):

@@ -319,15 +319,16 @@ static bool given_input(ss__imp *im, ss__scn_array *a, int i)
     int64_t shape[SS_MAX_RANK];
     void *data;
     size_t bytes;
-    if (ss__scn_npy_read(path, (size_t)1 << 32, &dt, &rank, shape, &data, &bytes) != SS_OK)
+    ss__file file;
+    if (ss__scn_npy_read(path, (size_t)1 << 32, &dt, &rank, shape, &file, &data, &bytes) != SS_OK)
         return ss__imp_fail(im, NULL, "--inputs: argument %d (%s): %s", i, a->name,
                             ss_error_message());
     bool same = dt == a->dtype && rank == a->rank &&
                 memcmp(shape, a->shape, sizeof(int64_t) * (size_t)rank) == 0;
-    /* the file's buffer is the argument's: the arena frees it */
-    bool kept = same && ss__scn_arena_own(&im->sc->arena, data);
+    /* the file (mapped, not copied) is the argument's: the arena releases it */
+    bool kept = same && ss__scn_arena_own_file(&im->sc->arena, &file);
     if (!kept)
-        free(data);
+        ss__file_release(&file);
     if (!same) {
         char want[96], have[96];
         ss__shape_text(want, sizeof want, a->dtype, a->rank, a->shape);
