@@ -76,6 +76,11 @@ static void fma_block(int form, const float *a, const float *b, const float *c, 
                                        : fmaf(-a[j], b[j], c[j]);
 }
 
+void ss__k_fma_f32(int form, const float *a, const float *b, const float *c, float *r, int64_t n)
+{
+    fma_block(form, a, b, c, r, n);
+}
+
 static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
                      ss__tensor outs[], bool compiled)
 {

@@ -214,6 +214,11 @@ typedef enum ss__k_ew_kind {
 
 /* The three forms of a fused multiply-add, as XLA CPU's contraction of a
  * multiply into an add or subtract makes them (sim/graph/contract.c). */
+/* The f32 fma over n contiguous elements of one shape (r may be a, b or
+ * c): the values of ss__k_elementwise(SS__K_EW_FMA, form, ...), each
+ * rounded once, vectorised where the CPU has FMA (fused.c). */
+void ss__k_fma_f32(int form, const float *a, const float *b, const float *c, float *r, int64_t n);
+
 typedef enum ss__k_fma_form {
     SS__K_FMA_ADD,     /* a*b + c */
     SS__K_FMA_SUB,     /* a*b - c */

@@ -67,6 +67,14 @@ static ss_status run_fma(const ss_program *p, const ss__node *n, const ss__inst 
                          const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes)
 {
     (void)p, (void)i, (void)work, (void)work_bytes;
+    int64_t count = ss__k_numel(out);
+    bool f32 = count >= 0 && out->dtype == SS_F32 && (unsigned)n->sub < SS__K_FMA_FORM_COUNT;
+    for (int k = 0; f32 && k < 3; k++) /* ss__fma: operands of the result's shape */
+        f32 = in[k].dtype == SS_F32 && ss__k_numel(&in[k]) == count;
+    if (f32) {
+        ss__k_fma_f32(n->sub, in[0].data, in[1].data, in[2].data, out->data, count);
+        return SS_OK;
+    }
     return ss__k_elementwise(SS__K_EW_FMA, n->sub, 3, in, out);
 }
 
