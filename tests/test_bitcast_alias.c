@@ -12,53 +12,12 @@
  * per-device blocks (below the replica store's threshold) and large ones
  * (replicated work stored once, read as views) both run.
  */
-#include "support.h"
+#include "plan_run.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { L = 8 };
-
-static ss_context *make_ctx(void)
-{
-    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 30};
-    ss_context *ctx;
-    TS_OK(ss_context_create(&co, &ctx));
-    return ctx;
-}
-
-static void fill(float *v, size_t n, int seed)
-{
-    for (size_t k = 0; k < n; k++)
-        v[k] = (float)((int)((k * 2654435761u + (unsigned)seed) % 1000) - 500) / 64.0f;
-}
-
-/* Per-device bytes of value v (f32, `rank` dims `shape`) of compiled p. */
-static size_t device_bytes(const ss_program *p, ss_value v, int rank, const int64_t shape[])
-{
-    ss_sharding sh;
-    int64_t local[SS_MAX_RANK];
-    TS_OK(ss_value_sharding(p, v, &sh));
-    TS_OK(ss_sharding_shard_shape(&sh, rank, shape, local));
-    size_t n = sizeof(float);
-    for (int d = 0; d < rank; d++)
-        n *= (size_t)local[d];
-    return n;
-}
-
-/* The plan's peak is every device's measured peak; returns it. */
-static size_t plan_is_run(const ss_executable *e, ss_context *ctx)
-{
-    ss_plan plan;
-    TS_OK(ss_executable_plan(e, &plan));
-    for (int d = 0; d < 8; d++) {
-        ss_memory_stats ms;
-        TS_OK(ss_device_memory_stats(ctx, d, &ms));
-        cr_assert_eq(ms.peak_bytes, plan.peak_bytes, "device %d: %zu measured, %zu planned", d,
-                     ms.peak_bytes, plan.peak_bytes);
-    }
-    return plan.peak_bytes;
-}
 
 /* --- t = -x; r = reshape(t) with a unit dim; b = broadcast adding another:
  * t dies at the reshape and r at the broadcast, so all three are one
@@ -78,15 +37,15 @@ static void bitcast_chain(int64_t R, int64_t D)
     TS_OK(ss_program_compile(p, &e));
     size_t n = (size_t)(R * D);
     float *x0 = malloc(n * 4), *out = malloc(n * 4);
-    fill(x0, n, 1);
-    ss_context *ctx = make_ctx();
+    pr_fill(x0, n, 1);
+    ss_context *ctx = pr_make_ctx();
     const void *in[1] = {x0};
     void *outs[1] = {out};
     TS_OK(ss_executable_run(e, ctx, in, outs));
     for (size_t k = 0; k < n; k++)
         cr_assert_eq(out[k], -x0[k], "[%zu]: %g, want %g", k, (double)out[k], (double)-x0[k]);
-    size_t peak = plan_is_run(e, ctx);
-    size_t s = device_bytes(p, x, 2, (int64_t[]){R, D});
+    size_t peak = pr_plan_is_run(e, ctx);
+    size_t s = pr_device_bytes(p, x, 2, (int64_t[]){R, D});
     /* x (an argument, live throughout) and one buffer for t, r and b; a
      * copy through either bitcast would hold a third. */
     cr_assert_eq(peak, 2 * s, "peak %zu B, block %zu B: t, r and b share one buffer", peak, s);
@@ -122,8 +81,8 @@ static void operand_written_later(int64_t R, int64_t D)
     TS_OK(ss_program_compile(p, &e));
     size_t n = (size_t)(R * D);
     float *x0 = malloc(n * 4), *ro = malloc(n * 4), *uo = malloc(n * 4);
-    fill(x0, n, 2);
-    ss_context *ctx = make_ctx();
+    pr_fill(x0, n, 2);
+    ss_context *ctx = pr_make_ctx();
     const void *in[1] = {x0};
     void *outs[2] = {ro, uo};
     TS_OK(ss_executable_run(e, ctx, in, outs));
@@ -133,7 +92,7 @@ static void operand_written_later(int64_t R, int64_t D)
         float want = k < (size_t)(2 * D) ? 7.0f : -x0[k];
         cr_assert_eq(uo[k], want, "u[%zu] = %g, want %g", k, (double)uo[k], (double)want);
     }
-    plan_is_run(e, ctx);
+    pr_plan_is_run(e, ctx);
     ss_context_destroy(ctx);
     free(x0), free(ro), free(uo);
     ss_executable_destroy(e);
@@ -207,8 +166,8 @@ static void carry_from_bitcast(int64_t R, int64_t D, bool reuse)
     size_t n = (size_t)(L * R * D), hn = (size_t)(R * D);
     float *h0 = malloc(hn * 4), *w0 = malloc(n * 4), *st = malloc(n * 4), *sum = malloc(n * 4),
           *want = malloc(n * 4), *hh = malloc(hn * 4);
-    fill(h0, hn, 3);
-    fill(w0, n, 4);
+    pr_fill(h0, hn, 3);
+    pr_fill(w0, n, 4);
     memcpy(hh, h0, hn * 4);
     for (int i = 0; i < L; i++) /* the C loop */
         for (size_t k = 0; k < hn; k++) {
@@ -221,15 +180,15 @@ static void carry_from_bitcast(int64_t R, int64_t D, bool reuse)
         TS_OK(ss_executable_input(e, k, &v));
         in[k] = strcmp(ss_value_name(p, v), "h") == 0 ? (const void *)h0 : w0;
     }
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     void *outs[2] = {st, sum};
     TS_OK(ss_executable_run(e, ctx, in, outs));
     cr_assert_eq(memcmp(st, want, n * 4), 0, "the stack = the C loop's");
     for (size_t k = 0; reuse && k < n; k++)
         cr_assert_eq(sum[k], -w0[k] + want[k], "sum[%zu] = %g: s kept its bytes, want %g", k,
                      (double)sum[k], (double)(-w0[k] + want[k]));
-    size_t peak = plan_is_run(e, ctx);
-    size_t sb = device_bytes(p, s0, 2, (int64_t[]){L * R, D});
+    size_t peak = pr_plan_is_run(e, ctx);
+    size_t sb = pr_device_bytes(p, s0, 2, (int64_t[]){L * R, D});
     if (!reuse) /* s0 and one stack: s, the reshape and the carry are one buffer */
         cr_assert_lt(peak, 2 * sb + sb / 2, "peak %zu B, stack %zu B", peak, sb);
     else /* s0, s, and the carry copied from s */
@@ -267,8 +226,8 @@ static void reshape_argument(bool donate)
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
     float *x0 = malloc(R * D * 4), *back = malloc(R * D * 4), *out = malloc(R * D * 4);
-    fill(x0, R * D, 5);
-    ss_context *ctx = make_ctx();
+    pr_fill(x0, R * D, 5);
+    ss_context *ctx = pr_make_ctx();
     ss_sharding sh;
     TS_OK(ss_value_sharding(p, x, &sh));
     ss_array *in[1], *res[1];
@@ -283,7 +242,7 @@ static void reshape_argument(bool donate)
     }
     ss_plan plan;
     TS_OK(ss_executable_plan_arrays(e, don, &plan));
-    size_t s = device_bytes(p, x, 2, (int64_t[]){R, D});
+    size_t s = pr_device_bytes(p, x, 2, (int64_t[]){R, D});
     for (int d = 0; d < 8; d++) {
         ss_memory_stats ms;
         TS_OK(ss_device_memory_stats(ctx, d, &ms));

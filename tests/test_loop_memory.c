@@ -7,53 +7,21 @@
  * the plan's peak against every device's measured arena peak, and the
  * stacked carry's count against its per-device bytes.
  */
-#include "support.h"
+#include "plan_run.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { L = 32, R = 8, D = 64 };
 
-static ss_context *make_ctx(void)
-{
-    ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 30};
-    ss_context *ctx;
-    TS_OK(ss_context_create(&co, &ctx));
-    return ctx;
-}
-
-static void fill(float *v, size_t n, int seed)
-{
-    for (size_t k = 0; k < n; k++)
-        v[k] = (float)((int)((k * 2654435761u + (unsigned)seed) % 1000) - 500) / 64.0f;
-}
-
-/* Per-device bytes of value v of compiled program p. */
-static size_t device_bytes(const ss_program *p, ss_value v, int rank, const int64_t shape[])
-{
-    ss_sharding sh;
-    int64_t local[SS_MAX_RANK];
-    TS_OK(ss_value_sharding(p, v, &sh));
-    TS_OK(ss_sharding_shard_shape(&sh, rank, shape, local));
-    size_t n = sizeof(float);
-    for (int d = 0; d < rank; d++)
-        n *= (size_t)local[d];
-    return n;
-}
-
-/* The plan's peak is every device's measured peak. */
+/* The plan's peak, counted (no loop of unknown trips), is every device's
+ * measured peak. */
 static void assert_plan_is_run(const ss_executable *e, ss_context *ctx, size_t *peak)
 {
     ss_plan plan;
     TS_OK(ss_executable_plan(e, &plan));
     cr_assert_eq(plan.unknown_trip_loops, 0, "a counted loop");
-    for (int d = 0; d < 8; d++) {
-        ss_memory_stats ms;
-        TS_OK(ss_device_memory_stats(ctx, d, &ms));
-        cr_assert_eq(ms.peak_bytes, plan.peak_bytes, "device %d: %zu measured, %zu planned", d,
-                     ms.peak_bytes, plan.peak_bytes);
-    }
-    *peak = plan.peak_bytes;
+    *peak = pr_plan_is_run(e, ctx);
 }
 
 /* --- A fori_loop that stacks its hidden state, as JAX's scan residuals:
@@ -146,14 +114,14 @@ Test(loop_memory, stacked_carry_is_adopted_and_written_in_place)
           *st = malloc(sizeof(float) * L * R * D), *want_h = malloc(sizeof(float) * R * D),
           *want_st = malloc(sizeof(float) * L * R * D), *ev_h = malloc(sizeof(float) * R * D),
           *ev_st = malloc(sizeof(float) * L * R * D);
-    fill(h0, R * D, 1);
+    pr_fill(h0, R * D, 1);
     stack_reference(h0, want_h, want_st);
     const void *in[1] = {h0};
     void *ev[2] = {ev_h, ev_st}, *out[2] = {h, st};
     TS_OK(ss_program_eval(p, in, ev));
     cr_assert_eq(memcmp(ev_h, want_h, sizeof(float) * R * D), 0, "eval h = the C loop's");
     cr_assert_eq(memcmp(ev_st, want_st, sizeof(float) * L * R * D), 0, "eval stack = the C loop's");
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     TS_OK(ss_executable_run(e, ctx, in, out));
     cr_assert_eq(memcmp(h, want_h, sizeof(float) * R * D), 0, "run h = the C loop's");
     cr_assert_eq(memcmp(st, want_st, sizeof(float) * L * R * D), 0, "run stack = the C loop's");
@@ -162,7 +130,7 @@ Test(loop_memory, stacked_carry_is_adopted_and_written_in_place)
     /* XLA holds the stack once: the zeros become the carry, and each step's
      * dynamic_update_slice writes into it. Three copies (the zeros, the
      * carry and the body's new result) were counted before. */
-    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    size_t s = pr_device_bytes(p, stack, 3, (int64_t[]){L, R, D});
     cr_assert_lt(peak, s + s / 2, "stack %zu B per device, peak %zu B: held once", s, peak);
     cr_assert_geq(peak, s);
     ss_context_destroy(ctx);
@@ -184,12 +152,12 @@ Test(loop_memory, operand_read_after_the_loop_is_not_adopted)
           *s0 = malloc(sizeof(float) * n), *st = malloc(sizeof(float) * n),
           *sum = malloc(sizeof(float) * n), *want_h = malloc(sizeof(float) * R * D),
           *want_st = malloc(sizeof(float) * n);
-    fill(h0, R * D, 1);
-    fill(s0, n, 2);
+    pr_fill(h0, R * D, 1);
+    pr_fill(s0, n, 2);
     stack_reference(h0, want_h, want_st);
     const void *in[2];
     bind_inputs(e, p, h0, s0, in);
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     void *out[3] = {h, st, sum};
     TS_OK(ss_executable_run(e, ctx, in, out));
     cr_assert_eq(memcmp(st, want_st, sizeof(float) * n), 0, "run stack = the C loop's");
@@ -200,7 +168,7 @@ Test(loop_memory, operand_read_after_the_loop_is_not_adopted)
                      (double)(-s0[k] + want_st[k]));
     size_t peak;
     assert_plan_is_run(e, ctx, &peak);
-    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    size_t s = pr_device_bytes(p, stack, 3, (int64_t[]){L, R, D});
     cr_assert_geq(peak, 2 * s, "the initial stack and the carry both live: %zu B, stack %zu B",
                   peak, s);
     ss_context_destroy(ctx);
@@ -235,8 +203,8 @@ Test(loop_memory, scan_accumulator_plan_is_run)
     size_t n = (size_t)L * R * D;
     float *x0 = malloc(sizeof(float) * R * D), *s0 = malloc(sizeof(float) * n),
           *acc = malloc(sizeof(float) * R * D), *want = malloc(sizeof(float) * R * D);
-    fill(x0, R * D, 3);
-    fill(s0, n, 4);
+    pr_fill(x0, R * D, 3);
+    pr_fill(s0, n, 4);
     for (int k = 0; k < R * D; k++) {
         want[k] = -x0[k];
         for (int i = 0; i < L; i++)
@@ -245,7 +213,7 @@ Test(loop_memory, scan_accumulator_plan_is_run)
     const void *in[2];
     bind_inputs(e, p, x0, s0, in);
     void *out[1] = {acc};
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     TS_OK(ss_executable_run(e, ctx, in, out));
     cr_assert_eq(memcmp(acc, want, sizeof(float) * R * D), 0, "run = the C loop's sums");
     size_t peak;
@@ -300,8 +268,8 @@ Test(loop_memory, carry_passed_through_is_not_copied)
     float *h0 = malloc(sizeof(float) * R * D), *w0 = malloc(sizeof(float) * n),
           *hout = malloc(sizeof(float) * R * D), *tout = malloc(sizeof(float) * R * D),
           *want = malloc(sizeof(float) * R * D);
-    fill(h0, R * D, 5);
-    fill(w0, n, 6);
+    pr_fill(h0, R * D, 5);
+    pr_fill(w0, n, 6);
     for (int k = 0; k < R * D; k++) {
         want[k] = h0[k];
         for (int i = 0; i < L; i++)
@@ -310,7 +278,7 @@ Test(loop_memory, carry_passed_through_is_not_copied)
     const void *in[2];
     bind_inputs(e, p, h0, w0, in);
     void *out[2] = {hout, tout};
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     TS_OK(ss_executable_run(e, ctx, in, out));
     cr_assert_eq(memcmp(hout, want, sizeof(float) * R * D), 0, "run h = the C loop's");
     for (int k = 0; k < R * D; k++) {
@@ -321,7 +289,7 @@ Test(loop_memory, carry_passed_through_is_not_copied)
     }
     size_t peak;
     assert_plan_is_run(e, ctx, &peak);
-    size_t wb = device_bytes(p, w, 3, (int64_t[]){L, R, D});
+    size_t wb = pr_device_bytes(p, w, 3, (int64_t[]){L, R, D});
     cr_assert_lt(peak, wb + wb / 2, "w %zu B per device, peak %zu B: held once", wb, peak);
     ss_context_destroy(ctx);
     free(h0), free(w0), free(hout), free(tout), free(want);
@@ -342,16 +310,16 @@ Test(loop_memory, adopted_zeros_are_not_stored_once)
     ss_program *p = stack_program(m, true, false, &stack);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    size_t s = device_bytes(p, stack, 3, (int64_t[]){L, R, D});
+    size_t s = pr_device_bytes(p, stack, 3, (int64_t[]){L, R, D});
     cr_assert_geq(s, 16384, "per-device stack %zu B: large enough to be stored once", s);
     float *h0 = malloc(sizeof(float) * R * D), *h = malloc(sizeof(float) * R * D),
           *st = malloc(sizeof(float) * L * R * D), *want_h = malloc(sizeof(float) * R * D),
           *want_st = malloc(sizeof(float) * L * R * D);
-    fill(h0, R * D, 7);
+    pr_fill(h0, R * D, 7);
     stack_reference(h0, want_h, want_st);
     const void *in[1] = {h0};
     void *out[2] = {h, st};
-    ss_context *ctx = make_ctx();
+    ss_context *ctx = pr_make_ctx();
     TS_OK(ss_context_trace_enable(ctx, 1));
     TS_OK(ss_executable_run(e, ctx, in, out));
     cr_assert_eq(memcmp(st, want_st, sizeof(float) * L * R * D), 0, "run stack = the C loop's");
