@@ -64,9 +64,7 @@ static void prefetch_next(int nleaves, const ss__tensor leaves[], int64_t at, in
 /* r = the fma `form` of a, b, c over n elements, each rounded once (the
  * value of the unfused fma kernel). A clone for CPUs with FMA turns fmaf
  * into the instruction, vectorised; the default one calls the C library. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("fma", "default")))
-#endif
+SS__K_FMA_CLONES /* not under sanitizers: kernels_internal.h */
 static void fma_block(int form, const float *a, const float *b, const float *c, float *r,
                       int64_t n)
 {

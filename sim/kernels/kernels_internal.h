@@ -23,8 +23,10 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define SS__K_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define SS__K_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define SS__K_VECTOR_CLONES
+#define SS__K_FMA_CLONES
 #endif
 
 /* A shape as Python prints it, "(4, 2)", for messages:
