@@ -1,7 +1,7 @@
 /* plan_run.h — what the memory tests of a compiled program share
  * (test_loop_memory.c, test_bitcast_alias.c): eight devices of 64 MiB,
- * deterministic f32 data, a value's bytes per device, and the check that
- * every device's measured peak is the plan's. */
+ * deterministic f32 data, a value's bytes per device, the check that every
+ * device's measured peak is the plan's, and a loop that stacks its carry. */
 #ifndef SS_TESTS_PLAN_RUN_H
 #define SS_TESTS_PLAN_RUN_H
 
@@ -48,6 +48,39 @@ static inline size_t pr_plan_is_run(const ss_executable *e, ss_context *ctx)
                      ms.peak_bytes, plan.peak_bytes);
     }
     return plan.peak_bytes;
+}
+
+/* The loop both tests stack with, as JAX's scan stacks its residuals:
+ * carries (i, h [R, D], stack [L, R, D]); while i < L: h = h * 0.5 + 1,
+ * stack[i] = h. `user` of both callbacks is a const pr_stack_dims. */
+typedef struct pr_stack_dims {
+    int64_t L, R, D;
+} pr_stack_dims;
+
+static inline ss_status pr_stack_cond(ss_program *p, const ss_value c[], ss_value *pred, void *user)
+{
+    const pr_stack_dims *z = user;
+    ss_value n;
+    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){(int32_t)z->L}, &n);
+    return st ? st : ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, c[0], n, pred);
+}
+
+static inline ss_status pr_stack_body(ss_program *p, const ss_value c[], ss_value next[],
+                                      void *user)
+{
+    const pr_stack_dims *z = user;
+    ss_value one, inc, half, t, row, zero, at[3];
+    ss_status st;
+    if ((st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){1}, &inc)) ||
+        (st = ss_binary(p, SS_ADD, c[0], inc, &next[0])) || (st = ss_constant(p, 1.0, &one)) ||
+        (st = ss_constant(p, 0.5, &half)) || (st = ss_binary(p, SS_MUL, c[1], half, &t)) ||
+        (st = ss_binary(p, SS_ADD, t, one, &next[1])) ||
+        (st = ss_reshape(p, next[1], 3, (int64_t[]){1, z->R, z->D}, &row)) ||
+        (st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &zero)))
+        return st;
+    at[0] = c[0];
+    at[1] = at[2] = zero;
+    return ss_dynamic_update_slice(p, c[2], row, 3, at, &next[2]);
 }
 
 #endif

@@ -113,38 +113,9 @@ Test(bitcast_alias, operand_written_in_place_later_keeps_the_reshape_stored)
  * the reshape must then copy (s is not dying) and s keep its bytes while the
  * loop adopts and writes the copy. ------------------------------------------ */
 
-static ss_status stack_cond(ss_program *p, const ss_value c[], ss_value *pred, void *user)
-{
-    (void)user;
-    ss_value n;
-    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){L}, &n);
-    return st ? st : ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, c[0], n, pred);
-}
-
-typedef struct dims {
-    int64_t R, D;
-} dims;
-
-static ss_status stack_body(ss_program *p, const ss_value c[], ss_value next[], void *user)
-{
-    const dims *z = user;
-    ss_value one, inc, half, t, row, zero, at[3];
-    ss_status st;
-    if ((st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){1}, &inc)) ||
-        (st = ss_binary(p, SS_ADD, c[0], inc, &next[0])) || (st = ss_constant(p, 1.0, &one)) ||
-        (st = ss_constant(p, 0.5, &half)) || (st = ss_binary(p, SS_MUL, c[1], half, &t)) ||
-        (st = ss_binary(p, SS_ADD, t, one, &next[1])) ||
-        (st = ss_reshape(p, next[1], 3, (int64_t[]){1, z->R, z->D}, &row)) ||
-        (st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &zero)))
-        return st;
-    at[0] = c[0];
-    at[1] = at[2] = zero;
-    return ss_dynamic_update_slice(p, c[2], row, 3, at, &next[2]);
-}
-
 static void carry_from_bitcast(int64_t R, int64_t D, bool reuse)
 {
-    dims z = {R, D};
+    pr_stack_dims z = {L, R, D};
     ss_mesh *m = ts_make_mesh("data=2,model=4", 8);
     ss_program *p;
     TS_OK(ss_program_create(m, &p));
@@ -153,7 +124,7 @@ static void carry_from_bitcast(int64_t R, int64_t D, bool reuse)
     TS_OK(ss_unary(p, SS_NEG, s0, &s));
     TS_OK(ss_reshape(p, s, 3, (int64_t[]){L, R, D}, &init));
     TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &i0));
-    TS_OK(ss_while_loop(p, stack_cond, stack_body, &z, 3, (ss_value[]){i0, h, init}, fin));
+    TS_OK(ss_while_loop(p, pr_stack_cond, pr_stack_body, &z, 3, (ss_value[]){i0, h, init}, fin));
     TS_OK(ss_output(p, fin[2], NULL));
     if (reuse) {
         ss_value flat, sum;

@@ -27,30 +27,7 @@ static void assert_plan_is_run(const ss_executable *e, ss_context *ctx, size_t *
 /* --- A fori_loop that stacks its hidden state, as JAX's scan residuals:
  * carries (i, h, stack), while i < L: h = h * 0.5 + 1, stack[i] = h. ------ */
 
-static ss_status stack_cond(ss_program *p, const ss_value c[], ss_value *pred, void *user)
-{
-    (void)user;
-    ss_value n;
-    ss_status st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){L}, &n);
-    return st ? st : ss_compare(p, SS_CMP_LT, SS_CMP_SIGNED, c[0], n, pred);
-}
-
-static ss_status stack_body(ss_program *p, const ss_value c[], ss_value next[], void *user)
-{
-    (void)user;
-    ss_value one, inc, half, t, row, zero, at[3];
-    ss_status st;
-    if ((st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){1}, &inc)) ||
-        (st = ss_binary(p, SS_ADD, c[0], inc, &next[0])) || (st = ss_constant(p, 1.0, &one)) ||
-        (st = ss_constant(p, 0.5, &half)) || (st = ss_binary(p, SS_MUL, c[1], half, &t)) ||
-        (st = ss_binary(p, SS_ADD, t, one, &next[1])) ||
-        (st = ss_reshape(p, next[1], 3, (int64_t[]){1, R, D}, &row)) ||
-        (st = ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &zero)))
-        return st;
-    at[0] = c[0];
-    at[1] = at[2] = zero;
-    return ss_dynamic_update_slice(p, c[2], row, 3, at, &next[2]);
-}
+static const pr_stack_dims stack_dims = {L, R, D};
 
 /* The C loop: h after each step into stack[i]. */
 static void stack_reference(const float *h0, float *h, float *stack)
@@ -80,7 +57,7 @@ static ss_program *stack_program(ss_mesh *m, bool zeros, bool reuse, ss_value *s
         TS_OK(ss_unary(p, SS_NEG, s0, &init));
     }
     TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &i0));
-    TS_OK(ss_while_loop(p, stack_cond, stack_body, NULL, 3, (ss_value[]){i0, h, init}, fin));
+    TS_OK(ss_while_loop(p, pr_stack_cond, pr_stack_body, (void *)&stack_dims, 3, (ss_value[]){i0, h, init}, fin));
     TS_OK(ss_output(p, fin[1], NULL));
     TS_OK(ss_output(p, fin[2], NULL));
     if (reuse) {
@@ -258,7 +235,7 @@ Test(loop_memory, carry_passed_through_is_not_copied)
     ss_value h = ts_input(p, "h", "P('data', None)", 2, R, D);
     ss_value w = ts_input(p, "s0", "P(None, 'data', None)", 3, L, R, D), i0, fin[3], total;
     TS_OK(ss_constant_array(p, SS_I32, 0, NULL, &(int32_t){0}, &i0));
-    TS_OK(ss_while_loop(p, stack_cond, read_body, NULL, 3, (ss_value[]){i0, h, w}, fin));
+    TS_OK(ss_while_loop(p, pr_stack_cond, read_body, (void *)&stack_dims, 3, (ss_value[]){i0, h, w}, fin));
     TS_OK(ss_reduce(p, SS_REDUCE_SUM, fin[2], 1, (int[]){0}, 0, &total));
     TS_OK(ss_output(p, fin[1], NULL));
     TS_OK(ss_output(p, total, NULL));
