@@ -30,7 +30,9 @@ typedef enum ss__inst_kind {
     SS__INST_PLACE,    /* write in[0] into in[1] (= out, no allocation) at block
                           ((coord of mesh axis `place_axis`) + place_step) mod
                           place_n along dim place_dim */
-    SS__INST_FREE,     /* return buffer in[0] to the arena */
+    SS__INST_FREE,     /* return buffer in[0] to the arena (in a plan's copy under
+                          XLA's fusion model, xla_fusion.c: buffers in[0..nin),
+                          none when nin is 0) */
     SS__INST_LOOP,     /* run loop `index` (ss__loop_exec) on operands in[]: its
                           results are the buffers loops[index].outs, out = outs[0] */
     SS__INST_TRANSFER  /* out = in[0] copied between device and host memory (a

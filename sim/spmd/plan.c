@@ -111,6 +111,26 @@ double ss__inst_flops(const ss_executable *e, const ss__inst *i)
 
 /* The run being planned: from host buffers (ss_executable_run), or on
  * device-resident arrays with some donated (ss_executable_run_arrays). */
+/* The plans of regions (loop bodies, conditions, branches) already made
+ * in one planning call: a region's plan depends only on the region, the
+ * carries it may write over (donate), the layout and the fusion model, so
+ * a loop planned again (its two body runs, every candidate list
+ * xla_fusion.c tries around it) is looked up, not replanned with its own
+ * fusion search. */
+typedef struct region_plan {
+    const ss_executable *sub;
+    uint64_t donate; /* bit k: input k donated (SS__MAX_INPUTS is 64) */
+    ss_memory_layout layout;
+    bool fusion;
+    ss_plan plan;
+    size_t end_live;
+} region_plan;
+
+typedef struct region_memo {
+    region_plan *at;
+    int n, cap;
+} region_memo;
+
 typedef struct mode {
     bool arrays;
     const bool *donate; /* per input, or NULL */
@@ -128,6 +148,7 @@ typedef struct mode {
     ss_memory_layout layout;
     bool fusion; /* ss_memory_model.xla_fusion: regions are planned so too */
     size_t host_live; /* bytes in the device's partition of its host's arena */
+    region_memo *memo; /* NULL: regions are planned every time */
 } mode;
 
 /* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
@@ -139,6 +160,7 @@ typedef struct peak_detail {
     size_t extra;
     ss_buffer_role extra_role;
     ss_value extra_value;
+    bool peak_only; /* only the peak is wanted: FLOPs are not counted */
 } peak_detail;
 
 static void hbm_set(mode *md, int b, bool in)
@@ -249,7 +271,7 @@ static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__
         return;
     if (tl->n < tl->cap)
         tl->pts[tl->n] = (ss_memory_point){
-            k, i->kind == SS__INST_FREE ? e->bufs[i->in[0]].value : i->node,
+            k, i->kind != SS__INST_FREE ? i->node : i->nin ? e->bufs[i->in[0]].value : -1,
             (size_t)i->kind < sizeof inst_what / sizeof *inst_what && inst_what[i->kind]
                 ? inst_what[i->kind]
                 : "other",
@@ -271,10 +293,10 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live, ss_memory_layout layout, bool fusion);
+                          size_t *end_live, ss_memory_layout layout, bool fusion,
+                          region_memo *memo);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
-                                      ss_memory_layout layout, bool fusion, ss_plan *out,
-                                      size_t *end_live);
+                                      const mode *md, ss_plan *out, size_t *end_live);
 
 /* Runs of a loop's body (and its condition runs one more): a counted
  * loop's length, a while's trips when known before it runs, else once. */
@@ -297,7 +319,7 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     double flops = 0, sent = 0;
     for (int b = 0; b < l->nbranch; b++) {
         ss_plan r;
-        ss_status st = plan_region_laid_out(l->branch[b], NULL, md->layout, md->fusion, &r, NULL);
+        ss_status st = plan_region_laid_out(l->branch[b], NULL, md, &r, NULL);
         if (st)
             return st;
         inner = r.peak_bytes > inner ? r.peak_bytes : inner;
@@ -360,13 +382,13 @@ static size_t carry_facts(const ss_executable *e, const ss__loop_exec *l, bool p
 /* One run of loop l's body whose owned carries (own[k]) it may write
  * over, on top of the `base` bytes live around it: the peak it reaches,
  * and the copies made after it (ss__loop_run's order). */
-static ss_status body_step(const ss__loop_exec *l, const bool own[], ss_memory_layout layout,
-                           bool fusion, size_t base, size_t copies, ss_plan *body, size_t *peak)
+static ss_status body_step(const ss__loop_exec *l, const bool own[], const mode *md, size_t base,
+                           size_t copies, ss_plan *body, size_t *peak)
 {
     bool donate[SS__MAX_INPUTS] = {false};
     memcpy(donate, own, sizeof(bool) * (size_t)l->ncarry);
     size_t end = 0;
-    ss_status st = plan_region_laid_out(l->body, donate, layout, fusion, body, &end);
+    ss_status st = plan_region_laid_out(l->body, donate, md, body, &end);
     if (st)
         return st;
     *peak = base + body->peak_bytes;
@@ -438,7 +460,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     ss_plan body, cond;
     memset(&body, 0, sizeof body);
     memset(&cond, 0, sizeof cond);
-    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md->layout, md->fusion, &cond, NULL) : SS_OK;
+    ss_status st = l->cond ? plan_region_laid_out(l->cond, NULL, md, &cond, NULL) : SS_OK;
     size_t base = *live + ys, peak = base + carries, step;
     if (!st && l->cond) {
         size_t c1 = base + owned1 + cond.peak_bytes, c2 = base + owned2 + cond.peak_bytes;
@@ -446,12 +468,12 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         if (runs >= 1)
             peak = c2 > peak ? c2 : peak;
     }
-    if (!st && runs >= 1 && !(st = body_step(l, own1, md->layout, md->fusion, base, copies, &body, &step)))
+    if (!st && runs >= 1 && !(st = body_step(l, own1, md, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
-    if (!st && runs >= 2 && !(st = body_step(l, own2, md->layout, md->fusion, base, copies, &body, &step)))
+    if (!st && runs >= 2 && !(st = body_step(l, own2, md, base, copies, &body, &step)))
         peak = step > peak ? step : peak;
     if (!st && runs < 1) /* the FLOPs and collectives of one run, not counted */
-        st = plan_region_laid_out(l->body, NULL, md->layout, md->fusion, &body, NULL);
+        st = plan_region_laid_out(l->body, NULL, md, &body, NULL);
     if (st)
         return st;
     if (peak > out->peak_bytes) {
@@ -480,7 +502,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false);
+    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false, NULL);
 }
 
 /* What a candidate list of xla_fusion.c is planned with. */
@@ -488,6 +510,7 @@ typedef struct fusion_ctx {
     const bool *donate;
     size_t onchip_cap;
     ss_memory_layout layout;
+    region_memo *memo;
 } fusion_ctx;
 
 static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak)
@@ -497,10 +520,10 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     bool *flags = calloc(nb, 4);
     if (!flags)
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1};
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true};
     ss_plan p;
     ss_status st = plan_run(e, c->donate, true, c->onchip_cap, &pd, &p, NULL, NULL, c->layout,
-                            true);
+                            true, c->memo);
     *peak = p.peak_bytes;
     free(flags);
     return st;
@@ -510,12 +533,13 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
  * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
  * with model_copy_free. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
-                            bool fusion, size_t onchip_cap, ss_executable *copy)
+                            bool fusion, size_t onchip_cap, region_memo *memo,
+                            ss_executable *copy)
 {
     ss_status st = ss__executable_laid_out(e, layout, copy);
     if (st || !fusion)
         return st;
-    fusion_ctx c = {donate, onchip_cap, layout};
+    fusion_ctx c = {donate, onchip_cap, layout, memo};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
     if (st) {
         if (copy->insts != e->insts)
@@ -533,33 +557,62 @@ static void model_copy_free(const ss_executable *e, ss_executable *copy)
         free(copy->bufs);
 }
 
-/* A region's plan with its buffers sized by `layout` (as the executable
- * around it is), and XLA's fusion modelled with fusion:
- * ss__plan_region's contract. */
+/* A region's plan with its buffers sized by md's layout (as the executable
+ * around it is), and XLA's fusion modelled with md's fusion:
+ * ss__plan_region's contract; looked up in md's memo when it has one. */
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
-                                      ss_memory_layout layout, bool fusion, ss_plan *out,
-                                      size_t *end_live)
+                                      const mode *md, ss_plan *out, size_t *end_live)
 {
+    ss_memory_layout layout = md->layout;
+    bool fusion = md->fusion;
     if (layout == SS_LAYOUT_DENSE && !fusion)
         return ss__plan_region(sub, donate, out, end_live);
+    region_memo *memo = md->memo;
+    uint64_t bits = 0;
+    for (int k = 0; donate && k < SS__MAX_INPUTS; k++)
+        bits |= (uint64_t)donate[k] << k;
+    for (int k = 0; memo && k < memo->n; k++) {
+        const region_plan *r = &memo->at[k];
+        if (r->sub == sub && r->donate == bits && r->layout == layout && r->fusion == fusion) {
+            *out = r->plan;
+            if (end_live)
+                *end_live = r->end_live;
+            return SS_OK;
+        }
+    }
     ss_executable copy;
-    ss_status st = model_copy(sub, donate, layout, fusion, 0, &copy);
+    size_t end = 0;
+    ss_status st = model_copy(sub, donate, layout, fusion, 0, memo, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, end_live, layout, fusion);
+    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, &end, layout, fusion, memo);
     model_copy_free(sub, &copy);
-    return st;
+    if (end_live)
+        *end_live = end;
+    if (st || !memo)
+        return st;
+    if (memo->n == memo->cap) {
+        int cap = memo->cap ? 2 * memo->cap : 16;
+        region_plan *at = realloc(memo->at, sizeof *at * (size_t)cap);
+        if (!at)
+            return SS_OK; /* not remembered: planned again next time */
+        memo->at = at;
+        memo->cap = cap;
+    }
+    memo->at[memo->n++] = (region_plan){sub, bits, layout, fusion, *out, end};
+    return SS_OK;
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
-                          size_t *end_live, ss_memory_layout layout, bool fusion)
+                          size_t *end_live, ss_memory_layout layout, bool fusion,
+                          region_memo *memo)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout, fusion, 0};
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap ? calloc(nb, 1) : NULL, pd, layout, fusion, 0, memo};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && (!md.onchip || !md.result))) {
         free((void *)md.arg_input);
@@ -586,17 +639,22 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         switch (i->kind) {
         case SS__INST_FREE:
             /* Run on arrays, an undonated argument and an output's buffer
-             * outlive the run. */
-            if (md.moved[b0] || borrowed || kept[b0] || (e->region && arg_input[b0] >= 0) ||
-                e->bufs[b0].fused_away)
-                ; /* nothing to free (a region's loop frees its carries) */
-            else if (e->bufs[b0].host)
-                md.host_live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
-            else if (md.onchip && md.onchip[b0])
-                md.onchip_used -= ss_device_buffer_bytes(e->bufs[b0].bytes);
-            else {
-                live -= ss_device_buffer_bytes(e->bufs[b0].bytes);
-                hbm_set(&md, b0, false);
+             * outlive the run. A FREE of the fusion model's copy may free
+             * several buffers or none (lower.h). */
+            for (int x = 0; x < i->nin; x++) {
+                int b = i->in[x];
+                if (md.moved[b] || kept[b] || (e->region && arg_input[b] >= 0) ||
+                    e->bufs[b].fused_away ||
+                    (arrays && arg_input[b] >= 0 && !donated(&md, b)))
+                    ; /* nothing to free (a region's loop frees its carries) */
+                else if (e->bufs[b].host)
+                    md.host_live -= ss_device_buffer_bytes(e->bufs[b].bytes);
+                else if (md.onchip && md.onchip[b])
+                    md.onchip_used -= ss_device_buffer_bytes(e->bufs[b].bytes);
+                else {
+                    live -= ss_device_buffer_bytes(e->bufs[b].bytes);
+                    hbm_set(&md, b, false);
+                }
             }
             timeline_add(tl, e, k, i, live, live, md.host_live);
             continue;
@@ -648,7 +706,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                 if (!takes_operand(e, i, 1 + x, &md, &live))
                     place_result(e, &md, i->extra_out[x], &live, out);
         size_t peak = live;
-        out->flops += ss__inst_flops(e, i);
+        if (!pd || !pd->peak_only)
+            out->flops += ss__inst_flops(e, i);
         if (i->kind == SS__INST_KERNEL) {
             size_t work;
             if ((st = ss__inst_work_bytes(e, i, &work)))
@@ -693,12 +752,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false);
+    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false);
+    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -708,15 +767,17 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
 {
     if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion))
         return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
-                        SS_LAYOUT_DENSE, false);
+                        SS_LAYOUT_DENSE, false, NULL);
     ss_executable copy;
-    ss_status st =
-        model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &copy);
-    if (st)
-        return st;
-    st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL, model->layout,
-                  model->xla_fusion);
-    model_copy_free(e, &copy);
+    region_memo memo = {0};
+    ss_status st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
+                              &memo, &copy);
+    if (!st) {
+        st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL,
+                      model->layout, model->xla_fusion, &memo);
+        model_copy_free(e, &copy);
+    }
+    free(memo.at);
     return st;
 }
 
@@ -771,7 +832,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
         free(all);
         return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
     }
-    peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1};
+    peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1, false};
     bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
     for (int k = 0; k < e->ninsts; k++) {
         if (e->insts[k].kind == SS__INST_LOAD)
@@ -780,12 +841,15 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
             res[e->insts[k].in[0]] = true;
     }
     ss_executable sized = *e;
+    region_memo memo = {0};
     ss_status st = SS_OK;
     if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion))
-        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &sized);
+        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &memo,
+                        &sized);
     if (!st)
         st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
-                      model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion);
+                      model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion, &memo);
+    free(memo.at);
     if (!st) {
         int m = detail_entries(e, &sized, &pd, arg, res, all);
         qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
@@ -804,7 +868,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false);
+    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -65,7 +65,8 @@ typedef struct model {
     int *producer;            /* buffer -> instruction, -1 */
     bool *in_loop;            /* buffer read by a LOOP instruction */
     bool *away;               /* buffer fused away */
-    int *due, *next_due;      /* rebuild's lists of FREEs per slot */
+    int *due, *next_due;      /* rebuild_compact's lists of FREEs per slot */
+    bool compact;             /* the copy's list is compact (not parallel to orig) */
 } model;
 
 /* Can buffer b (the single result of instruction p) be fused into every
@@ -216,10 +217,35 @@ static void deaths(model *m)
     }
 }
 
-/* The instruction list of the copy from orig and away[]. */
-static void rebuild(model *m)
+/* c (a copy of orig instruction i) with the in-place shares the fusions
+ * allow: a value fused away takes over nothing; nothing takes over a
+ * fused-away buffer or one that now lives longer. */
+static void fix_shares(const model *m, const ss__inst *i, ss__inst *c)
 {
-    deaths(m);
+    if (i->kind != SS__INST_KERNEL && i->kind != SS__INST_FUSED && i->kind != SS__INST_COLL)
+        return;
+    int nres = i->kind == SS__INST_FUSED ? 1 + i->fused.nextra : 1;
+    for (int r = 0; r < nres; r++) {
+        int res = r == 0 ? i->out : i->extra_out[r - 1];
+        c->share[r] = i->share[r];
+        c->share_alt[r] = i->share_alt[r];
+        if (m->away[res]) {
+            c->share[r] = c->share_alt[r] = -1;
+            continue;
+        }
+        int s = c->share[r] >= 0 ? i->in[c->share[r]] : -1;
+        if (s >= 0 && (m->away[s] || m->death[s] != m->free_at[s]))
+            c->share[r] = -1;
+        s = c->share_alt[r] >= 0 ? i->in[c->share_alt[r]] : -1;
+        if (s >= 0 && (m->away[s] || m->death[s] != m->free_at[s]))
+            c->share_alt[r] = -1;
+    }
+}
+
+/* The copy's list from orig and away[], compact: one FREE per buffer, at
+ * the slot of its death (rebuild's fallback). */
+static void rebuild_compact(model *m)
+{
     ss_executable *e = m->e;
     /* due[k]: the buffers whose FREE goes at slot k, a list through
      * next_due in buffer order. */
@@ -234,34 +260,49 @@ static void rebuild(model *m)
     for (int k = 0; k < m->norig; k++) {
         const ss__inst *i = &m->orig[k];
         if (i->kind == SS__INST_FREE) {
-            /* The FREEs due here: each buffer whose death is this slot. */
             for (int b = m->due[k]; b >= 0; b = m->next_due[b])
                 e->insts[n++] = m->orig[m->free_at[b]];
             continue;
         }
-        ss__inst c = *i;
-        if (c.kind == SS__INST_KERNEL || c.kind == SS__INST_FUSED || c.kind == SS__INST_COLL) {
-            int nres = c.kind == SS__INST_FUSED ? 1 + c.fused.nextra : 1;
-            for (int r = 0; r < nres; r++) {
-                int res = r == 0 ? c.out : c.extra_out[r - 1];
-                /* A value fused away takes over nothing; nothing takes over
-                 * a fused-away buffer or one that now lives longer. */
-                if (m->away[res]) {
-                    c.share[r] = c.share_alt[r] = -1;
-                    continue;
-                }
-                if (c.share[r] >= 0 && (m->away[c.in[c.share[r]]] ||
-                                        m->death[c.in[c.share[r]]] != m->free_at[c.in[c.share[r]]]))
-                    c.share[r] = -1;
-                if (c.share_alt[r] >= 0 &&
-                    (m->away[c.in[c.share_alt[r]]] ||
-                     m->death[c.in[c.share_alt[r]]] != m->free_at[c.in[c.share_alt[r]]]))
-                    c.share_alt[r] = -1;
-            }
-        }
-        e->insts[n++] = c;
+        e->insts[n] = *i;
+        fix_shares(m, i, &e->insts[n++]);
     }
     e->ninsts = n;
+    m->compact = true;
+}
+
+/* The instruction list of the copy from orig and away[]. It stays
+ * parallel to orig (instruction k at k) and is rewritten in place: each
+ * FREE slot frees the buffers whose death is there, several or none
+ * (lower.h), and the shares are fixed; an instruction is never copied
+ * whole (they are kilobytes, and the search rebuilds once per candidate).
+ * When more buffers die at one slot than a FREE holds, it is built
+ * compact instead. */
+static void rebuild(model *m)
+{
+    deaths(m);
+    ss_executable *e = m->e;
+    if (m->compact) {
+        memcpy(e->insts, m->orig, sizeof *e->insts * (size_t)m->norig);
+        m->compact = false;
+    }
+    e->ninsts = m->norig;
+    for (int k = 0; k < m->norig; k++)
+        if (m->orig[k].kind == SS__INST_FREE)
+            e->insts[k].nin = 0;
+    for (int b = 0; b < e->nbufs; b++) {
+        if (m->free_at[b] < 0)
+            continue;
+        ss__inst *f = &e->insts[m->death[b]];
+        if (f->nin == SS__MAX_INPUTS) {
+            rebuild_compact(m);
+            break;
+        }
+        f->in[f->nin++] = b;
+    }
+    if (!m->compact)
+        for (int k = 0; k < m->norig; k++)
+            fix_shares(m, &m->orig[k], &e->insts[k]);
     for (int b = 0; b < e->nbufs; b++)
         e->bufs[b].fused_away = m->away[b];
 }
@@ -286,7 +327,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
     model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
-               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz)};
+               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
