@@ -6,7 +6,15 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static cJSON *run_json(const char *args, int want_rc)
 {
@@ -321,6 +329,33 @@ Test(cli, plan_device_sets_capacity_and_accounting)
     expect_error(args, "--device: unknown profile 'tpu-v9' (cpu-here, tpu-v5e, tpu-v5p, h100-nvlink)");
     snprintf(args, sizeof args, "run %s/megatron.shard --device tpu-v5e --json", getenv("SS_SCENARIOS"));
     expect_error(args, "--device plans for an accelerator: use it with shardsim plan");
+}
+
+/* plan --json times its phases in the process: each is a duration, and
+ * together they fit in the whole command's wall time. */
+Test(cli, plan_json_times_its_phases)
+{
+    char args[256], *out, *err;
+    snprintf(args, sizeof args, "plan %s/transformer.shard --device tpu-v5e --json",
+             getenv("SS_SCENARIOS"));
+    double t0 = now_s();
+    cr_assert_eq(ts_run_cli(args, &out, &err), 0, "%s", err);
+    double wall = now_s() - t0;
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j, "%s", out);
+    const cJSON *sec = cJSON_GetObjectItem(j, "seconds");
+    cr_assert(cJSON_IsObject(sec), "no seconds in %s", out);
+    double sum = 0;
+    for (const char *const *k = (const char *const[]){"load", "compile", "plan", NULL}; *k; k++) {
+        const cJSON *v = cJSON_GetObjectItem(sec, *k);
+        cr_assert(cJSON_IsNumber(v), "seconds.%s missing", *k);
+        cr_assert(v->valuedouble > 0, "seconds.%s = %g", *k, v->valuedouble);
+        sum += v->valuedouble;
+    }
+    cr_assert_lt(sum, wall, "phases %g s, whole command %g s", sum, wall);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
 }
 
 /* --explain-memory lists the planned peak's buffers: their bytes add up

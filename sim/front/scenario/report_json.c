@@ -397,6 +397,15 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
         ss__buf_puts(b, ",\"flops_per_device\":");
         json_num(b, r->plan.flops);
         if (r->is_plan) {
+            /* Wall seconds in this process: reading and importing the
+             * file, compiling, planning under the memory model. */
+            ss__buf_puts(b, ",\"seconds\":{\"load\":");
+            json_num(b, sc->load_s);
+            ss__buf_puts(b, ",\"compile\":");
+            json_num(b, r->compile_s);
+            ss__buf_puts(b, ",\"plan\":");
+            json_num(b, r->plan_s);
+            ss__buf_putc(b, '}');
             ss__buf_printf(b, ",\"fits\":%s,\"estimates\":[", r->fits ? "true" : "false");
             int m = 0;
             const ss_hw_profile *p;

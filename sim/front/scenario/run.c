@@ -666,6 +666,7 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
     if (opts->steps < 0 || opts->steps > 1000000)
         return fail_at(NULL, err, (ss__scn_loc){0, 0}, "steps must be in 1..1000000",
                        SS__SCN_EXIT_USAGE, SS_ERR_INVALID);
+    double t0 = now_s();
     ss_scenario *sc = calloc(1, sizeof *sc);
     if (!sc)
         return fail_at(NULL, err, (ss__scn_loc){0, 0}, "out of host memory", SS__SCN_EXIT_CHECK,
@@ -687,6 +688,7 @@ static ss_status load(const char *path, const char *text, const ss_scenario_opti
         sc->device_memory = opts->device->hbm_bytes;
     if (!sc->device_memory)
         sc->device_memory = SS_DEFAULT_DEVICE_MEMORY;
+    sc->load_s = now_s() - t0;
     *out = sc;
     return SS_OK;
 }
@@ -757,10 +759,12 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
         if (!st) {
             carried_donations(sc, donate);
             r->peak = malloc(sizeof *r->peak * SS__SCN_PEAK_BUFFERS);
+            t0 = now_s();
             st = r->peak ? ss_executable_peak_detail(
                                r->exe, donate, sc->opts.device ? &sc->opts.device->memory : NULL,
                                r->peak, SS__SCN_PEAK_BUFFERS, &r->npeak, &r->plan)
                          : ss__fail(SS_ERR_NOMEM, "out of host memory");
+            r->plan_s = now_s() - t0;
         }
         free(donate);
         if (st) {

@@ -325,6 +325,7 @@ struct ss_scenario {
     bool imported; /* a StableHLO module (front/stablehlo/import.h), not a scenario */
     char *src; /* the file's text (malloc'd) */
     size_t len;
+    double load_s; /* seconds ss_scenario_load took (read, parse, import) */
     ss__scn_arena arena;
     ss__scn_tokens toks;
     ss__scn_file file;
@@ -451,6 +452,7 @@ typedef struct ss__scn_report {
     ss_plan plan;
     int steps;
     double compile_s, first_s, median_s;
+    double plan_s;          /* the plan under the memory model (ss_executable_peak_detail) */
     ss__scn_check_result checks[SS__SCN_MAX_CHECKS];
     bool fits;              /* plan: peak <= capacity */
     struct ss__scn_ckpt_rt *ckpt; /* what the save/restore statements did or will do */
