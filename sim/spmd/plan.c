@@ -675,6 +675,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
                 c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
+            if (e->bufs[i->out].xla_bf16) /* gathered in bf16 by XLA's TPU compiler */
+                c.dtype = SS_BF16;
             if ((st = ss__coll_record_plan(&c, &rec)))
                 break;
             out->ncollectives++;
@@ -958,6 +960,8 @@ ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_re
     ss_coll c = i->coll;
     if (i->pairs_at >= 0)
         c.pairs = (const int (*)[2]) & owner->pairs[i->pairs_at];
+    if (owner->bufs[i->out].xla_bf16) /* ss_executable_model_gathers */
+        c.dtype = SS_BF16;
     ss_status st = ss__coll_record_plan(&c, out);
     if (!st)
         out->seq = index + 1;
