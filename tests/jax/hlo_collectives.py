@@ -405,6 +405,7 @@ def parse(text, per_execution=False):
         if ins[5].endswith("-done") and ins[6]:
             done_of[ins[6][0]] = ins
     out = []
+    chains = {}  # (channel_id, chain_id) -> the chain's collective
     for comp, entry, no, name, typ, opcode, operands, attrs, _ in instrs:
         kind = opcode[:-len("-start")] if opcode.endswith("-start") else opcode
         if kind not in KINDS:
@@ -460,6 +461,19 @@ def parse(text, per_execution=False):
             om = re.search(r'op_name="((?:[^"\\]|\\.)*)"', meta)
             if om:
                 c["op_name"] = om.group(1)
+        chain = re.search(r'chain_id="(\d+)"', _attr_value(attrs, "frontend_attributes") or "")
+        if per_execution and chain and "channel_id" in c:
+            # XLA TPU's async collective fusion: one collective, cloned into
+            # the start fusion and each continuation fusion of its chain
+            # (AsyncCollectiveStart ... AsyncCollectiveDone), every clone
+            # with the collective's channel_id: it runs once.
+            key = (c["channel_id"], chain.group(1))
+            first = chains.get(key)
+            if first is not None:
+                first["chain_clones"] += 1
+                continue
+            c["chain_clones"] = 1
+            chains[key] = c
         out.append(c)
     return out
 
