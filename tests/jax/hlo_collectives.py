@@ -29,6 +29,11 @@ a dict with:
                       fusions, calls and async computations (runs());
                       runs_known is false when a loop's trip count could
                       not be read (that loop then counts once)
+  chain_clones        (per_execution only) XLA TPU's async collective
+                      fusion clones one collective into every fusion of
+                      its chain (the start and each continuation, one
+                      channel_id, frontend_attributes chain_id): it is
+                      listed once, with the number of clones
   hlo_kind            (per_execution only) the opcode as written, where
                       kind differs from it:
                       an all-reduce whose computation's root is a
