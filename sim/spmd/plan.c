@@ -708,7 +708,8 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
-    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion))
+    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
+                   !model->xla_bf16_gathers))
         return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
                         SS_LAYOUT_DENSE, false);
     ss_executable copy;
@@ -783,7 +784,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     }
     ss_executable sized = *e;
     ss_status st = SS_OK;
-    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion))
+    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion || model->xla_bf16_gathers))
         st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &sized);
     if (!st)
         st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
