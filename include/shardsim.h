@@ -1040,6 +1040,11 @@ typedef struct ss_memory_model {
     ss_memory_layout layout;
     size_t onchip_bytes; /* 0: every temporary in HBM */
     bool xla_fusion;     /* leave out the values XLA fuses away */
+    /* XLA's TPU compiler moves an f32 all-gather read only by f32 dots in
+     * bf16 (the dots' DEFAULT precision is one bf16 pass, and the narrowing
+     * convert moves above the gather): ss_executable_model_gathers marks
+     * them, and the plan and ledger count them at half the bytes. */
+    bool xla_bf16_gathers;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
@@ -1929,6 +1934,16 @@ ss_status ss_executable_plan_layout(const ss_executable *e, ss_memory_layout lay
  * planned densely, all in HBM. */
 ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
                                    const ss_memory_model *model, ss_plan *out);
+/* Mark e's collectives that the device's compiler moves in a narrower type
+ * than the program (model->xla_bf16_gathers: the f32 all-gathers whose
+ * only readers are f32 dot_generals of DEFAULT precision, in e and in its
+ * loops' regions). From then on e's ledger (ss_executable_ledger_get, the
+ * plan's sent bytes) records them as bf16 and a plan under a memory model
+ * sizes their results as bf16; runs are unchanged (they gather f32 and
+ * compute JAX's CPU values). *marked (may be NULL): how many were marked.
+ * Nothing is marked when the model does not ask for it. */
+ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *model,
+                                      int *marked);
 /* The collectives a run will record, in order (ss_coll_record without
  * timings); equal to the context's ledger after one run. A counted loop's
  * body is listed once per step, as is a while's whose trip count its form

@@ -89,6 +89,10 @@ typedef struct ss__node {
     int64_t shape[SS_MAX_RANK];
     /* dot_general */
     int nb, nc;
+    /* dot_general: an operand's precision_config asks for more than
+     * DEFAULT (HIGH, HIGHEST), which XLA's TPU compiler computes in more
+     * than one bf16 pass (xla_narrow.c); set by the StableHLO import */
+    bool dot_precise;
     int8_t lb[SS_MAX_RANK], rb[SS_MAX_RANK], lc[SS_MAX_RANK], rc[SS_MAX_RANK];
     /* reduce, argmax: the reduced dims; reverse: the reversed dims */
     unsigned axes_mask;

@@ -54,6 +54,9 @@ typedef struct ss__bufdesc {
                        (a device_put to a host memory kind), not in the device's */
     bool fused_away; /* the plan's XLA fusion model (xla_fusion.c): never
                         materialised, counted as no bytes */
+    bool xla_bf16;   /* an f32 all-gather's result that XLA's TPU compiler
+                        gathers in bf16 (xla_narrow.c): a plan under a memory
+                        model and the ledger count it so; runs ignore it */
     char name[48];  /* "%12 dot_general": the value and what made the buffer */
 } ss__bufdesc;
 

@@ -734,6 +734,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
                 c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
+            if (e->bufs[i->out].xla_bf16) /* gathered in bf16 by XLA's TPU compiler */
+                c.dtype = SS_BF16;
             if ((st = ss__coll_record_plan(&c, &rec)))
                 break;
             out->ncollectives++;
@@ -765,7 +767,8 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
-    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion))
+    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
+                   !model->xla_bf16_gathers))
         return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
                         SS_LAYOUT_DENSE, false, NULL);
     ss_executable copy;
@@ -843,7 +846,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     ss_executable sized = *e;
     region_memo memo = {0};
     ss_status st = SS_OK;
-    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion))
+    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion || model->xla_bf16_gathers))
         st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &memo,
                         &sized);
     if (!st)
@@ -1022,6 +1025,8 @@ ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_re
     ss_coll c = i->coll;
     if (i->pairs_at >= 0)
         c.pairs = (const int (*)[2]) & owner->pairs[i->pairs_at];
+    if (owner->bufs[i->out].xla_bf16) /* ss_executable_model_gathers */
+        c.dtype = SS_BF16;
     ss_status st = ss__coll_record_plan(&c, out);
     if (!st)
         out->seq = index + 1;

@@ -92,7 +92,8 @@ ss_status ss__executable_laid_out(const ss_executable *e, ss_memory_layout layou
         copy->bufs[b] = *d;
         /* Only buffers that hold exactly their shape (not a packed scratch). */
         if (d->bytes > 0 && d->bytes == ss_layout_array_bytes(SS_LAYOUT_DENSE, d->dtype, d->rank, d->shape))
-            copy->bufs[b].bytes = ss_layout_array_bytes(layout, d->dtype, d->rank, d->shape);
+            copy->bufs[b].bytes = ss_layout_array_bytes(
+                layout, d->xla_bf16 && d->dtype == SS_F32 ? SS_BF16 : d->dtype, d->rank, d->shape);
     }
     return SS_OK;
 }

@@ -29,6 +29,11 @@ a dict with:
                       fusions, calls and async computations (runs());
                       runs_known is false when a loop's trip count could
                       not be read (that loop then counts once)
+  chain_clones        (per_execution only) XLA TPU's async collective
+                      fusion clones one collective into every fusion of
+                      its chain (the start and each continuation, one
+                      channel_id, frontend_attributes chain_id): it is
+                      listed once, with the number of clones
   hlo_kind            (per_execution only) the opcode as written, where
                       kind differs from it:
                       an all-reduce whose computation's root is a
@@ -405,6 +410,7 @@ def parse(text, per_execution=False):
         if ins[5].endswith("-done") and ins[6]:
             done_of[ins[6][0]] = ins
     out = []
+    chains = {}  # (channel_id, chain_id) -> the chain's collective
     for comp, entry, no, name, typ, opcode, operands, attrs, _ in instrs:
         kind = opcode[:-len("-start")] if opcode.endswith("-start") else opcode
         if kind not in KINDS:
@@ -460,6 +466,19 @@ def parse(text, per_execution=False):
             om = re.search(r'op_name="((?:[^"\\]|\\.)*)"', meta)
             if om:
                 c["op_name"] = om.group(1)
+        chain = re.search(r'chain_id="(\d+)"', _attr_value(attrs, "frontend_attributes") or "")
+        if per_execution and chain and "channel_id" in c:
+            # XLA TPU's async collective fusion: one collective, cloned into
+            # the start fusion and each continuation fusion of its chain
+            # (AsyncCollectiveStart ... AsyncCollectiveDone), every clone
+            # with the collective's channel_id: it runs once.
+            key = (c["channel_id"], chain.group(1))
+            first = chains.get(key)
+            if first is not None:
+                first["chain_clones"] += 1
+                continue
+            c["chain_clones"] = 1
+            chains[key] = c
         out.append(c)
     return out
 

@@ -264,6 +264,32 @@ def test_loop_without_a_readable_trip_count_counts_once():
     assert g["runs"] == 1 and not g["runs_known"]
 
 
+# XLA TPU's async collective fusion, as libtpu 0.0.42.1 writes it (the
+# SMALL LM's backward loop, lm_full@v5e:2x4): one all-gather cloned into the
+# chain's start fusion and each continuation fusion, the clones sharing its
+# channel_id and frontend_attributes={chain_id="N"}.
+CHAIN = "\n".join(
+    [f"%piece{k} (q{k}: bf16[2,16]) -> bf16[4,16] {{\n"
+     f"  %q{k} = bf16[2,16]{{1,0}} parameter(0)\n"
+     f"  ROOT %ag{k} = bf16[4,16]{{1,0}} all-gather(%q{k}), channel_id=44, replica_groups={{{{0,1}},{{2,3}}}}, "
+     f"dimensions={{0}}, use_global_device_ids=true, frontend_attributes={{chain_id=\"2\"}}, "
+     f"backend_config={{\"async_collective_fusion_config\":{{\"flag_start\":\"{-1 if k == 0 else 2}\"}}}}\n}}\n"
+     for k in range(3)])
+
+
+def test_async_collective_fusion_chain_counts_once():
+    cs = hc.parse(module("%r = bf16[2,8]{1,0} reshape(%p1)",
+                         "%x = bf16[2,16]{1,0} concatenate(%r, %r), dimensions={1}",
+                         "%f0 = bf16[4,16]{1,0} fusion(%x), kind=kCustom, calls=%piece0",
+                         "%f1 = bf16[4,16]{1,0} fusion(%x), kind=kCustom, calls=%piece1",
+                         "%f2 = bf16[4,16]{1,0} fusion(%x), kind=kCustom, calls=%piece2",
+                         "ROOT %n = f32[4,8]{1,0} negate(%p0)", extra=CHAIN), per_execution=True)
+    assert len(cs) == 1, cs
+    assert cs[0]["chain_clones"] == 3 and cs[0]["result_bytes"] == 4 * 16 * 2
+    # as written (not per execution), every clone is listed
+    assert len(hc.parse(module("ROOT %n = f32[4,8]{1,0} negate(%p0)", extra=CHAIN))) == 3
+
+
 def _tap():
     tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
     print(f"1..{len(tests)}")

@@ -756,6 +756,10 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
         bool *donate = calloc((size_t)sc->ninputs + 1, sizeof *donate);
         if (!st && !donate)
             st = ss__fail(SS_ERR_NOMEM, "out of host memory");
+        /* The device's compiler's collectives (bf16 gathers of dot
+         * operands on TPU): for the plan and the ledger only. */
+        if (!st && sc->opts.device)
+            st = ss_executable_model_gathers(r->exe, &sc->opts.device->memory, NULL);
         if (!st) {
             carried_donations(sc, donate);
             r->peak = malloc(sizeof *r->peak * SS__SCN_PEAK_BUFFERS);

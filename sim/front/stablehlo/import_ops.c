@@ -12,6 +12,7 @@
  * its operand through.
  */
 #include "front/stablehlo/import.h"
+#include "graph/graph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -302,6 +303,12 @@ static bool op_dot(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_va
     int64_t shape[SS_MAX_RANK];
     if (!st)
         st = ss_value_shape(prog(im), *out, &have, &rank, shape);
+    /* precision = [HIGH, HIGHEST]: the dot is not one bf16 pass on TPU */
+    const ss__mlir_attr *pc = ss__mlir_op_attr(op, "precision_config");
+    for (int k = 0; !st && pc && pc->kind == SS__MLIR_AT_ARRAY && k < pc->n; k++)
+        if (pc->items[k]->kind == SS__MLIR_AT_ENUM && pc->items[k]->s3 &&
+            strcmp(pc->items[k]->s3, "DEFAULT") != 0)
+            prog(im)->nodes[*out].dot_precise = true;
     if (!st && have != dt) /* preferred element type */
         st = ss_convert(prog(im), *out, dt, out);
     return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", op->name, ss_error_message());

@@ -1,0 +1,131 @@
+/*
+ * test_xla_narrow.c — ss_executable_model_gathers: the all-gathers XLA's
+ * TPU compiler moves in bf16 (an f32 gather read only by DEFAULT dots)
+ * are counted so by the ledger and by a plan under the model, and the run
+ * is unchanged: it gathers f32 (its own ledger says so) and computes the
+ * single-device result. XLA's side of the rule is held to libtpu's
+ * compiled HLO in tests/xla_tpu/test_gather_dtypes.py.
+ */
+#include "plan_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { M = 128, K = 256, N = 512 }; /* tile multiples: TPU layout = dense bytes */
+
+/* y = x @ constrain(w, P()) with w's rows on 'x' (8 devices): one
+ * all-gather of w, read only by the dot; with `sum_too`, also the output
+ * gathered w + gathered w, a second reader that is no dot. */
+static ss_program *gather_program(ss_mesh *mesh, bool sum_too)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t xs[2] = {M, K}, ws[2] = {K, N};
+    ss_spec rows, none;
+    TS_OK(ss_spec_parse("P('x', None)", &rows));
+    TS_OK(ss_spec_parse("P()", &none));
+    ss_value x, w, g, y;
+    TS_OK(ss_input(p, "x", SS_F32, 2, xs, &none, &x));
+    TS_OK(ss_input(p, "w", SS_F32, 2, ws, &rows, &w));
+    TS_OK(ss_constrain(p, w, &none, &g));
+    TS_OK(ss_matmul(p, x, g, &y));
+    if (sum_too) {
+        ss_value s;
+        TS_OK(ss_binary(p, SS_ADD, g, g, &s));
+        TS_OK(ss_output(p, s, NULL));
+    }
+    TS_OK(ss_output(p, y, NULL));
+    return p;
+}
+
+/* The one all-gather of e's ledger. */
+static ss_coll_record only_gather(const ss_executable *e)
+{
+    ss_coll_record r, found = {0};
+    int n = 0;
+    for (int i = 0; i < ss_executable_ledger_count(e); i++) {
+        TS_OK(ss_executable_ledger_get(e, i, &r));
+        if (r.kind == SS_COLL_ALL_GATHER) {
+            found = r;
+            n++;
+        }
+    }
+    cr_assert_eq(n, 1, "%d all-gathers", n);
+    return found;
+}
+
+Test(xla_narrow, dot_operand_gathered_in_bf16_for_plan_and_ledger_only)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_program *p = gather_program(mesh, false);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model plain = {SS_LAYOUT_TPU, 0, false, false},
+                    narrow = {SS_LAYOUT_TPU, 0, false, true};
+    ss_plan before, after;
+    TS_OK(ss_executable_plan_model(e, NULL, &plain, &before));
+    cr_assert_eq(only_gather(e).dtype, SS_F32);
+    cr_assert_eq(only_gather(e).bytes, (size_t)K * N * 4);
+
+    int marked = -1;
+    TS_OK(ss_executable_model_gathers(e, &plain, &marked));
+    cr_assert_eq(marked, 0, "a model without xla_bf16_gathers marks nothing");
+    TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
+    cr_assert_eq(marked, 1);
+    ss_coll_record g = only_gather(e);
+    cr_assert_eq(g.dtype, SS_BF16);
+    cr_assert_eq(g.bytes, (size_t)K * N * 2, "half the f32 gather: %zu", g.bytes);
+    TS_OK(ss_executable_plan_model(e, NULL, &narrow, &after));
+    /* At the dot: x, w's block, the gathered w and y; the gathered w at half. */
+    size_t f32g = ss_device_buffer_bytes((size_t)K * N * 4), bf16g = ss_device_buffer_bytes((size_t)K * N * 2);
+    cr_assert_eq(before.peak_bytes - after.peak_bytes, f32g - bf16g, "peak %zu -> %zu",
+                 before.peak_bytes, after.peak_bytes);
+    cr_assert_lt(after.sent_bytes, before.sent_bytes);
+
+    /* The run: f32 gathers (its own ledger) and the single-device values. */
+    float *x = malloc(sizeof(float) * M * K), *w = malloc(sizeof(float) * K * N),
+          *y = malloc(sizeof(float) * M * N), *want = malloc(sizeof(float) * M * N);
+    pr_fill(x, (size_t)M * K, 1);
+    pr_fill(w, (size_t)K * N, 2);
+    const void *in[2] = {x, w};
+    void *ev[1] = {want}, *out[1] = {y};
+    TS_OK(ss_program_eval(p, in, ev));
+    ss_context *ctx = pr_make_ctx();
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    cr_assert_eq(memcmp(y, want, sizeof(float) * M * N), 0, "run = single-device eval");
+    int gathers = 0;
+    for (int i = 0; i < ss_context_ledger_count(ctx); i++) {
+        ss_coll_record r;
+        TS_OK(ss_context_ledger_get(ctx, i, &r));
+        if (r.kind == SS_COLL_ALL_GATHER) {
+            cr_assert_eq(r.dtype, SS_F32, "the run gathers f32");
+            gathers++;
+        }
+    }
+    cr_assert_eq(gathers, 1);
+    pr_plan_is_run(e, ctx);
+    free(x);
+    free(w);
+    free(y);
+    free(want);
+    ss_context_destroy(ctx);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
+Test(xla_narrow, a_gather_with_another_reader_stays_f32)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_program *p = gather_program(mesh, true);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true};
+    int marked = -1;
+    TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
+    cr_assert_eq(marked, 0);
+    cr_assert_eq(only_gather(e).dtype, SS_F32);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
