@@ -82,7 +82,8 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    found = glob.glob(f"{argv[1]}/*jit_train_step*after_optimizations-buffer-assignment.txt")
+    found = (glob.glob(f"{argv[1]}/*jit_train_step*after_optimizations-buffer-assignment.txt")
+             or glob.glob(f"{argv[1]}/*jit_step*after_optimizations-buffer-assignment.txt"))
     if not found:
         print(f"xla_heap: no *jit_train_step*after_optimizations-buffer-assignment.txt in {argv[1]}",
               file=sys.stderr)
