@@ -12,7 +12,11 @@ prints its size, its slots (distinct offsets), how many hold only small
 values (at most 512 B: tuples of pointers, scalars) and of which
 instructions, the bytes of the larger ones, and the record's
 temp_size_in_bytes beside them, with temp / slots (the README's "What XLA's
-temporaries are in the SMALL rows"). A measuring aid, not a test.
+temporaries are in the SMALL rows"); then the on-chip allocation (memory
+space S(1), color 1): its size and the values XLA computes into it (not its
+prefetches, copy-start), and the temporaries XLA holds in the program's
+output allocations ("maybe-live-out") before the outputs are written, which
+no temp_size_in_bytes counts. A measuring aid, not a test.
 """
 
 import collections
@@ -42,11 +46,44 @@ def heap(path):
     return size, slots
 
 
+def reuse(path):
+    """(on-chip bytes, [(instruction, size)] computed on chip, [(instruction,
+    size)] temporaries in output allocations) of the dump."""
+    kind, first, onchip_size = None, False, 0
+    onchip, in_outputs = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"allocation (\d+): size (\d+), (.*)", line)
+            if m:
+                rest = m.group(3)
+                kind = ("onchip" if "color 1," in rest else
+                        "output" if rest.startswith("maybe-live-out") else None)
+                if kind == "onchip":
+                    onchip_size = int(m.group(2))
+                first = True
+                continue
+            m = re.match(r" value: <\d+ (\S+?)(?: \(phi\))? @\d+> \(size=(\d+),", line)
+            if not m or not kind:
+                continue
+            name, size = m.group(1), int(m.group(2))
+            if kind == "onchip" and not name.startswith("copy-start"):
+                onchip.append((name, size))
+            elif kind == "output":
+                # an output allocation's values in program order: the last is the output
+                in_outputs.append((name, size, first))
+            first = False
+    # drop each allocation's last value (the output itself)
+    temps = [(n, sz) for (n, sz, _), nxt in zip(in_outputs, in_outputs[1:] + [(None, 0, True)])
+             if not nxt[2]]
+    return onchip_size, onchip, temps
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    found = glob.glob(f"{argv[1]}/*jit_train_step*after_optimizations-buffer-assignment.txt")
+    found = (glob.glob(f"{argv[1]}/*jit_train_step*after_optimizations-buffer-assignment.txt")
+             or glob.glob(f"{argv[1]}/*jit_step*after_optimizations-buffer-assignment.txt"))
     if not found:
         print(f"xla_heap: no *jit_train_step*after_optimizations-buffer-assignment.txt in {argv[1]}",
               file=sys.stderr)
@@ -62,6 +99,12 @@ def main(argv):
     print(f"temp_size_in_bytes {temp} B" + (f" = {temp / len(slots):.1f} B per slot" if slots else ""))
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
+    onchip_size, onchip, temps = reuse(found[0])
+    big = sorted(onchip, key=lambda v: -v[1])[:5]
+    print(f"on-chip allocation (S(1)) {onchip_size} B; {len(onchip)} values computed there, "
+          f"the largest: " + ", ".join(f"{n} {sz} B" for n, sz in big))
+    print(f"temporaries in output allocations before the outputs: {len(temps)} values, "
+          f"{sum(sz for _, sz in temps)} B in all, the largest {max((sz for _, sz in temps), default=0)} B")
     return 0
 
 
