@@ -527,6 +527,23 @@ static void text_prints(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
     fprintf(f, "\n");
 }
 
+/* Did a check of an imported module fail while some float argument was
+ * generated (normal(0, 1), not given with --inputs)? */
+static bool generated_inputs_failed(const ss_scenario *sc, const ss__scn_report *r)
+{
+    bool failed = false;
+    for (int k = 0; k < sc->nchecks; k++)
+        failed = failed || !r->checks[k].pass;
+    if (!failed || !sc->imported)
+        return false;
+    for (int i = 0; i < sc->ninputs; i++) {
+        const ss__scn_array *a = &sc->arrays[sc->input_array[i]];
+        if (a->init.kind == SS__SCN_INIT_NORMAL)
+            return true;
+    }
+    return false;
+}
+
 /* "ok", "ok (bitwise equal)", "FAILED", and what NaN/Inf did: equal on
  * both sides (they pass, as in assert_allclose) or where they differ. */
 static void check_verdict(const ss_scenario *sc, int k, const ss__scn_check_result *c, char *buf,
@@ -666,6 +683,10 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
                     sc->checks[k].name, c->max_abs, c->ref_max > 0 ? c->max_abs / c->ref_max : 0,
                     c->tol, verdict);
         }
+        if (generated_inputs_failed(sc, r))
+            fprintf(f, "  (on generated arguments, normal(0, 1) for floats: where a program "
+                       "saturates (tanh, exp)\n   the sharded run's other summation order "
+                       "can differ by more; check on real ones with --inputs DIR)\n");
         fprintf(f, "\n");
     }
 }
