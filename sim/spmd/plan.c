@@ -482,9 +482,15 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     }
     *inst_peak = peak;
     *live += ys + carries;
-    for (int k = 0; k < l->ncarry + l->nys; k++)
-        if (!e->bufs[l->outs[k]].fused_away)
-            hbm_set(md, l->outs[k], true);
+    /* The loop's new results are in HBM; a carry that is its operand's
+     * buffer stays where the operand is (on chip, say), a host carry in
+     * host memory. */
+    for (int k = 0; k < l->ncarry + l->nys; k++) {
+        int r = l->outs[k];
+        bool aliased = k < nc && r == i->in[k] && !l->adopt[k];
+        if (!e->bufs[r].fused_away && !e->bufs[r].host && !aliased)
+            hbm_set(md, r, true);
+    }
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
     out->flops += trips * body.flops + ctrips * cond.flops;
