@@ -1,7 +1,8 @@
 /* plan_run.h — what the memory tests of a compiled program share
- * (test_loop_memory.c, test_bitcast_alias.c): eight devices of 64 MiB,
- * deterministic f32 data, a value's bytes per device, the check that every
- * device's measured peak is the plan's, and a loop that stacks its carry. */
+ * (test_loop_memory.c, test_bitcast_alias.c; test_uneven.c the plan check):
+ * eight devices of 64 MiB, deterministic f32 data, a value's bytes per
+ * device, the check that every device's measured peak is the plan's, and a
+ * loop that stacks its carry. */
 #ifndef SS_TESTS_PLAN_RUN_H
 #define SS_TESTS_PLAN_RUN_H
 
