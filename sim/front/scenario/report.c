@@ -529,12 +529,9 @@ static void text_prints(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
 
 /* Did a check of an imported module fail while some float argument was
  * generated (normal(0, 1), not given with --inputs)? */
-static bool generated_inputs_failed(const ss_scenario *sc, const ss__scn_report *r)
+static bool generated_inputs_failed(const ss_scenario *sc)
 {
-    bool failed = false;
-    for (int k = 0; k < sc->nchecks; k++)
-        failed = failed || !r->checks[k].pass;
-    if (!failed || !sc->imported)
+    if (ss_scenario_checks_passed(sc) || !sc->imported)
         return false;
     for (int i = 0; i < sc->ninputs; i++) {
         const ss__scn_array *a = &sc->arrays[sc->input_array[i]];
@@ -683,7 +680,7 @@ static void text_report(const ss_scenario *sc, const ss__scn_report *r, FILE *f,
                     sc->checks[k].name, c->max_abs, c->ref_max > 0 ? c->max_abs / c->ref_max : 0,
                     c->tol, verdict);
         }
-        if (generated_inputs_failed(sc, r))
+        if (generated_inputs_failed(sc))
             fprintf(f, "  (on generated arguments, normal(0, 1) for floats: where a program "
                        "saturates (tanh, exp)\n   the sharded run's other summation order "
                        "can differ by more; check on real ones with --inputs DIR)\n");
