@@ -1820,6 +1820,11 @@ typedef struct ss_compile_options {
     double windowed_einsum_threshold_mib;
     /* Nonzero: turn loop fusion off (for comparisons). */
     int no_fusion;
+    /* Nonzero: loop fusion reads broadcasts of arrays (not of scalars)
+     * from their results, as if fusion could not fold them: for a plan
+     * under a memory model with xla_fusion, whose search chooses which
+     * broadcasts XLA materialises (ss_memory_model). */
+    int materialize_broadcasts;
     /* Nonzero: where GSPMD's choice moves more bytes than another valid
      * lowering (reducing a large partial dot result where gathering its
      * small operands would move less, docs/gspmd.md 3.2, S2, S5), take the

@@ -101,6 +101,57 @@ Test(fused, adam_like_expression_equals_the_unfused_kernels)
     free(gb);
 }
 
+/* Broadcast leaves (ss__k_fused.repeat): over n = 1050 elements, a = x -
+ * (bias cycled, 7 values) and b = a * (5 values each repeated 3 times,
+ * cycled) + (10 bf16 values each repeated 105 times): runs wrap inside
+ * the 256-element blocks and across them. Each element equals the
+ * expression over leaves materialised here from the definition
+ * (element i = leaf[(i / repeat) % m]); a size that the cycle does not
+ * divide is refused. */
+Test(fused, broadcast_leaves_repeat_and_cycle)
+{
+    enum { N = 1050 };
+    float x[N], bias[7], row[5], got[N];
+    uint16_t col[10];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)sin((double)i);
+    for (int i = 0; i < 7; i++)
+        bias[i] = 0.25f * (float)i - 0.7f;
+    for (int i = 0; i < 5; i++)
+        row[i] = 1.5f - 0.3f * (float)i;
+    for (int i = 0; i < 10; i++)
+        col[i] = ss__f32_to_bf16(0.01f * (float)(i * i) - 0.3f);
+    ss__tensor leaves[4] = {vec(SS_F32, N, x), vec(SS_F32, 7, bias), vec(SS_F32, 5, row),
+                            vec(SS_BF16, 10, col)};
+    ss__k_fused f;
+    memset(&f, 0, sizeof f);
+    ss__k_fused_op ops[] = {
+        {SS__K_FUSED_LEAF, 0, 0, 0, 0},           /* r0 = x */
+        {SS__K_FUSED_LEAF, 1, 0, 0, 0},           /* r1 = bias, cycled */
+        {SS__K_FUSED_BINARY, SS__K_SUB, 0, 1, 0}, /* r2 = x - bias */
+        {SS__K_FUSED_LEAF, 2, 0, 0, 0},           /* r3 = row, repeat 3 */
+        {SS__K_FUSED_BINARY, SS__K_MUL, 2, 3, 0}, /* r4 = r2 * row */
+        {SS__K_FUSED_LEAF, 3, 0, 0, 0},           /* r5 = col, repeat 105 */
+        {SS__K_FUSED_BINARY, SS__K_ADD, 4, 5, 0}, /* r6 = r4 + col */
+    };
+    f.nops = (int)(sizeof ops / sizeof ops[0]);
+    memcpy(f.ops, ops, sizeof ops);
+    f.repeat[1] = 1;
+    f.repeat[2] = 3;
+    f.repeat[3] = 105;
+    ss__tensor out = vec(SS_F32, N, got);
+    cr_assert_eq(ss__k_fused_run(&f, 4, leaves, &out), SS_OK, "%s", ss_error_message());
+    for (int i = 0; i < N; i++) {
+        volatile float a = x[i] - bias[i % 7];
+        volatile float b = a * row[(i / 3) % 5];
+        float want = b + ss__bf16_to_f32(col[(i / 105) % 10]);
+        cr_assert(memcmp(&got[i], &want, sizeof want) == 0, "element %d: %a, want %a", i,
+                  (double)got[i], (double)want);
+    }
+    f.repeat[2] = 4; /* 5 x 4 does not divide 1050 */
+    cr_assert_eq(ss__k_fused_run(&f, 4, leaves, &out), SS_ERR_INVALID);
+}
+
 /* The three fma forms as fused steps, one of them on a scalar-only
  * register (s * s): each element equals fmaf computed here directly, and
  * the unfused fma kernel's result. */

@@ -38,21 +38,51 @@ static ss_status check(const ss__k_fused *f, int nleaves, const ss__tensor leave
             return ss__fail(SS_ERR_INVALID, "fused: step %d is malformed", i);
     }
     int64_t n = ss__k_numel(out);
-    for (int k = 0; k < nleaves; k++)
-        if (leaves[k].rank != 0 && ss__k_numel(&leaves[k]) != n)
-            return ss__fail(SS_ERR_INVALID, "fused: leaf %d has %lld elements, the output %lld",
-                            k, (long long)ss__k_numel(&leaves[k]), (long long)n);
+    for (int k = 0; k < nleaves; k++) {
+        int64_t m = ss__k_numel(&leaves[k]), r = f->repeat[k];
+        bool ok = r > 0 ? m > 0 && n % (m * r) == 0 : leaves[k].rank == 0 || m == n;
+        if (r < 0 || !ok)
+            return ss__fail(SS_ERR_INVALID,
+                            "fused: leaf %d has %lld elements (repeat %lld), the output %lld", k,
+                            (long long)m, (long long)r, (long long)n);
+    }
     return SS_OK;
+}
+
+/* r[0..c) = elements at..at+c of broadcast leaf t (repeat > 0: element i is
+ * t[(i / repeat) % m]), as runs of one value or of consecutive ones. */
+static void load_broadcast(const ss__tensor *t, int64_t repeat, int64_t at, int64_t c, float *r)
+{
+    int64_t m = ss__k_numel(t), q = (at / repeat) % m;
+    if (repeat == 1) {
+        for (int64_t j = 0; j < c;) {
+            int64_t run = m - q < c - j ? m - q : c - j;
+            ss__k_load_f32(t->dtype, t->data, q, run, r + j);
+            j += run;
+            q = 0;
+        }
+        return;
+    }
+    for (int64_t j = 0, left = repeat - at % repeat; j < c; left = repeat) {
+        int64_t run = left < c - j ? left : c - j;
+        float v;
+        ss__k_load_f32(t->dtype, t->data, q, 1, &v);
+        for (int64_t x = 0; x < run; x++)
+            r[j + x] = v;
+        j += run;
+        q = q + 1 == m ? 0 : q + 1;
+    }
 }
 
 /* Ask for the next block of every array leaf while this one is computed:
  * the steps run one after another, so without this a block's reads would
  * wait for memory in the leaf steps while the arithmetic steps leave it
  * idle (about 15% of an out-of-cache Adam update). */
-static void prefetch_next(int nleaves, const ss__tensor leaves[], int64_t at, int64_t c)
+static void prefetch_next(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
+                          int64_t at, int64_t c)
 {
     for (int k = 0; k < nleaves; k++) {
-        if (leaves[k].rank == 0)
+        if (leaves[k].rank == 0 || f->repeat[k] > 0)
             continue;
         size_t es = ss_dtype_size(leaves[k].dtype);
         const char *q = (const char *)leaves[k].data + (size_t)at * es;
@@ -90,7 +120,7 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
     static _Thread_local float regs[SS__K_FUSED_MAX_OPS][SS__K_BLOCK];
     float scalar[SS__K_FUSED_MAX_LEAVES];
     for (int k = 0; k < nleaves; k++)
-        if (leaves[k].rank == 0)
+        if (leaves[k].rank == 0 && !f->repeat[k])
             ss__k_load_f32(leaves[k].dtype, leaves[k].data, 0, 1, &scalar[k]);
     const float *rp[SS__K_FUSED_MAX_OPS];
     bool constant[SS__K_FUSED_MAX_OPS];
@@ -99,7 +129,7 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
      * compute them once, into full-width registers, before the loop. */
     for (int s = 0; s < f->nops; s++) {
         const ss__k_fused_op *o = &f->ops[s];
-        constant[s] = o->kind == SS__K_FUSED_LEAF  ? leaves[o->sub].rank == 0
+        constant[s] = o->kind == SS__K_FUSED_LEAF  ? leaves[o->sub].rank == 0 && !f->repeat[o->sub]
                       : o->kind == SS__K_FUSED_UNARY ? constant[o->a]
                       : o->kind == SS__K_FUSED_FMA
                           ? constant[o->a] && constant[o->b] && constant[o->c]
@@ -129,7 +159,7 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
     for (int64_t i = 0; i < n; i += SS__K_BLOCK) {
         int64_t c = n - i < SS__K_BLOCK ? n - i : SS__K_BLOCK;
         if (i + SS__K_BLOCK < n)
-            prefetch_next(nleaves, leaves, i + SS__K_BLOCK,
+            prefetch_next(f, nleaves, leaves, i + SS__K_BLOCK,
                           n - i - SS__K_BLOCK < SS__K_BLOCK ? n - i - SS__K_BLOCK : SS__K_BLOCK);
         for (int s = 0; s < f->nops; s++) {
             if (constant[s])
@@ -141,7 +171,9 @@ static ss_status run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[
             switch (o->kind) {
             case SS__K_FUSED_LEAF: {
                 const ss__tensor *t = &leaves[o->sub];
-                if (t->rank == 0) {
+                if (f->repeat[o->sub] > 0) {
+                    load_broadcast(t, f->repeat[o->sub], i, c, r);
+                } else if (t->rank == 0) {
                     for (int64_t j = 0; j < c; j++)
                         r[j] = scalar[o->sub];
                 } else if (t->dtype == SS_F32 && r != (float *)out->data + i) {

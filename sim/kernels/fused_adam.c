@@ -62,12 +62,12 @@ static bool unary(const matcher *m, int r, ss__k_unary_op op, int *a)
     return true;
 }
 
-/* Step r reads an f32 array leaf: its number. */
+/* Step r reads an f32 array leaf (not a broadcast one): its number. */
 static bool array(const matcher *m, int r, int *leaf)
 {
     const ss__k_fused_op *o = &m->f->ops[r];
     if (o->kind != SS__K_FUSED_LEAF || m->leaves[o->sub].rank == 0 ||
-        m->leaves[o->sub].dtype != SS_F32)
+        m->leaves[o->sub].dtype != SS_F32 || m->f->repeat[o->sub])
         return false;
     *leaf = o->sub;
     return true;

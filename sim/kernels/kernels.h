@@ -524,12 +524,18 @@ typedef struct ss__k_fused {
     /* Extra results (multi-output fusion): registers also written out. */
     int nextra;
     uint8_t extra[SS__K_FUSED_MAX_EXTRA];
+    /* Broadcast leaves (a broadcast_in_dim folded into its readers): leaf k
+     * with repeat[k] > 0 holds m elements and stands for the array whose
+     * element i is leaf[(i / repeat[k]) % m], each of its elements repeated
+     * repeat[k] times in a row and the whole cycled. 0: a plain leaf. */
+    int32_t repeat[SS__K_FUSED_MAX_LEAVES];
 } ss__k_fused;
 
 /* outs[0] = the expression over `leaves` (its last step), outs[1 + k] =
- * register extra[k]: each leaf has the outputs' element count or is a
- * scalar (rank 0); float dtypes, computed in f32 in blocks, each value read
- * and written once. Errors: SS_ERR_INVALID for a malformed expression or a
+ * register extra[k]: each plain leaf has the outputs' element count or is
+ * a scalar (rank 0); a broadcast leaf's count times its repeat divides the
+ * outputs'; float dtypes, computed in f32 in blocks, each value read and
+ * written once. Errors: SS_ERR_INVALID for a malformed expression or a
  * leaf or output of another size. */
 ss_status ss__k_fused_run(const ss__k_fused *f, int nleaves, const ss__tensor leaves[],
                           ss__tensor outs[]);

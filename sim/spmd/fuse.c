@@ -9,7 +9,11 @@
  * that reads each input once and writes the result once, with no buffers
  * for the intermediates. Broadcasts of a scalar are folded into every
  * fused user as a scalar leaf (and disappear when nothing else needs
- * them). It only removes work and memory: the values are bit for bit
+ * them); so are broadcasts of an array whose elements keep their order
+ * (a bias along the last dims, a row statistic along the first ones): the
+ * fused kernel reads the smaller array, each element repeated and the
+ * whole cycled (ss__k_fused.repeat), as XLA fuses a broadcast into its
+ * consumers. It only removes work and memory: the values are bit for bit
  * those of the unfused kernels, and plan and run still walk the same list.
  */
 #include "lower.h"
@@ -26,11 +30,12 @@ typedef struct fuser {
     /* the expression being built */
     ss__k_fused f;
     int leaves[SS__K_FUSED_MAX_LEAVES];
+    int32_t repeats[SS__K_FUSED_MAX_LEAVES]; /* ss__k_fused.repeat of each leaf */
     int nleaves;
     int absorbed[SS__K_FUSED_MAX_OPS];
     int nabsorbed;
-    int scalar_folds[SS__K_FUSED_MAX_OPS];
-    int nscalar_folds;
+    int folds[SS__K_FUSED_MAX_OPS]; /* broadcast results read through their operand */
+    int nfolds;
     bool overflow;
 } fuser;
 
@@ -88,6 +93,46 @@ static bool is_splat(const fuser *s, int k)
            s->e->bufs[i->in[0]].rank == 0;
 }
 
+/* A broadcast of an array whose non-unit dims keep their order and fill a
+ * run of the result's dims (unit dims aside): result element i is operand
+ * element (i / *repeat) % m, *repeat the product of the dims after the
+ * run. False also when the operand is as large as the result (a bitcast,
+ * liveness.c) or the repeat does not fit a leaf's. */
+static bool is_regular_broadcast(const fuser *s, int k, int32_t *repeat)
+{
+    const ss__inst *i = &s->e->insts[k];
+    const ss__node *n = node_of(s, k);
+    if (s->e->opts.materialize_broadcasts || i->kind != SS__INST_KERNEL ||
+        n->op != SS__OP_BROADCAST || i->nin != 1)
+        return false;
+    const ss__bufdesc *x = &s->e->bufs[i->in[0]], *o = &s->e->bufs[i->out];
+    if (x->rank == 0 || x->dtype != o->dtype || elems(x) == elems(o) || elems(x) == 0)
+        return false;
+    int first = o->rank, last = -1; /* the result dims the operand's fill */
+    for (int d = 0; d < x->rank; d++) {
+        if (x->shape[d] == 1)
+            continue;
+        int to = n->dims[d];
+        if (to < 0 || to >= o->rank || o->shape[to] != x->shape[d])
+            return false;
+        first = to < first ? to : first;
+        last = to > last ? to : last;
+    }
+    int64_t inside = 1, after = 1;
+    for (int d = first; d <= last; d++)
+        inside *= o->shape[d];
+    for (int d = last + 1; d < o->rank; d++)
+        after *= o->shape[d];
+    if (last < 0) /* every operand dim is a unit: one value repeated */
+        after = elems(o);
+    else if (inside != elems(x)) /* a broadcast dim inside the run */
+        return false;
+    if (after > INT32_MAX)
+        return false;
+    *repeat = (int32_t)after;
+    return true;
+}
+
 static int push(fuser *s, ss__k_fused_op op)
 {
     if (s->f.nops == SS__K_FUSED_MAX_OPS) {
@@ -98,16 +143,18 @@ static int push(fuser *s, ss__k_fused_op op)
     return s->f.nops++;
 }
 
-static int leaf(fuser *s, int buf)
+/* A step reading buffer buf, repeated as ss__k_fused.repeat says. */
+static int leaf(fuser *s, int buf, int32_t repeat)
 {
     int k = 0;
-    while (k < s->nleaves && s->leaves[k] != buf)
+    while (k < s->nleaves && (s->leaves[k] != buf || s->repeats[k] != repeat))
         k++;
     if (k == s->nleaves) {
         if (s->nleaves == SS__K_FUSED_MAX_LEAVES) {
             s->overflow = true;
             return 0;
         }
+        s->repeats[s->nleaves] = repeat;
         s->leaves[s->nleaves++] = buf;
     }
     return push(s, (ss__k_fused_op){SS__K_FUSED_LEAF, (uint8_t)k, 0, 0, 0});
@@ -128,12 +175,14 @@ static int build_buf(fuser *s, int buf, int64_t n)
             s->gone[j] = 1;
             return build_inst(s, j, n);
         }
-        if (is_splat(s, j) && s->nscalar_folds < SS__K_FUSED_MAX_OPS) {
-            s->scalar_folds[s->nscalar_folds++] = buf;
-            return leaf(s, s->e->insts[j].in[0]);
+        int32_t repeat = 0;
+        if ((is_splat(s, j) || is_regular_broadcast(s, j, &repeat)) &&
+            s->nfolds < SS__K_FUSED_MAX_OPS) {
+            s->folds[s->nfolds++] = buf;
+            return leaf(s, s->e->insts[j].in[0], repeat);
         }
     }
-    return leaf(s, buf);
+    return leaf(s, buf, 0);
 }
 
 static int build_inst(fuser *s, int k, int64_t n)
@@ -159,18 +208,19 @@ static void fuse_root(fuser *s, int k)
     ss__inst *i = &s->e->insts[k];
     int64_t n = elems(&s->e->bufs[i->out]);
     memset(&s->f, 0, sizeof s->f);
-    s->nleaves = s->nabsorbed = s->nscalar_folds = 0;
+    s->nleaves = s->nabsorbed = s->nfolds = 0;
     s->overflow = false;
     build_inst(s, k, n);
-    if (s->overflow || (s->nabsorbed == 0 && s->nscalar_folds == 0)) {
+    if (s->overflow || (s->nabsorbed == 0 && s->nfolds == 0)) {
         for (int j = 0; j < s->nabsorbed; j++)
             s->gone[s->absorbed[j]] = 0; /* undo */
         return;
     }
-    for (int j = 0; j < s->nscalar_folds; j++)
-        s->folded[s->scalar_folds[j]]++;
+    for (int j = 0; j < s->nfolds; j++)
+        s->folded[s->folds[j]]++;
     i->kind = SS__INST_FUSED;
     i->fused = s->f;
+    memcpy(i->fused.repeat, s->repeats, sizeof(int32_t) * (size_t)s->nleaves);
     i->nin = s->nleaves;
     memcpy(i->in, s->leaves, sizeof(int) * (size_t)s->nleaves);
 }
@@ -197,6 +247,7 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
     ss__k_fused f = ij->fused;
     int leaves[SS__K_FUSED_MAX_LEAVES], nleaves = ij->nin;
     memcpy(leaves, ij->in, sizeof(int) * (size_t)ij->nin);
+    int32_t repeat = 0;
     int map[SS__K_FUSED_MAX_OPS];
     int root_j = ij->fused.nops - 1;
     /* j's steps go first, so j must not read anything k produces. */
@@ -212,9 +263,10 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
         ss__k_fused_op o = ik->fused.ops[r];
         if (o.kind == SS__K_FUSED_LEAF) {
             int buf = ik->in[o.sub];
+            repeat = ik->fused.repeat[o.sub];
             /* Any of j's results that k reads comes from j's registers. */
-            int jreg = buf == ij->out ? root_j : -1;
-            for (int y = 0; jreg < 0 && y < ij->fused.nextra; y++)
+            int jreg = repeat ? -1 : buf == ij->out ? root_j : -1;
+            for (int y = 0; !repeat && jreg < 0 && y < ij->fused.nextra; y++)
                 if (buf == ij->extra_out[y])
                     jreg = ij->fused.extra[y];
             if (jreg >= 0) {
@@ -222,11 +274,12 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
                 continue;
             }
             int l = 0;
-            while (l < nleaves && leaves[l] != buf)
+            while (l < nleaves && (leaves[l] != buf || f.repeat[l] != repeat))
                 l++;
             if (l == nleaves) {
                 if (nleaves == SS__K_FUSED_MAX_LEAVES)
                     return false;
+                f.repeat[nleaves] = repeat;
                 leaves[nleaves++] = buf;
             }
             o.sub = (uint8_t)l;
@@ -356,10 +409,13 @@ ss_status ss__fuse(ss_executable *e)
     for (int k = e->ninsts - 1; k >= 0; k--)
         if (!s.gone[k] && is_elementwise(&s, k))
             fuse_root(&s, k);
-    /* Splats every user folded in are no longer needed. */
-    for (int k = 0; k < e->ninsts; k++)
-        if (!s.gone[k] && is_splat(&s, k) && s.folded[e->insts[k].out] == s.uses[e->insts[k].out])
+    /* Broadcasts every user folded in are no longer needed. */
+    for (int k = 0; k < e->ninsts; k++) {
+        int32_t repeat;
+        if (!s.gone[k] && (is_splat(&s, k) || is_regular_broadcast(&s, k, &repeat)) &&
+            s.folded[e->insts[k].out] == s.uses[e->insts[k].out])
             s.gone[k] = 1;
+    }
     int m = 0;
     for (int k = 0; k < e->ninsts; k++)
         if (!s.gone[k])

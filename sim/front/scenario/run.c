@@ -750,7 +750,11 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
     r->steps = sc->opts.steps ? sc->opts.steps : sc->steps ? sc->steps : 1;
     if (sc->run_name) {
         double t0 = now_s();
-        ss_status st = ss_program_compile_with(sc->program, &sc->opts.compile, &r->exe);
+        /* A device whose compiler's fusion is modelled chooses the
+         * broadcasts it materialises itself (ss_memory_model.xla_fusion). */
+        ss_compile_options co = sc->opts.compile;
+        co.materialize_broadcasts |= sc->opts.device && sc->opts.device->memory.xla_fusion;
+        ss_status st = ss_program_compile_with(sc->program, &co, &r->exe);
         r->compile_s = now_s() - t0;
         /* Runs keep their arrays on the devices (device_steps): plan that. */
         bool *donate = calloc((size_t)sc->ninputs + 1, sizeof *donate);
