@@ -38,9 +38,9 @@ static size_t live_home(const ss__arena *a, size_t offset)
 static void live_put(ss__arena *a, ss__block *b)
 {
     size_t i = live_home(a, b->offset);
-    while (a->live_slots[i])
+    while (a->live_slots[i].block)
         i = (i + 1) & a->live_mask;
-    a->live_slots[i] = b;
+    a->live_slots[i] = (struct ss__live_slot){b->offset, b};
 }
 
 /* Room for one more live block (at most half the slots used). */
@@ -49,15 +49,15 @@ static ss_status live_reserve(ss__arena *a)
     size_t slots = a->live_mask + 1;
     if ((size_t)(a->live_count + 1) * 2 <= slots)
         return SS_OK;
-    ss__block **old = a->live_slots;
-    ss__block **grown = calloc(slots * 2, sizeof *grown);
+    struct ss__live_slot *old = a->live_slots;
+    struct ss__live_slot *grown = calloc(slots * 2, sizeof *grown);
     if (!grown)
         return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
     a->live_slots = grown;
     a->live_mask = slots * 2 - 1;
     for (size_t i = 0; i < slots; i++)
-        if (old[i])
-            live_put(a, old[i]);
+        if (old[i].block)
+            live_put(a, old[i].block);
     free(old);
     return SS_OK;
 }
@@ -65,66 +65,92 @@ static ss_status live_reserve(ss__arena *a)
 static size_t live_slot(const ss__arena *a, size_t offset)
 {
     for (size_t i = live_home(a, offset);; i = (i + 1) & a->live_mask)
-        if (!a->live_slots[i] || a->live_slots[i]->offset == offset)
+        if (!a->live_slots[i].block || a->live_slots[i].offset == offset)
             return i;
 }
 
 /* Empty slot i, moving later entries of its probe run back (no tombstones). */
 static void live_remove_slot(ss__arena *a, size_t i)
 {
-    a->live_slots[i] = NULL;
-    for (size_t j = (i + 1) & a->live_mask; a->live_slots[j]; j = (j + 1) & a->live_mask) {
-        size_t home = live_home(a, a->live_slots[j]->offset);
+    a->live_slots[i].block = NULL;
+    for (size_t j = (i + 1) & a->live_mask; a->live_slots[j].block; j = (j + 1) & a->live_mask) {
+        size_t home = live_home(a, a->live_slots[j].offset);
         if (((j - home) & a->live_mask) >= ((j - i) & a->live_mask)) {
             a->live_slots[i] = a->live_slots[j];
-            a->live_slots[j] = NULL;
+            a->live_slots[j].block = NULL;
             i = j;
         }
     }
 }
 
-/* --- Free blocks in address order --- */
+/* --- Block records --- */
 
-static void free_unlink(ss__arena *a, ss__block *b)
+static ss__block *block_new(ss__arena *a)
 {
-    if (b->prev_free)
-        b->prev_free->next_free = b->next_free;
-    else
-        a->free_head = b->next_free;
-    if (b->next_free)
-        b->next_free->prev_free = b->prev_free;
-    b->prev_free = b->next_free = NULL;
+    ss__block *b = a->spare;
+    if (!b)
+        return calloc(1, sizeof *b);
+    a->spare = b->next;
+    memset(b, 0, sizeof *b);
+    return b;
 }
 
-/* `by` (not in the free list) takes `old`'s place there. */
-static void free_replace(ss__arena *a, ss__block *old, ss__block *by)
+static void block_drop(ss__arena *a, ss__block *b)
 {
-    by->prev_free = old->prev_free;
-    by->next_free = old->next_free;
-    if (by->prev_free)
-        by->prev_free->next_free = by;
-    else
-        a->free_head = by;
-    if (by->next_free)
-        by->next_free->prev_free = by;
-    old->prev_free = old->next_free = NULL;
+    b->next = a->spare;
+    a->spare = b;
 }
 
-static void free_insert(ss__arena *a, ss__block *b)
+/* --- Free blocks in address order (arena.h) --- */
+
+/* The first index whose free block starts at or after `offset`. */
+static int free_lower(const ss__arena *a, size_t offset)
 {
-    ss__block *before = NULL, *at = a->free_head;
-    while (at && at->offset < b->offset) {
-        before = at;
-        at = at->next_free;
+    int lo = 0, hi = a->nfree;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (a->frees[mid]->offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    b->prev_free = before;
-    b->next_free = at;
-    if (before)
-        before->next_free = b;
-    else
-        a->free_head = b;
-    if (at)
-        at->prev_free = b;
+    return lo;
+}
+
+/* Room for one more free block. */
+static ss_status free_reserve(ss__arena *a)
+{
+    if (a->nfree < a->cap_free)
+        return SS_OK;
+    int cap = a->cap_free ? a->cap_free * 2 : 64;
+    ss__block **f = realloc(a->frees, sizeof *f * (size_t)cap);
+    if (f)
+        a->frees = f;
+    size_t *s = f ? realloc(a->free_sizes, sizeof *s * (size_t)cap) : NULL;
+    if (!s)
+        return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
+    a->free_sizes = s;
+    a->cap_free = cap;
+    return SS_OK;
+}
+
+/* Put free block b at index i (after free_reserve). */
+static void free_insert_at(ss__arena *a, int i, ss__block *b)
+{
+    size_t tail = (size_t)(a->nfree - i);
+    memmove(&a->frees[i + 1], &a->frees[i], sizeof *a->frees * tail);
+    memmove(&a->free_sizes[i + 1], &a->free_sizes[i], sizeof *a->free_sizes * tail);
+    a->frees[i] = b;
+    a->free_sizes[i] = b->size;
+    a->nfree++;
+}
+
+static void free_remove_at(ss__arena *a, int i)
+{
+    size_t tail = (size_t)(a->nfree - i - 1);
+    memmove(&a->frees[i], &a->frees[i + 1], sizeof *a->frees * tail);
+    memmove(&a->free_sizes[i], &a->free_sizes[i + 1], sizeof *a->free_sizes * tail);
+    a->nfree--;
 }
 
 ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
@@ -146,10 +172,12 @@ ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
                         cap_text, strerror(errno));
     }
     ss__block *b = calloc(1, sizeof *b);
-    ss__block **slots = calloc(64, sizeof *slots);
-    if (!b || !slots) {
+    struct ss__live_slot *slots = calloc(64, sizeof *slots);
+    if (!b || !slots || free_reserve(a)) {
         free(b);
         free(slots);
+        free(a->frees);
+        free(a->free_sizes);
         munmap(p, capacity);
         return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", device);
     }
@@ -157,7 +185,7 @@ ss_status ss__arena_init(ss__arena *a, int device, size_t capacity)
     a->base = p;
     a->capacity = capacity;
     a->head = b;
-    a->free_head = b;
+    free_insert_at(a, 0, b);
     a->live_slots = slots;
     a->live_mask = 63;
     pthread_mutex_init(&a->lock, NULL);
@@ -172,6 +200,12 @@ void ss__arena_free(ss__arena *a)
         next = b->next;
         free(b);
     }
+    for (ss__block *b = a->spare, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a->frees);
+    free(a->free_sizes);
     munmap(a->base, a->capacity);
     free(a->views);
     free(a->live_slots);
@@ -204,9 +238,8 @@ static int largest_live(const ss__arena *a, const ss__block *top[], int cap)
 static size_t largest_free_block(const ss__arena *a)
 {
     size_t m = 0;
-    for (const ss__block *b = a->head; b; b = b->next)
-        if (!b->live && b->size > m)
-            m = b->size;
+    for (int i = 0; i < a->nfree; i++)
+        m = a->free_sizes[i] > m ? a->free_sizes[i] : m;
     return m;
 }
 
@@ -256,9 +289,10 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
         return st;
     }
     size_t need = ss_device_buffer_bytes(bytes);
-    ss__block *b = a->free_head;
-    while (b && b->size < need)
-        b = b->next_free;
+    int fi = 0;
+    while (fi < a->nfree && a->free_sizes[fi] < need)
+        fi++;
+    ss__block *b = fi < a->nfree ? a->frees[fi] : NULL;
     if (!b || need == SIZE_MAX) {
         ss_status st = oom(a, bytes, what, false);
         pthread_mutex_unlock(&a->lock);
@@ -270,7 +304,7 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
         return reserved;
     }
     if (b->size > need) {
-        ss__block *rest = calloc(1, sizeof *rest);
+        ss__block *rest = block_new(a);
         if (!rest) {
             pthread_mutex_unlock(&a->lock);
             return ss__fail(SS_ERR_NOMEM, "device %d: out of host memory", a->device);
@@ -283,14 +317,17 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
             b->next->prev = rest;
         b->next = rest;
         b->size = need;
-        free_replace(a, b, rest);
+        a->frees[fi] = rest; /* rest takes b's place in address order */
+        a->free_sizes[fi] = rest->size;
     } else {
-        free_unlink(a, b);
+        free_remove_at(a, fi);
     }
     b->live = true;
     live_put(a, b);
     b->requested = bytes;
-    snprintf(b->name, sizeof b->name, "%s", what);
+    size_t len = strnlen(what, sizeof b->name - 1);
+    memcpy(b->name, what, len);
+    b->name[len] = '\0';
     a->live_bytes += b->size;
     a->live_count++;
     if (a->live_bytes > a->peak_bytes)
@@ -300,7 +337,7 @@ ss_status ss__arena_alloc(ss__arena *a, size_t bytes, const char *what, void **o
     return SS_OK;
 }
 
-/* Merge `b` with its successor (both free). */
+/* Merge `b` with its successor (the free array is the caller's). */
 static void merge_next(ss__arena *a, ss__block *b)
 {
     ss__block *n = b->next;
@@ -308,8 +345,7 @@ static void merge_next(ss__arena *a, ss__block *b)
     b->next = n->next;
     if (n->next)
         n->next->prev = b;
-    (void)a;
-    free(n);
+    block_drop(a, n);
 }
 
 ss_status ss__arena_release(ss__arena *a, void *p)
@@ -321,11 +357,16 @@ ss_status ss__arena_release(ss__arena *a, void *p)
     size_t off = (size_t)(c - a->base);
     pthread_mutex_lock(&a->lock);
     size_t slot = live_slot(a, off);
-    ss__block *b = a->live_slots[slot];
+    ss__block *b = a->live_slots[slot].block;
     if (!b) {
         pthread_mutex_unlock(&a->lock);
         return ss__fail(SS_ERR_INVALID, "device %d: free of %p, which is not a live buffer",
                         a->device, p);
+    }
+    ss_status reserved = free_reserve(a); /* before anything changes */
+    if (reserved) {
+        pthread_mutex_unlock(&a->lock);
+        return reserved;
     }
     live_remove_slot(a, slot);
     b->live = false;
@@ -333,16 +374,22 @@ ss_status ss__arena_release(ss__arena *a, void *p)
     a->live_bytes -= b->size;
     a->live_count--;
     bool next_free = b->next && !b->next->live, prev_free = b->prev && !b->prev->live;
+    /* The index b would have among the free blocks: its successor's when
+     * that is free, else the first one after it. */
+    int i = free_lower(a, b->offset);
     if (next_free) { /* b takes its free successor's place and size */
-        free_replace(a, b->next, b);
         merge_next(a, b);
+        a->frees[i] = b;
+        a->free_sizes[i] = b->size;
     } else if (!prev_free) {
-        free_insert(a, b);
+        free_insert_at(a, i, b);
     }
-    if (prev_free) { /* the free predecessor takes b */
+    if (prev_free) { /* the free predecessor, at i - 1, takes b */
+        ss__block *q = b->prev;
         if (next_free)
-            free_unlink(a, b);
-        merge_next(a, b->prev);
+            free_remove_at(a, i);
+        merge_next(a, q);
+        a->free_sizes[i - 1] = q->size;
     }
     pthread_mutex_unlock(&a->lock);
     return SS_OK;
