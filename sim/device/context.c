@@ -23,16 +23,23 @@ double ss__now(void)
 }
 
 
+/* Every kernel of every device passes here: without a trace, nothing is
+ * timed or copied (a kernel begun before tracing starts is not traced). */
 void ss_device_kernel_begin(ss_device *dev, const char *name)
 {
     dev->in_kernel = true;
-    snprintf(dev->kernel_name, sizeof dev->kernel_name, "%s", name ? name : "kernel");
+    dev->kernel_traced = atomic_load_explicit(&dev->ctx->tracing, memory_order_relaxed);
+    if (!dev->kernel_traced)
+        return;
+    size_t len = strnlen(name ? name : "kernel", sizeof dev->kernel_name - 1);
+    memcpy(dev->kernel_name, name ? name : "kernel", len);
+    dev->kernel_name[len] = '\0';
     dev->kernel_start = ss__now();
 }
 
 void ss_device_kernel_end(ss_device *dev)
 {
-    if (dev->in_kernel)
+    if (dev->in_kernel && dev->kernel_traced)
         ss__trace(dev, 'X', "kernel", dev->kernel_name, dev->kernel_start, ss__now(), NULL, 0,
                   NULL, 0);
     dev->in_kernel = false;

@@ -95,6 +95,7 @@ struct ss_device {
     double delay_seconds;
     int64_t calls; /* collective calls in this run, skipped ones included */
     bool in_kernel; /* inside ss_device_kernel_begin/end */
+    bool kernel_traced; /* ... and tracing was on at its begin */
     double kernel_start;
     char kernel_name[64];
 
