@@ -22,7 +22,8 @@ and heap + (slots + 1) * (alignment - 512).
 Cases: the SMALL scanned LM records (make_records.py's lm_full, lm_dots,
 lm_noremat on v5e:2x4/4x4/8x8 and v5p:2x2x2/2x2x4), lm_full@v5e:2x4 and the
 Flax MLP at other alignments, the MLP and the MoE layer on v5e:2x4, and
-probe programs on v5e:2x4 (mesh ('d', 'm') = (2, 4)):
+probe programs on v5e:2x4 (three of them on v5p:2x2x2 too; mesh
+('d', 'm') = (2, 4)):
 
   matmul_ag     tanh(x @ w), x and w f32[64, 64] sharded ('d', None), the
                 result too: XLA's collective matmul (a collective-permute
@@ -65,21 +66,23 @@ CASES = ([(r, r, 16) for r in LM]
             ("lm_full@v5e:2x4 align 32", "lm_full@v5e:2x4", 32),
             ("flax_linen_train_step@v5e:2x4", "flax_linen_train_step@v5e:2x4", 16),
             ("flax_linen_train_step@v5e:2x4 align 32", "flax_linen_train_step@v5e:2x4", 32),
-            ("moe_top2_train_step@v5e:2x4", "moe_top2_train_step@v5e:2x4", 16)]
+            ("moe_top2_train_step@v5e:2x4", "moe_top2_train_step@v5e:2x4", 16),
+            ("flax_linen_train_step@v5p:2x2x2", "flax_linen_train_step@v5p:2x2x2", 16)]
          + [(f"matmul_ag align {a}", "matmul_ag", a) for a in (4, 16, 32)]
          + [(p, p, 16) for p in ("scan_grad_rep", "scan_grad_dm", "scan_grad_d", "scan_grad_rep_ag",
-                                 "scan_grad_rep_matmul_ag", "reduce_scatter")])
+                                 "scan_grad_rep_matmul_ag", "reduce_scatter")]
+         + [(f"{p} v5p:2x2x2", f"{p} v5p:2x2x2", 16) for p in ("matmul_ag", "scan_grad_rep", "reduce_scatter")])
 
 
-def probe(name):
-    """Runs in the child: compiles probe `name` on v5e:2x4, returns its
-    memory_analysis figures."""
+def probe(name, topology):
+    """Runs in the child: compiles probe `name` on `topology` (8 chips),
+    returns its memory_analysis figures."""
     import jax
     import jax.numpy as jnp
     import numpy as np
     from jax.experimental import topologies
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
-    devs = topologies.get_topology_desc(platform="tpu", topology_name="v5e:2x4").devices
+    devs = topologies.get_topology_desc(platform="tpu", topology_name=topology).devices
     mesh = Mesh(np.array(devs).reshape(2, 4), ("d", "m"))
     S = lambda *s: NamedSharding(mesh, P(*s))  # noqa: E731
     sds = lambda shape, *spec: jax.ShapeDtypeStruct(shape, jnp.float32, sharding=S(*spec))  # noqa: E731
@@ -155,7 +158,8 @@ def run_case(case, what, align):
             cmd = [sys.executable, os.path.join(HERE, "make_records.py"), "--out", os.path.join(tmp, "rec"),
                    "--only", what]
         else:
-            cmd = [sys.executable, os.path.abspath(__file__), "--child", what]
+            name, _, topology = what.partition(" ")
+            cmd = [sys.executable, os.path.abspath(__file__), "--child", name, topology or "v5e:2x4"]
         r = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if r.returncode != 0:
             tail = [ln for ln in r.stderr.splitlines() if ln.strip()][-3:]
@@ -185,10 +189,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None, help="case names (default: all)")
-    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
     if opts.child:
-        print(json.dumps(probe(opts.child)))
+        print(json.dumps(probe(*opts.child)))
         return 0
     cases = [c for c in CASES if opts.only is None or c[0] in opts.only]
     rows = []

@@ -21,7 +21,9 @@ no temp_size_in_bytes counts. A measuring aid, not a test.
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
 temp_size_in_bytes exactly on v5e when a dynamic-slice is among the heap's
-values (temp is 0 otherwise), within 0.5-3.5 % on v5p's LM records.
+values (temp is 0 otherwise, heap or no heap), within 0.5-3.5 % on v5p's
+LM records; on v5p the MLP's heap is counted 0 as well, with no
+dynamic-slice deciding it (what does is not known).
 """
 
 import collections
