@@ -17,6 +17,13 @@ space S(1), color 1): its size and the values XLA computes into it (not its
 prefetches, copy-start), and the temporaries XLA holds in the program's
 output allocations ("maybe-live-out") before the outputs are written, which
 no temp_size_in_bytes counts. A measuring aid, not a test.
+
+The heap + (slots + 1) * (alignment - 512) line is the rule
+tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
+temp_size_in_bytes exactly on v5e when a dynamic-slice is among the heap's
+values (temp is 0 otherwise, heap or no heap), within 0.5-3.5 % on v5p's
+LM records; on v5p the MLP's heap is counted 0 as well, with no
+dynamic-slice deciding it (what does is not known).
 """
 
 import collections
@@ -78,6 +85,18 @@ def reuse(path):
     return onchip_size, onchip, temps
 
 
+def alignment(path):
+    """The HBM alignment XLA used for the dump's module (its flagfile's
+    --xla_jf_program_hbm_alignment_in_kib), in bytes; 16 KiB if absent."""
+    flags = re.sub(r"\.after_optimizations-buffer-assignment\.txt$", ".flagfile", path)
+    try:
+        with open(flags, encoding="utf-8") as f:
+            m = re.search(r"--xla_jf_program_hbm_alignment_in_kib=(\d+)", f.read())
+    except OSError:
+        m = None
+    return (int(m.group(1)) if m else 16) * 1024
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -97,6 +116,11 @@ def main(argv):
     print(f"HBM temporary heap {size} B in {len(slots)} slots: {len(small)} of small values "
           f"(<= {SMALL} B), the others' largest values {big} B")
     print(f"temp_size_in_bytes {temp} B" + (f" = {temp / len(slots):.1f} B per slot" if slots else ""))
+    if slots:
+        a = alignment(found[0])
+        ds = any(re.match(r"dynamic-slice(\.\d+)?$", v[0]) for vs in slots.values() for v in vs)
+        print(f"heap + (slots + 1) * (alignment {a} - 512) = {size + (len(slots) + 1) * (a - 512)} B; "
+              f"a dynamic-slice among the heap's values: {'yes' if ds else 'no'}")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
