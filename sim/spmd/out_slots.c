@@ -63,6 +63,14 @@ static int last_like(const ss_executable *e, int a)
     return last;
 }
 
+/* The operand whose buffer result r of i may take over in place (lower.h's
+ * share, else share_alt), or -1. */
+static int taken(const ss__inst *i, int r)
+{
+    int j = i->share[r] >= 0 ? i->share[r] : i->share_alt[r];
+    return j >= 0 && j < i->nin && i->in[j] >= 0 ? j : -1;
+}
+
 static const ss_executable *sort_e;
 static const int *sort_def;
 
@@ -109,7 +117,8 @@ static ss_status assign(ss__out_slots *s, const ss_executable *e, const int *def
         size_t bytes = ss_device_buffer_bytes(e->bufs[b].bytes), best_bytes = 0;
         for (int j = s->n - 1; j >= 0; j--) {
             size_t sb = ss_device_buffer_bytes(e->bufs[s->buf[j]].bytes);
-            if (sb < bytes || until[b] >= s->def[j] || (best >= 0 && sb >= best_bytes))
+            bool before = until[b] < s->def[j] || (until[b] == s->def[j] && s->takes[j] == b);
+            if (sb < bytes || !before || (best >= 0 && sb >= best_bytes))
                 continue;
             bool clash = false;
             for (int h = s->holder[j]; h >= 0 && !clash; h = next[h])
@@ -140,7 +149,8 @@ ss_status ss__out_slots_init(ss__out_slots *s, const ss_executable *e, const boo
     s->buf = malloc(sizeof(int) * nb);
     s->def = malloc(sizeof(int) * nb);
     s->holder = malloc(sizeof(int) * nb);
-    if (!s->slot_of || !s->death || !def || !s->buf || !s->def || !s->holder) {
+    s->takes = malloc(sizeof(int) * nb);
+    if (!s->slot_of || !s->death || !def || !s->buf || !s->def || !s->holder || !s->takes) {
         free(def);
         ss__out_slots_free(s);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
@@ -166,6 +176,20 @@ ss_status ss__out_slots_init(ss__out_slots *s, const ss_executable *e, const boo
             if (i->kind == SS__INST_FUSED)
                 for (int x = 0; x < i->fused.nextra; x++)
                     set_def(def, i->extra_out[x], k);
+        }
+    }
+    /* A temporary that a result takes over in place (lower.h's share)
+     * dies there. */
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_FREE || i->kind == SS__INST_LOOP || i->kind == SS__INST_STORE ||
+            i->kind == SS__INST_PLACE)
+            continue;
+        int nr = 1 + (i->kind == SS__INST_FUSED ? i->fused.nextra : 0);
+        for (int r = 0; r < nr; r++) {
+            int j = taken(i, r);
+            if (j >= 0 && s->death[i->in[j]] == INT_MAX)
+                s->death[i->in[j]] = k;
         }
     }
     /* XLA's all-reduce combiner merges the gradients' all-reduces over the
@@ -218,6 +242,14 @@ ss_status ss__out_slots_init(ss__out_slots *s, const ss_executable *e, const boo
         until[b] = s->death[b], ar_operand[b] = -1;
     for (int k = 0; k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
+        int nr = i->kind == SS__INST_FUSED ? 1 + i->fused.nextra : 1;
+        for (int r = 0; r < nr && i->kind != SS__INST_FREE && i->kind != SS__INST_LOOP &&
+                        i->kind != SS__INST_STORE && i->kind != SS__INST_PLACE;
+             r++) {
+            int res = r ? i->extra_out[r - 1] : i->out, j = taken(i, r);
+            if (res >= 0 && j >= 0 && ar_operand[res] < 0)
+                ar_operand[res] = i->in[j];
+        }
         if (i->kind != SS__INST_COLL || i->coll.kind != SS_COLL_ALL_REDUCE || i->nin < 1 ||
             i->in[0] < 0 || i->out < 0)
             continue;
@@ -239,6 +271,14 @@ ss_status ss__out_slots_init(ss__out_slots *s, const ss_executable *e, const boo
             continue;
         s->buf[s->n] = (int)b;
         s->def[s->n] = wdef;
+        s->takes[s->n] = -1;
+        if (wdef == def[b] && e->insts[wdef].kind != SS__INST_LOOP) {
+            const ss__inst *w = &e->insts[wdef];
+            int nr = w->kind == SS__INST_FUSED ? 1 + w->fused.nextra : 1;
+            for (int r = 0; r < nr; r++)
+                if ((r ? w->extra_out[r - 1] : w->out) == (int)b && taken(w, r) >= 0)
+                    s->takes[s->n] = w->in[taken(w, r)];
+        }
         s->holder[s->n] = -1;
         s->total += ss_device_buffer_bytes(e->bufs[b].bytes);
         s->n++;
@@ -258,6 +298,7 @@ void ss__out_slots_free(ss__out_slots *s)
     free(s->buf);
     free(s->def);
     free(s->holder);
+    free(s->takes);
     free(s->assigned);
     *s = (ss__out_slots){0};
 }

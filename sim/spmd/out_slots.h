@@ -14,6 +14,7 @@ typedef struct ss__out_slots {
     int *buf;     /* per slot: the output buffer */
     int *def;     /* per slot: the instruction that writes it */
     int *holder;  /* per slot: the temporary in it now, or -1 */
+    int *takes;   /* per slot: the operand its writer may take in place, or -1 */
     int *slot_of; /* per buffer: the slot it is in, or -1 */
     int *death;   /* per buffer: the instruction that frees it (INT_MAX: none) */
     int *assigned; /* per buffer: the slot planned for it, or -1 */
