@@ -141,7 +141,10 @@ Test(memory_model, tpu_profiles)
     cr_assert_eq(e->memory.layout, SS_LAYOUT_TPU);
     cr_assert_eq(p->memory.layout, SS_LAYOUT_TPU);
     cr_assert_gt(e->memory.onchip_bytes, 0u);
-    cr_assert_eq(p->memory.onchip_bytes, 0u);
+    /* v5p's on-chip budget is fitted to XLA's buffer assignments (profiles.c):
+     * some, less than v5e's. */
+    cr_assert_gt(p->memory.onchip_bytes, 0u);
+    cr_assert_lt(p->memory.onchip_bytes, e->memory.onchip_bytes);
 }
 
 /* Sum of a peak detail's entries: what each entry says it is. */
