@@ -76,12 +76,36 @@ ss_status ss__lower_emit_region(ss__lowering *s, ss_value v, const int in[], int
     return ss__lower_emit(s, &i);
 }
 
+const ss__layout ss__inst_no_mask[2];
+
+ss_status ss__lower_mask(ss__lowering *s, ss__inst *i, const ss__layout *a, const ss__layout *b,
+                         double value)
+{
+    ss_executable *e = s->e;
+    ss__layout **grown = ss__grow(e->masks, &e->masks_cap, e->nmasks + 1, sizeof *e->masks, 8);
+    ss__layout *pair = calloc(2, sizeof *pair);
+    if (grown)
+        e->masks = grown;
+    if (!grown || !pair) {
+        free(pair);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    e->masks[e->nmasks++] = pair;
+    pair[0] = *a;
+    if (b)
+        pair[1] = *b;
+    i->mask_in = pair;
+    i->mask_value = value;
+    return SS_OK;
+}
+
 void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
 {
     memset(i, 0, sizeof *i);
     i->kind = kind;
     i->node = node;
     i->pairs_at = -1;
+    i->mask_in = ss__inst_no_mask;
     memset(i->share, -1, sizeof i->share);
     memset(i->share_alt, -1, sizeof i->share_alt);
 }
@@ -518,6 +542,9 @@ void ss_executable_destroy(ss_executable *e)
     free(e->kept);
     free(e->arg_of);
     free(e->ledger_start);
+    for (int k = 0; k < e->nmasks; k++)
+        free(e->masks[k]);
+    free(e->masks);
     free(e);
 }
 

@@ -325,12 +325,11 @@ ss_status ss__lower_dot(ss__lowering *s, ss_value v, const ss__layout *want)
     ss__inst_init(&i, SS__INST_KERNEL, v);
     unsigned ua = ss__lower_uneven_dims(s, n->in[0], &A);
     unsigned ub = ss__lower_uneven_dims(s, n->in[1], &B);
-    for (int k = 0; k < n->nc; k++)
+    for (int k = 0; k < n->nc && !i.mask_in[0].known; k++)
         if (((ua >> n->lc[k]) & 1u) || ((ub >> n->rc[k]) & 1u)) {
             /* A contracting dim in padded blocks: zeros on both sides. */
-            i.mask_in[0] = A;
-            i.mask_in[1] = B;
-            i.mask_value = 0.0;
+            if ((st = ss__lower_mask(s, &i, &A, &B, 0.0)))
+                return st;
         }
     if (i.mask_in[0].known)
         ss__buf_puts(&s->line, "; padding masked");

@@ -41,6 +41,11 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
+/* Give KERNEL i (not yet emitted) masked operands (ss__inst.mask_in):
+ * operand 0 laid out as *a, operand 1 as *b (NULL: not masked), padding
+ * set to `value`. The layouts are the executable's (s->e->masks). */
+ss_status ss__lower_mask(ss__lowering *s, ss__inst *i, const ss__layout *a, const ss__layout *b,
+                         double value);
 
 /* Emit the instruction that runs region op v (a loop, or a conditional),
  * lowered as the executable's loops[index]: it reads buffers in[] (one

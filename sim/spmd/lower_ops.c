@@ -217,9 +217,12 @@ ss_status ss__lower_reduce(ss__lowering *s, ss_value v, const ss__layout *want)
     if (across && (ss__lower_uneven_dims(s, n->in[0], &l) & n->axes_mask)) {
         /* Padding along a reduced dim becomes the identity first (GSPMD's
          * PadWithValue: XLA's select before the reduce). */
-        i.mask_in[0] = l;
-        i.mask_value = n->sub == SS_REDUCE_SUM ? 0.0 : n->sub == SS_REDUCE_MAX ? -INFINITY
-                                                                                : INFINITY;
+        ss_status st = ss__lower_mask(s, &i, &l, NULL,
+                                      n->sub == SS_REDUCE_SUM   ? 0.0
+                                      : n->sub == SS_REDUCE_MAX ? -INFINITY
+                                                                : INFINITY);
+        if (st)
+            return st;
         ss__buf_puts(&s->line, "; padding masked");
     }
     ss_status st = ss__lower_emit_kernel(s, v, 1, &in, &r, &i, &out);
