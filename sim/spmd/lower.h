@@ -196,7 +196,7 @@ struct ss_executable {
      * (a donated argument taken over is reported by its number). */
     int *arg_of;
     /* Where each instruction's ledger entries begin (plan.c's
-     * ledger_starts): NULL until first used, then owned. */
+     * ss__ledger_starts): NULL until first used, then owned. */
     int *ledger_start;
     /* The layouts KERNELs' mask_in point to (ss__lower_mask), two each;
      * owned, freed with the executable (copies of it borrow them). */
@@ -311,6 +311,11 @@ int64_t ss__exec_block_index(const ss_mesh *m, const ss__layout *l, int d, int f
 ss_status ss__exec_kernel(const ss_executable *e, const ss__node *n, const ss__inst *i,
                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes,
                           const int64_t c[]);
+
+/* Where each instruction of e begins in e's ledger (ninsts + 1 entries,
+ * the last the count; plan.c), built on first use; NULL when host memory
+ * ran out. */
+const int *ss__ledger_starts(const ss_executable *e);
 
 /* FLOPs of a KERNEL or FUSED instruction on one device (plan.c); 0 for
  * the others. */
