@@ -98,11 +98,6 @@ typedef struct ss__node {
     unsigned axes_mask;
     /* transpose perm, or broadcast dims */
     int dims[SS_MAX_RANK];
-    /* slice: start, limit and stride (0 or 1: unit stride; ss__slice_stride);
-     * pad: start is the low padding, limit the high one (either may be
-     * negative: cropping), interior the padding between elements */
-    int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK], stride[SS_MAX_RANK];
-    int64_t interior[SS_MAX_RANK];
     /* concat dim; iota (CONSTANT variant SS__CONST_IOTA): the counting dim */
     int dim;
     /* CONSTANT variant SS__CONST_DENSE: its bytes (row-major, little
@@ -126,8 +121,6 @@ typedef struct ss__node {
      * primal's layout to a cotangent that has none (gradients are laid
      * out like their primals, docs/gspmd.md 6.2). */
     ss_value primal_plus1;
-    /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
-    ss_coll coll;
     int pairs_at; /* offset in the program's pair pool, -1 if none */
     uint8_t phase; /* ss_phase: the program's phase when the node was added */
     int line, col; /* source position a front end recorded (ss_value_set_source); 0: none */
@@ -138,22 +131,43 @@ typedef struct ss__node {
      * stacked ys) that follow it; the loop node holds no array (rank 0,
      * never a program value). */
     int loop;
-    /* SS__OP_GATHER, SS__OP_SCATTER (sub: ss_scatter_op): the dimension
-     * numbers (operands: operand, indices[, updates]). */
-    ss_gather_dims gdims;
     /* SS__OP_SORT (sub: the operand whose permuted values it gives; the
      * sort dim is `dim`): the first sort_keys operands are the keys, bit k
      * of sort_desc orders key k descending. SS__OP_TOP_K (sub 0 values,
      * 1 indices; along the last dim): the count k is `classes`. */
     int sort_keys;
     unsigned sort_desc;
-    /* SS__OP_RNG_BIT_GENERATOR (sub 0: the bits, 1: the new state; operand:
-     * the state): the algorithm (ss_rng_algorithm, never DEFAULT), the
-     * bits' dtype and shape in rng_dtype, rng_rank, rng_shape. */
-    int rng_alg;
-    ss_dtype rng_dtype;
-    int rng_rank;
-    int64_t rng_shape[SS_MAX_RANK];
+    /* What only some ops use shares its memory with what only others use
+     * (each node would otherwise be 2.4 KiB, and importing and building
+     * loop regions writes every node twice): read a field only for the ops
+     * it names. Nodes are zeroed before their fields are set. */
+    union {
+        struct {
+            /* slice: start, limit and stride (0 or 1: unit stride; ss__slice_stride);
+             * pad: start is the low padding, limit the high one (either may be
+             * negative: cropping), interior the padding between elements */
+            int64_t start[SS_MAX_RANK], limit[SS_MAX_RANK], stride[SS_MAX_RANK];
+            int64_t interior[SS_MAX_RANK];
+        };
+        struct {
+            /* SS__OP_COLLECTIVE: the collective (mesh and pairs bound when used). */
+            ss_coll coll;
+        };
+        struct {
+            /* SS__OP_GATHER, SS__OP_SCATTER (sub: ss_scatter_op): the dimension
+             * numbers (operands: operand, indices[, updates]). */
+            ss_gather_dims gdims;
+        };
+        struct {
+            /* SS__OP_RNG_BIT_GENERATOR (sub 0: the bits, 1: the new state; operand:
+             * the state): the algorithm (ss_rng_algorithm, never DEFAULT), the
+             * bits' dtype and shape in rng_dtype, rng_rank, rng_shape. */
+            int rng_alg;
+            ss_dtype rng_dtype;
+            int rng_rank;
+            int64_t rng_shape[SS_MAX_RANK];
+        };
+    };
 } ss__node;
 
 /* A loop's regions (sub-programs on the same mesh). Values enter a region

@@ -9,48 +9,21 @@
  * scratch. The output [batch, lhs free, rhs free] is exactly the row-major
  * [B, M, N] sgemm writes, so an f32 output needs no scratch.
  *
- * OpenBLAS runs single-threaded (ss__k_blas_init): devices are already one
- * thread each, and 64 virtual devices on 2 cores must not each start a
- * thread pool. A single-threaded sgemm on the same shapes is deterministic.
+ * OpenBLAS runs single-threaded, loaded by the first dot that needs sgemm
+ * (blas.c): devices are already one thread each, and 64 virtual devices on
+ * 2 cores must not each start a thread pool. A single-threaded sgemm on the
+ * same shapes is deterministic.
  *
  * Not here: integer dots, preferred_element_type other than f32 accumulation,
  * or splitting one product over threads.
  */
+#include "blas.h"
 #include "kernels_internal.h"
 
-#include <cblas.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-
-/* OpenBLAS's own entry that stops its thread pool (it calls it before a
- * fork). Weak: absent from other BLAS libraries and older OpenBLAS. */
-extern int blas_thread_shutdown_(void) __attribute__((weak));
-
-/* One thread per dot: set, and OpenBLAS's pool, started when the library
- * loaded and spinning on sched_yield for its first ~10^8 cycles, stopped,
- * so that it takes no core from the devices' workers. */
-static void blas_init_once(void)
-{
-    openblas_set_num_threads(1);
-    if (blas_thread_shutdown_)
-        blas_thread_shutdown_();
-}
-
-void ss__k_blas_init(void)
-{
-    pthread_once(&blas_once, blas_init_once);
-}
-
-/* As soon as shardsim is loaded: the pool spins from then on. */
-__attribute__((constructor)) static void blas_init_at_load(void)
-{
-    ss__k_blas_init();
-}
 
 /* How one dot_general maps onto batched sgemm. */
 typedef struct dot_plan {
@@ -538,10 +511,15 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
                             c + i * p.m * p.n);
         goto done;
     }
-    ss__k_blas_init();
+    ss__k_sgemm_fn sgemm;
+    st = ss__k_blas_sgemm(&sgemm);
+    if (st) {
+        free(owned);
+        return st;
+    }
     blasint m = (blasint)p.m, n = (blasint)p.n, k = (blasint)p.k;
     for (int64_t i = 0; i < p.b; i++) {
-        cblas_sgemm(CblasRowMajor, p.lhs_trans ? CblasTrans : CblasNoTrans,
+        sgemm(CblasRowMajor, p.lhs_trans ? CblasTrans : CblasNoTrans,
                     p.rhs_trans ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a + i * p.m * p.k,
                     p.lhs_trans ? m : k, b + i * p.k * p.n, p.rhs_trans ? k : n, 0.0f,
                     c + i * p.m * p.n, n);

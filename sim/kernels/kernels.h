@@ -10,8 +10,8 @@
  *
  * What it deliberately does not do: allocate device memory, know about
  * meshes or shardings, or run threads. A kernel runs on the calling thread;
- * dot_general calls OpenBLAS, which this layer pins to one thread (see
- * ss__k_blas_init). Only dot_general needs scratch memory, and the caller
+ * dot_general calls OpenBLAS, which this layer loads on first use and pins
+ * to one thread (blas.c). Only dot_general needs scratch memory, and the caller
  * can supply it (ss__k_dot_general_work_bytes) so that it is counted in the
  * device's arena.
  *
@@ -562,10 +562,6 @@ typedef struct ss__k_dot_dims {
     int lhs_contract[SS_MAX_RANK];
     int rhs_contract[SS_MAX_RANK];
 } ss__k_dot_dims;
-
-/* Pin OpenBLAS to one thread (once per process; thread-safe). dot_general
- * calls it itself; call it earlier if another layer also uses OpenBLAS. */
-void ss__k_blas_init(void);
 
 /* Output shape. SS_ERR_INVALID: dim out of range or used twice, paired dims
  * of different sizes, output rank above SS_MAX_RANK. */

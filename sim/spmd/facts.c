@@ -27,8 +27,23 @@ typedef struct ledger_pos {
 
 static bool ledger_locate(const ss_executable *e, int i, ledger_pos *pos)
 {
-    int n = 0;
-    for (int k = 0; k < e->ninsts; k++) {
+    /* Start at the last instruction whose entries begin at or before i:
+     * reports locate every entry of ledgers of thousands. */
+    int first = 0, n = 0;
+    const int *st = ss__ledger_starts(e);
+    if (st) {
+        int lo = 0, hi = e->ninsts - 1;
+        while (lo < hi) {
+            int mid = lo + (hi - lo + 1) / 2;
+            if (st[mid] <= i)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        first = lo > 0 ? lo : 0;
+        n = st[first];
+    }
+    for (int k = first; k < e->ninsts; k++) {
         const ss__inst *in = &e->insts[k];
         if (in->kind == SS__INST_COLL && n++ == i) {
             *pos = (ledger_pos){e, k, -1, 0, 0};

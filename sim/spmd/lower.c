@@ -76,12 +76,36 @@ ss_status ss__lower_emit_region(ss__lowering *s, ss_value v, const int in[], int
     return ss__lower_emit(s, &i);
 }
 
+const ss__layout ss__inst_no_mask[2];
+
+ss_status ss__lower_mask(ss__lowering *s, ss__inst *i, const ss__layout *a, const ss__layout *b,
+                         double value)
+{
+    ss_executable *e = s->e;
+    ss__layout **grown = ss__grow(e->masks, &e->masks_cap, e->nmasks + 1, sizeof *e->masks, 8);
+    ss__layout *pair = calloc(2, sizeof *pair);
+    if (grown)
+        e->masks = grown;
+    if (!grown || !pair) {
+        free(pair);
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
+    }
+    e->masks[e->nmasks++] = pair;
+    pair[0] = *a;
+    if (b)
+        pair[1] = *b;
+    i->mask_in = pair;
+    i->mask_value = value;
+    return SS_OK;
+}
+
 void ss__inst_init(ss__inst *i, ss__inst_kind kind, ss_value node)
 {
     memset(i, 0, sizeof *i);
     i->kind = kind;
     i->node = node;
     i->pairs_at = -1;
+    i->mask_in = ss__inst_no_mask;
     memset(i->share, -1, sizeof i->share);
     memset(i->share_alt, -1, sizeof i->share_alt);
 }
@@ -165,8 +189,17 @@ void ss__lower_add_version(ss__lowering *s, ss_value v, int buf, const ss__layou
         /* Keep the first (the value's own) and recycle the rest. */
         lv->nversions = 1;
     }
+    if (lv->nversions == 0) {
+        lv->layout = *l;
+    } else {
+        if (!lv->copy_layout &&
+            !(lv->copy_layout = malloc(sizeof *lv->copy_layout * (SS__LOWER_MAX_VERSIONS - 1)))) {
+            s->oom = true;
+            return;
+        }
+        lv->copy_layout[lv->nversions - 1] = *l;
+    }
     lv->buf[lv->nversions] = buf;
-    lv->layout[lv->nversions] = *l;
     lv->nversions++;
 }
 
@@ -373,11 +406,11 @@ ss_status ss__lower_need(ss__lowering *s, ss_value v, const ss__layout *want, in
 {
     ss__lowered *lv = &s->vals[v];
     for (int k = 0; k < lv->nversions; k++)
-        if (ss__layout_equal(&lv->layout[k], want)) {
+        if (ss__layout_equal(ss__lower_version_layout(lv, k), want)) {
             *out = lv->buf[k];
             return SS_OK;
         }
-    ss_status st = reshard(s, v, lv->buf[0], &lv->layout[0], want, out);
+    ss_status st = reshard(s, v, lv->buf[0], &lv->layout, want, out);
     /* Params are resharded afresh for each use, as ZeRO-3/FSDP gathers a
      * parameter again in the backward pass instead of keeping the gathered
      * copy alive (XLA rematerialises such all-gathers); other values,
@@ -428,7 +461,7 @@ bool ss__lower_add_of_pending(ss__lowering *s, ss_value v)
     const ss__node *n = &s->p->nodes[v];
     if (n->op != SS__OP_BINARY || (n->sub != SS_ADD && n->sub != SS_SUB))
         return false;
-    const ss__layout *a = &s->vals[n->in[0]].layout[0], *b = &s->vals[n->in[1]].layout[0];
+    const ss__layout *a = &s->vals[n->in[0]].layout, *b = &s->vals[n->in[1]].layout;
     return a->partial && ss__layout_equal(a, b);
 }
 
@@ -480,8 +513,8 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     /* Bring the result to its propagated layout; that is its own version.
      * A pending sum whose users only add it stays pending (see above). */
     ss__lowered *lv = &s->vals[v];
-    if (lv->layout[0].partial && s->linear_users[v]) {
-        ss__layout tiles = lv->layout[0];
+    if (lv->layout.partial && s->linear_users[v]) {
+        ss__layout tiles = lv->layout;
         tiles.partial = 0;
         if (ss__layout_equal(&tiles, want)) {
             lv->nversions = 1;
@@ -490,11 +523,11 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
         }
     }
     int buf;
-    ss__layout have = lv->layout[0];
+    ss__layout have = lv->layout;
     if ((st = reshard(s, v, lv->buf[0], &have, want, &buf)))
         return st;
     lv->buf[0] = buf;
-    lv->layout[0] = *want;
+    lv->layout = *want;
     lv->nversions = 1;
     return SS_OK;
 }
@@ -518,6 +551,9 @@ void ss_executable_destroy(ss_executable *e)
     free(e->kept);
     free(e->arg_of);
     free(e->ledger_start);
+    for (int k = 0; k < e->nmasks; k++)
+        free(e->masks[k]);
+    free(e->masks);
     free(e);
 }
 
@@ -662,7 +698,7 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         i.index = o;
         e->outputs[o] = v;
         int buf = s.vals[v].buf[0];
-        i.layout = s.vals[v].layout[0];
+        i.layout = s.vals[v].layout;
         if (!want && ss__lower_uneven_dims(&s, v, &i.layout)) {
             /* jit returns an unevenly sharded result replicated (output
              * sharding P()): gathered and unpadded, as XLA does. */
@@ -695,9 +731,11 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
     if (!st && want)
         st = mark_region_buffers(e);
     ss__buf_free(&s.line);
+    for (ss_value v = 0; v < p->n; v++)
+        free(s.vals[v].copy_layout);
     free(s.vals);
     free(s.linear_users);
-    if (!st && e->explain.oom)
+    if (!st && (e->explain.oom || s.oom))
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     if (st) {
         ss_executable_destroy(e);

@@ -67,37 +67,13 @@ typedef struct ss__inst {
     int nin;
     int in[SS__MAX_INPUTS];
     int index;          /* LOAD input / STORE output number */
+    int pairs_at;       /* COLL: offset of the pairs in the executable's pool; -1 if
+                           none (every other kind: -1) */
     ss__layout layout;  /* LOAD/STORE: the value's layout; SLICE: the layout after */
-    /* COLL */
-    ss_coll coll;
-    int pairs_at;       /* offset of the pairs in the executable's pool, -1 if none */
     /* SLICE: dim d gains its sn[d] minor-most axes of `layout` */
     uint8_t sn[SS_MAX_RANK];
-    /* UNSTACK: the gather's axes in rank order and the dim each one tiles */
-    int unaxes;
-    int8_t uaxes[SS_MAX_AXES];
-    int8_t udim[SS_MAX_AXES];
-    /* KERNEL: dot dims (local), reduce axes, scratch bytes */
-    ss__k_dot_dims dot;
-    int nred;
-    int red[SS_MAX_RANK];
     size_t work_bytes;
     double flops;
-    /* FUSED: the expression; its leaves are in[0..nin); results `out`
-     * (its last step) and extra_out[k] (register fused.extra[k]) */
-    ss__k_fused fused;
-    int extra_out[SS__K_FUSED_MAX_EXTRA];
-    /* KERNEL over padded blocks (uneven shards, GSPMD's PadWithValue):
-     * before the kernel runs, operand k < 2 with mask_in[k].known holds
-     * blocks of its value laid out as mask_in[k] (ceil(size / tiles) long,
-     * the last ones padded); its elements past the value's global size are
-     * set to mask_value, the identity of what consumes them (0 for sums and
-     * dots, -inf for max, +inf for min). In place and without allocation:
-     * padding never holds data, so every consumer that reads it masks it. */
-    ss__layout mask_in[2];
-    double mask_value;
-    /* PLACE */
-    int place_axis, place_dim, place_step, place_n;
     /* In place (liveness.c): result r (0 = out, 1 + k = extra_out[k]) takes
      * over the buffer of operand in[share[r]] instead of a new one (-1: a new
      * one); that operand dies here. When share_arg[r] the operand is an
@@ -107,7 +83,52 @@ typedef struct ss__inst {
     int8_t share[1 + SS__K_FUSED_MAX_EXTRA];
     int8_t share_alt[1 + SS__K_FUSED_MAX_EXTRA];
     bool share_arg[1 + SS__K_FUSED_MAX_EXTRA];
+    /* What only some kinds use shares its memory with what only others use
+     * (a plan copies the instruction list several times: each instruction
+     * would otherwise be 2 KiB). Read a field only for the kinds it names;
+     * ss__inst_init zeroes them (mask_in: ss__inst_no_mask), and fuse.c
+     * turns a KERNEL into a FUSED (the FUSED fields then overwrite the
+     * KERNEL's). */
+    union {
+        struct { /* COLL */
+            ss_coll coll;
+        };
+        struct { /* KERNEL: dot dims (local), reduce axes */
+            ss__k_dot_dims dot;
+            int nred;
+            int red[SS_MAX_RANK];
+            /* KERNEL over padded blocks (uneven shards, GSPMD's PadWithValue):
+             * before the kernel runs, operand k < 2 with mask_in[k].known
+             * holds blocks of its value laid out as mask_in[k] (ceil(size /
+             * tiles) long, the last ones padded); its elements past the
+             * value's global size are set to mask_value, the identity of what
+             * consumes them (0 for sums and dots, -inf for max, +inf for
+             * min). In place and without allocation: padding never holds
+             * data, so every consumer that reads it masks it. mask_in points
+             * to two layouts: ss__inst_no_mask (none known) unless
+             * ss__lower_mask gave it the executable's own. */
+            const ss__layout *mask_in;
+            double mask_value;
+        };
+        struct { /* FUSED: the expression; its leaves are in[0..nin); results
+                  * `out` (its last step) and extra_out[k] (register
+                  * fused.extra[k]) */
+            ss__k_fused fused;
+            int extra_out[SS__K_FUSED_MAX_EXTRA];
+        };
+        struct { /* UNSTACK: the gather's axes in rank order and the dim each one tiles */
+            int unaxes;
+            int8_t uaxes[SS_MAX_AXES];
+            int8_t udim[SS_MAX_AXES];
+        };
+        struct { /* PLACE */
+            int place_axis, place_dim, place_step, place_n;
+        };
+    };
 } ss__inst;
+
+/* A KERNEL's mask_in when none of its operands is masked. */
+extern const ss__layout ss__inst_no_mask[2];
 
 /* A lowered loop (loop.c): its regions compiled once each to executables
  * in region mode (ss__compile_region), run by the device thread as many
@@ -175,8 +196,12 @@ struct ss_executable {
      * (a donated argument taken over is reported by its number). */
     int *arg_of;
     /* Where each instruction's ledger entries begin (plan.c's
-     * ledger_starts): NULL until first used, then owned. */
+     * ss__ledger_starts): NULL until first used, then owned. */
     int *ledger_start;
+    /* The layouts KERNELs' mask_in point to (ss__lower_mask), two each;
+     * owned, freed with the executable (copies of it borrow them). */
+    ss__layout **masks;
+    int nmasks, masks_cap;
 };
 
 /* A new buffer for b on device `id`: in its host's arena when b is a host
@@ -286,6 +311,11 @@ int64_t ss__exec_block_index(const ss_mesh *m, const ss__layout *l, int d, int f
 ss_status ss__exec_kernel(const ss_executable *e, const ss__node *n, const ss__inst *i,
                           const ss__tensor in[], ss__tensor *out, void *work, size_t work_bytes,
                           const int64_t c[]);
+
+/* Where each instruction of e begins in e's ledger (ninsts + 1 entries,
+ * the last the count; plan.c), built on first use; NULL when host memory
+ * ran out. */
+const int *ss__ledger_starts(const ss_executable *e);
 
 /* FLOPs of a KERNEL or FUSED instruction on one device (plan.c); 0 for
  * the others. */

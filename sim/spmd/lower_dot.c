@@ -38,7 +38,7 @@ static bool windowed(ss__lowering *s, ss_value v, int side, const ss__layout *wa
         return false;
     ss_value xv = n->in[side], yv = n->in[1 - side];
     const ss__node *x = &s->p->nodes[xv];
-    const ss__layout *lx = &s->vals[xv].layout[0], *ly = &s->vals[yv].layout[0];
+    const ss__layout *lx = &s->vals[xv].layout, *ly = &s->vals[yv].layout;
     if (!ss__layout_equal(ly, want_y) || lx->partial)
         return false;
     /* Exactly one free dim d differs: one axis now, none wanted. */
@@ -206,7 +206,7 @@ ss_status ss__lower_dot(ss__lowering *s, ss_value v, const ss__layout *want)
 {
     const ss__node *n = &s->p->nodes[v];
     const ss__node *ln = &s->p->nodes[n->in[0]], *rn = &s->p->nodes[n->in[1]];
-    const ss__layout *la = &s->vals[n->in[0]].layout[0], *lb = &s->vals[n->in[1]].layout[0];
+    const ss__layout *la = &s->vals[n->in[0]].layout, *lb = &s->vals[n->in[1]].layout;
     ss__layout A, B, out_l;
     unsigned lspecial = 0, rspecial = 0;
     for (int k = 0; k < n->nb; k++) {
@@ -325,12 +325,11 @@ ss_status ss__lower_dot(ss__lowering *s, ss_value v, const ss__layout *want)
     ss__inst_init(&i, SS__INST_KERNEL, v);
     unsigned ua = ss__lower_uneven_dims(s, n->in[0], &A);
     unsigned ub = ss__lower_uneven_dims(s, n->in[1], &B);
-    for (int k = 0; k < n->nc; k++)
+    for (int k = 0; k < n->nc && !i.mask_in[0].known; k++)
         if (((ua >> n->lc[k]) & 1u) || ((ub >> n->rc[k]) & 1u)) {
             /* A contracting dim in padded blocks: zeros on both sides. */
-            i.mask_in[0] = A;
-            i.mask_in[1] = B;
-            i.mask_value = 0.0;
+            if ((st = ss__lower_mask(s, &i, &A, &B, 0.0)))
+                return st;
         }
     if (i.mask_in[0].known)
         ss__buf_puts(&s->line, "; padding masked");

@@ -10,13 +10,24 @@
 #include "lower.h"
 #include "reshard.h"
 
-/* A value as lowered so far: one buffer per layout it has been brought to. */
+/* A value as lowered so far: one buffer per layout it has been brought to,
+ * version 0 its own (buf[0] in `layout`), versions 1.. its copies in other
+ * layouts (buf[k] in copy_layout[k - 1]; few values have any, so their
+ * layouts are not kept inline: ss__lower_version_layout). */
 #define SS__LOWER_MAX_VERSIONS 4
 typedef struct ss__lowered {
     int nversions;
     int buf[SS__LOWER_MAX_VERSIONS];
-    ss__layout layout[SS__LOWER_MAX_VERSIONS];
+    ss__layout layout;
+    ss__layout *copy_layout; /* NULL until the first copy, then
+                                SS__LOWER_MAX_VERSIONS - 1 of them, owned */
 } ss__lowered;
+
+/* The layout of version k of lv. */
+static inline const ss__layout *ss__lower_version_layout(const ss__lowered *lv, int k)
+{
+    return k == 0 ? &lv->layout : &lv->copy_layout[k - 1];
+}
 
 typedef struct ss__lowering {
     ss_executable *e;
@@ -30,6 +41,7 @@ typedef struct ss__lowering {
     int ncoll_in_line;
     int input_no; /* inputs and params lowered so far */
     const ss__layout *want; /* region mode: output k's layout */
+    bool oom; /* a version could not be recorded: the compile fails */
 } ss__lowering;
 
 /* --- Helpers (lower.c) --------------------------------------------------- */
@@ -41,6 +53,11 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
+/* Give KERNEL i (not yet emitted) masked operands (ss__inst.mask_in):
+ * operand 0 laid out as *a, operand 1 as *b (NULL: not masked), padding
+ * set to `value`. The layouts are the executable's (s->e->masks). */
+ss_status ss__lower_mask(ss__lowering *s, ss__inst *i, const ss__layout *a, const ss__layout *b,
+                         double value);
 
 /* Emit the instruction that runs region op v (a loop, or a conditional),
  * lowered as the executable's loops[index]: it reads buffers in[] (one
@@ -58,7 +75,7 @@ void ss__lower_local_shape(const ss__lowering *s, const ss__node *n, const ss__l
  * the op the uneven shards reached, which cannot take them. */
 ss_status ss__lower_check_even(const ss__lowering *s, ss_value v, const ss__layout *l);
 
-/* Record a value's buffer in a layout. */
+/* Record a value's buffer in a layout (out of host memory: s->oom). */
 void ss__lower_add_version(ss__lowering *s, ss_value v, int buf, const ss__layout *l);
 
 /* Set a collective's axes to the mesh axes numbered axes[]. */

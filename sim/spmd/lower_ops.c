@@ -39,7 +39,7 @@ ss_status ss__lower_same_layout(ss__lowering *s, ss_value v, const ss__layout *w
     int in[SS__MAX_INPUTS];
     ss_status st;
     if (ss__lower_add_of_pending(s, v)) {
-        ss__layout l = s->vals[n->in[0]].layout[0];
+        ss__layout l = s->vals[n->in[0]].layout;
         int out, ins[2] = {s->vals[n->in[0]].buf[0], s->vals[n->in[1]].buf[0]};
         ss__inst i;
         ss__inst_init(&i, SS__INST_KERNEL, v);
@@ -153,7 +153,7 @@ ss_status ss__lower_reshape(ss__lowering *s, ss_value v, const ss__layout *want)
         return st;
     /* Make the wanted layout the value's own version. */
     s->vals[v].buf[0] = sliced;
-    s->vals[v].layout[0] = *want;
+    s->vals[v].layout = *want;
     s->vals[v].nversions = 1;
     return SS_OK;
 }
@@ -181,7 +181,7 @@ ss_status ss__lower_reduce(ss__lowering *s, ss_value v, const ss__layout *want)
     const ss__node *n = &s->p->nodes[v];
     const ss__node *x = &s->p->nodes[n->in[0]];
     const ss__lowered *lx = &s->vals[n->in[0]];
-    ss__layout l = lx->layout[0], r;
+    ss__layout l = lx->layout, r;
     ss__layout_replicated(&r, n->rank);
     /* Only sums, maxima and minima of numbers combine across devices (a
      * pending sum, an all-reduce); argmax, products, and/or and bool
@@ -217,9 +217,12 @@ ss_status ss__lower_reduce(ss__lowering *s, ss_value v, const ss__layout *want)
     if (across && (ss__lower_uneven_dims(s, n->in[0], &l) & n->axes_mask)) {
         /* Padding along a reduced dim becomes the identity first (GSPMD's
          * PadWithValue: XLA's select before the reduce). */
-        i.mask_in[0] = l;
-        i.mask_value = n->sub == SS_REDUCE_SUM ? 0.0 : n->sub == SS_REDUCE_MAX ? -INFINITY
-                                                                                : INFINITY;
+        ss_status st = ss__lower_mask(s, &i, &l, NULL,
+                                      n->sub == SS_REDUCE_SUM   ? 0.0
+                                      : n->sub == SS_REDUCE_MAX ? -INFINITY
+                                                                : INFINITY);
+        if (st)
+            return st;
         ss__buf_puts(&s->line, "; padding masked");
     }
     ss_status st = ss__lower_emit_kernel(s, v, 1, &in, &r, &i, &out);
@@ -262,8 +265,8 @@ ss_status ss__lower_gather(ss__lowering *s, ss_value v, const ss__layout *want)
     const ss__node *n = &s->p->nodes[v];
     bool scatter = n->op == SS__OP_SCATTER;
     ss__gather_part part;
-    ss__gather_partition(s->p, n, &s->vals[n->in[0]].layout[0], &s->vals[n->in[1]].layout[0],
-                         scatter ? &s->vals[n->in[2]].layout[0] : NULL, &part);
+    ss__gather_partition(s->p, n, &s->vals[n->in[0]].layout, &s->vals[n->in[1]].layout,
+                         scatter ? &s->vals[n->in[2]].layout : NULL, &part);
     int in[3], out;
     /* A scatter's padded index or update rows would land in real rows. */
     if (scatter && (ss__lower_uneven_dims(s, n->in[1], &part.indices) ||

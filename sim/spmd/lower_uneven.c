@@ -93,11 +93,11 @@ ss_status ss__lower_around_uneven(ss__lowering *s, ss_value v, const ss__layout 
     drop_uneven(s, v, &even);
     bool any = ss__lower_uneven_dims(s, v, want) != 0;
     for (int k = 0; k < n->nin && !any; k++)
-        any = ss__lower_uneven_dims(s, n->in[k], &s->vals[n->in[k]].layout[0]) != 0;
+        any = ss__lower_uneven_dims(s, n->in[k], &s->vals[n->in[k]].layout) != 0;
     if (!any)
         return rule(s, v, want);
     /* Each uneven operand's gathered version stands in as its own while
-     * the rule runs (rules read an operand's layout[0]), then the value's
+     * the rule runs (rules read an operand's layout), then the value's
      * versions are restored, the gathered one cached among them. */
     ss__lowered *saved = malloc(sizeof *saved * (size_t)(n->nin ? n->nin : 1));
     ss_value *who = malloc(sizeof *who * (size_t)(n->nin ? n->nin : 1));
@@ -111,9 +111,9 @@ ss_status ss__lower_around_uneven(ss__lowering *s, ss_value v, const ss__layout 
     for (int k = 0; k < n->nin && !st; k++) {
         ss_value u = n->in[k];
         ss__lowered *lu = &s->vals[u];
-        if (!ss__lower_uneven_dims(s, u, &lu->layout[0]))
+        if (!ss__lower_uneven_dims(s, u, &lu->layout))
             continue;
-        ss__layout e = lu->layout[0];
+        ss__layout e = lu->layout;
         drop_uneven(s, u, &e);
         e.partial = 0;
         int buf;
@@ -124,7 +124,7 @@ ss_status ss__lower_around_uneven(ss__lowering *s, ss_value v, const ss__layout 
         who[nsaved++] = u;
         lu->nversions = 1;
         lu->buf[0] = buf;
-        lu->layout[0] = e;
+        lu->layout = e;
     }
     if (!st)
         st = rule(s, v, &even);

@@ -966,7 +966,7 @@ static int ledger_count(const ss_executable *e)
  * concurrent first use builds its own copy and keeps the winner's); NULL
  * when host memory ran out. Reports walk every entry of ledgers of
  * thousands, so finding one must not walk the instructions. */
-static const int *ledger_starts(const ss_executable *e)
+const int *ss__ledger_starts(const ss_executable *e)
 {
     int **slot = &((ss_executable *)e)->ledger_start;
     int *have = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -1001,7 +1001,7 @@ static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int
 static const ss__inst *ledger_find(const ss_executable *e, int *index,
                                    const ss_executable **owner)
 {
-    const int *st = ledger_starts(e);
+    const int *st = ss__ledger_starts(e);
     if (!st)
         return ledger_find_linear(e, 0, index, owner);
     if (*index >= st[e->ninsts]) {
@@ -1066,7 +1066,7 @@ static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int
 
 int ss_executable_ledger_count(const ss_executable *e)
 {
-    const int *st = ledger_starts(e);
+    const int *st = ss__ledger_starts(e);
     return st ? st[e->ninsts] : ledger_count(e);
 }
 
