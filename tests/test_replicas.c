@@ -257,9 +257,9 @@ Test(replicas, loop_body_bit_identical_to_naive)
 }
 
 /* Run fixture tests/data/jax/PROG (its Shardy lowering, its inputs) one
- * step on `threads` computing devices, naively or not, its results into a
- * new directory `dir` (room for 64 chars). */
-static void run_fixture(const char *prog, bool naive, int threads, char *dir)
+ * step on `threads` computing devices with SHARDSIM_REPLICAS=`mode` (NULL:
+ * unset), its results into a new directory `dir` (room for 64 chars). */
+static void run_fixture(const char *prog, const char *mode, int threads, char *dir)
 {
     const char *data = getenv("SS_TEST_DATA");
     cr_assert(data, "SS_TEST_DATA is not set");
@@ -268,8 +268,8 @@ static void run_fixture(const char *prog, bool naive, int threads, char *dir)
     snprintf(inputs, sizeof inputs, "%s/jax/%s/inputs", data, prog);
     snprintf(dir, 64, "/tmp/ss_replicas_XXXXXX");
     cr_assert(mkdtemp(dir));
-    if (naive)
-        setenv("SHARDSIM_REPLICAS", "each", 1);
+    if (mode)
+        setenv("SHARDSIM_REPLICAS", mode, 1);
     else
         unsetenv("SHARDSIM_REPLICAS");
     ss_scenario_options opts = {.inputs = inputs, .outputs = dir, .threads = threads,
@@ -298,8 +298,8 @@ static char *read_all(const char *path, size_t *len)
 }
 
 /* Every file of directory a is in b with the same bytes (and as many
- * files); then both are removed. */
-static void same_files_then_remove(const char *a, const char *b, const char *what)
+ * files); then b is removed, and a too when `last`. */
+static void same_files(const char *a, const char *b, const char *what, bool last)
 {
     DIR *d = opendir(a);
     cr_assert(d, "%s", a);
@@ -318,7 +318,8 @@ static void same_files_then_remove(const char *a, const char *b, const char *wha
                   what, ent->d_name);
         free(ta);
         free(tb);
-        unlink(pa);
+        if (last)
+            unlink(pa);
         unlink(pb);
         n++;
     }
@@ -329,22 +330,28 @@ static void same_files_then_remove(const char *a, const char *b, const char *wha
         m += ent->d_name[0] != '.';
     closedir(d);
     cr_assert_eq(m, 0, "%s: %d results the naive path has not", what, m);
-    rmdir(a);
+    if (last)
+        rmdir(a);
     rmdir(b);
 }
 
 /* The scanned LM of tests/data/jax (forward and backward scans over its
  * layers, adamw after them) on its 8 devices: byte-identical results with
  * replicated work done once, in and out of the loop bodies, at 1 and 2
- * computing devices. */
+ * computing devices. Its blocks are small (embed 32), so most of its
+ * replicated work is under the size shared by default; SHARDSIM_REPLICAS=
+ * all shares it all. */
 Test(replicas, scanned_lm_bit_identical_to_naive, .timeout = 240)
 {
-    char naive[64], once[64];
+    char naive[64], once[64], every[64];
     for (int threads = 1; threads <= 2; threads++) {
-        run_fixture("lm_noremat", true, threads, naive);
-        run_fixture("lm_noremat", false, threads, once);
+        run_fixture("lm_noremat", "each", threads, naive);
+        run_fixture("lm_noremat", NULL, threads, once);
+        run_fixture("lm_noremat", "all", threads, every);
         char what[64];
         snprintf(what, sizeof what, "lm_noremat, %d threads", threads);
-        same_files_then_remove(naive, once, what);
+        same_files(naive, once, what, false);
+        snprintf(what, sizeof what, "lm_noremat, %d threads, all shared", threads);
+        same_files(naive, every, what, true);
     }
 }

@@ -18,6 +18,15 @@ bool ss__replicas_naive(void)
     return v && strcmp(v, "each") == 0;
 }
 
+/* The output bytes from which replicated work is shared: 0 with
+ * SHARDSIM_REPLICAS=all (tests: every replicated instruction, however
+ * small, goes through a share). */
+static size_t min_bytes(void)
+{
+    const char *v = getenv("SHARDSIM_REPLICAS");
+    return v && strcmp(v, "all") == 0 ? 0 : SS__REPLICAS_MIN_BYTES;
+}
+
 /* Mask of the mesh axes a collective's groups span (0 for index groups:
  * not worked out, so nothing is claimed). */
 static unsigned coll_axes(const ss_mesh *m, const ss_coll *c, bool *by_axes)
@@ -196,6 +205,7 @@ static ss_status walk(const ss_executable *e, unsigned all, const region_args *a
     }
     for (size_t b = 0; b < nb; b++)
         prod[b] = -1;
+    size_t min = min_bytes();
     /* A loop carry that adopts its operand (liveness.c) writes it in place
      * on every device: stored once, each device would copy it back whole
      * into its own block at the first write (an initial zeros twice over);
@@ -222,7 +232,7 @@ static ss_status walk(const ss_executable *e, unsigned all, const region_args *a
             size_t bytes = e->bufs[i->out].bytes;
             for (int x = 0; i->kind == SS__INST_FUSED && x < i->fused.nextra; x++)
                 bytes += e->bufs[i->extra_out[x]].bytes;
-            if (bytes >= SS__REPLICAS_MIN_BYTES)
+            if (bytes >= min)
                 out->group[k] = s;
         }
         /* Reads: a result is needed by the followers unless its reader is

@@ -39,7 +39,8 @@
  *
  * This assumes, as JAX does, that an input array's replicas hold the same
  * values; SHARDSIM_REPLICAS=each (the naive path) has every device compute
- * everything.
+ * everything, SHARDSIM_REPLICAS=all shares replicated work of any size
+ * (for tests on small programs).
  */
 #ifndef SS_SPMD_REPLICAS_H
 #define SS_SPMD_REPLICAS_H
@@ -47,7 +48,8 @@
 #include "lower.h"
 
 /* Output bytes below which an instruction is computed by every device:
- * the rendezvous costs more than the work saved. */
+ * the rendezvous costs more than the work saved (SHARDSIM_REPLICAS=all:
+ * none). */
 #define SS__REPLICAS_MIN_BYTES ((size_t)16384)
 
 typedef struct ss__replicas {
