@@ -191,7 +191,8 @@ ss_status ss__case_run(const ss_executable *e, const ss__inst *i, ss_context *ct
         args[na++] = ptr[i->in[k]];
     for (int c = 0; c < b; c++)
         colls_done[id] += ss_executable_ledger_count(l->branch[c]);
-    ss_status st = ss__exec_region(l->branch[b], ctx, dev, colls_done, args, NULL, NULL, res);
+    ss_status st = ss__exec_region(l->branch[b], ctx, dev, colls_done, args, NULL, NULL, res,
+                                   NULL);
     for (int c = b + 1; c < l->nbranch; c++)
         colls_done[id] += ss_executable_ledger_count(l->branch[c]);
     /* Each result owns its buffer: one that is an argument or an earlier

@@ -13,7 +13,8 @@
  * Replicated work is done once (replicas.h): an instruction whose operands
  * are identical on a group of devices runs on the group's first device,
  * and the others copy its result when they need it (every device still
- * allocates its buffers, so memory is counted as before);
+ * allocates its buffers, so memory is counted as before), in a loop's
+ * body and condition too (each region runs by its loop's plan);
  * SHARDSIM_REPLICAS=each runs everything everywhere, the naive path.
  */
 #include "lower.h"
@@ -409,7 +410,7 @@ static ss_status run_inst(run *r, ss_device *dev, const ss__inst *i, const int64
         return st;
     }
     if (i->kind == SS__INST_LOOP)
-        return ss__loop_run(e, i, r->ctx, dev, r->colls_done, ptr);
+        return ss__loop_run(e, i, r->ctx, dev, r->colls_done, ptr, r->rep);
     if (i->kind == SS__INST_STORE && r->args) {
         r->res[i->index] = ptr[i->in[0]];
         return SS_OK;
@@ -601,7 +602,7 @@ static ss_status device_main(ss_device *dev, void *user)
 
 ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
                           int *colls_done, void *const args[], const bool donate[],
-                          bool consumed[], void *res[])
+                          bool consumed[], void *res[], const ss__replicas *rep)
 {
     int id = ss_device_id(dev);
     int pos = ss_mesh_position_of(sub->mesh, id);
@@ -622,6 +623,7 @@ ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *
     r.arg_donate = donate;
     r.arg_consumed = consumed;
     r.res = res;
+    r.rep = rep;
     ss_status st = run_list(&r, dev, c, ptr);
     free(ptr);
     return st;
@@ -650,7 +652,8 @@ ss_status ss_executable_run(ss_executable *e, ss_context *ctx, const void *const
         return ss__fail(SS_ERR_NOMEM, "run: out of host memory");
     }
     ss_status st = SS_OK;
-    ss__replicas rep = {NULL, NULL};
+    ss__replicas rep;
+    memset(&rep, 0, sizeof rep);
     for (int d = 0; d < n && !st; d++)
         if (!(r.ptrs[d] = calloc((size_t)(e->nbufs ? e->nbufs : 1), sizeof(void *))))
             st = ss__fail(SS_ERR_NOMEM, "run: out of host memory");
@@ -741,7 +744,8 @@ ss_status ss_executable_run_arrays(ss_executable *e, ss_context *ctx, ss_array *
         if (i->kind == SS__INST_STORE && !r.borrowed[i->in[0]])
             r.kept[i->in[0]] = 1;
     }
-    ss__replicas rep = {NULL, NULL};
+    ss__replicas rep;
+    memset(&rep, 0, sizeof rep);
     if (!st && !ss__replicas_naive() && !(st = ss__replicas_plan(e, &rep)))
         r.rep = &rep;
     if (!st)

@@ -21,9 +21,12 @@
  * arguments without copies (an xs slice is a pointer into the stacked
  * buffer) and return results the loop adopts; a result that is one of the
  * arguments (a carry passed through) is kept as it is, or copied when it
- * would otherwise be owned twice.
+ * would otherwise be owned twice. The regions run by the replica plans of
+ * the loop's body and condition (replicas.h): a carry may then be a view
+ * of a result its group's leader computed.
  */
 #include "lower.h"
+#include "replicas.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -323,9 +326,9 @@ static ss_status copy_buf(ss_context *ctx, int id, const ss__bufdesc *b, const v
 }
 
 /* The condition on the device's current carries: *go when it holds. */
-static ss_status run_cond(const ss_executable *e, const ss__inst *i, const ss__loop_exec *l,
-                          ss_context *ctx, ss_device *dev, int *colls_done, void **ptr,
-                          void *const cur[], bool *go)
+static ss_status run_cond(const ss__inst *i, const ss__loop_exec *l, ss_context *ctx,
+                          ss_device *dev, int *colls_done, void **ptr, void *const cur[],
+                          const ss__replicas *rep, bool *go)
 {
     void *args[SS__MAX_INPUTS], *res[1] = {NULL};
     int nc = l->ncarry, na = 0;
@@ -333,8 +336,7 @@ static ss_status run_cond(const ss_executable *e, const ss__inst *i, const ss__l
         args[na++] = cur[k];
     for (int k = 0; k < l->ncond_inv; k++)
         args[na++] = ptr[i->in[nc + l->nxs + k]];
-    (void)e;
-    ss_status st = ss__exec_region(l->cond, ctx, dev, colls_done, args, NULL, NULL, res);
+    ss_status st = ss__exec_region(l->cond, ctx, dev, colls_done, args, NULL, NULL, res, rep);
     if (st)
         return st;
     ss_dtype dt = l->cond->program->nodes[l->cond->outputs[0]].dtype;
@@ -353,7 +355,7 @@ static ss_status run_cond(const ss_executable *e, const ss__inst *i, const ss__l
 }
 
 ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
-                       ss_device *dev, int *colls_done, void **ptr)
+                       ss_device *dev, int *colls_done, void **ptr, const ss__replicas *rep)
 {
     const ss__loop_exec *l = &e->loops[i->index];
     if (l->nbranch)
@@ -378,7 +380,9 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
     for (int64_t step = 0; !st; step++) {
         if (l->cond) {
             bool go = false;
-            if ((st = run_cond(e, i, l, ctx, dev, colls_done, ptr, cur, &go)) || !go)
+            if ((st = run_cond(i, l, ctx, dev, colls_done, ptr, cur,
+                               ss__replicas_of_loop(rep, i->index, true), &go)) ||
+                !go)
                 break;
         } else if (step == l->length) {
             break;
@@ -397,7 +401,8 @@ ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ct
          * xs slices and invariants never are). */
         bool donate[SS__MAX_INPUTS] = {false};
         memcpy(donate, own, sizeof(bool) * (size_t)nc);
-        st = ss__exec_region(l->body, ctx, dev, colls_done, args, donate, consumed, res);
+        st = ss__exec_region(l->body, ctx, dev, colls_done, args, donate, consumed, res,
+                             ss__replicas_of_loop(rep, i->index, false));
         /* A carry written over is no longer ours: a result holds it (or the
          * body freed it), so it is neither an argument nor freed below. */
         for (int k = 0; k < nc; k++)

@@ -17,6 +17,8 @@
 #include "kernels/kernels.h"
 #include "spmd_internal.h"
 
+struct ss__replicas; /* replica plans (replicas.h) */
+
 typedef enum ss__inst_kind {
     SS__INST_LOAD = 0, /* out = this device's block of program input `index` */
     SS__INST_CONST,    /* out = the constant node's whole array (ss__constant_fill) */
@@ -234,14 +236,19 @@ int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], 
  * give: a result may be written over it (ss__inst.share), and then
  * consumed[k] is set (consumed may be NULL only when donate is): the
  * buffer is no longer the caller's argument but a result's, or freed by
- * the region, also when the run fails. Other arguments are only read. */
+ * the region, also when the run fails. Other arguments are only read.
+ * rep: the region's replica plan (replicas.h; every device of the run
+ * must pass the same one), or NULL: every device computes all. */
 ss_status ss__exec_region(const ss_executable *sub, ss_context *ctx, ss_device *dev,
                           int *colls_done, void *const args[], const bool donate[],
-                          bool consumed[], void *res[]);
+                          bool consumed[], void *res[], const struct ss__replicas *rep);
 /* Run instruction i (SS__INST_LOOP) of e on device `dev` (exec.c's ptr
- * table of e). */
+ * table of e); rep: e's replica plan (replicas.h), whose plans of this
+ * loop's body and condition the regions run by, or NULL (every device
+ * computes all). */
 ss_status ss__loop_run(const ss_executable *e, const ss__inst *i, ss_context *ctx,
-                       ss_device *dev, int *colls_done, void **ptr);
+                       ss_device *dev, int *colls_done, void **ptr,
+                       const struct ss__replicas *rep);
 /* Conditionals (case_spmd.c): lower case node v of p as loop instruction
  * data (ss__loop_lower's contract), run it (only the selected branch; the
  * device's collective count skips the others' so that it stays the
