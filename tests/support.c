@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *slurp(const char *path)
+char *ts_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -19,13 +19,16 @@ static char *slurp(const char *path)
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
         free(s);
         s = NULL;
     }
-    if (s)
+    if (s) {
         s[n] = '\0';
+        if (len)
+            *len = (size_t)n;
+    }
     fclose(f);
     return s;
 }
@@ -36,7 +39,7 @@ char *ts_read_data(const char *rel)
     cr_assert(dir != NULL, "SS_TEST_DATA is not set (run the tests with meson test)");
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
-    char *s = slurp(path);
+    char *s = ts_read_file(path, NULL);
     cr_assert(s != NULL, "cannot read %s", path);
     return s;
 }
@@ -147,7 +150,7 @@ int ts_run_cli(const char *args, char **out, char **err)
         *out = buf;
     else
         free(buf);
-    char *e = slurp(errpath);
+    char *e = ts_read_file(errpath, NULL);
     unlink(errpath);
     if (err)
         *err = e ? e : strdup("");

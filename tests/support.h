@@ -15,6 +15,9 @@
 cJSON *ts_load_json(const char *rel);
 /* Read a whole file under tests/data into a malloc'd string. */
 char *ts_read_data(const char *rel);
+/* The bytes of file `path`, NUL-terminated, malloc'd (*len: their count,
+ * if len is not NULL), or NULL. */
+char *ts_read_file(const char *path, size_t *len);
 
 /* Mesh from a case's mesh_shape, axis_names and optional device_ids. */
 ss_mesh *ts_mesh_from_case(const cJSON *c);

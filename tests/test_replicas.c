@@ -282,21 +282,6 @@ static void run_fixture(const char *prog, const char *mode, int threads, char *d
     unsetenv("SHARDSIM_REPLICAS");
 }
 
-/* The bytes of file `path` (malloc'd, *len long), or NULL. */
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = malloc((size_t)n + 1);
-    *len = fread(t, 1, (size_t)n, f);
-    fclose(f);
-    return t;
-}
-
 /* Every file of directory a is in b with the same bytes (and as many
  * files); then b is removed, and a too when `last`. */
 static void same_files(const char *a, const char *b, const char *what, bool last)
@@ -312,7 +297,7 @@ static void same_files(const char *a, const char *b, const char *what, bool last
         snprintf(pa, sizeof pa, "%s/%s", a, ent->d_name);
         snprintf(pb, sizeof pb, "%s/%s", b, ent->d_name);
         size_t la = 0, lb = 0;
-        char *ta = read_all(pa, &la), *tb = read_all(pb, &lb);
+        char *ta = ts_read_file(pa, &la), *tb = ts_read_file(pb, &lb);
         cr_assert(ta && tb, "%s: %s missing", what, ent->d_name);
         cr_assert(la == lb && memcmp(ta, tb, la) == 0, "%s: %s differs from the naive path's",
                   what, ent->d_name);
