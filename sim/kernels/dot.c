@@ -520,9 +520,9 @@ ss_status ss__k_dot_general(const ss__tensor *lhs, const ss__tensor *rhs,
     blasint m = (blasint)p.m, n = (blasint)p.n, k = (blasint)p.k;
     for (int64_t i = 0; i < p.b; i++) {
         sgemm(CblasRowMajor, p.lhs_trans ? CblasTrans : CblasNoTrans,
-                    p.rhs_trans ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a + i * p.m * p.k,
-                    p.lhs_trans ? m : k, b + i * p.k * p.n, p.rhs_trans ? k : n, 0.0f,
-                    c + i * p.m * p.n, n);
+              p.rhs_trans ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a + i * p.m * p.k,
+              p.lhs_trans ? m : k, b + i * p.k * p.n, p.rhs_trans ? k : n, 0.0f,
+              c + i * p.m * p.n, n);
     }
 done:
     if (!p.out_direct)

@@ -32,15 +32,7 @@ static bool ledger_locate(const ss_executable *e, int i, ledger_pos *pos)
     int first = 0, n = 0;
     const int *st = ss__ledger_starts(e);
     if (st) {
-        int lo = 0, hi = e->ninsts - 1;
-        while (lo < hi) {
-            int mid = lo + (hi - lo + 1) / 2;
-            if (st[mid] <= i)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        first = lo > 0 ? lo : 0;
+        first = ss__ledger_inst_at(e, st, i);
         n = st[first];
     }
     for (int k = first; k < e->ninsts; k++) {

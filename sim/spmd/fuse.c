@@ -29,8 +29,7 @@ typedef struct fuser {
     unsigned char *gone; /* instruction absorbed into a fused one */
     /* the expression being built */
     ss__k_fused f;
-    int leaves[SS__K_FUSED_MAX_LEAVES];
-    int32_t repeats[SS__K_FUSED_MAX_LEAVES]; /* ss__k_fused.repeat of each leaf */
+    int leaves[SS__K_FUSED_MAX_LEAVES]; /* their repeats: f.repeat */
     int nleaves;
     int absorbed[SS__K_FUSED_MAX_OPS];
     int nabsorbed;
@@ -85,28 +84,25 @@ static bool is_elementwise(const fuser *s, int k)
     return true;
 }
 
-/* A broadcast of a scalar buffer. */
-static bool is_splat(const fuser *s, int k)
-{
-    const ss__inst *i = &s->e->insts[k];
-    return i->kind == SS__INST_KERNEL && node_of(s, k)->op == SS__OP_BROADCAST &&
-           s->e->bufs[i->in[0]].rank == 0;
-}
-
-/* A broadcast of an array whose non-unit dims keep their order and fill a
- * run of the result's dims (unit dims aside): result element i is operand
- * element (i / *repeat) % m, *repeat the product of the dims after the
- * run. False also when the operand is as large as the result (a bitcast,
- * liveness.c) or the repeat does not fit a leaf's. */
-static bool is_regular_broadcast(const fuser *s, int k, int32_t *repeat)
+/* A broadcast its fused readers read through its operand: of a scalar
+ * (*repeat 0: a scalar leaf), or of an array whose non-unit dims keep
+ * their order and fill a run of the result's dims (unit dims aside):
+ * result element i is operand element (i / *repeat) % m, *repeat the
+ * product of the dims after the run. Not an array's when the operand is as
+ * large as the result (a bitcast, liveness.c), when the repeat does not
+ * fit a leaf's, or with ss_compile_options.materialize_broadcasts. */
+static bool is_foldable_broadcast(const fuser *s, int k, int32_t *repeat)
 {
     const ss__inst *i = &s->e->insts[k];
     const ss__node *n = node_of(s, k);
-    if (s->e->opts.materialize_broadcasts || i->kind != SS__INST_KERNEL ||
-        n->op != SS__OP_BROADCAST || i->nin != 1)
+    if (i->kind != SS__INST_KERNEL || n->op != SS__OP_BROADCAST || i->nin != 1)
         return false;
     const ss__bufdesc *x = &s->e->bufs[i->in[0]], *o = &s->e->bufs[i->out];
-    if (x->rank == 0 || x->dtype != o->dtype || elems(x) == elems(o) || elems(x) == 0)
+    *repeat = 0;
+    if (x->rank == 0)
+        return true;
+    if (s->e->opts.materialize_broadcasts || x->dtype != o->dtype || elems(x) == elems(o) ||
+        elems(x) == 0)
         return false;
     int first = o->rank, last = -1; /* the result dims the operand's fill */
     for (int d = 0; d < x->rank; d++) {
@@ -147,14 +143,14 @@ static int push(fuser *s, ss__k_fused_op op)
 static int leaf(fuser *s, int buf, int32_t repeat)
 {
     int k = 0;
-    while (k < s->nleaves && (s->leaves[k] != buf || s->repeats[k] != repeat))
+    while (k < s->nleaves && (s->leaves[k] != buf || s->f.repeat[k] != repeat))
         k++;
     if (k == s->nleaves) {
         if (s->nleaves == SS__K_FUSED_MAX_LEAVES) {
             s->overflow = true;
             return 0;
         }
-        s->repeats[s->nleaves] = repeat;
+        s->f.repeat[s->nleaves] = repeat;
         s->leaves[s->nleaves++] = buf;
     }
     return push(s, (ss__k_fused_op){SS__K_FUSED_LEAF, (uint8_t)k, 0, 0, 0});
@@ -175,9 +171,8 @@ static int build_buf(fuser *s, int buf, int64_t n)
             s->gone[j] = 1;
             return build_inst(s, j, n);
         }
-        int32_t repeat = 0;
-        if ((is_splat(s, j) || is_regular_broadcast(s, j, &repeat)) &&
-            s->nfolds < SS__K_FUSED_MAX_OPS) {
+        int32_t repeat;
+        if (is_foldable_broadcast(s, j, &repeat) && s->nfolds < SS__K_FUSED_MAX_OPS) {
             s->folds[s->nfolds++] = buf;
             return leaf(s, s->e->insts[j].in[0], repeat);
         }
@@ -220,7 +215,6 @@ static void fuse_root(fuser *s, int k)
         s->folded[s->folds[j]]++;
     i->kind = SS__INST_FUSED;
     i->fused = s->f;
-    memcpy(i->fused.repeat, s->repeats, sizeof(int32_t) * (size_t)s->nleaves);
     i->nin = s->nleaves;
     memcpy(i->in, s->leaves, sizeof(int) * (size_t)s->nleaves);
 }
@@ -247,7 +241,6 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
     ss__k_fused f = ij->fused;
     int leaves[SS__K_FUSED_MAX_LEAVES], nleaves = ij->nin;
     memcpy(leaves, ij->in, sizeof(int) * (size_t)ij->nin);
-    int32_t repeat = 0;
     int map[SS__K_FUSED_MAX_OPS];
     int root_j = ij->fused.nops - 1;
     /* j's steps go first, so j must not read anything k produces. */
@@ -263,7 +256,7 @@ static bool merge_into(ss_executable *e, int j, int k, int b)
         ss__k_fused_op o = ik->fused.ops[r];
         if (o.kind == SS__K_FUSED_LEAF) {
             int buf = ik->in[o.sub];
-            repeat = ik->fused.repeat[o.sub];
+            int32_t repeat = ik->fused.repeat[o.sub];
             /* Any of j's results that k reads comes from j's registers. */
             int jreg = repeat ? -1 : buf == ij->out ? root_j : -1;
             for (int y = 0; !repeat && jreg < 0 && y < ij->fused.nextra; y++)
@@ -412,7 +405,7 @@ ss_status ss__fuse(ss_executable *e)
     /* Broadcasts every user folded in are no longer needed. */
     for (int k = 0; k < e->ninsts; k++) {
         int32_t repeat;
-        if (!s.gone[k] && (is_splat(&s, k) || is_regular_broadcast(&s, k, &repeat)) &&
+        if (!s.gone[k] && is_foldable_broadcast(&s, k, &repeat) &&
             s.folded[e->insts[k].out] == s.uses[e->insts[k].out])
             s.gone[k] = 1;
     }

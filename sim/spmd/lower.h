@@ -323,6 +323,10 @@ ss_status ss__exec_kernel(const ss_executable *e, const ss__node *n, const ss__i
  * the last the count; plan.c), built on first use; NULL when host memory
  * ran out. */
 const int *ss__ledger_starts(const ss_executable *e);
+/* The last instruction of e whose ledger entries begin at or before entry
+ * `index`, given e's table st (ss__ledger_starts): its own entries hold
+ * that entry when index < st[e->ninsts]. */
+int ss__ledger_inst_at(const ss_executable *e, const int *st, int index);
 
 /* FLOPs of a KERNEL or FUSED instruction on one device (plan.c); 0 for
  * the others. */

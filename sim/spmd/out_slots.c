@@ -36,7 +36,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 static void set_def(int *def, int b, int k)
 {
@@ -311,9 +310,8 @@ bool ss__out_slots_is_output(const ss__out_slots *s, int b)
     return false;
 }
 
-bool ss__out_slots_take(ss__out_slots *s, const ss_executable *e, int b, int k)
+bool ss__out_slots_take(ss__out_slots *s, int b)
 {
-    (void)e, (void)k;
     if (!s->slot_of || s->assigned[b] < 0)
         return false;
     s->slot_of[b] = s->assigned[b];

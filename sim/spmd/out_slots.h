@@ -28,9 +28,9 @@ ss_status ss__out_slots_init(ss__out_slots *s, const ss_executable *e, const boo
 void ss__out_slots_free(ss__out_slots *s);
 /* Is b an output whose slot the plan counts from the start? */
 bool ss__out_slots_is_output(const ss__out_slots *s, int b);
-/* A temporary b born at instruction k: put it in the slot planned for it
- * (out_slots.c); false when it has none. */
-bool ss__out_slots_take(ss__out_slots *s, const ss_executable *e, int b, int k);
+/* Temporary b, born now: put it in the slot planned for it (out_slots.c);
+ * false when it has none. */
+bool ss__out_slots_take(ss__out_slots *s, int b);
 /* b leaves its slot (freed or taken over); false when it had none. */
 bool ss__out_slots_release(ss__out_slots *s, int b);
 

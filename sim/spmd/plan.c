@@ -151,9 +151,9 @@ typedef struct mode {
     size_t host_live; /* bytes in the device's partition of its host's arena */
     region_memo *memo; /* NULL: regions are planned every time */
     /* The TPU models' output slots (out_slots.h; NULL: outputs counted
-     * when written, temporaries never in them) and the instruction now. */
+     * when written, temporaries never in them; always NULL in a program
+     * with loops, see plan_run). */
     ss__out_slots *slots;
-    int k;
 } mode;
 
 /* Is b an output counted from the start (in its slot)? */
@@ -227,7 +227,7 @@ static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode
                 *live -= op_bytes;
                 hbm_set(md, i->in[j], false);
             }
-        } else if (!ss__out_slots_take(md->slots, e, res, md->k)) {
+        } else if (!ss__out_slots_take(md->slots, res)) {
             *live += ss_device_buffer_bytes(e->bufs[res].bytes);
             hbm_set(md, res, true);
         }
@@ -279,7 +279,7 @@ static void place_result(const ss_executable *e, mode *md, int b, size_t *live, 
         return;
     }
     if (!onchip_take(md, b, bytes) &&
-        !(md->slots && !md->result[b] && ss__out_slots_take(md->slots, e, b, md->k))) {
+        !(md->slots && !md->result[b] && ss__out_slots_take(md->slots, b))) {
         *live += bytes;
         hbm_set(md, b, true);
     }
@@ -373,11 +373,8 @@ static ss_status plan_case(const ss_executable *e, const ss__inst *i, mode *md, 
     }
     *inst_peak = peak;
     *live += results;
-    for (int k = 0; k < l->nout; k++) {
+    for (int k = 0; k < l->nout; k++)
         hbm_set(md, l->outs[k], true);
-        if (slot_output(md, l->outs[k])) /* counted from the start */
-            *live -= ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
-    }
     out->flops += flops;
     out->sent_bytes += sent;
     return SS_OK;
@@ -482,9 +479,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         /* Adopted: the operand's buffer is the loop's now (its FREE is void). */
         int op = i->in[k];
         md->moved[op] = true;
-        if (md->slots && ss__out_slots_release(md->slots, op)) {
-            ;
-        } else if (md->onchip && md->onchip[op]) {
+        if (md->onchip && md->onchip[op]) {
             md->onchip_used -= ss_device_buffer_bytes(e->bufs[op].bytes);
         } else {
             *live -= ss_device_buffer_bytes(e->bufs[op].bytes);
@@ -530,8 +525,6 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         bool aliased = k < nc && r == i->in[k] && !l->adopt[k];
         if (!e->bufs[r].fused_away && !e->bufs[r].host && !aliased)
             hbm_set(md, r, true);
-        if (slot_output(md, r) && !e->bufs[r].fused_away && !aliased)
-            *live -= ss_device_buffer_bytes(e->bufs[r].bytes); /* counted from the start */
     }
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
@@ -670,7 +663,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     ss__out_slots slots = {0};
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
                onchip_cap ? calloc(nb, 1) : NULL, onchip_cap || slotted ? calloc(nb, 1) : NULL, pd,
-               layout, fusion, 0, memo, NULL, 0};
+               layout, fusion, 0, memo, NULL};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
         ((onchip_cap || slotted) && !md.result)) {
@@ -700,7 +693,6 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     }
     for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
-        md.k = k;
         int b0 = i->nin > 0 ? i->in[0] : -1;
         bool borrowed = arrays && b0 >= 0 && arg_input[b0] >= 0 && !donated(&md, b0);
         switch (i->kind) {
@@ -1008,18 +1000,22 @@ static const ss__inst *ledger_find(const ss_executable *e, int *index,
         *index -= st[e->ninsts];
         return NULL;
     }
-    /* The last instruction whose entries begin at or before *index: its
-     * own entries hold it (the next one begins after it). */
+    int k = ss__ledger_inst_at(e, st, *index);
+    *index -= st[k];
+    return ledger_find_linear(e, k, index, owner);
+}
+
+int ss__ledger_inst_at(const ss_executable *e, const int *st, int index)
+{
     int lo = 0, hi = e->ninsts - 1;
     while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
-        if (st[mid] <= *index)
+        if (st[mid] <= index)
             lo = mid;
         else
             hi = mid - 1;
     }
-    *index -= st[lo];
-    return ledger_find_linear(e, lo, index, owner);
+    return lo > 0 ? lo : 0;
 }
 
 /* ledger_find by walking e's instructions from `first`. */

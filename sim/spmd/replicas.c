@@ -310,4 +310,3 @@ void ss__replicas_free(ss__replicas *r)
     free(r->cond);
     memset(r, 0, sizeof *r);
 }
-
