@@ -259,10 +259,10 @@ Test(scenario, gpt2_block_with_maxtext_rules, .timeout = 120)
         double bytes;
     } rows[] = {
         {"fsdp", AG, 15, 368640},          /* weights before each use, 8 + 7 */
-        {"fsdp", RS, 8, 208896},           /* weight gradients back to shards */
-        {"data", AR, 8, 208896},           /* the same, over the batch halves */
+        {"fsdp", RS, 7, 159744},           /* weight gradients back to shards */
+        {"data", AR, 7, 159744},           /* the same, over the batch halves */
         {"tensor", AG, 6, 73728},          /* residual stream into a matmul */
-        {"tensor", RS, 8, 98304},          /* partial sums out of a matmul */
+        {"tensor", RS, 6, 73728},          /* partial sums out of a matmul */
         {"tensor", AR, 16, 4096},          /* LayerNorm, softmax row sums */
         {"data,fsdp", AR, 14, 13542},      /* loss, bias and norm gradients */
         {"data,fsdp,tensor", CP, 2, 12288} /* wpe to the activations' split */

@@ -466,6 +466,33 @@ bool ss__lower_add_of_pending(ss__lowering *s, ss_value v)
 }
 
 
+/* Does reducing pending sum `have` alone bring it to `want`: want keeps
+ * have's tiling of every dim and may tile a dim further (minor-most) by
+ * pending axes, each once (a reduce-scatter), the rest of the pending axes
+ * all-reduced? Then its users' additions may take it pending: XLA's
+ * reassociation of all-reduces and reduce-scatters that feed an add
+ * (add(rs(a), rs(b)) = rs(add(a, b))) reduces the sum once. */
+static bool reduction_reaches(const ss__layout *have, const ss__layout *want)
+{
+    if (!want->known || want->partial || have->rank != want->rank)
+        return false;
+    unsigned added = 0;
+    for (int d = 0; d < have->rank; d++) {
+        if (want->n[d] < have->n[d])
+            return false;
+        for (int k = 0; k < have->n[d]; k++)
+            if (want->ax[d][k] != have->ax[d][k])
+                return false;
+        for (int k = have->n[d]; k < want->n[d]; k++) {
+            unsigned bit = 1u << want->ax[d][k];
+            if (!(have->partial & bit) || (added & bit))
+                return false;
+            added |= bit;
+        }
+    }
+    return true;
+}
+
 /*
  * The LOWER column of ops.def. A rule emits node v's instructions and
  * records the buffer of its result (ss__lower_add_version) in the layout it has;
@@ -513,14 +540,10 @@ static ss_status lower_node(ss__lowering *s, ss_value v)
     /* Bring the result to its propagated layout; that is its own version.
      * A pending sum whose users only add it stays pending (see above). */
     ss__lowered *lv = &s->vals[v];
-    if (lv->layout.partial && s->linear_users[v]) {
-        ss__layout tiles = lv->layout;
-        tiles.partial = 0;
-        if (ss__layout_equal(&tiles, want)) {
-            lv->nversions = 1;
-            ss__buf_puts(&s->line, "; stays a pending sum for the additions that use it");
-            return SS_OK;
-        }
+    if (lv->layout.partial && s->linear_users[v] && reduction_reaches(&lv->layout, want)) {
+        lv->nversions = 1;
+        ss__buf_puts(&s->line, "; stays a pending sum for the additions that use it");
+        return SS_OK;
     }
     int buf;
     ss__layout have = lv->layout;
