@@ -2058,12 +2058,21 @@ typedef struct ss_live_buffer {
     char name[48];  /* "%12 dot_general", "%3 all_gather", "dot scratch" */
     ss_buffer_role role; /* ss_executable_peak_detail's; TEMPORARY or
                             SCRATCH from ss_executable_peak_buffers */
+    ss_value loop;  /* -1, or the loop (a value of the program) whose body
+                       holds it: value and name are then the body's, ARGUMENT
+                       a carry or operand of the body, RESULT what the body
+                       hands back */
+    int line;       /* in a loop's body: the source line of its value (0:
+                       none recorded) */
 } ss_live_buffer;
 /* What makes up the peak of ss_executable_plan_model(e, donate, model)
  * (model NULL: of ss_executable_plan_arrays): every buffer counted in HBM
  * at that instruction, largest first, ties by name, with its role; a
- * kernel's scratch or a loop running at the peak is one more entry. Their
- * bytes sum to plan->peak_bytes, which receives the plan. At most cap are
+ * kernel's scratch is one more entry. When a loop's body runs at the peak,
+ * the body's buffers at its own peak are listed (ss_live_buffer.loop) and
+ * the loop's entry keeps the rest: its stacked outputs and the carries it
+ * holds outside the body. Their bytes sum to plan->peak_bytes, which
+ * receives the plan. At most cap are
  * written, *n how many. */
 ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
                                     const ss_memory_model *model, ss_live_buffer out[], int cap,

@@ -394,6 +394,55 @@ Test(cli, explain_memory_adds_up_to_the_peak)
         }
 }
 
+/* A scanned LM whose peak is in its backward loop's body: --explain-memory
+ * lists the body's buffers there, each with its source line and the loop
+ * (the while at line 869), among them the body's dots; the sum holds. */
+Test(cli, explain_memory_lists_a_loop_body)
+{
+    char args[512], *out, *err;
+    snprintf(args, sizeof args,
+             "plan %s/../tests/data/xla_tpu/lm_noremat/v5e_2x4/lowered.mlir --device tpu-v5e "
+             "--explain-memory --json",
+             getenv("SS_SCENARIOS"));
+    int rc = ts_run_cli(args, &out, &err);
+    cr_assert_eq(rc, 0, "%s: exit %d %s", args, rc, err);
+    cJSON *j = cJSON_Parse(out);
+    cr_assert(j, "%s", out);
+    const cJSON *mem = cJSON_GetObjectItem(j, "memory"), *b;
+    double sum = 0;
+    int in_body = 0, dots = 0;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItem(mem, "peak_buffers"))
+    {
+        sum += cJSON_GetObjectItem(b, "bytes")->valuedouble;
+        const cJSON *loop = cJSON_GetObjectItem(b, "loop");
+        if (!loop)
+            continue;
+        in_body++;
+        cr_assert_str_eq(cJSON_GetObjectItem(loop, "op")->valuestring, "while");
+        cr_assert_eq(cJSON_GetObjectItem(loop, "line")->valueint, 869);
+        const char *name = cJSON_GetObjectItem(b, "buffer")->valuestring;
+        if (strstr(name, "dot_general")) {
+            dots++;
+            cr_assert_gt(cJSON_GetObjectItem(b, "line")->valueint, 869, "%s: a line of the body", name);
+        }
+    }
+    cr_assert_gt(in_body, 0);
+    cr_assert_gt(dots, 0);
+    cr_assert_eq(sum, cJSON_GetObjectItem(mem, "plan_peak_bytes")->valuedouble);
+    cJSON_Delete(j);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "plan %s/../tests/data/xla_tpu/lm_noremat/v5e_2x4/lowered.mlir --device tpu-v5e "
+             "--explain-memory",
+             getenv("SS_SCENARIOS"));
+    rc = ts_run_cli(args, &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_assert(strstr(out, "dot_general (line 1064) in %293 while (line 869)"), "%s", out);
+    free(out);
+    free(err);
+}
+
 /* Names with quotes print as Python's repr (it used to print P('a'b',),
  * which does not parse), and the printed spec parses back. */
 Test(cli, rules_print_quoted_names_that_parse_back)

@@ -297,12 +297,16 @@ ss_status ss_executable_peak_buffers(const ss_executable *e, ss_live_buffer out[
             all[m].value = e->bufs[b].value;
             all[m].bytes = ss_device_buffer_bytes(e->bufs[b].bytes);
             all[m].role = SS_BUFFER_TEMPORARY;
+            all[m].loop = -1;
+            all[m].line = 0;
             snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
         }
     if (peak_work) {
         all[m].value = -1;
         all[m].bytes = peak_work;
         all[m].role = SS_BUFFER_SCRATCH;
+        all[m].loop = -1;
+        all[m].line = 0;
         snprintf(all[m++].name, sizeof all[0].name, "dot scratch");
     }
     qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);

@@ -172,6 +172,10 @@ typedef struct peak_detail {
     ss_buffer_role extra_role;
     ss_value extra_value;
     bool peak_only; /* only the peak is wanted: FLOPs are not counted */
+    /* A loop whose body's run made the peak: the body and the carries
+     * that run owned (ss_executable_peak_detail lists the body's buffers). */
+    const ss_executable *body;
+    bool body_own[SS__MAX_INPUTS];
 } peak_detail;
 
 static void hbm_set(mode *md, int b, bool in)
@@ -193,6 +197,7 @@ static void peak_snapshot(const ss_executable *e, mode *md, size_t extra, ss_buf
     pd->extra = extra;
     pd->extra_role = role;
     pd->extra_value = value;
+    pd->body = NULL; /* plan_loop names it after this */
 }
 
 static bool donated(const mode *md, int b)
@@ -503,10 +508,17 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         if (runs >= 1)
             peak = c2 > peak ? c2 : peak;
     }
-    if (!st && runs >= 1 && !(st = body_step(l, own1, md, base, copies, &body, &step)))
-        peak = step > peak ? step : peak;
-    if (!st && runs >= 2 && !(st = body_step(l, own2, md, base, copies, &body, &step)))
-        peak = step > peak ? step : peak;
+    const bool *peak_own = NULL; /* the body's run that made the peak */
+    if (!st && runs >= 1 && !(st = body_step(l, own1, md, base, copies, &body, &step)) &&
+        step > peak) {
+        peak = step;
+        peak_own = own1;
+    }
+    if (!st && runs >= 2 && !(st = body_step(l, own2, md, base, copies, &body, &step)) &&
+        step > peak) {
+        peak = step;
+        peak_own = own2;
+    }
     if (!st && runs < 1) /* the FLOPs and collectives of one run, not counted */
         st = plan_region_laid_out(l->body, NULL, md, &body, NULL);
     if (st)
@@ -514,6 +526,12 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     if (peak > out->peak_bytes) {
         peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
+        if (md->pd) {
+            md->pd->body = peak_own ? l->body : NULL;
+            memset(md->pd->body_own, 0, sizeof md->pd->body_own);
+            if (peak_own)
+                memcpy(md->pd->body_own, peak_own, sizeof(bool) * (size_t)nc);
+        }
     }
     *inst_peak = peak;
     *live += ys + carries;
@@ -561,7 +579,7 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     bool *flags = calloc(nb, 4);
     if (!flags)
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true};
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}};
     ss_plan p;
     ss_status st = plan_run(e, c->donate, true, c->onchip_cap, &pd, &p, NULL, NULL, c->layout,
                             true, c->memo);
@@ -866,20 +884,110 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
             all[m] = (ss_live_buffer){e->bufs[b].value, bytes, "",
                                       arg[b]   ? SS_BUFFER_ARGUMENT
                                       : res[b] ? SS_BUFFER_RESULT
-                                               : SS_BUFFER_TEMPORARY};
+                                               : SS_BUFFER_TEMPORARY, -1, 0};
             snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
         }
         if (pd->at_copy[b]) {
-            all[m] = (ss_live_buffer){e->bufs[b].value, bytes, "", SS_BUFFER_RESULT};
+            all[m] = (ss_live_buffer){e->bufs[b].value, bytes, "", SS_BUFFER_RESULT, -1, 0};
             snprintf(all[m++].name, sizeof all[0].name, "copy of %.39s", e->bufs[b].name);
         }
     }
     if (pd->extra) {
-        all[m] = (ss_live_buffer){pd->extra_value, pd->extra, "", pd->extra_role};
+        all[m] = (ss_live_buffer){pd->extra_value, pd->extra, "", pd->extra_role, -1, 0};
         snprintf(all[m++].name, sizeof all[0].name, "%s",
                  pd->extra_role == SS_BUFFER_LOOP ? "loop: carries, outputs, body" : "scratch");
     }
     return m;
+}
+
+/* How a peak detail is planned: the device model's layout, fusion and
+ * on-chip bytes, and the region plans remembered (plan_region_laid_out). */
+typedef struct detail_ctx {
+    ss_memory_layout layout;
+    bool fusion, copy;
+    size_t onchip;
+    region_memo *memo;
+} detail_ctx;
+
+/*
+ * The buffers at e's planned peak, as plan_run counts them under c, into
+ * *out (malloc'd, *n of them; the plan into *plan). When a loop's body run
+ * makes the peak, the body's buffers at its own peak come in place of the
+ * loop's single entry, each with `loop` the loop's value and its source
+ * line, and the loop's entry keeps the rest (its stacked outputs and the
+ * carries outside the body); recursively for loops in bodies. The entries
+ * always sum to plan->peak_bytes: a body whose buffers would exceed the
+ * loop's bytes keeps the single entry. In a region (in_loop >= 0) every
+ * entry names that loop.
+ */
+static ss_status detail_of(const ss_executable *e, const bool donate[], const detail_ctx *c,
+                           ss_value in_loop, ss_live_buffer **out, int *n, ss_plan *plan)
+{
+    *out = NULL;
+    *n = 0;
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    bool *flags = calloc(nb, 6);
+    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 1));
+    if (!flags || !all) {
+        free(flags);
+        free(all);
+        return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
+    }
+    peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1, false,
+                      NULL, {false}};
+    bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
+    for (int k = 0; k < e->ninsts; k++) {
+        if (e->insts[k].kind == SS__INST_LOAD)
+            arg[e->insts[k].out] = true;
+        if (e->insts[k].kind == SS__INST_STORE)
+            res[e->insts[k].in[0]] = true;
+    }
+    ss_executable sized = *e;
+    ss_status st = c->copy ? model_copy(e, donate, c->layout, c->fusion, c->onchip, c->memo, &sized)
+                           : SS_OK;
+    if (!st)
+        st = plan_run(&sized, donate, true, c->onchip, &pd, plan, NULL, NULL, c->layout, c->fusion,
+                      c->memo);
+    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, all);
+    for (int k = 0; k < m && in_loop >= 0; k++) {
+        all[k].loop = in_loop;
+        if (all[k].value >= 0 && all[k].value < e->program->n)
+            all[k].line = e->program->nodes[all[k].value].line;
+    }
+    ss_live_buffer *inner = NULL;
+    int ni = 0;
+    if (!st && pd.extra && pd.extra_role == SS_BUFFER_LOOP && pd.body) {
+        /* The body as plan_region_laid_out plans it: no on-chip memory. */
+        detail_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0,
+                         c->memo};
+        ss_plan bp;
+        st = detail_of(pd.body, pd.body_own, &bc, in_loop >= 0 ? in_loop : pd.extra_value, &inner,
+                       &ni, &bp);
+        ss_live_buffer *grown = st ? NULL : realloc(all, sizeof *all * (size_t)(m + ni));
+        if (!st && !grown)
+            st = ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
+        if (grown)
+            all = grown;
+        if (!st && bp.peak_bytes <= pd.extra) {
+            ss_live_buffer *lp = &all[m - 1]; /* the loop's entry, the last */
+            lp->bytes -= bp.peak_bytes;
+            snprintf(lp->name, sizeof lp->name, "loop: carries, outputs outside the body");
+            m -= lp->bytes == 0;
+            memcpy(all + m, inner, sizeof *all * (size_t)ni);
+            m += ni;
+        }
+    }
+    free(inner);
+    if (c->copy)
+        model_copy_free(e, &sized);
+    free(flags);
+    if (st) {
+        free(all);
+        return st;
+    }
+    *out = all;
+    *n = m;
+    return SS_OK;
 }
 
 ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
@@ -889,43 +997,23 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     *n = 0;
     if (!e || !plan || (cap > 0 && !out))
         return ss__fail(SS_ERR_INVALID, "peak detail: no executable, plan or room for buffers");
-    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 1));
-    if (!flags || !all) {
-        free(flags);
-        free(all);
-        return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
-    }
-    peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1, false};
-    bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
-    for (int k = 0; k < e->ninsts; k++) {
-        if (e->insts[k].kind == SS__INST_LOAD)
-            arg[e->insts[k].out] = true;
-        if (e->insts[k].kind == SS__INST_STORE)
-            res[e->insts[k].in[0]] = true;
-    }
-    ss_executable sized = *e;
     region_memo memo = {0};
-    ss_status st = SS_OK;
-    if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion || model->xla_bf16_gathers))
-        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, &memo,
-                        &sized);
-    if (!st)
-        st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0, &pd, plan, NULL, NULL,
-                      model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion, &memo);
+    detail_ctx c = {model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion,
+                    model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion ||
+                              model->xla_bf16_gathers),
+                    model ? model->onchip_bytes : 0, &memo};
+    ss_live_buffer *all;
+    int m;
+    ss_status st = detail_of(e, donate, &c, -1, &all, &m, plan);
     free(memo.at);
-    if (!st) {
-        int m = detail_entries(e, &sized, &pd, arg, res, all);
-        qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
-        *n = m < cap ? m : cap < 0 ? 0 : cap;
-        if (*n)
-            memcpy(out, all, sizeof *all * (size_t)*n);
-    }
-    model_copy_free(e, &sized);
-    free(flags);
+    if (st)
+        return st;
+    qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
+    *n = m < cap ? m : cap < 0 ? 0 : cap;
+    if (*n)
+        memcpy(out, all, sizeof *all * (size_t)*n);
     free(all);
-    return st;
+    return SS_OK;
 }
 
 ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point out[], int cap,

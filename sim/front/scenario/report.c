@@ -389,6 +389,13 @@ const char *const ss__scn_role_names[] = {
     [SS_BUFFER_LOOP] = "loop",
 };
 
+/* A buffer's role inside a loop's body (ss_live_buffer.loop >= 0). */
+const char *const ss__scn_body_role_names[] = {
+    [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "body arg",
+    [SS_BUFFER_RESULT] = "body out",     [SS_BUFFER_SCRATCH] = "scratch",
+    [SS_BUFFER_LOOP] = "loop",
+};
+
 static const char *const role_plurals[] = {
     [SS_BUFFER_TEMPORARY] = "temporaries", [SS_BUFFER_ARGUMENT] = "arguments",
     [SS_BUFFER_RESULT] = "results",        [SS_BUFFER_SCRATCH] = "scratch",
@@ -401,8 +408,9 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     char a[32], b[32];
     double by_role[SS_BUFFER_LOOP + 1] = {0};
-    for (int k = 0; k < r->npeak; k++)
-        by_role[r->peak[k].role] += (double)r->peak[k].bytes;
+    for (int k = 0; k < r->npeak; k++) /* a loop body's buffers count as the loop's */
+        by_role[r->peak[k].loop >= 0 ? SS_BUFFER_LOOP : r->peak[k].role] +=
+            (double)r->peak[k].bytes;
     ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
     ss__fmt_bytes(b, sizeof b, (double)sc->device_memory);
     fprintf(f, "Memory at the planned peak (--explain-memory; per device%s%s): %s of %s\n",
@@ -410,8 +418,18 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
             a, b);
     fprintf(f, "  %12s  %-9s  %s\n", "bytes", "role", "buffer");
     for (int k = 0; k < r->npeak; k++) {
-        char label[200];
-        if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH) {
+        char label[256];
+        const char *role = ss__scn_role_names[r->peak[k].role];
+        if (r->peak[k].loop >= 0) { /* in a loop's body: the body's value */
+            char v[160];
+            value_label(sc, r->peak[k].loop, v, sizeof v);
+            if (r->peak[k].line)
+                snprintf(label, sizeof label, "%s (line %d) in %s", r->peak[k].name,
+                         r->peak[k].line, v);
+            else
+                snprintf(label, sizeof label, "%s in %s", r->peak[k].name, v);
+            role = ss__scn_body_role_names[r->peak[k].role];
+        } else if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH) {
             char v[160] = "";
             if (r->peak[k].value >= 0)
                 value_label(sc, r->peak[k].value, v, sizeof v);
@@ -420,7 +438,7 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
             buffer_label(sc, &r->peak[k], label, sizeof label);
         }
         ss__fmt_bytes(a, sizeof a, (double)r->peak[k].bytes);
-        fprintf(f, "  %12s  %-9s  %s\n", a, ss__scn_role_names[r->peak[k].role], label);
+        fprintf(f, "  %12s  %-9s  %s\n", a, role, label);
     }
     fprintf(f, "  total:");
     for (int k = 0; k <= SS_BUFFER_LOOP; k++)

@@ -55,6 +55,7 @@ bool ss__scn_estimate_next(const ss_scenario *sc, const ss__scn_report *r, int *
 
 /* A live buffer's role as a word, indexed by ss_buffer_role. */
 extern const char *const ss__scn_role_names[];
+extern const char *const ss__scn_body_role_names[];
 
 /* Print the whole report: text in the order of the issue (mesh, shows,
  * values (plan), memory, ledger, explain, step times or estimates, checks)

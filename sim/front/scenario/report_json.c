@@ -310,7 +310,11 @@ static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
             ss__json_str(b, r->peak[k].name);
             ss__buf_printf(b, ",\"bytes\":%zu,\"role\":\"%s\"", r->peak[k].bytes,
                            ss__scn_role_names[r->peak[k].role]);
-            if (r->peak[k].value >= 0) {
+            if (r->peak[k].loop >= 0) { /* the body's value: its line, and the loop */
+                ss__buf_printf(b, ",\"line\":%d,\"loop\":{", r->peak[k].line);
+                json_value_ref(b, sc, r->peak[k].loop);
+                ss__buf_putc(b, '}');
+            } else if (r->peak[k].value >= 0) {
                 ss__buf_putc(b, ',');
                 json_value_ref(b, sc, r->peak[k].value);
             }
