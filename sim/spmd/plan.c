@@ -909,6 +909,41 @@ typedef struct detail_ctx {
     region_memo *memo;
 } detail_ctx;
 
+/* Body arguments among a loop's peak entries named by the loop operand
+ * they are: "carry <operand>", "step of <stacked operand>" or the
+ * invariant operand's name (e holds the loop of value `loop`). */
+static void name_body_args(const ss_executable *e, ss_value loop, const ss_executable *body,
+                           ss_live_buffer *in, int n)
+{
+    const ss__inst *li = NULL;
+    for (int k = 0; k < e->ninsts && !li; k++)
+        if (e->insts[k].kind == SS__INST_LOOP && e->insts[k].node == loop)
+            li = &e->insts[k];
+    if (!li)
+        return;
+    const ss__loop_exec *l = &e->loops[li->index];
+    for (int k = 0; k < n; k++) {
+        if (in[k].role != SS_BUFFER_ARGUMENT || in[k].loop != loop)
+            continue;
+        int arg = -1;
+        for (int j = 0; j < body->ninsts && arg < 0; j++)
+            if (body->insts[j].kind == SS__INST_LOAD &&
+                body->bufs[body->insts[j].out].value == in[k].value)
+                arg = body->insts[j].index;
+        int nc = l->ncarry, nx = l->nxs, op = arg < 0 ? -1
+                                              : arg < nc      ? arg
+                                              : arg < nc + nx ? arg
+                                                              : arg + l->ncond_inv;
+        if (op < 0 || op >= li->nin)
+            continue;
+        const char *what = arg < nc ? "carry " : arg < nc + nx ? "step of " : "";
+        snprintf(in[k].name, sizeof in[k].name, "%s%.*s", what, (int)(sizeof in[k].name - 10),
+                 e->bufs[li->in[op]].name);
+        ss_value v = e->bufs[li->in[op]].value;
+        in[k].line = v >= 0 && v < e->program->n ? e->program->nodes[v].line : 0;
+    }
+}
+
 /*
  * The buffers at e's planned peak, as plan_run counts them under c, into
  * *out (malloc'd, *n of them; the plan into *plan). When a loop's body run
@@ -969,6 +1004,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
         if (grown)
             all = grown;
         if (!st && bp.peak_bytes <= pd.extra) {
+            name_body_args(e, pd.extra_value, pd.body, inner, ni);
             ss_live_buffer *lp = &all[m - 1]; /* the loop's entry, the last */
             lp->bytes -= bp.peak_bytes;
             snprintf(lp->name, sizeof lp->name, "loop: carries, outputs outside the body");
