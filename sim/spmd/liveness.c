@@ -43,6 +43,30 @@ static ss_status hoist_loads(ss_executable *e)
  * result; a fused expression that passes a leaf through as a result is
  * left alone (a written result could be read again as that leaf). A
  * dynamic_update_slice's result is its operand with a window replaced. */
+/* May elementwise kernel i (unary or binary, one not fused with
+ * others: fuse.c) write its result over an operand? On the f32 path
+ * (ss__k_binary, ss__k_unary: element k of the result is computed from
+ * element k of each operand, read before it is written) with every
+ * operand f32 and as large as the result: no broadcast of a smaller one. */
+static bool elementwise_over(const ss_executable *e, const ss__inst *i, ss__opcode op)
+{
+    const ss__node *n = &e->program->nodes[i->node];
+    const ss__bufdesc *o = &e->bufs[i->out];
+    ss_dtype d0 = e->bufs[i->in[0]].dtype, d1 = i->nin > 1 ? e->bufs[i->in[1]].dtype : d0;
+    if (i->mask_in[0].known || i->mask_in[1].known || o->dtype != SS_F32)
+        return false;
+    if (op == SS__OP_UNARY ? !ss__k_unary_is_f32_path((ss__k_unary_op)n->sub, d0, o->dtype)
+                           : !ss__k_binary_is_f32_path((ss__k_binary_op)n->sub, d0, d1, o->dtype))
+        return false;
+    for (int k = 0; k < i->nin; k++) {
+        const ss__bufdesc *b = &e->bufs[i->in[k]];
+        if (b->dtype != SS_F32 || b->bytes != o->bytes || b->rank != o->rank ||
+            memcmp(b->shape, o->shape, sizeof(int64_t) * (size_t)o->rank) != 0)
+            return false;
+    }
+    return true;
+}
+
 static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
 {
     int res = r == 0 ? i->out : i->extra_out[r - 1];
@@ -59,6 +83,8 @@ static bool can_share(const ss_executable *e, const ss__inst *i, int r, int j)
         ss__opcode op = e->program->nodes[i->node].op;
         if (j == 0 && i->nin == 1 && (op == SS__OP_RESHAPE || op == SS__OP_BROADCAST))
             return true;
+        if (op == SS__OP_UNARY || op == SS__OP_BINARY)
+            return elementwise_over(e, i, op);
         /* dynamic_update_slice writes its update over its operand (XLA
          * updates in place too): the operand only, read by nothing else. */
         if (op != SS__OP_DYNAMIC_UPDATE_SLICE || j != 0)
