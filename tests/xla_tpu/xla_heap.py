@@ -16,7 +16,11 @@ temporaries are in the SMALL rows"); then the on-chip allocation (memory
 space S(1), color 1): its size and the values XLA computes into it (not its
 prefetches, copy-start), and the temporaries XLA holds in the program's
 output allocations ("maybe-live-out") before the outputs are written, which
-no temp_size_in_bytes counts. A measuring aid, not a test.
+no temp_size_in_bytes counts; and, from the module's optimized HLO (the
+sibling *after_optimizations.txt), the values XLA's rematerialization
+recomputed (instructions named *.remat, with what they are computed from)
+and the all-reduces whose result is narrower than their operand (an f32 sum
+written in bf16). A measuring aid, not a test.
 
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
@@ -97,6 +101,32 @@ def alignment(path):
     return (int(m.group(1)) if m else 16) * 1024
 
 
+def rewrites(path):
+    """([(name, shape, operands)] recomputed by XLA's rematerialization,
+    [(name, operand shape, result shape)] all-reduces written narrower than
+    their operand) of the optimized HLO beside buffer-assignment dump path."""
+    hlo = re.sub(r"-buffer-assignment\.txt$", ".txt", path)
+    shapes, remat, narrowed = {}, [], []
+    try:
+        f = open(hlo, encoding="utf-8")
+    except OSError:
+        return [], []
+    with f:
+        for line in f:
+            m = re.match(r"\s*(?:ROOT )?%(\S+) = (\w+\[[\d,]*\])\S* (\S+?)\((.*?)\)", line)
+            if not m:
+                continue
+            name, shape, op, args = m.groups()
+            shapes[name] = shape
+            operands = re.findall(r"%([\w.\-]+)", args)
+            if name.endswith(".remat"):
+                remat.append((name, shape, operands))
+            if op == "all-reduce" and len(operands) == 1 and operands[0] in shapes and \
+                    shapes[operands[0]].split("[")[0] != shape.split("[")[0]:
+                narrowed.append((name, shapes[operands[0]], shape))
+    return remat, narrowed
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -129,6 +159,11 @@ def main(argv):
           f"the largest: " + ", ".join(f"{n} {sz} B" for n, sz in big))
     print(f"temporaries in output allocations before the outputs: {len(temps)} values, "
           f"{sum(sz for _, sz in temps)} B in all, the largest {max((sz for _, sz in temps), default=0)} B")
+    remat, narrowed = rewrites(found[0])
+    print(f"rematerialised: {len(remat)} values" + "".join(
+        f"\n  {n} {sh} from {', '.join(ops)}" for n, sh, ops in remat))
+    print(f"all-reduces written narrower than their operand: {len(narrowed)}" + "".join(
+        f"\n  {n}: {a} -> {b}" for n, a, b in narrowed))
     return 0
 
 
