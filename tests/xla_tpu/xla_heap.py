@@ -20,7 +20,9 @@ no temp_size_in_bytes counts; and, from the module's optimized HLO (the
 sibling *after_optimizations.txt), the values XLA's rematerialization
 recomputed (instructions named *.remat, with what they are computed from)
 and the all-reduces whose result is narrower than their operand (an f32 sum
-written in bf16). A measuring aid, not a test.
+written in bf16); and the largest sum of the heap's values alive at once
+(the sibling *live-range.txt), so that the heap's fragmentation shows. A
+measuring aid, not a test.
 
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
@@ -101,6 +103,37 @@ def alignment(path):
     return (int(m.group(1)) if m else 16) * 1024
 
 
+def max_live(path, slots):
+    """(bytes, instruction index) of the largest sum of the heap's values
+    alive at once, from the live-range dump beside path (each value's
+    first-last instruction of XLA's schedule): the heap without its
+    fragmentation. (None, None) without that dump."""
+    lr = re.sub(r"-buffer-assignment\.txt$", "-live-range.txt", path)
+    spans = {}
+    try:
+        with open(lr, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r"\s+(\S+?)\{(.*?)\}:(\d+)-(\d+)$", line)
+                if m:
+                    key = m.group(1) + ("{" + m.group(2) + "}" if m.group(2) else "")
+                    spans[key] = (int(m.group(3)), int(m.group(4)))
+    except OSError:
+        return None, None
+    delta = collections.Counter()
+    for vs in slots.values():
+        for name, size, _ in vs:
+            if name in spans:
+                a, b = spans[name]
+                delta[a] += size
+                delta[b + 1] -= size
+    best, at, live = 0, None, 0
+    for t in sorted(delta):
+        live += delta[t]
+        if live > best:
+            best, at = live, t
+    return best, at
+
+
 def rewrites(path):
     """([(name, shape, operands)] recomputed by XLA's rematerialization,
     [(name, operand shape, result shape)] all-reduces written narrower than
@@ -151,6 +184,10 @@ def main(argv):
         ds = any(re.match(r"dynamic-slice(\.\d+)?$", v[0]) for vs in slots.values() for v in vs)
         print(f"heap + (slots + 1) * (alignment {a} - 512) = {size + (len(slots) + 1) * (a - 512)} B; "
               f"a dynamic-slice among the heap's values: {'yes' if ds else 'no'}")
+    live, at = max_live(found[0], slots)
+    if live is not None:
+        print(f"largest sum of the heap's values alive at once (live-range dump): {live} B at "
+              f"instruction {at}; the heap's fragmentation {size - live} B")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
