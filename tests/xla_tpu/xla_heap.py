@@ -21,8 +21,9 @@ sibling *after_optimizations.txt), the values XLA's rematerialization
 recomputed (instructions named *.remat, with what they are computed from)
 and the all-reduces whose result is narrower than their operand (an f32 sum
 written in bf16); and the largest sum of the heap's values alive at once
-(the sibling *live-range.txt), so that the heap's fragmentation shows. A
-measuring aid, not a test.
+(the sibling *live-range.txt), so that the heap's fragmentation shows,
+beside the heap a best-fit placement of the same values, largest first,
+would need. A measuring aid, not a test.
 
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
@@ -103,11 +104,9 @@ def alignment(path):
     return (int(m.group(1)) if m else 16) * 1024
 
 
-def max_live(path, slots):
-    """(bytes, instruction index) of the largest sum of the heap's values
-    alive at once, from the live-range dump beside path (each value's
-    first-last instruction of XLA's schedule): the heap without its
-    fragmentation. (None, None) without that dump."""
+def live_ranges(path):
+    """{value name: (first, last instruction)} from the live-range dump
+    beside buffer-assignment dump path ({} without it)."""
     lr = re.sub(r"-buffer-assignment\.txt$", "-live-range.txt", path)
     spans = {}
     try:
@@ -118,6 +117,17 @@ def max_live(path, slots):
                     key = m.group(1) + ("{" + m.group(2) + "}" if m.group(2) else "")
                     spans[key] = (int(m.group(3)), int(m.group(4)))
     except OSError:
+        pass
+    return spans
+
+
+def max_live(path, slots):
+    """(bytes, instruction index) of the largest sum of the heap's values
+    alive at once, from the live-range dump beside path (each value's
+    first-last instruction of XLA's schedule): the heap without its
+    fragmentation. (None, None) without that dump."""
+    spans = live_ranges(path)
+    if not spans:
         return None, None
     delta = collections.Counter()
     for vs in slots.values():
@@ -132,6 +142,29 @@ def max_live(path, slots):
         if live > best:
             best, at = live, t
     return best, at
+
+
+def best_fit(path, slots):
+    """The heap's size when its values (each with its live range) are
+    placed largest first, each at the smallest free gap that holds it
+    among the values placed that overlap it in time (else on top): a
+    model of XLA's heap placement to compare with the dump's heap."""
+    spans = live_ranges(path)
+    placed, top = [], 0
+    items = sorted(((size, spans[name]) for vs in slots.values() for name, size, _ in vs
+                    if name in spans), key=lambda t: (-t[0], t[1][0]))
+    for size, (a, b) in items:
+        busy = sorted((o, o + s) for o, s, (x, y) in placed if not (y < a or x > b))
+        gaps, cur = [], 0
+        for lo, hi in busy:
+            if lo > cur:
+                gaps.append((cur, lo - cur))
+            cur = max(cur, hi)
+        fits = [g for g in gaps if g[1] >= size]
+        offset = min(fits, key=lambda g: g[1])[0] if fits else cur
+        placed.append((offset, size, (a, b)))
+        top = max(top, offset + size)
+    return top
 
 
 def rewrites(path):
@@ -187,7 +220,9 @@ def main(argv):
     live, at = max_live(found[0], slots)
     if live is not None:
         print(f"largest sum of the heap's values alive at once (live-range dump): {live} B at "
-              f"instruction {at}; the heap's fragmentation {size - live} B")
+              f"instruction {at}; the heap's fragmentation {size - live} B; temp_size_in_bytes - heap "
+              f"{temp - size} B")
+        print(f"the same values placed best-fit, largest first: a heap of {best_fit(found[0], slots)} B")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
