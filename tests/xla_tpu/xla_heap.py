@@ -16,7 +16,14 @@ temporaries are in the SMALL rows"); then the on-chip allocation (memory
 space S(1), color 1): its size and the values XLA computes into it (not its
 prefetches, copy-start), and the temporaries XLA holds in the program's
 output allocations ("maybe-live-out") before the outputs are written, which
-no temp_size_in_bytes counts. A measuring aid, not a test.
+no temp_size_in_bytes counts; and, from the module's optimized HLO (the
+sibling *after_optimizations.txt), the values XLA's rematerialization
+recomputed (instructions named *.remat, with what they are computed from)
+and the all-reduces whose result is narrower than their operand (an f32 sum
+written in bf16); and the largest sum of the heap's values alive at once
+(the sibling *live-range.txt), so that the heap's fragmentation shows,
+beside the heap a best-fit placement of the same values, largest first,
+would need. A measuring aid, not a test.
 
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
@@ -97,6 +104,95 @@ def alignment(path):
     return (int(m.group(1)) if m else 16) * 1024
 
 
+def live_ranges(path):
+    """{value name: (first, last instruction)} from the live-range dump
+    beside buffer-assignment dump path ({} without it)."""
+    lr = re.sub(r"-buffer-assignment\.txt$", "-live-range.txt", path)
+    spans = {}
+    try:
+        with open(lr, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r"\s+(\S+?)\{(.*?)\}:(\d+)-(\d+)$", line)
+                if m:
+                    key = m.group(1) + ("{" + m.group(2) + "}" if m.group(2) else "")
+                    spans[key] = (int(m.group(3)), int(m.group(4)))
+    except OSError:
+        pass
+    return spans
+
+
+def max_live(path, slots):
+    """(bytes, instruction index) of the largest sum of the heap's values
+    alive at once, from the live-range dump beside path (each value's
+    first-last instruction of XLA's schedule): the heap without its
+    fragmentation. (None, None) without that dump."""
+    spans = live_ranges(path)
+    if not spans:
+        return None, None
+    delta = collections.Counter()
+    for vs in slots.values():
+        for name, size, _ in vs:
+            if name in spans:
+                a, b = spans[name]
+                delta[a] += size
+                delta[b + 1] -= size
+    best, at, live = 0, None, 0
+    for t in sorted(delta):
+        live += delta[t]
+        if live > best:
+            best, at = live, t
+    return best, at
+
+
+def best_fit(path, slots):
+    """The heap's size when its values (each with its live range) are
+    placed largest first, each at the smallest free gap that holds it
+    among the values placed that overlap it in time (else on top): a
+    model of XLA's heap placement to compare with the dump's heap."""
+    spans = live_ranges(path)
+    placed, top = [], 0
+    items = sorted(((size, spans[name]) for vs in slots.values() for name, size, _ in vs
+                    if name in spans), key=lambda t: (-t[0], t[1][0]))
+    for size, (a, b) in items:
+        busy = sorted((o, o + s) for o, s, (x, y) in placed if not (y < a or x > b))
+        gaps, cur = [], 0
+        for lo, hi in busy:
+            if lo > cur:
+                gaps.append((cur, lo - cur))
+            cur = max(cur, hi)
+        fits = [g for g in gaps if g[1] >= size]
+        offset = min(fits, key=lambda g: g[1])[0] if fits else cur
+        placed.append((offset, size, (a, b)))
+        top = max(top, offset + size)
+    return top
+
+
+def rewrites(path):
+    """([(name, shape, operands)] recomputed by XLA's rematerialization,
+    [(name, operand shape, result shape)] all-reduces written narrower than
+    their operand) of the optimized HLO beside buffer-assignment dump path."""
+    hlo = re.sub(r"-buffer-assignment\.txt$", ".txt", path)
+    shapes, remat, narrowed = {}, [], []
+    try:
+        f = open(hlo, encoding="utf-8")
+    except OSError:
+        return [], []
+    with f:
+        for line in f:
+            m = re.match(r"\s*(?:ROOT )?%(\S+) = (\w+\[[\d,]*\])\S* (\S+?)\((.*?)\)", line)
+            if not m:
+                continue
+            name, shape, op, args = m.groups()
+            shapes[name] = shape
+            operands = re.findall(r"%([\w.\-]+)", args)
+            if name.endswith(".remat"):
+                remat.append((name, shape, operands))
+            if op == "all-reduce" and len(operands) == 1 and operands[0] in shapes and \
+                    shapes[operands[0]].split("[")[0] != shape.split("[")[0]:
+                narrowed.append((name, shapes[operands[0]], shape))
+    return remat, narrowed
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -121,6 +217,12 @@ def main(argv):
         ds = any(re.match(r"dynamic-slice(\.\d+)?$", v[0]) for vs in slots.values() for v in vs)
         print(f"heap + (slots + 1) * (alignment {a} - 512) = {size + (len(slots) + 1) * (a - 512)} B; "
               f"a dynamic-slice among the heap's values: {'yes' if ds else 'no'}")
+    live, at = max_live(found[0], slots)
+    if live is not None:
+        print(f"largest sum of the heap's values alive at once (live-range dump): {live} B at "
+              f"instruction {at}; the heap's fragmentation {size - live} B; temp_size_in_bytes - heap "
+              f"{temp - size} B")
+        print(f"the same values placed best-fit, largest first: a heap of {best_fit(found[0], slots)} B")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
@@ -129,6 +231,11 @@ def main(argv):
           f"the largest: " + ", ".join(f"{n} {sz} B" for n, sz in big))
     print(f"temporaries in output allocations before the outputs: {len(temps)} values, "
           f"{sum(sz for _, sz in temps)} B in all, the largest {max((sz for _, sz in temps), default=0)} B")
+    remat, narrowed = rewrites(found[0])
+    print(f"rematerialised: {len(remat)} values" + "".join(
+        f"\n  {n} {sh} from {', '.join(ops)}" for n, sh, ops in remat))
+    print(f"all-reduces written narrower than their operand: {len(narrowed)}" + "".join(
+        f"\n  {n}: {a} -> {b}" for n, a, b in narrowed))
     return 0
 
 
