@@ -1045,6 +1045,12 @@ typedef struct ss_memory_model {
      * convert moves above the gather): ss_executable_model_gathers marks
      * them, and the plan and ledger count them at half the bytes. */
     bool xla_bf16_gathers;
+    /* XLA's TPU compiler keeps a scanned loop's stacked residual in bf16
+     * when the loop that reads it back reads it only as an operand of such
+     * dots (the narrowing convert moves above the stack's update):
+     * ss_executable_model_gathers marks those stacks too, and the plan
+     * counts them at half the bytes. */
+    bool xla_bf16_stashes;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for

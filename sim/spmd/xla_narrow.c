@@ -26,6 +26,7 @@
  */
 #include "lower.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Is instruction i a dot that XLA's TPU compiler feeds bf16 operands? */
@@ -78,10 +79,19 @@ static ss_status readers_of(const ss_executable *e, readers *r)
     return SS_OK;
 }
 
+/* Is instruction i an f32 all-gather? */
+static bool f32_gather(const ss__inst *i)
+{
+    return i->kind == SS__INST_COLL && i->coll.kind == SS_COLL_ALL_GATHER &&
+           i->coll.dtype == SS_F32;
+}
+
 /* Does buffer b reach only DEFAULT f32 dots, directly or through
- * transposes and reshapes read only so? mark: also mark b and those
- * intermediates xla_bf16. */
-static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool mark)
+ * transposes and reshapes read only so (and, with `gathers`, f32
+ * all-gathers read only so: a gather of a bf16 value is a bf16 gather)?
+ * mark: also mark b and those intermediates xla_bf16. */
+static bool dots_only_via(ss_executable *e, const readers *r, int b, int depth, bool mark,
+                          bool gathers)
 {
     if (depth > 8 || r->at[b] == r->at[b + 1])
         return false;
@@ -89,8 +99,8 @@ static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool
         const ss__inst *i = &e->insts[r->list[k]];
         if (bf16_dot(e, i))
             continue;
-        if (!movement(e, i) || i->out < 0 || i->out >= e->nbufs ||
-            !dots_only(e, r, i->out, depth + 1, mark))
+        if (!(movement(e, i) || (gathers && f32_gather(i))) || i->out < 0 || i->out >= e->nbufs ||
+            !dots_only_via(e, r, i->out, depth + 1, mark, gathers))
             return false;
     }
     if (mark)
@@ -98,13 +108,165 @@ static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool
     return true;
 }
 
-/* Mark e's gathers (and those of its loops' and conditionals' regions);
- * *marked counts them. */
-static ss_status narrow(ss_executable *e, int *marked)
+static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool mark)
+{
+    return dots_only_via(e, r, b, depth, mark, false);
+}
+
+/* Is instruction i a KERNEL of op `op`? */
+static bool kernel_op(const ss_executable *e, const ss__inst *i, ss__opcode op)
+{
+    return i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == op;
+}
+
+/* The buffer region b binds argument k to (its LOAD), and the one it hands
+ * back as result k (its STORE's operand); -1 when it has none. */
+static int region_load(const ss_executable *b, int k)
+{
+    for (int x = 0; x < b->ninsts; x++)
+        if (b->insts[x].kind == SS__INST_LOAD && b->insts[x].index == k)
+            return b->insts[x].out;
+    return -1;
+}
+
+static int region_store(const ss_executable *b, int k)
+{
+    for (int x = 0; x < b->ninsts; x++)
+        if (b->insts[x].kind == SS__INST_STORE && b->insts[x].index == k)
+            return b->insts[x].in[0];
+    return -1;
+}
+
+/* Does loop body `body` hand carry k back unchanged and read it only by
+ * dynamic slices (a step of the stack) that reach only bf16 dots? mark:
+ * also mark the carry and the slices' paths to the dots xla_bf16. */
+static bool stash_read_by_dots(ss_executable *body, const readers *r, int k, bool mark)
+{
+    int lb = region_load(body, k);
+    if (lb < 0 || region_store(body, k) != lb || body->bufs[lb].dtype != SS_F32)
+        return false;
+    int slices = 0;
+    for (int x = r->at[lb]; x < r->at[lb + 1]; x++) {
+        const ss__inst *i = &body->insts[r->list[x]];
+        if (i->kind == SS__INST_STORE && i->index == k)
+            continue;
+        if (getenv("SS_DEBUG_STASH2") && !mark) {
+            fprintf(stderr, "  carry %d reader kind %d op %s out %s\n", k, i->kind, i->kind == SS__INST_KERNEL ? ss__opcode_name(&body->program->nodes[i->node]) : "-", i->out >= 0 ? body->bufs[i->out].name : "");
+            if (i->out >= 0)
+                for (int z = r->at[i->out]; z < r->at[i->out + 1]; z++) {
+                    const ss__inst *q = &body->insts[r->list[z]];
+                    fprintf(stderr, "    -> kind %d op %s out %s\n", q->kind, q->kind == SS__INST_KERNEL || q->kind == SS__INST_COLL ? ss__opcode_name(&body->program->nodes[q->node]) : "-", q->out >= 0 ? body->bufs[q->out].name : "");
+                    for (int z2 = q->out >= 0 ? r->at[q->out] : 0; q->out >= 0 && z2 < r->at[q->out + 1]; z2++) {
+                        const ss__inst *q2 = &body->insts[r->list[z2]];
+                        fprintf(stderr, "      -> kind %d op %s out %s\n", q2->kind, q2->kind == SS__INST_KERNEL || q2->kind == SS__INST_COLL ? ss__opcode_name(&body->program->nodes[q2->node]) : "-", q2->out >= 0 ? body->bufs[q2->out].name : "");
+                    }
+                }
+        }
+        if (!kernel_op(body, i, SS__OP_DYNAMIC_SLICE) || i->in[0] != lb || i->out < 0 ||
+            i->out >= body->nbufs || !dots_only_via(body, r, i->out, 0, false, true))
+            return false;
+        for (int y = 1; y < i->nin; y++)
+            if (i->in[y] == lb)
+                return false;
+        slices++;
+        if (mark)
+            dots_only_via(body, r, i->out, 0, true, true);
+    }
+    if (mark && slices)
+        body->bufs[lb].xla_bf16 = true;
+    return slices > 0;
+}
+
+/* Does loop body `body` write carry j only by a dynamic_update_slice of it
+ * (a step into the stack), in place? mark: also mark the carry and the
+ * updated stack xla_bf16. */
+static bool stash_written(ss_executable *body, const readers *r, int j, bool mark)
+{
+    int lb = region_load(body, j), sb = region_store(body, j);
+    if (lb < 0 || sb < 0 || lb == sb || r->at[lb + 1] - r->at[lb] != 1)
+        return false;
+    const ss__inst *d = &body->insts[r->list[r->at[lb]]];
+    if (!kernel_op(body, d, SS__OP_DYNAMIC_UPDATE_SLICE) || d->in[0] != lb || d->out != sb ||
+        body->bufs[sb].dtype != SS_F32)
+        return false;
+    if (mark)
+        body->bufs[lb].xla_bf16 = body->bufs[sb].xla_bf16 = true;
+    return true;
+}
+
+/* The loop instruction of e whose carry result is buffer b (*carry: which
+ * carry), or NULL. */
+static const ss__inst *carry_maker(const ss_executable *e, int b, int *carry)
+{
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind != SS__INST_LOOP || e->loops[i->index].nbranch)
+            continue;
+        const ss__loop_exec *l = &e->loops[i->index];
+        for (int j = 0; j < l->ncarry; j++)
+            if (l->outs[j] == b) {
+                *carry = j;
+                return i;
+            }
+    }
+    return NULL;
+}
+
+/* Mark the stacks one loop of e fills and a later one reads only as bf16
+ * dot operands (stash_narrow's contract); *marked counts them. */
+static ss_status stashes(ss_executable *e, const readers *r, int *marked)
+{
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *use = &e->insts[k];
+        if (use->kind != SS__INST_LOOP || e->loops[use->index].nbranch)
+            continue;
+        const ss__loop_exec *l = &e->loops[use->index];
+        for (int c = 0; c < l->ncarry; c++) {
+            int b = use->in[c], j = -1;
+            if (b < 0 || b >= e->nbufs || e->bufs[b].xla_bf16 || e->bufs[b].dtype != SS_F32 ||
+                r->at[b + 1] - r->at[b] != 1)
+                continue; /* read by more than this loop (or twice by it) */
+            const ss__inst *make = carry_maker(e, b, &j);
+            int res = l->outs[c];
+            if (!make || make == use || (res != b && r->at[res + 1] != r->at[res]))
+                continue; /* not a loop's stack, or read after the loop reads it */
+            ss__loop_exec *m = &e->loops[make->index];
+            readers rb, rm;
+            ss_status st = readers_of(l->body, &rb);
+            if (st)
+                return st;
+            if ((st = readers_of(m->body, &rm))) {
+                free(rb.at), free(rb.list);
+                return st;
+            }
+            if (getenv("SS_DEBUG_STASH"))
+                fprintf(stderr, "carry %d (%s, %zu B) <- carry %d: read by dots %d, written %d\n", c,
+                        e->bufs[b].name, e->bufs[b].bytes, j, stash_read_by_dots(l->body, &rb, c, false),
+                        stash_written(m->body, &rm, j, false));
+            if (stash_read_by_dots(l->body, &rb, c, false) && stash_written(m->body, &rm, j, false)) {
+                stash_read_by_dots(l->body, &rb, c, true);
+                stash_written(m->body, &rm, j, true);
+                e->bufs[b].xla_bf16 = e->bufs[res].xla_bf16 = true;
+                int init = make->in[j]; /* the stack's first value, when the loop alone reads it */
+                if (init >= 0 && init < e->nbufs && r->at[init + 1] - r->at[init] == 1 &&
+                    e->bufs[init].dtype == SS_F32)
+                    e->bufs[init].xla_bf16 = true;
+                ++*marked;
+            }
+            free(rb.at), free(rb.list), free(rm.at), free(rm.list);
+        }
+    }
+    return SS_OK;
+}
+
+/* Mark e's gathers (with `gathers`) and stacks (with `stash`), and those
+ * of its loops' and conditionals' regions; *ngathers and *nstashes count
+ * them. */
+static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngathers, int *nstashes)
 {
     readers r;
     ss_status st = e->nbufs ? readers_of(e, &r) : SS_OK;
-    for (int k = 0; !st && k < e->ninsts; k++) {
+    for (int k = 0; gathers && !st && k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind != SS__INST_COLL || i->coll.kind != SS_COLL_ALL_GATHER ||
             i->coll.dtype != SS_F32 || i->out < 0 || i->out >= e->nbufs ||
@@ -112,21 +274,23 @@ static ss_status narrow(ss_executable *e, int *marked)
             continue;
         if (dots_only(e, &r, i->out, 0, false)) {
             dots_only(e, &r, i->out, 0, true);
-            ++*marked;
+            ++*ngathers;
         }
     }
-    if (e->nbufs && !st) {
+    if (stash && e->nbufs && !st)
+        st = stashes(e, &r, nstashes);
+    if (e->nbufs) {
         free(r.at);
         free(r.list);
     }
     for (int l = 0; l < e->nloops && !st; l++) {
         ss__loop_exec *lp = &e->loops[l];
         if (lp->cond)
-            st = narrow(lp->cond, marked);
+            st = narrow(lp->cond, gathers, stash, ngathers, nstashes);
         if (!st && lp->body)
-            st = narrow(lp->body, marked);
+            st = narrow(lp->body, gathers, stash, ngathers, nstashes);
         for (int b = 0; b < lp->nbranch && !st; b++)
-            st = narrow(lp->branch[b], marked);
+            st = narrow(lp->branch[b], gathers, stash, ngathers, nstashes);
     }
     return st;
 }
@@ -134,10 +298,14 @@ static ss_status narrow(ss_executable *e, int *marked)
 ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *model,
                                       int *marked)
 {
-    int n = 0;
+    int n = 0, stacks = 0;
     if (!e || !model)
         return ss__fail(SS_ERR_INVALID, "model gathers: no executable or memory model");
-    ss_status st = model->xla_bf16_gathers ? narrow(e, &n) : SS_OK;
+    ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes
+                       ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes, &n, &stacks)
+                       : SS_OK;
+    if (getenv("SS_DEBUG_STASH"))
+        fprintf(stderr, "stashes narrowed: %d\n", stacks);
     if (marked)
         *marked = n;
     return st;
