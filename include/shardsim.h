@@ -1951,7 +1951,10 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
  * loops' regions). From then on e's ledger (ss_executable_ledger_get, the
  * plan's sent bytes) records them as bf16 and a plan under a memory model
  * sizes their results as bf16; runs are unchanged (they gather f32 and
- * compute JAX's CPU values). *marked (may be NULL): how many were marked.
+ * compute JAX's CPU values). With model->xla_bf16_stashes it also marks
+ * the stacked residuals one loop fills and a later one reads back only as
+ * such dots' operands, which a plan then sizes as bf16 (no collective
+ * changes). *marked (may be NULL): how many collectives were marked.
  * Nothing is marked when the model does not ask for it. */
 ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *model,
                                       int *marked);

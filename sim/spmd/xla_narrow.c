@@ -23,10 +23,25 @@
  * The run is untouched: it still gathers f32, with JAX's CPU numerics.
  * A dot whose precision_config asks for HIGH or HIGHEST (ss__node
  * .dot_precise) keeps its gathered operand f32, as XLA does.
+ *
+ * The same narrowing reaches a scan's stacked residuals (under
+ * xla_bf16_stashes): when the loop that reads a stack back (the backward
+ * pass's) reads it only by dynamic slices that feed such dots (directly,
+ * through transposes and reshapes, or through f32 all-gathers), and the
+ * loop that fills it writes it only by an in-place dynamic_update_slice,
+ * the convert moves above the update and XLA keeps the whole stack in
+ * bf16. Measured: the buffer assignment of lm_large_noremat (libtpu
+ * 0.0.42.1, v5e:2x4) holds exactly the eight stacks this rule picks in
+ * bf16 (the attention probabilities, 1 GiB instead of 2; q, k, v, the
+ * attention output and the two normed inputs; the MLP's gated product)
+ * and the other twenty in f32, and lm_large_dots's four dot-only stacks;
+ * tests/xla_tpu/make_stash_dtypes.py probes a DEFAULT dot (bf16), a
+ * HIGHEST dot and an elementwise reader (f32). The pass marks the stack's
+ * buffers in both loops and between them, its initial value, and the
+ * slices' paths to the dots.
  */
 #include "lower.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 /* Is instruction i a dot that XLA's TPU compiler feeds bf16 operands? */
@@ -150,18 +165,6 @@ static bool stash_read_by_dots(ss_executable *body, const readers *r, int k, boo
         const ss__inst *i = &body->insts[r->list[x]];
         if (i->kind == SS__INST_STORE && i->index == k)
             continue;
-        if (getenv("SS_DEBUG_STASH2") && !mark) {
-            fprintf(stderr, "  carry %d reader kind %d op %s out %s\n", k, i->kind, i->kind == SS__INST_KERNEL ? ss__opcode_name(&body->program->nodes[i->node]) : "-", i->out >= 0 ? body->bufs[i->out].name : "");
-            if (i->out >= 0)
-                for (int z = r->at[i->out]; z < r->at[i->out + 1]; z++) {
-                    const ss__inst *q = &body->insts[r->list[z]];
-                    fprintf(stderr, "    -> kind %d op %s out %s\n", q->kind, q->kind == SS__INST_KERNEL || q->kind == SS__INST_COLL ? ss__opcode_name(&body->program->nodes[q->node]) : "-", q->out >= 0 ? body->bufs[q->out].name : "");
-                    for (int z2 = q->out >= 0 ? r->at[q->out] : 0; q->out >= 0 && z2 < r->at[q->out + 1]; z2++) {
-                        const ss__inst *q2 = &body->insts[r->list[z2]];
-                        fprintf(stderr, "      -> kind %d op %s out %s\n", q2->kind, q2->kind == SS__INST_KERNEL || q2->kind == SS__INST_COLL ? ss__opcode_name(&body->program->nodes[q2->node]) : "-", q2->out >= 0 ? body->bufs[q2->out].name : "");
-                    }
-                }
-        }
         if (!kernel_op(body, i, SS__OP_DYNAMIC_SLICE) || i->in[0] != lb || i->out < 0 ||
             i->out >= body->nbufs || !dots_only_via(body, r, i->out, 0, false, true))
             return false;
@@ -239,10 +242,6 @@ static ss_status stashes(ss_executable *e, const readers *r, int *marked)
                 free(rb.at), free(rb.list);
                 return st;
             }
-            if (getenv("SS_DEBUG_STASH"))
-                fprintf(stderr, "carry %d (%s, %zu B) <- carry %d: read by dots %d, written %d\n", c,
-                        e->bufs[b].name, e->bufs[b].bytes, j, stash_read_by_dots(l->body, &rb, c, false),
-                        stash_written(m->body, &rm, j, false));
             if (stash_read_by_dots(l->body, &rb, c, false) && stash_written(m->body, &rm, j, false)) {
                 stash_read_by_dots(l->body, &rb, c, true);
                 stash_written(m->body, &rm, j, true);
@@ -304,8 +303,6 @@ ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *m
     ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes
                        ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes, &n, &stacks)
                        : SS_OK;
-    if (getenv("SS_DEBUG_STASH"))
-        fprintf(stderr, "stashes narrowed: %d\n", stacks);
     if (marked)
         *marked = n;
     return st;
