@@ -215,8 +215,12 @@ static const ss__inst *carry_maker(const ss_executable *e, int b, int *carry)
     return NULL;
 }
 
-/* Mark the stacks one loop of e fills and a later one reads only as bf16
- * dot operands (stash_narrow's contract); *marked counts them. */
+/* Mark xla_bf16 the stacks one loop of e fills (stash_written) and a
+ * later loop reads back only as bf16 dot operands (stash_read_by_dots),
+ * nothing else reading them in e: their buffers in e (the first loop's
+ * result, the later one's, the initial value when only the first loop
+ * reads it) and in both bodies (the file's comment); *marked counts
+ * them. r: the readers of e's buffers. */
 static ss_status stashes(ss_executable *e, const readers *r, int *marked)
 {
     for (int k = 0; k < e->ninsts; k++) {
@@ -265,6 +269,7 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
 {
     readers r;
     ss_status st = e->nbufs ? readers_of(e, &r) : SS_OK;
+    bool have = e->nbufs && !st; /* r is built (and freed below) */
     for (int k = 0; gathers && !st && k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind != SS__INST_COLL || i->coll.kind != SS_COLL_ALL_GATHER ||
@@ -276,9 +281,9 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
             ++*ngathers;
         }
     }
-    if (stash && e->nbufs && !st)
+    if (stash && have)
         st = stashes(e, &r, nstashes);
-    if (e->nbufs) {
+    if (have) {
         free(r.at);
         free(r.list);
     }
