@@ -1045,6 +1045,12 @@ typedef struct ss_memory_model {
      * convert moves above the gather): ss_executable_model_gathers marks
      * them, and the plan and ledger count them at half the bytes. */
     bool xla_bf16_gathers;
+    /* XLA's TPU compiler keeps a scanned loop's stacked residual in bf16
+     * when the loop that reads it back reads it only as an operand of such
+     * dots (the narrowing convert moves above the stack's update):
+     * ss_executable_model_gathers marks those stacks too, and the plan
+     * counts them at half the bytes. */
+    bool xla_bf16_stashes;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
@@ -1945,7 +1951,10 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
  * loops' regions). From then on e's ledger (ss_executable_ledger_get, the
  * plan's sent bytes) records them as bf16 and a plan under a memory model
  * sizes their results as bf16; runs are unchanged (they gather f32 and
- * compute JAX's CPU values). *marked (may be NULL): how many were marked.
+ * compute JAX's CPU values). With model->xla_bf16_stashes it also marks
+ * the stacked residuals one loop fills and a later one reads back only as
+ * such dots' operands, which a plan then sizes as bf16 (no collective
+ * changes). *marked (may be NULL): how many collectives were marked.
  * Nothing is marked when the model does not ask for it. */
 ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *model,
                                       int *marked);

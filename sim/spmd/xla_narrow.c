@@ -23,6 +23,22 @@
  * The run is untouched: it still gathers f32, with JAX's CPU numerics.
  * A dot whose precision_config asks for HIGH or HIGHEST (ss__node
  * .dot_precise) keeps its gathered operand f32, as XLA does.
+ *
+ * The same narrowing reaches a scan's stacked residuals (under
+ * xla_bf16_stashes): when the loop that reads a stack back (the backward
+ * pass's) reads it only by dynamic slices that feed such dots (directly,
+ * through transposes and reshapes, or through f32 all-gathers), and the
+ * loop that fills it writes it only by an in-place dynamic_update_slice,
+ * the convert moves above the update and XLA keeps the whole stack in
+ * bf16. Measured: the buffer assignment of lm_large_noremat (libtpu
+ * 0.0.42.1, v5e:2x4) holds exactly the eight stacks this rule picks in
+ * bf16 (the attention probabilities, 1 GiB instead of 2; q, k, v, the
+ * attention output and the two normed inputs; the MLP's gated product)
+ * and the other twenty in f32, and lm_large_dots's four dot-only stacks;
+ * tests/xla_tpu/make_stash_dtypes.py probes a DEFAULT dot (bf16), a
+ * HIGHEST dot and an elementwise reader (f32). The pass marks the stack's
+ * buffers in both loops and between them, its initial value, and the
+ * slices' paths to the dots.
  */
 #include "lower.h"
 
@@ -78,10 +94,19 @@ static ss_status readers_of(const ss_executable *e, readers *r)
     return SS_OK;
 }
 
+/* Is instruction i an f32 all-gather? */
+static bool f32_gather(const ss__inst *i)
+{
+    return i->kind == SS__INST_COLL && i->coll.kind == SS_COLL_ALL_GATHER &&
+           i->coll.dtype == SS_F32;
+}
+
 /* Does buffer b reach only DEFAULT f32 dots, directly or through
- * transposes and reshapes read only so? mark: also mark b and those
- * intermediates xla_bf16. */
-static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool mark)
+ * transposes and reshapes read only so (and, with `gathers`, f32
+ * all-gathers read only so: a gather of a bf16 value is a bf16 gather)?
+ * mark: also mark b and those intermediates xla_bf16. */
+static bool dots_only_via(ss_executable *e, const readers *r, int b, int depth, bool mark,
+                          bool gathers)
 {
     if (depth > 8 || r->at[b] == r->at[b + 1])
         return false;
@@ -89,8 +114,8 @@ static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool
         const ss__inst *i = &e->insts[r->list[k]];
         if (bf16_dot(e, i))
             continue;
-        if (!movement(e, i) || i->out < 0 || i->out >= e->nbufs ||
-            !dots_only(e, r, i->out, depth + 1, mark))
+        if (!(movement(e, i) || (gathers && f32_gather(i))) || i->out < 0 || i->out >= e->nbufs ||
+            !dots_only_via(e, r, i->out, depth + 1, mark, gathers))
             return false;
     }
     if (mark)
@@ -98,13 +123,154 @@ static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool
     return true;
 }
 
-/* Mark e's gathers (and those of its loops' and conditionals' regions);
- * *marked counts them. */
-static ss_status narrow(ss_executable *e, int *marked)
+static bool dots_only(ss_executable *e, const readers *r, int b, int depth, bool mark)
+{
+    return dots_only_via(e, r, b, depth, mark, false);
+}
+
+/* Is instruction i a KERNEL of op `op`? */
+static bool kernel_op(const ss_executable *e, const ss__inst *i, ss__opcode op)
+{
+    return i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == op;
+}
+
+/* The buffer region b binds argument k to (its LOAD), and the one it hands
+ * back as result k (its STORE's operand); -1 when it has none. */
+static int region_load(const ss_executable *b, int k)
+{
+    for (int x = 0; x < b->ninsts; x++)
+        if (b->insts[x].kind == SS__INST_LOAD && b->insts[x].index == k)
+            return b->insts[x].out;
+    return -1;
+}
+
+static int region_store(const ss_executable *b, int k)
+{
+    for (int x = 0; x < b->ninsts; x++)
+        if (b->insts[x].kind == SS__INST_STORE && b->insts[x].index == k)
+            return b->insts[x].in[0];
+    return -1;
+}
+
+/* Does loop body `body` hand carry k back unchanged and read it only by
+ * dynamic slices (a step of the stack) that reach only bf16 dots? mark:
+ * also mark the carry and the slices' paths to the dots xla_bf16. */
+static bool stash_read_by_dots(ss_executable *body, const readers *r, int k, bool mark)
+{
+    int lb = region_load(body, k);
+    if (lb < 0 || region_store(body, k) != lb || body->bufs[lb].dtype != SS_F32)
+        return false;
+    int slices = 0;
+    for (int x = r->at[lb]; x < r->at[lb + 1]; x++) {
+        const ss__inst *i = &body->insts[r->list[x]];
+        if (i->kind == SS__INST_STORE && i->index == k)
+            continue;
+        if (!kernel_op(body, i, SS__OP_DYNAMIC_SLICE) || i->in[0] != lb || i->out < 0 ||
+            i->out >= body->nbufs || !dots_only_via(body, r, i->out, 0, false, true))
+            return false;
+        for (int y = 1; y < i->nin; y++)
+            if (i->in[y] == lb)
+                return false;
+        slices++;
+        if (mark)
+            dots_only_via(body, r, i->out, 0, true, true);
+    }
+    if (mark && slices)
+        body->bufs[lb].xla_bf16 = true;
+    return slices > 0;
+}
+
+/* Does loop body `body` write carry j only by a dynamic_update_slice of it
+ * (a step into the stack), in place? mark: also mark the carry and the
+ * updated stack xla_bf16. */
+static bool stash_written(ss_executable *body, const readers *r, int j, bool mark)
+{
+    int lb = region_load(body, j), sb = region_store(body, j);
+    if (lb < 0 || sb < 0 || lb == sb || r->at[lb + 1] - r->at[lb] != 1)
+        return false;
+    const ss__inst *d = &body->insts[r->list[r->at[lb]]];
+    if (!kernel_op(body, d, SS__OP_DYNAMIC_UPDATE_SLICE) || d->in[0] != lb || d->out != sb ||
+        body->bufs[sb].dtype != SS_F32)
+        return false;
+    if (mark)
+        body->bufs[lb].xla_bf16 = body->bufs[sb].xla_bf16 = true;
+    return true;
+}
+
+/* The loop instruction of e whose carry result is buffer b (*carry: which
+ * carry), or NULL. */
+static const ss__inst *carry_maker(const ss_executable *e, int b, int *carry)
+{
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind != SS__INST_LOOP || e->loops[i->index].nbranch)
+            continue;
+        const ss__loop_exec *l = &e->loops[i->index];
+        for (int j = 0; j < l->ncarry; j++)
+            if (l->outs[j] == b) {
+                *carry = j;
+                return i;
+            }
+    }
+    return NULL;
+}
+
+/* Mark xla_bf16 the stacks one loop of e fills (stash_written) and a
+ * later loop reads back only as bf16 dot operands (stash_read_by_dots),
+ * nothing else reading them in e: their buffers in e (the first loop's
+ * result, the later one's, the initial value when only the first loop
+ * reads it) and in both bodies (the file's comment); *marked counts
+ * them. r: the readers of e's buffers. */
+static ss_status stashes(ss_executable *e, const readers *r, int *marked)
+{
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *use = &e->insts[k];
+        if (use->kind != SS__INST_LOOP || e->loops[use->index].nbranch)
+            continue;
+        const ss__loop_exec *l = &e->loops[use->index];
+        for (int c = 0; c < l->ncarry; c++) {
+            int b = use->in[c], j = -1;
+            if (b < 0 || b >= e->nbufs || e->bufs[b].xla_bf16 || e->bufs[b].dtype != SS_F32 ||
+                r->at[b + 1] - r->at[b] != 1)
+                continue; /* read by more than this loop (or twice by it) */
+            const ss__inst *make = carry_maker(e, b, &j);
+            int res = l->outs[c];
+            if (!make || make == use || (res != b && r->at[res + 1] != r->at[res]))
+                continue; /* not a loop's stack, or read after the loop reads it */
+            ss__loop_exec *m = &e->loops[make->index];
+            readers rb, rm;
+            ss_status st = readers_of(l->body, &rb);
+            if (st)
+                return st;
+            if ((st = readers_of(m->body, &rm))) {
+                free(rb.at), free(rb.list);
+                return st;
+            }
+            if (stash_read_by_dots(l->body, &rb, c, false) && stash_written(m->body, &rm, j, false)) {
+                stash_read_by_dots(l->body, &rb, c, true);
+                stash_written(m->body, &rm, j, true);
+                e->bufs[b].xla_bf16 = e->bufs[res].xla_bf16 = true;
+                int init = make->in[j]; /* the stack's first value, when the loop alone reads it */
+                if (init >= 0 && init < e->nbufs && r->at[init + 1] - r->at[init] == 1 &&
+                    e->bufs[init].dtype == SS_F32)
+                    e->bufs[init].xla_bf16 = true;
+                ++*marked;
+            }
+            free(rb.at), free(rb.list), free(rm.at), free(rm.list);
+        }
+    }
+    return SS_OK;
+}
+
+/* Mark e's gathers (with `gathers`) and stacks (with `stash`), and those
+ * of its loops' and conditionals' regions; *ngathers and *nstashes count
+ * them. */
+static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngathers, int *nstashes)
 {
     readers r;
     ss_status st = e->nbufs ? readers_of(e, &r) : SS_OK;
-    for (int k = 0; !st && k < e->ninsts; k++) {
+    bool have = e->nbufs && !st; /* r is built (and freed below) */
+    for (int k = 0; gathers && !st && k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind != SS__INST_COLL || i->coll.kind != SS_COLL_ALL_GATHER ||
             i->coll.dtype != SS_F32 || i->out < 0 || i->out >= e->nbufs ||
@@ -112,21 +278,23 @@ static ss_status narrow(ss_executable *e, int *marked)
             continue;
         if (dots_only(e, &r, i->out, 0, false)) {
             dots_only(e, &r, i->out, 0, true);
-            ++*marked;
+            ++*ngathers;
         }
     }
-    if (e->nbufs && !st) {
+    if (stash && have)
+        st = stashes(e, &r, nstashes);
+    if (have) {
         free(r.at);
         free(r.list);
     }
     for (int l = 0; l < e->nloops && !st; l++) {
         ss__loop_exec *lp = &e->loops[l];
         if (lp->cond)
-            st = narrow(lp->cond, marked);
+            st = narrow(lp->cond, gathers, stash, ngathers, nstashes);
         if (!st && lp->body)
-            st = narrow(lp->body, marked);
+            st = narrow(lp->body, gathers, stash, ngathers, nstashes);
         for (int b = 0; b < lp->nbranch && !st; b++)
-            st = narrow(lp->branch[b], marked);
+            st = narrow(lp->branch[b], gathers, stash, ngathers, nstashes);
     }
     return st;
 }
@@ -134,10 +302,12 @@ static ss_status narrow(ss_executable *e, int *marked)
 ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *model,
                                       int *marked)
 {
-    int n = 0;
+    int n = 0, stacks = 0;
     if (!e || !model)
         return ss__fail(SS_ERR_INVALID, "model gathers: no executable or memory model");
-    ss_status st = model->xla_bf16_gathers ? narrow(e, &n) : SS_OK;
+    ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes
+                       ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes, &n, &stacks)
+                       : SS_OK;
     if (marked)
         *marked = n;
     return st;

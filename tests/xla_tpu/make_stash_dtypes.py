@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Which stacked residuals of a scan XLA's TPU compiler keeps in bf16: the
+gradient of small scanned programs whose forward loop stacks a residual
+for the backward loop, read back by f32 dots of DEFAULT precision only
+(a linear layer), by an elementwise op (a per-layer scale), or by a dot of
+HIGHEST precision; compiled ahead of time for v5e:2x4 (its 8 chips, one
+axis 'x', every argument replicated).  Writes
+tests/data/xla_tpu/stash_dtypes.json: per case the StableHLO compiled (for
+`shardsim plan --device tpu-v5e`) and XLA's memory analysis, the reference
+of tests/xla_tpu/test_stash_dtypes.py.
+
+    tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py [--out FILE]
+
+Needs jax[tpu] (tests/xla_tpu/requirements.txt); sets JAX_PLATFORMS=cpu and
+TPU_SKIP_MDS_QUERY=1 itself.  Run under `flock /tmp/libtpu.lock` on a
+shared machine.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtypes.json"))
+TOPOLOGY = "v5e:2x4"
+L, M, K = 16, 4096, 1024  # 16 layers of h [M, K] f32: a 256 MiB f32 stack (16 MiB a step)
+
+
+def cases(jax, jnp, P):
+    """name -> (what it probes, fn, [(shape, dtype, spec)] of its arguments)."""
+    hi = jax.lax.Precision.HIGHEST
+    f32 = jnp.float32
+
+    def scanned(layer):
+        def loss(h, ws):
+            h, _ = jax.lax.scan(lambda h, w: (layer(h, w), None), h, ws)
+            return jnp.sum(h * h)
+        return jax.grad(loss, argnums=(0, 1))
+
+    dense = [((M, K), f32, P()), ((L, K, K), f32, P())]
+    return {
+        "dot_stash": ("h <- h @ w per layer: the stacked h read back only by the weight "
+                      "gradient's DEFAULT dot", scanned(lambda h, w: h @ w), dense),
+        "highest_stash": ("h <- h @ w at HIGHEST precision: the stacked h read back by a HIGHEST dot",
+                          scanned(lambda h, w: jnp.dot(h, w, precision=hi)), dense),
+        "elementwise_stash": ("h <- h * w (a per-layer elementwise scale): the stacked h read back "
+                              "by the scale's gradient, an elementwise multiply",
+                              scanned(lambda h, w: h * w), [((M, K), f32, P()), ((L, M, K), f32, P())]),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--only", nargs="*", default=None)
+    opts = ap.parse_args(argv)
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.experimental import topologies
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    devs = topologies.get_topology_desc(platform="tpu", topology_name=TOPOLOGY).devices
+    mesh = Mesh(np.array(devs).reshape(len(devs)), ("x",))
+    out = []
+    for name, (what, fn, args) in cases(jax, jnp, P).items():
+        if opts.only and name not in opts.only:
+            continue
+        abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, spec)) for s, d, spec in args]
+        with jax.set_mesh(mesh):
+            lowered = jax.jit(fn).lower(*abstract)
+        compiled = lowered.compile()
+        m = compiled.memory_analysis()
+        mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
+                                          "alias_size_in_bytes", "temp_size_in_bytes")}
+        mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
+                             - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
+        out.append({"case": name, "what": what, "lowered": lowered.as_text(),
+                    "arguments": [{"shape": list(s), "dtype": jnp.dtype(d).name, "spec": str(spec)}
+                                  for s, d, spec in args],
+                    "memory": mem})
+        print(f"{name}: {mem}")
+    with open(opts.out, "w", encoding="utf-8") as f:
+        json.dump({"command": "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py",
+                   "topology": TOPOLOGY, "mesh": {"x": len(devs)}, "jax": jax.__version__,
+                   "cases": out}, f, indent=1)
+        f.write("\n")
+    print(f"make_stash_dtypes: {len(out)} cases -> {opts.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

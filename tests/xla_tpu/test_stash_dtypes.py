@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""`shardsim plan --device tpu-v5e` held to XLA's TPU compiler on the stacked
+residuals of a scan (tests/data/xla_tpu/stash_dtypes.json, made by
+make_stash_dtypes.py): XLA keeps the stack the forward loop fills in bf16
+when the backward loop reads it only as the operand of DEFAULT-precision
+f32 dots, and in f32 when a HIGHEST dot or an elementwise op reads it.
+Per case the plan's peak must be within 10 % of XLA's (argument + output +
+temp); and the plan must find XLA's difference between the DEFAULT and the
+HIGHEST case (the same program but for the dot's precision: half the f32
+stack) within 5 %.
+
+    python3 tests/xla_tpu/test_stash_dtypes.py SHARDSIM
+
+Standard library only; prints TAP.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtypes.json"))
+
+
+def plan_peak(shardsim, mlir, device, devices):
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(mlir)
+        path = f.name
+    try:
+        p = subprocess.run([shardsim, "plan", path, "--json", "--device", device,
+                            "--devices", str(devices)], capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"shardsim plan: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)["memory"]["plan_peak_bytes"]
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: test_stash_dtypes.py SHARDSIM", file=sys.stderr)
+        return 2
+    with open(DATA, encoding="utf-8") as f:
+        data = json.load(f)
+    devices = data["mesh"]["x"]
+    checks, peaks = [], {}
+    for case in data["cases"]:
+        xla = case["memory"]["peak_bytes"]
+        plan = plan_peak(argv[1], case["lowered"], "tpu-v5e", devices)
+        peaks[case["case"]] = (xla, plan)
+        checks.append((f"{case['case']} ({case['what']}): plan peak {plan} B within 10 % of XLA's "
+                       f"{xla} B (ratio {plan / xla:.3f})", abs(plan / xla - 1) <= 0.10))
+    (xd, pd), (xh, ph) = peaks["dot_stash"], peaks["highest_stash"]
+    checks.append((f"HIGHEST minus DEFAULT (an f32 stack minus a bf16 one): plan {ph - pd} B, "
+                   f"XLA {xh - xd} B", xh > xd and abs((ph - pd) / (xh - xd) - 1) <= 0.05))
+    print(f"1..{len(checks)}")
+    failed = 0
+    for k, (what, ok) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {k} - {what}")
+        failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
