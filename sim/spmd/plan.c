@@ -843,6 +843,9 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
         model_copy_free(e, &copy);
     }
     free(memo.at);
+    /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
+    if (!st)
+        out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
     return st;
 }
 
@@ -857,7 +860,7 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 /* Entries of the snapshot in pd: buffers, copies, the extra. */
 static int detail_entries(const ss_executable *e, const ss_executable *sized,
                           const peak_detail *pd, const bool *arg, const bool *res,
-                          ss_live_buffer *all)
+                          size_t bookkeeping, ss_live_buffer *all)
 {
     int m = 0;
     for (int b = 0; b < e->nbufs; b++) {
@@ -879,6 +882,10 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
         snprintf(all[m++].name, sizeof all[0].name, "%s",
                  pd->extra_role == SS_BUFFER_LOOP ? "loop: carries, outputs, body" : "scratch");
     }
+    if (bookkeeping) {
+        all[m] = (ss_live_buffer){-1, bookkeeping, "", SS_BUFFER_BOOKKEEPING};
+        snprintf(all[m++].name, sizeof all[0].name, "XLA's heap of pointer tuples");
+    }
     return m;
 }
 
@@ -891,7 +898,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
         return ss__fail(SS_ERR_INVALID, "peak detail: no executable, plan or room for buffers");
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 1));
+    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 2));
     if (!flags || !all) {
         free(flags);
         free(all);
@@ -916,7 +923,9 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
                       model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion, &memo);
     free(memo.at);
     if (!st) {
-        int m = detail_entries(e, &sized, &pd, arg, res, all);
+        size_t bookkeeping = ss__xla_bookkeeping_bytes(e, model);
+        plan->peak_bytes += bookkeeping;
+        int m = detail_entries(e, &sized, &pd, arg, res, bookkeeping, all);
         qsort(all, (size_t)m, sizeof *all, ss__live_buffer_cmp);
         *n = m < cap ? m : cap < 0 ? 0 : cap;
         if (*n)

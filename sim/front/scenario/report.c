@@ -386,13 +386,13 @@ static void text_ledger(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 const char *const ss__scn_role_names[] = {
     [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "argument",
     [SS_BUFFER_RESULT] = "result",       [SS_BUFFER_SCRATCH] = "scratch",
-    [SS_BUFFER_LOOP] = "loop",
+    [SS_BUFFER_LOOP] = "loop",           [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
 };
 
 static const char *const role_plurals[] = {
     [SS_BUFFER_TEMPORARY] = "temporaries", [SS_BUFFER_ARGUMENT] = "arguments",
     [SS_BUFFER_RESULT] = "results",        [SS_BUFFER_SCRATCH] = "scratch",
-    [SS_BUFFER_LOOP] = "in loops",
+    [SS_BUFFER_LOOP] = "in loops",         [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
 };
 
 /* --explain-memory: every buffer of the planned peak with its role and
@@ -400,7 +400,7 @@ static const char *const role_plurals[] = {
 static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     char a[32], b[32];
-    double by_role[SS_BUFFER_LOOP + 1] = {0};
+    double by_role[SS_BUFFER_BOOKKEEPING + 1] = {0};
     for (int k = 0; k < r->npeak; k++)
         by_role[r->peak[k].role] += (double)r->peak[k].bytes;
     ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
@@ -411,7 +411,8 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
     fprintf(f, "  %12s  %-9s  %s\n", "bytes", "role", "buffer");
     for (int k = 0; k < r->npeak; k++) {
         char label[200];
-        if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH) {
+        if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH ||
+            r->peak[k].role == SS_BUFFER_BOOKKEEPING) {
             char v[160] = "";
             if (r->peak[k].value >= 0)
                 value_label(sc, r->peak[k].value, v, sizeof v);
@@ -423,7 +424,7 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
         fprintf(f, "  %12s  %-9s  %s\n", a, ss__scn_role_names[r->peak[k].role], label);
     }
     fprintf(f, "  total:");
-    for (int k = 0; k <= SS_BUFFER_LOOP; k++)
+    for (int k = 0; k <= SS_BUFFER_BOOKKEEPING; k++)
         if (by_role[k] > 0) {
             ss__fmt_bytes(a, sizeof a, by_role[k]);
             fprintf(f, " %s %s", a, role_plurals[k]);

@@ -1,0 +1,54 @@
+/*
+ * xla_bookkeeping.c — XLA's TPU bookkeeping heap in the plan (under a
+ * memory model with bookkeeping_slot_bytes: `--device tpu-*`).
+ *
+ * What it is (libtpu 0.0.42.1's buffer assignments of the SMALL scanned LM,
+ * tests/data/xla_tpu/temp_slots.json, tests/xla_tpu/make_temp_slots.py):
+ * the HBM temporary heap of a program whose arrays all sit in the on-chip
+ * memory holds 512 B values only, each at its own 16 KiB-aligned offset
+ * (a "slot", never reused): the tuple of every async copy-start (the
+ * prefetch of each argument and array constant on chip), of every
+ * multi-output fusion (one optimizer update per parameter), of the
+ * collective fusions, of the while loops, and a few scalars. On v5e
+ * temp_size_in_bytes is then exactly slots x (2A - 512), A the HBM
+ * alignment (16 KiB): heap + (slots + 1) x (A - 512), exact on nine LM
+ * records, five probes and three alignments (4, 16, 32 KiB). On v5p the
+ * heap also holds real arrays (0.03-1.24 MB for the LM) and the same
+ * formula is within 0.97-1.035 of temp_size_in_bytes.
+ *
+ * How many slots: the model takes XLA's mean over the fifteen SMALL LM
+ * records (91 on v5e, 84-97; 163 on v5p, 154-177: v5p's memory-space
+ * assignment also prefetches fusion outputs and all-gathers inside the
+ * loops). The count is FITTED per chip, not derived from the program:
+ * the prefetches alone (one per argument and array constant: 43-44 on
+ * v5e for the LM's 39 arguments) are about half of it, and what sets the
+ * rest (collective and optimizer fusions XLA forms) is not in the
+ * imported program.
+ *
+ * When XLA counts it: NOT KNOWN as a mechanism. Over the programs whose
+ * StableHLO the tests hold (tests/data/xla_tpu), it counts the heap for
+ * every program with a while loop (the fifteen SMALL LM records, 84-177
+ * slots) and for none without one (the Flax MLP's 195-slot heap on v5e,
+ * 59 on v5p, the MoE layer's 21 on v5e report temp 0; on v5p the MLP,
+ * the block and the MoE report real temporaries the plan models without
+ * slots). This is a CORRELATION, and the probes of make_temp_slots.py
+ * contradict it as a rule: on v5e a 4-step scan's gradient with
+ * replicated weights reports 0, and a collective matmul without a loop
+ * counts its 6 slots; what those follow on v5e is a partition-offset
+ * dynamic-slice among the heap's values, a choice of XLA's placement.
+ * The trigger is therefore the loop, the figure the one the records
+ * support.
+ */
+#include "lower.h"
+
+size_t ss__xla_bookkeeping_bytes(const ss_executable *e, const ss_memory_model *model)
+{
+    if (!e || !model || !model->bookkeeping_slot_bytes || model->bookkeeping_slots <= 0)
+        return 0;
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_LOOP && e->loops[i->index].nbranch == 0)
+            return model->bookkeeping_slot_bytes * (size_t)model->bookkeeping_slots;
+    }
+    return 0;
+}
