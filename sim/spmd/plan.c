@@ -851,13 +851,18 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
+    ss_status st;
     if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
-                   !model->xla_bf16_gathers))
-        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, false, pd, out, NULL, NULL,
-                        SS_LAYOUT_DENSE, false, NULL);
+                   !model->xla_bf16_gathers)) {
+        st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, false, pd, out, NULL, NULL,
+                      SS_LAYOUT_DENSE, false, NULL);
+        if (!st)
+            out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
+        return st;
+    }
     ss_executable copy;
     region_memo memo = {0};
-    ss_status st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
+    st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
                               model->loops_onchip,
                               &memo, &copy);
     if (!st) {
