@@ -1053,8 +1053,10 @@ typedef struct ss_memory_model {
     int bookkeeping_slots;
     /* A top-level loop whose carries, outputs and body fit in the on-chip
      * memory left (onchip_bytes) is held there, as XLA's TPU compiler holds
-     * the SMALL scanned LM's on v5e. */
-    bool loops_onchip;
+     * the SMALL scanned LM's on v5e; with loop_stacks_hbm but for its
+     * adopted carries (the stacks a scan writes in place), held in HBM, as
+     * on v5p. */
+    bool loops_onchip, loop_stacks_hbm;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for

@@ -143,9 +143,10 @@ typedef struct mode {
      * a result of the run (results and arguments stay in HBM). */
     size_t onchip_cap, onchip_used;
     bool *onchip, *result;
-    /* ss_memory_model.loops_onchip: a top-level loop that fits in the
-     * on-chip memory left is held there (plan_loop). */
-    bool loops_onchip;
+    /* ss_memory_model.loops_onchip, loop_stacks_hbm: a top-level loop
+     * that fits in the on-chip memory left is held there, its stacks in
+     * HBM with the second (plan_loop). */
+    bool loops_onchip, loop_stacks_hbm;
     struct peak_detail *pd; /* NULL: not asked for */
     /* How buffers are sized (ss_memory_model.layout): the executable's
      * own table is, a loop's regions are laid out so when planned. */
@@ -330,7 +331,8 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
 
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, bool loops_onchip, peak_detail *pd, ss_plan *out,
+                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
+                          ss_plan *out,
                           timeline *tl,
                           size_t *end_live, ss_memory_layout layout, bool fusion,
                           region_memo *memo);
@@ -517,10 +519,17 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         return st;
     /* On chip (ss_memory_model.loops_onchip) when its carries, ys and body
      * fit in what is left there: only its results that are results of the
-     * run go to HBM. Else the loop's new results are in HBM. A carry that
+     * run go to HBM, and with loop_stacks_hbm its adopted carries (the
+     * stacks a scan writes in place), which are not counted against the
+     * on-chip room. Else the loop's new results are in HBM. A carry that
      * is its operand's buffer stays where the operand is (on chip, say), a
      * host carry in host memory. */
-    bool onchip = md->loops_onchip && md->onchip_used + (peak - *live) <= md->onchip_cap;
+    size_t stacks = 0; /* its adopted carries: the stacks a scan writes in place */
+    for (int k = 0; k < nc && md->loop_stacks_hbm; k++)
+        if (l->adopt[k] && !e->bufs[i->in[k]].fused_away && !e->bufs[l->outs[k]].host)
+            stacks += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+    bool onchip =
+        md->loops_onchip && md->onchip_used + (peak - *live - stacks) <= md->onchip_cap;
     size_t to_hbm = onchip ? 0 : ys + carries;
     for (int k = 0; k < l->ncarry + l->nys; k++) {
         int r = l->outs[k];
@@ -528,7 +537,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         if (e->bufs[r].fused_away || e->bufs[r].host || aliased)
             continue;
         size_t b = ss_device_buffer_bytes(e->bufs[r].bytes);
-        if (onchip && !md->result[r]) {
+        bool stack = md->loop_stacks_hbm && k < nc && l->adopt[k];
+        if (onchip && !md->result[r] && !stack) {
             md->onchip[r] = true;
             md->onchip_used += b;
             continue;
@@ -561,7 +571,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, false, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false,
+    return plan_run(sub, donate, true, 0, NULL, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false,
                     NULL);
 }
 
@@ -569,7 +579,7 @@ ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan
 typedef struct fusion_ctx {
     const bool *donate;
     size_t onchip_cap;
-    bool loops_onchip;
+    const ss_memory_model *loops;
     ss_memory_layout layout;
     region_memo *memo;
 } fusion_ctx;
@@ -583,7 +593,7 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true};
     ss_plan p;
-    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops_onchip, &pd, &p, NULL, NULL, c->layout,
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, NULL, NULL, c->layout,
                             true, c->memo);
     *peak = p.peak_bytes;
     free(flags);
@@ -594,13 +604,14 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
  * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
  * with model_copy_free. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
-                            bool fusion, size_t onchip_cap, bool loops_onchip, region_memo *memo,
+                            bool fusion, size_t onchip_cap, const ss_memory_model *loops,
+                            region_memo *memo,
                             ss_executable *copy)
 {
     ss_status st = ss__executable_laid_out(e, layout, copy);
     if (st || !fusion)
         return st;
-    fusion_ctx c = {donate, onchip_cap, loops_onchip, layout, memo};
+    fusion_ctx c = {donate, onchip_cap, loops, layout, memo};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
     if (st) {
         if (copy->insts != e->insts)
@@ -643,10 +654,10 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
     }
     ss_executable copy;
     size_t end = 0;
-    ss_status st = model_copy(sub, donate, layout, fusion, 0, false, memo, &copy);
+    ss_status st = model_copy(sub, donate, layout, fusion, 0, NULL, memo, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, false, NULL, out, NULL, &end, layout, fusion, memo);
+    st = plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo);
     model_copy_free(sub, &copy);
     if (end_live)
         *end_live = end;
@@ -665,7 +676,8 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, bool loops_onchip, peak_detail *pd, ss_plan *out,
+                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
+                          ss_plan *out,
                           timeline *tl,
                           size_t *end_live, ss_memory_layout layout, bool fusion,
                           region_memo *memo)
@@ -684,7 +696,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     ss__out_slots slots = {0};
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
                onchip_cap ? calloc(nb, 1) : NULL, onchip_cap || slotted ? calloc(nb, 1) : NULL,
-               loops_onchip && onchip_cap && !e->region, pd,
+               loops && loops->loops_onchip && onchip_cap && !e->region,
+               loops && loops->loop_stacks_hbm, pd,
                layout, fusion, 0, memo, NULL};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
@@ -838,12 +851,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, false, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, false, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -854,7 +867,7 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
     ss_status st;
     if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
                    !model->xla_bf16_gathers)) {
-        st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, false, pd, out, NULL, NULL,
+        st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, model, pd, out, NULL, NULL,
                       SS_LAYOUT_DENSE, false, NULL);
         if (!st)
             out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
@@ -863,10 +876,10 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
     ss_executable copy;
     region_memo memo = {0};
     st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
-                              model->loops_onchip,
+                              model,
                               &memo, &copy);
     if (!st) {
-        st = plan_run(&copy, donate, true, model->onchip_bytes, model->loops_onchip, pd, out, NULL, NULL,
+        st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
                       model->layout, model->xla_fusion, &memo);
         model_copy_free(e, &copy);
     }
@@ -945,11 +958,11 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     ss_status st = SS_OK;
     if (model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion || model->xla_bf16_gathers))
         st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
-                        model->loops_onchip, &memo,
+                        model, &memo,
                         &sized);
     if (!st)
         st = plan_run(&sized, donate, true, model ? model->onchip_bytes : 0,
-                      model && model->loops_onchip, &pd, plan, NULL, NULL,
+                      model, &pd, plan, NULL, NULL,
                       model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion, &memo);
     free(memo.at);
     if (!st) {
@@ -973,7 +986,7 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
     ss_status st =
-        plan_run(e, NULL, false, 0, false, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
+        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -17,13 +17,17 @@
  * formula is within 0.97-1.035 of temp_size_in_bytes.
  *
  * How many slots: the model takes XLA's mean over the fifteen SMALL LM
- * records (91 on v5e, 84-97; 163 on v5p, 154-177: v5p's memory-space
- * assignment also prefetches fusion outputs and all-gathers inside the
- * loops). The count is FITTED per chip, not derived from the program:
- * the prefetches alone (one per argument and array constant: 43-44 on
- * v5e for the LM's 39 arguments) are about half of it, and what sets the
- * rest (collective and optimizer fusions XLA forms) is not in the
- * imported program.
+ * records of its slots that hold no array of the program (v5e: all of
+ * them, 84-97, mean 91; v5p: 142-156, mean 149, of 154-177: v5p's
+ * memory-space assignment also keeps the scans' stacks and some
+ * prefetched all-gathers in the heap, arrays the plan counts as its loop
+ * results under ss_memory_model.loop_stacks_hbm). The count is FITTED per
+ * chip, not derived from the program: the prefetches alone (one
+ * copy-start per argument and array constant: 43-44 on v5e for the LM's
+ * 39 arguments) are about half of it, and what sets the rest (the
+ * collective and optimizer fusions XLA forms) is not in the imported
+ * program. tests/xla_tpu/test_bookkeeping.py holds it within 10 % of
+ * every record's (0.94-1.08).
  *
  * When XLA counts it: NOT KNOWN as a mechanism. Over the programs whose
  * StableHLO the tests hold (tests/data/xla_tpu), it counts the heap for
