@@ -242,6 +242,63 @@ Test(memory_model, peak_detail_of_a_loop)
     ss_mesh_destroy(mesh);
 }
 
+/* XLA's TPU bookkeeping (xla_bookkeeping.c) and loops on chip: a program
+ * with a scan gets one SS_BUFFER_BOOKKEEPING entry of slots x slot bytes
+ * on top of its peak; with loops_onchip the scan's carries, ys and body
+ * leave HBM when they fit, and only its ys that are results of the run
+ * stay; the entries still add up. */
+Test(memory_model, bookkeeping_and_loops_on_chip)
+{
+    ss_mesh *mesh;
+    TS_OK(ss_mesh_parse("x=1", 1, NULL, &mesh));
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
+    ss_value c, xs, out, ys;
+    TS_OK(ss_input(p, "c", SS_F32, 1, cs, NULL, &c));
+    TS_OK(ss_input(p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
+    TS_OK(ss_scan(p, tanh_step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
+    TS_OK(ss_output(p, ys, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, 0, 0, false, false};
+    ss_memory_model book = hbm, chip = hbm;
+    book.bookkeeping_slot_bytes = 1000;
+    book.bookkeeping_slots = 3;
+    chip.loops_onchip = true;
+    ss_plan a, b, d;
+    TS_OK(ss_executable_plan_model(e, NULL, &hbm, &a));
+    TS_OK(ss_executable_plan_model(e, NULL, &book, &b));
+    TS_OK(ss_executable_plan_model(e, NULL, &chip, &d));
+    cr_assert_eq(b.peak_bytes, a.peak_bytes + 3000);
+    /* on chip: arguments and the stacked ys (the run's result) remain */
+    size_t args = ss_device_buffer_bytes(256 * 4) + ss_device_buffer_bytes(8 * 256 * 4);
+    cr_assert_eq(d.peak_bytes, args + ss_device_buffer_bytes(8 * 256 * 4), "on chip %zu, in HBM %zu",
+                 d.peak_bytes, a.peak_bytes);
+    cr_assert_lt(d.peak_bytes, a.peak_bytes);
+    ss_live_buffer buf[16];
+    int n = 0, books = 0;
+    ss_plan plan;
+    TS_OK(ss_executable_peak_detail(e, NULL, &book, buf, 16, &n, &plan));
+    cr_assert_eq(plan.peak_bytes, b.peak_bytes);
+    size_t sum = 0;
+    for (int k = 0; k < n; k++) {
+        sum += buf[k].bytes;
+        books += buf[k].role == SS_BUFFER_BOOKKEEPING && buf[k].bytes == 3000;
+    }
+    cr_assert_eq(sum, plan.peak_bytes);
+    cr_assert_eq(books, 1);
+    TS_OK(ss_executable_peak_detail(e, NULL, &chip, buf, 16, &n, &plan));
+    sum = 0;
+    for (int k = 0; k < n; k++)
+        sum += buf[k].bytes;
+    cr_assert_eq(sum, plan.peak_bytes);
+    cr_assert_eq(plan.peak_bytes, d.peak_bytes);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
 /* xla_fusion (xla_fusion.c): y = broadcast(v f32[256] -> [64,256]) @
  * w f32[256,32]. XLA fuses the broadcast into the dot that reads it, so
  * the modelled peak is the plain plan's less the broadcast's 64 KiB,

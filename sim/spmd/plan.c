@@ -531,7 +531,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     bool onchip =
         md->loops_onchip && md->onchip_used + (peak - *live - stacks) <= md->onchip_cap;
     size_t to_hbm = onchip ? 0 : ys + carries;
-    for (int k = 0; k < l->ncarry + l->nys; k++) {
+    bool in_hbm[SS__INST_MAX_RESULTS] = {false};
+    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++) {
         int r = l->outs[k];
         bool aliased = k < nc && r == i->in[k] && !l->adopt[k];
         if (e->bufs[r].fused_away || e->bufs[r].host || aliased)
@@ -544,16 +545,19 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
             continue;
         }
         to_hbm += onchip ? b : 0;
-        hbm_set(md, r, true);
+        in_hbm[k] = true;
     }
     if (onchip)
         peak = *live + to_hbm;
-    if (peak > out->peak_bytes) {
-        peak_snapshot(e, md, onchip ? 0 : peak - *live, SS_BUFFER_LOOP, i->node);
+    if (peak > out->peak_bytes) { /* the loop is one entry: not yet marked in HBM */
+        peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
     }
     *inst_peak = peak;
     *live += to_hbm;
+    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
+        if (in_hbm[k])
+            hbm_set(md, l->outs[k], true);
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
     out->flops += trips * body.flops + ctrips * cond.flops;
