@@ -29,19 +29,23 @@
  * program. tests/xla_tpu/test_bookkeeping.py holds it within 10 % of
  * every record's (0.94-1.08).
  *
- * When XLA counts it: NOT KNOWN as a mechanism. Over the programs whose
- * StableHLO the tests hold (tests/data/xla_tpu), it counts the heap for
- * every program with a while loop (the fifteen SMALL LM records, 84-177
- * slots) and for none without one (the Flax MLP's 195-slot heap on v5e,
- * 59 on v5p, the MoE layer's 21 on v5e report temp 0; on v5p the MLP,
- * the block and the MoE report real temporaries the plan models without
- * slots). This is a CORRELATION, and the probes of make_temp_slots.py
- * contradict it as a rule: on v5e a 4-step scan's gradient with
- * replicated weights reports 0, and a collective matmul without a loop
- * counts its 6 slots; what those follow on v5e is a partition-offset
- * dynamic-slice among the heap's values, a choice of XLA's placement.
- * The trigger is therefore the loop, the figure the one the records
- * support.
+ * When XLA counts it: NOT KNOWN as a mechanism; the plan's trigger is a
+ * CORRELATION. Over the programs whose StableHLO the tests hold
+ * (tests/data/xla_tpu), XLA counts the heap for every program with a while
+ * loop (the fifteen SMALL LM records) and for none without one (the Flax
+ * MLP's 195-slot heap on v5e and 59-slot heap on v5p, the MoE layer's 21
+ * on v5e report temp 0; on v5p the MLP with 4096 rows, the block and the
+ * MoE report real temporaries, which the plan models without slots). The
+ * probes of make_temp_slots.py contradict it as a rule: on v5e a 4-step
+ * scan's gradient with replicated weights reports 0, and a collective
+ * matmul without a loop counts its 6 slots. What all 33 cases of
+ * temp_slots.json agree with (a hypothesis, no probe made to separate it):
+ * the heap is counted when one of its values is data the chip writes into
+ * HBM, not a tuple of pointers, an async token or a scalar: on v5e the
+ * s32[1] dynamic-slice of the partition-offset table (the only such value
+ * in lm_full v5e:2x4's heap, dumped), on v5p an all-reduce's result or a
+ * scan's stacks. Which values XLA's placement leaves there is not in the
+ * imported program, so the plan keys on the loop.
  */
 #include "lower.h"
 
