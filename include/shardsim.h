@@ -1051,6 +1051,18 @@ typedef struct ss_memory_model {
      * ss_executable_model_gathers marks those stacks too, and the plan
      * counts them at half the bytes. */
     bool xla_bf16_stashes;
+    /* XLA's TPU bookkeeping heap (sim/spmd/xla_bookkeeping.c): the HBM
+     * bytes a slot of it takes (0: not modelled) and the slots of a
+     * program it counts them for; the plan adds them, alive the whole
+     * step, as one SS_BUFFER_BOOKKEEPING entry. */
+    size_t bookkeeping_slot_bytes;
+    int bookkeeping_slots;
+    /* A top-level loop whose carries, outputs and body fit in the on-chip
+     * memory left (onchip_bytes) is held there, as XLA's TPU compiler holds
+     * the SMALL scanned LM's on v5e; with loop_stacks_hbm but for its
+     * adopted carries (the stacks a scan writes in place), held in HBM, as
+     * on v5p. */
+    bool loops_onchip, loop_stacks_hbm;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
@@ -2056,7 +2068,9 @@ typedef enum ss_buffer_role {
     SS_BUFFER_ARGUMENT,      /* an input, resident before the step */
     SS_BUFFER_RESULT,        /* a result of the step (or a copy of an input returned) */
     SS_BUFFER_SCRATCH,       /* a kernel's working memory while it runs */
-    SS_BUFFER_LOOP           /* a loop running at the peak: its carries, outputs and body */
+    SS_BUFFER_LOOP,          /* a loop running at the peak: its carries, outputs and body */
+    SS_BUFFER_BOOKKEEPING    /* the compiler's own bookkeeping for the whole step (XLA TPU's
+                                heap of pointer tuples, ss_memory_model.bookkeeping_*) */
 } ss_buffer_role;
 /* A buffer alive at the per-device peak (ss_executable_peak_buffers,
  * ss_executable_peak_detail). */

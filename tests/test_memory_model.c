@@ -56,7 +56,7 @@ Test(memory_model, none_is_the_plain_plan)
     mlp_make(&m, false);
     ss_plan plain, model;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false};
+    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false};
     TS_OK(ss_executable_plan_model(m.e, NULL, &none, &model));
     cr_assert_eq(model.peak_bytes, plain.peak_bytes);
     cr_assert_eq(model.flops, plain.flops);
@@ -71,7 +71,7 @@ Test(memory_model, temporaries_that_fit_leave_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -88,7 +88,7 @@ Test(memory_model, a_temporary_too_large_stays_in_hbm)
     mlp_make(&m, false);
     ss_plan plain, plan;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false};
+    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false, 0, 0, false, false};
     TS_OK(ss_executable_plan_model(m.e, NULL, &small, &plan));
     cr_assert_geq(plan.peak_bytes, m.args + m.h + m.result, "peak %zu", plan.peak_bytes);
     cr_assert_leq(plan.peak_bytes, plain.peak_bytes);
@@ -101,7 +101,7 @@ Test(memory_model, results_written_over_temporaries_count)
 {
     mlp m;
     mlp_make(&m, true);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -115,7 +115,7 @@ Test(memory_model, layout_sizes_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false};
+    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &tpu, &plan));
     int64_t xs[2] = {64, 32}, w1s[2] = {32, 256}, w2s[2] = {256, 32};
@@ -124,7 +124,7 @@ Test(memory_model, layout_sizes_hbm)
                   ss_device_buffer_bytes(ss_layout_array_bytes(SS_LAYOUT_TPU, SS_F32, 2, w2s));
     cr_assert_eq(plan.peak_bytes, want, "peak %zu, want %zu", plan.peak_bytes, want);
     cr_assert_gt(want, m.args + m.result, "padding counted");
-    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false};
+    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false, 0, 0, false, false};
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, &bad, &plan), SS_ERR_INVALID);
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, NULL, &plan), SS_ERR_INVALID);
     mlp_free(&m);
@@ -184,13 +184,27 @@ Test(memory_model, peak_detail_adds_up)
     cr_assert_eq(na, 3);
     cr_assert_eq(nr, 1);
     cr_assert_eq(nt, 1, "h");
-    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false};
+    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false};
     ss_plan modelled;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &modelled));
     cr_assert_eq(detail_sum(m.e, &big, &plan, &na, &nr, &nt), modelled.peak_bytes);
     cr_assert_eq(plan.peak_bytes, modelled.peak_bytes);
     cr_assert_eq(nt, 0, "h is on chip");
     mlp_free(&m);
+}
+
+/* c' = tanh(c * x_i) for each row x_i of xs, y_i = c'. */
+static ss_status tanh_step(ss_program *p, const ss_value carry[], const ss_value xs[],
+                           ss_value next[], ss_value ys[], void *user)
+{
+    (void)user;
+    ss_value m;
+    ss_status st = ss_binary(p, SS_MUL, carry[0], xs[0], &m);
+    if (!st)
+        st = ss_unary(p, SS_TANH, m, &next[0]);
+    if (!st)
+        ys[0] = next[0];
+    return st;
 }
 
 /* c' = sum over 16 rows of exp(broadcast(c * x_i)): the body's run holds
@@ -257,6 +271,63 @@ Test(memory_model, peak_detail_of_a_loop)
     ss_mesh_destroy(mesh);
 }
 
+/* XLA's TPU bookkeeping (xla_bookkeeping.c) and loops on chip: a program
+ * with a scan gets one SS_BUFFER_BOOKKEEPING entry of slots x slot bytes
+ * on top of its peak; with loops_onchip the scan's carries, ys and body
+ * leave HBM when they fit, and only its ys that are results of the run
+ * stay; the entries still add up. */
+Test(memory_model, bookkeeping_and_loops_on_chip)
+{
+    ss_mesh *mesh;
+    TS_OK(ss_mesh_parse("x=1", 1, NULL, &mesh));
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
+    ss_value c, xs, out, ys;
+    TS_OK(ss_input(p, "c", SS_F32, 1, cs, NULL, &c));
+    TS_OK(ss_input(p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
+    TS_OK(ss_scan(p, tanh_step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
+    TS_OK(ss_output(p, ys, NULL));
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model book = hbm, chip = hbm;
+    book.bookkeeping_slot_bytes = 1000;
+    book.bookkeeping_slots = 3;
+    chip.loops_onchip = true;
+    ss_plan a, b, d;
+    TS_OK(ss_executable_plan_model(e, NULL, &hbm, &a));
+    TS_OK(ss_executable_plan_model(e, NULL, &book, &b));
+    TS_OK(ss_executable_plan_model(e, NULL, &chip, &d));
+    cr_assert_eq(b.peak_bytes, a.peak_bytes + 3000);
+    /* on chip: arguments and the stacked ys (the run's result) remain */
+    size_t args = ss_device_buffer_bytes(256 * 4) + ss_device_buffer_bytes(8 * 256 * 4);
+    cr_assert_eq(d.peak_bytes, args + ss_device_buffer_bytes(8 * 256 * 4), "on chip %zu, in HBM %zu",
+                 d.peak_bytes, a.peak_bytes);
+    cr_assert_lt(d.peak_bytes, a.peak_bytes);
+    ss_live_buffer buf[16];
+    int n = 0, books = 0;
+    ss_plan plan;
+    TS_OK(ss_executable_peak_detail(e, NULL, &book, buf, 16, &n, &plan));
+    cr_assert_eq(plan.peak_bytes, b.peak_bytes);
+    size_t sum = 0;
+    for (int k = 0; k < n; k++) {
+        sum += buf[k].bytes;
+        books += buf[k].role == SS_BUFFER_BOOKKEEPING && buf[k].bytes == 3000;
+    }
+    cr_assert_eq(sum, plan.peak_bytes);
+    cr_assert_eq(books, 1);
+    TS_OK(ss_executable_peak_detail(e, NULL, &chip, buf, 16, &n, &plan));
+    sum = 0;
+    for (int k = 0; k < n; k++)
+        sum += buf[k].bytes;
+    cr_assert_eq(sum, plan.peak_bytes);
+    cr_assert_eq(plan.peak_bytes, d.peak_bytes);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
 /* xla_fusion (xla_fusion.c): y = broadcast(v f32[256] -> [64,256]) @
  * w f32[256,32]. XLA fuses the broadcast into the dot that reads it, so
  * the modelled peak is the plain plan's less the broadcast's 64 KiB,
@@ -277,7 +348,7 @@ Test(memory_model, fused_broadcast_is_not_counted)
     TS_OK(ss_matmul(p, b, w, &y));
     TS_OK(ss_output(p, y, NULL));
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false}, fused = {SS_LAYOUT_DENSE, 0, true, false, false};
+    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false}, fused = {SS_LAYOUT_DENSE, 0, true, false, false, 0, 0, false, false};
     ss_plan a, f;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &a));
     TS_OK(ss_executable_plan_model(e, NULL, &fused, &f));

@@ -270,6 +270,11 @@ int64_t ss__loop_runs(const ss__loop_exec *l, bool *known);
  * arguments not taken over included. */
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live);
+/* The bytes of XLA's TPU bookkeeping heap the plan of e counts for the
+ * whole step under `model` (xla_bookkeeping.c): bookkeeping_slots x
+ * bookkeeping_slot_bytes for a program with a top-level while loop, else
+ * 0 (0 too for a model without it, or NULL). */
+size_t ss__xla_bookkeeping_bytes(const ss_executable *e, const ss_memory_model *model);
 /* qsort order of ss_live_buffer: largest first, ties by name (facts.c). */
 int ss__live_buffer_cmp(const void *a, const void *b);
 /* A shallow copy of e whose buffer table (its own, the caller frees

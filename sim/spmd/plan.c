@@ -143,6 +143,10 @@ typedef struct mode {
      * a result of the run (results and arguments stay in HBM). */
     size_t onchip_cap, onchip_used;
     bool *onchip, *result;
+    /* ss_memory_model.loops_onchip, loop_stacks_hbm: a top-level loop
+     * that fits in the on-chip memory left is held there, its stacks in
+     * HBM with the second (plan_loop). */
+    bool loops_onchip, loop_stacks_hbm;
     struct peak_detail *pd; /* NULL: not asked for */
     /* How buffers are sized (ss_memory_model.layout): the executable's
      * own table is, a loop's regions are laid out so when planned. */
@@ -332,7 +336,9 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
 
 /* The plan, and with tl the live bytes after every instruction. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
+                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
+                          ss_plan *out,
+                          timeline *tl,
                           size_t *end_live, ss_memory_layout layout, bool fusion,
                           region_memo *memo);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
@@ -523,27 +529,53 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         st = plan_region_laid_out(l->body, NULL, md, &body, NULL);
     if (st)
         return st;
-    if (peak > out->peak_bytes) {
+    /* On chip (ss_memory_model.loops_onchip) when its carries, ys and body
+     * fit in what is left there: only its results that are results of the
+     * run go to HBM, and with loop_stacks_hbm its adopted carries (the
+     * stacks a scan writes in place), which are not counted against the
+     * on-chip room. Else the loop's new results are in HBM. A carry that
+     * is its operand's buffer stays where the operand is (on chip, say), a
+     * host carry in host memory. */
+    size_t stacks = 0; /* its adopted carries: the stacks a scan writes in place */
+    for (int k = 0; k < nc && md->loop_stacks_hbm; k++)
+        if (l->adopt[k] && !e->bufs[i->in[k]].fused_away && !e->bufs[l->outs[k]].host)
+            stacks += ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+    bool onchip =
+        md->loops_onchip && md->onchip_used + (peak - *live - stacks) <= md->onchip_cap;
+    size_t to_hbm = onchip ? 0 : ys + carries;
+    bool in_hbm[SS__INST_MAX_RESULTS] = {false};
+    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++) {
+        int r = l->outs[k];
+        bool aliased = k < nc && r == i->in[k] && !l->adopt[k];
+        if (e->bufs[r].fused_away || e->bufs[r].host || aliased)
+            continue;
+        size_t b = ss_device_buffer_bytes(e->bufs[r].bytes);
+        bool stack = md->loop_stacks_hbm && k < nc && l->adopt[k];
+        if (onchip && !md->result[r] && !stack) {
+            md->onchip[r] = true;
+            md->onchip_used += b;
+            continue;
+        }
+        to_hbm += onchip ? b : 0;
+        in_hbm[k] = true;
+    }
+    if (onchip)
+        peak = *live + to_hbm;
+    if (peak > out->peak_bytes) { /* the loop is one entry: not yet marked in HBM */
         peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
         if (md->pd) {
-            md->pd->body = peak_own ? l->body : NULL;
+            md->pd->body = peak_own && !onchip ? l->body : NULL; /* on chip: not in HBM */
             memset(md->pd->body_own, 0, sizeof md->pd->body_own);
             if (peak_own)
                 memcpy(md->pd->body_own, peak_own, sizeof(bool) * (size_t)nc);
         }
     }
     *inst_peak = peak;
-    *live += ys + carries;
-    /* The loop's new results are in HBM; a carry that is its operand's
-     * buffer stays where the operand is (on chip, say), a host carry in
-     * host memory. */
-    for (int k = 0; k < l->ncarry + l->nys; k++) {
-        int r = l->outs[k];
-        bool aliased = k < nc && r == i->in[k] && !l->adopt[k];
-        if (!e->bufs[r].fused_away && !e->bufs[r].host && !aliased)
-            hbm_set(md, r, true);
-    }
+    *live += to_hbm;
+    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
+        if (in_hbm[k])
+            hbm_set(md, l->outs[k], true);
     double trips = (double)loop_runs(l, &known);
     double ctrips = l->cond && known ? trips + 1 : 1.0;
     out->flops += trips * body.flops + ctrips * cond.flops;
@@ -561,13 +593,15 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(sub, donate, true, 0, NULL, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false,
+                    NULL);
 }
 
 /* What a candidate list of xla_fusion.c is planned with. */
 typedef struct fusion_ctx {
     const bool *donate;
     size_t onchip_cap;
+    const ss_memory_model *loops;
     ss_memory_layout layout;
     region_memo *memo;
 } fusion_ctx;
@@ -581,7 +615,7 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}};
     ss_plan p;
-    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, &pd, &p, NULL, NULL, c->layout,
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, NULL, NULL, c->layout,
                             true, c->memo);
     *peak = p.peak_bytes;
     free(flags);
@@ -592,13 +626,14 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
  * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
  * with model_copy_free. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
-                            bool fusion, size_t onchip_cap, region_memo *memo,
+                            bool fusion, size_t onchip_cap, const ss_memory_model *loops,
+                            region_memo *memo,
                             ss_executable *copy)
 {
     ss_status st = ss__executable_laid_out(e, layout, copy);
     if (st || !fusion)
         return st;
-    fusion_ctx c = {donate, onchip_cap, layout, memo};
+    fusion_ctx c = {donate, onchip_cap, loops, layout, memo};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
     if (st) {
         if (copy->insts != e->insts)
@@ -641,10 +676,10 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
     }
     ss_executable copy;
     size_t end = 0;
-    ss_status st = model_copy(sub, donate, layout, fusion, 0, memo, &copy);
+    ss_status st = model_copy(sub, donate, layout, fusion, 0, NULL, memo, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, NULL, out, NULL, &end, layout, fusion, memo);
+    st = plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo);
     model_copy_free(sub, &copy);
     if (end_live)
         *end_live = end;
@@ -663,7 +698,9 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
 }
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, peak_detail *pd, ss_plan *out, timeline *tl,
+                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
+                          ss_plan *out,
+                          timeline *tl,
                           size_t *end_live, ss_memory_layout layout, bool fusion,
                           region_memo *memo)
 {
@@ -680,7 +717,9 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         slotted = e->insts[k].kind != SS__INST_LOOP;
     ss__out_slots slots = {0};
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap || slotted ? calloc(nb, 1) : NULL, pd,
+               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap || slotted ? calloc(nb, 1) : NULL,
+               loops && loops->loops_onchip && onchip_cap && !e->region,
+               loops && loops->loop_stacks_hbm, pd,
                layout, fusion, 0, memo, NULL};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
@@ -834,12 +873,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
@@ -847,20 +886,29 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
+    ss_status st;
     if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
-                   !model->xla_bf16_gathers))
-        return plan_run(e, donate, true, model ? model->onchip_bytes : 0, pd, out, NULL, NULL,
-                        SS_LAYOUT_DENSE, false, NULL);
+                   !model->xla_bf16_gathers)) {
+        st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, model, pd, out, NULL, NULL,
+                      SS_LAYOUT_DENSE, false, NULL);
+        if (!st)
+            out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
+        return st;
+    }
     ss_executable copy;
     region_memo memo = {0};
-    ss_status st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
+    st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
+                              model,
                               &memo, &copy);
     if (!st) {
-        st = plan_run(&copy, donate, true, model->onchip_bytes, pd, out, NULL, NULL,
+        st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
                       model->layout, model->xla_fusion, &memo);
         model_copy_free(e, &copy);
     }
     free(memo.at);
+    /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
+    if (!st)
+        out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
     return st;
 }
 
@@ -875,7 +923,7 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 /* Entries of the snapshot in pd: buffers, copies, the extra. */
 static int detail_entries(const ss_executable *e, const ss_executable *sized,
                           const peak_detail *pd, const bool *arg, const bool *res,
-                          ss_live_buffer *all)
+                          size_t bookkeeping, ss_live_buffer *all)
 {
     int m = 0;
     for (int b = 0; b < e->nbufs; b++) {
@@ -897,6 +945,10 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
         snprintf(all[m++].name, sizeof all[0].name, "%s",
                  pd->extra_role == SS_BUFFER_LOOP ? "loop: carries, outputs, body" : "scratch");
     }
+    if (bookkeeping) {
+        all[m] = (ss_live_buffer){-1, bookkeeping, "", SS_BUFFER_BOOKKEEPING, -1, 0};
+        snprintf(all[m++].name, sizeof all[0].name, "XLA's heap of pointer tuples");
+    }
     return m;
 }
 
@@ -906,6 +958,7 @@ typedef struct detail_ctx {
     ss_memory_layout layout;
     bool fusion, copy;
     size_t onchip;
+    const ss_memory_model *model; /* its loops' placement (NULL in a region) */
     region_memo *memo;
 } detail_ctx;
 
@@ -962,7 +1015,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     *n = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 1));
+    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 2));
     if (!flags || !all) {
         free(flags);
         free(all);
@@ -978,12 +1031,17 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
             res[e->insts[k].in[0]] = true;
     }
     ss_executable sized = *e;
-    ss_status st = c->copy ? model_copy(e, donate, c->layout, c->fusion, c->onchip, c->memo, &sized)
+    ss_status st = c->copy ? model_copy(e, donate, c->layout, c->fusion, c->onchip, c->model,
+                                        c->memo, &sized)
                            : SS_OK;
     if (!st)
-        st = plan_run(&sized, donate, true, c->onchip, &pd, plan, NULL, NULL, c->layout, c->fusion,
-                      c->memo);
-    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, all);
+        st = plan_run(&sized, donate, true, c->onchip, c->model, &pd, plan, NULL, NULL, c->layout,
+                      c->fusion, c->memo);
+    /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
+    size_t bookkeeping = !st && in_loop < 0 ? ss__xla_bookkeeping_bytes(e, c->model) : 0;
+    if (!st)
+        plan->peak_bytes += bookkeeping;
+    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, all);
     for (int k = 0; k < m && in_loop >= 0; k++) {
         all[k].loop = in_loop;
         if (all[k].value >= 0 && all[k].value < e->program->n)
@@ -993,7 +1051,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     int ni = 0;
     if (!st && pd.extra && pd.extra_role == SS_BUFFER_LOOP && pd.body) {
         /* The body as plan_region_laid_out plans it: no on-chip memory. */
-        detail_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0,
+        detail_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0, NULL,
                          c->memo};
         ss_plan bp;
         st = detail_of(pd.body, pd.body_own, &bc, in_loop >= 0 ? in_loop : pd.extra_value, &inner,
@@ -1037,7 +1095,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     detail_ctx c = {model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion,
                     model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion ||
                               model->xla_bf16_gathers),
-                    model ? model->onchip_bytes : 0, &memo};
+                    model ? model->onchip_bytes : 0, model, &memo};
     ss_live_buffer *all;
     int m;
     ss_status st = detail_of(e, donate, &c, -1, &all, &m, plan);
@@ -1057,7 +1115,8 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st = plan_run(e, NULL, false, 0, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
+    ss_status st =
+        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -40,6 +40,22 @@
  * keeps every row of tests/xla_tpu/test_vs_xla.py that was within 10%
  * there and brings the block's in (0.95-1.06). */
 #define V5P_ONCHIP_TEMPORARIES ((size_t)16 << 20)
+/* XLA's TPU bookkeeping heap (xla_bookkeeping.c): a slot takes 2A - 512 B
+ * of temp_size_in_bytes, A = 16 KiB the HBM alignment (libtpu 0.0.42.1's
+ * default --xla_jf_program_hbm_alignment_in_kib): exact on v5e
+ * (tests/data/xla_tpu/temp_slots.json: nine SMALL LM records, five probes,
+ * alignments 4, 16 and 32 KiB), 0.97-1.035 of it on v5p. The slots are
+ * FITTED: the mean over the SMALL LM records of temp_slots.json of XLA's
+ * slots that hold no array of the program (v5e: every slot, 84-97, mean
+ * 90.8; v5p: 142-156 of 154-177, mean 149.0; v5p's other slots hold the
+ * loops' stacks and prefetched arrays, which the plan counts itself).
+ * Loops: XLA's TPU compiler keeps every array of the SMALL LM on chip on
+ * v5e (the heap holds none), on v5p the stacks its scans write in place
+ * in HBM (bitcast_dynamic-update-slice fusions of f32[4, ...], 0.26-1.8
+ * MB, in the heap beside the slots) and the rest on chip. */
+#define TPU_BOOKKEEPING_SLOT_BYTES ((size_t)(2 * 16384 - 512))
+#define V5E_BOOKKEEPING_SLOTS 91
+#define V5P_BOOKKEEPING_SLOTS 149
 /* The HBM XLA lets a program use, less than the chip's 16 and 95 GiB: its
  * out-of-memory error says "exceeds available HBM (15.75G)" on v5e and
  * "(95.74G)" on v5p (libtpu 0.0.42.1, tests/data/xla_tpu/flax_linen_fit_*;
@@ -61,14 +77,15 @@ static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false}, 20e9},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false}, 20e9},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
     {"tpu-v5e", "Cloud TPU v5e: 197 TFLOP/s, 16 GiB HBM at 819 GB/s, ICI 50 GB/s/axis, "
                 "256 chips/slice",
      197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
-     {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES, true, true, true}, PCIE4_X16_BW},
+     {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
+      V5E_BOOKKEEPING_SLOTS, true, false}, PCIE4_X16_BW},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
      * per link), 6144 chips in the largest slice, DCN 50 Gb/s per chip
@@ -78,14 +95,15 @@ static const ss_hw_profile profiles[] = {
     {"tpu-v5p", "Cloud TPU v5p: 459 TFLOP/s, 95 GiB HBM at 2765 GB/s, ICI 100 GB/s/link, "
                 "6144 chips/slice",
      459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
-     {SS_LAYOUT_TPU, V5P_ONCHIP_TEMPORARIES, true, true, true}, PCIE4_X16_BW},
+     {SS_LAYOUT_TPU, V5P_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
+      V5P_BOOKKEEPING_SLOTS, true, true}, PCIE4_X16_BW},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
      * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false}, PCIE5_X16_BW},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false}, PCIE5_X16_BW},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }

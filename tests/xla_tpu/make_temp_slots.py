@@ -5,7 +5,7 @@ buffer assignment dumped, the heap measured (tests/xla_tpu/xla_heap.py's
 reader), both written to one file.
 
     flock /tmp/libtpu.lock tests/xla_tpu/.venv/bin/python \\
-        tests/xla_tpu/make_temp_slots.py [--out FILE] [--only CASE ...]
+        tests/xla_tpu/make_temp_slots.py [--out FILE] [--only CASE ...] [--update]
 
 (any environment with jax[tpu] as pinned in tests/xla_tpu/requirements.txt;
 about 5 s a compile, 3 min in all). Writes FILE
@@ -15,7 +15,8 @@ the slice, the HBM alignment XLA was told to use
 libtpu 0.0.42.1's default), memory_analysis's argument, output and temp
 sizes, and of the dumped buffer assignment's HBM temporary allocation
 (memory space 0, "preallocated-temp" with no color): its size, its
-distinct offsets ("slots"), its values, their kinds, whether one is a
+distinct offsets ("slots"), how many of them hold an array (a value of
+more than 512 B: v5p's loop stacks and prefetches), its values, their kinds, whether one is a
 dynamic-slice (and where the program's other dynamic-slice values are),
 and heap + (slots + 1) * (alignment - 512).
 
@@ -179,7 +180,9 @@ def run_case(case, what, align):
         k = re.sub(r"[.\d]*(\{.*\})?$", "", name)
         kinds[k] = kinds.get(k, 0) + 1
     a = align * 1024
+    arrays = sum(1 for vs in slots.values() if max(v[1] for v in vs) > xla_heap.SMALL)
     return dict(mem, case=case, program=what, alignment_kib=align, heap_bytes=size, heap_slots=len(slots),
+                heap_array_slots=arrays,
                 heap_values=len(values), heap_kinds=dict(sorted(kinds.items())),
                 dynamic_slice_in_heap="dynamic-slice" in kinds, dynamic_slice_elsewhere=elsewhere,
                 heap_plus_slots=size + (len(slots) + 1) * (a - 512) if slots else 0)
@@ -189,6 +192,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None, help="case names (default: all)")
+    ap.add_argument("--update", action="store_true",
+                    help="replace only the cases run in FILE, keep its others")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     opts = ap.parse_args(argv)
     if opts.child:
@@ -205,6 +210,11 @@ def main(argv=None):
               f"heap + (slots + 1) * (alignment - 512) = {row['heap_plus_slots']}"
               + (f" ({row['heap_plus_slots'] / t:.4f} of temp)" if t else ""))
     from importlib import metadata
+    if opts.update and os.path.exists(opts.out):
+        with open(opts.out, encoding="utf-8") as f:
+            old = {r["case"]: r for r in json.load(f)["cases"]}
+        old.update({r["case"]: r for r in rows})
+        rows = [old[c] for c, _, _ in CASES if c in old]
     out = {"command": COMMAND, "versions": {d: metadata.version(d) for d in ("jax", "jaxlib", "libtpu")},
            "cases": rows}
     with open(opts.out, "w", encoding="utf-8") as f:
