@@ -14,7 +14,11 @@
 
 static void json_num(ss__buf *b, double v)
 {
-    if (isfinite(v))
+    /* A whole number below 2^53 is what "%.17g" writes, its digits (-0.0
+     * aside, which keeps its sign through printf). */
+    if (v == (double)(long long)v && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v)))
+        ss__buf_put_int(b, (long long)v);
+    else if (isfinite(v))
         ss__buf_printf(b, "%.17g", v);
     else
         ss__buf_puts(b, "null");
@@ -103,14 +107,19 @@ static void json_value_ref(ss__buf *b, const ss_scenario *sc, ss_value v)
 {
     const char *name = ss__scn_value_name(sc, v);
     ss__scn_loc loc = ss__scn_value_loc(sc, v);
-    ss__buf_printf(b, "\"value\":%d,\"op\":", (int)v);
+    ss__buf_puts(b, "\"value\":");
+    ss__buf_put_int(b, (int)v);
+    ss__buf_puts(b, ",\"op\":");
     ss__json_str(b, sc->program ? ss_value_op_name(sc->program, v) : "");
     ss__buf_puts(b, ",\"name\":");
     if (name)
         ss__json_str(b, name);
     else
         ss__buf_puts(b, "null");
-    ss__buf_printf(b, ",\"line\":%d,\"col\":%d", loc.line, loc.col);
+    ss__buf_puts(b, ",\"line\":");
+    ss__buf_put_int(b, loc.line);
+    ss__buf_puts(b, ",\"col\":");
+    ss__buf_put_int(b, loc.col);
     if (ss__scn_value_origin(sc, v)) { /* an imported module: the Python line */
         ss__buf_puts(b, ",\"origin\":");
         ss__json_str(b, ss__scn_value_origin(sc, v));
@@ -174,8 +183,11 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
             ss__buf_putc(b, '[');
             for (int g = 0; g < c.ngroups; g++) {
                 ss__buf_puts(b, g ? ",[" : "[");
-                for (int k = 0; k < c.group_size; k++)
-                    ss__buf_printf(b, k ? ",%d" : "%d", ids[g * c.group_size + k]);
+                for (int k = 0; k < c.group_size; k++) {
+                    if (k)
+                        ss__buf_putc(b, ',');
+                    ss__buf_put_int(b, ids[g * c.group_size + k]);
+                }
                 ss__buf_putc(b, ']');
             }
             ss__buf_putc(b, ']');
@@ -333,8 +345,11 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
     }
     int n = ss_mesh_device_count(sc->mesh);
     ss__buf_puts(b, "],\"device_ids\":[");
-    for (int p = 0; p < n; p++)
-        ss__buf_printf(b, p ? ",%d" : "%d", ss_mesh_device_id(sc->mesh, p));
+    for (int p = 0; p < n; p++) {
+        if (p)
+            ss__buf_putc(b, ',');
+        ss__buf_put_int(b, ss_mesh_device_id(sc->mesh, p));
+    }
     ss__buf_printf(b, "],\"devices\":%d,\"hosts\":%d},\"device_memory\":%zu,\"run\":", n,
                    sc->hosts, sc->device_memory);
     if (sc->run_name) {
