@@ -560,8 +560,10 @@ void ss_executable_destroy(ss_executable *e)
 static void explain_head(ss__lowering *s, ss_value v)
 {
     const ss__node *n = &s->p->nodes[v];
-    ss__buf_clear(&s->line);
     s->ncoll_in_line = 0;
+    if (!s->explain)
+        return;
+    ss__buf_clear(&s->line);
     ss__buf_printf(&s->line, "%%%d = %s(", (int)v, ss__opcode_name(n));
     for (int k = 0; k < n->nin; k++) {
         ss__buf_printf(&s->line, k ? ", %%%d" : "%%%d", (int)n->in[k]);
@@ -647,6 +649,11 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         e->opts = *opts;
     ss__buf_init(&e->explain);
     ss__buf_init(&s.line);
+    /* A region's reasons are never shown (its loop's line counts its
+     * instructions); without them the line is muted: its appends are
+     * ignored, as after a failed allocation, and cost next to nothing. */
+    s.explain = !want && !e->opts.no_explain;
+    s.line.oom = !s.explain;
     s.linear_users = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
     if (!s.linear_users)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
@@ -684,7 +691,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         if (st)
             break;
         const ss__node *n = &p->nodes[v];
-        if (n->op != SS__OP_CONSTANT && n->op != SS__OP_INPUT && n->op != SS__OP_PARAM) {
+        if (s.explain && n->op != SS__OP_CONSTANT && n->op != SS__OP_INPUT &&
+            n->op != SS__OP_PARAM) {
             if (s.line.len == head)
                 ss__buf_puts(&s.line, ": local, no communication");
             ss__buf_printf(&e->explain, "%s\n", s.line.data);
@@ -708,7 +716,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
             ss__buf_printf(&s.line, "%%%d output: uneven, returned replicated", (int)v);
             if ((st = ss__lower_need(&s, v, &r, &buf)))
                 break;
-            ss__buf_printf(&e->explain, "%s\n", s.line.data);
+            if (s.explain)
+                ss__buf_printf(&e->explain, "%s\n", s.line.data);
             i.layout = r;
         }
         if (want) { /* a region's result, in the layout its loop carries it */

@@ -38,6 +38,7 @@ typedef struct ss__lowering {
      * output), so a pending sum may stay pending through them. */
     bool *linear_users;
     ss__buf line; /* explain text of the op being ss__lowered */
+    bool explain; /* the executable keeps the text (else `line` is muted) */
     int ncoll_in_line;
     int input_no; /* inputs and params lowered so far */
     const ss__layout *want; /* region mode: output k's layout */
