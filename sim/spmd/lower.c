@@ -29,6 +29,25 @@
 
 /* --- Growing arrays ------------------------------------------------------ */
 
+void ss__lower_label(char out[SS__LABEL_MAX], ss_value v, const char *what)
+{
+    char digits[12];
+    int nd = 0;
+    unsigned u = (unsigned)v; /* values are never negative */
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && nd < (int)sizeof digits);
+    size_t at = 0;
+    out[at++] = '%';
+    while (nd)
+        out[at++] = digits[--nd];
+    out[at++] = ' ';
+    size_t len = strnlen(what, SS__LABEL_MAX - 1 - at);
+    memcpy(out + at, what, len);
+    out[at + len] = '\0';
+}
+
 ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int rank,
                             const int64_t shape[], const char *name, int *out)
 {
@@ -48,7 +67,9 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
     }
     b->bytes = elems * ss_dtype_size(dtype);
     b->value = v;
-    snprintf(b->name, sizeof b->name, "%s", name);
+    size_t len = strnlen(name, sizeof b->name - 1); /* cut as snprintf cuts */
+    memcpy(b->name, name, len);
+    b->name[len] = '\0';
     *out = e->nbufs++;
     return SS_OK;
 }
@@ -221,8 +242,8 @@ ss_status ss__lower_emit_coll(ss__lowering *s, ss_value v, ss_coll *c, int in, i
     ss_status st = ss_coll_output(c, &dt, &rank, shape);
     if (st)
         return ss__fail(st, "compile: %%%d: %s", (int)v, ss_error_message());
-    char name[48];
-    snprintf(name, sizeof name, "%%%d %s", (int)v, ss_coll_kind_name(c->kind));
+    char name[SS__LABEL_MAX];
+    ss__lower_label(name, v, ss_coll_kind_name(c->kind));
     if ((st = ss__lower_new_buf(s, v, dt, rank, shape, name, out)))
         return st;
     ss__inst i;
@@ -306,8 +327,8 @@ static ss_status emit_step(ss__lowering *s, ss_value v, const ss__reshard_step *
         int stacked;
         if ((rc = ss__lower_emit_coll(s, v, &c, *buf, &stacked, 0, NULL)))
             return rc;
-        char name[48];
-        snprintf(name, sizeof name, "%%%d gathered", (int)v);
+        char name[SS__LABEL_MAX];
+        ss__lower_label(name, v, "gathered");
         if ((rc = ss__lower_new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
@@ -328,8 +349,8 @@ static ss_status emit_step(ss__lowering *s, ss_value v, const ss__reshard_step *
         if (st->naxes == 0)
             return ss__fail(SS_ERR_UNSUPPORTED, "compile: %%%d: a reshard across meshes is not "
                                                 "supported inside a program", (int)v);
-        char name[48];
-        snprintf(name, sizeof name, "%%%d slice", (int)v);
+        char name[SS__LABEL_MAX];
+        ss__lower_label(name, v, "slice");
         if ((rc = ss__lower_new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
@@ -429,9 +450,9 @@ ss_status ss__lower_kernel_out(ss__lowering *s, ss_value v, const ss__layout *l,
     const ss__node *n = &s->p->nodes[v];
     int64_t shape[SS_MAX_RANK];
     ss__lower_local_shape(s, n, l, shape);
-    char name[48];
+    char name[SS__LABEL_MAX];
     /* "%N op": reports turn the value number into its name and line. */
-    snprintf(name, sizeof name, "%%%d %s", (int)v, ss__opcode_name(n));
+    ss__lower_label(name, v, ss__opcode_name(n));
     return ss__lower_new_buf(s, v, n->dtype, n->rank, shape, name, out);
 }
 

@@ -52,6 +52,11 @@ typedef struct ss__lowering {
 ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int rank,
                             const int64_t shape[], const char *name, int *out);
 
+/* A buffer's name "%N what" (value N), cut to SS__LABEL_MAX - 1 bytes as
+ * snprintf would cut it: what every lowering names its buffers. */
+enum { SS__LABEL_MAX = 48 };
+void ss__lower_label(char out[SS__LABEL_MAX], ss_value v, const char *what);
+
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);
 /* Give KERNEL i (not yet emitted) masked operands (ss__inst.mask_in):
