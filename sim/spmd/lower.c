@@ -52,7 +52,8 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
                             const int64_t shape[], const char *name, int *out)
 {
     ss_executable *e = s->e;
-    void *grown = ss__grow(e->bufs, &e->bufs_cap, e->nbufs + 1, sizeof *e->bufs, 64);
+    void *grown =
+        ss__grow(e->bufs, &e->bufs_cap, e->nbufs + 1, sizeof *e->bufs, 2 * s->p->n + 16);
     if (!grown)
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     e->bufs = grown;
@@ -77,7 +78,11 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst)
 {
     ss_executable *e = s->e;
-    void *grown = ss__grow(e->insts, &e->insts_cap, e->ninsts + 1, sizeof *e->insts, 128);
+    /* Room at first for about two instructions per value (the kernels and
+     * their reshards): growing a list of kilobyte records by doubling
+     * copies it again and again. */
+    void *grown = ss__grow(e->insts, &e->insts_cap, e->ninsts + 1, sizeof *e->insts,
+                           2 * s->p->n + 16);
     if (!grown)
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     e->insts = grown;
