@@ -91,26 +91,26 @@ void ss__buf_repeat(ss__buf *b, const char *s, long n)
 }
 
 /* One vsnprintf into the spare room when the text fits it (most appends);
- * a second, into room grown to the measured length, when it does not. */
+ * a second, into room grown to the measured length, when it does not. The
+ * buffer grows exactly when and as much as the text needs. */
 void ss__buf_vprintf(ss__buf *b, const char *fmt, va_list ap)
 {
-    if (!buf_reserve(b, 63))
+    if (b->oom)
         return;
+    size_t room = b->data ? b->cap - b->len : 0;
     va_list ap2;
     va_copy(ap2, ap);
-    size_t room = b->cap - b->len;
-    int n = vsnprintf(b->data + b->len, room, fmt, ap2);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0) {
-        b->data[b->len] = '\0';
+    if (n >= 0 && (size_t)n < room) {
+        b->len += (size_t)n;
         return;
     }
-    if ((size_t)n >= room) {
+    if (room)
         b->data[b->len] = '\0';
-        if (!buf_reserve(b, (size_t)n))
-            return;
-        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    }
+    if (n < 0 || !buf_reserve(b, (size_t)n))
+        return;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;
 }
 
