@@ -1848,6 +1848,10 @@ typedef struct ss_compile_options {
      * small operands would move less, docs/gspmd.md 3.2, S2, S5), take the
      * cheaper one. The explanation names the alternative either way. */
     int cheapest;
+    /* Nonzero: do not write the one-line reason for every op's
+     * partitioning (ss_executable_explain then writes nothing), for a
+     * caller that never prints it: `shardsim plan` without --explain. */
+    int no_explain;
 } ss_compile_options;
 ss_status ss_program_compile_with(ss_program *p, const ss_compile_options *opts,
                                   ss_executable **out);

@@ -40,6 +40,8 @@ void ss__buf_clear(ss__buf *b);
 void ss__buf_puts(ss__buf *b, const char *s);
 void ss__buf_putn(ss__buf *b, const char *s, size_t n);
 void ss__buf_putc(ss__buf *b, char c);
+/* Append v in decimal, as printf's "%lld" writes it. */
+void ss__buf_put_int(ss__buf *b, long long v);
 /* Append `c` n times (n <= 0 appends nothing). */
 void ss__buf_repeat(ss__buf *b, const char *s, long n);
 void ss__buf_printf(ss__buf *b, const char *fmt, ...) SS__PRINTF(2, 3);

@@ -63,7 +63,25 @@ void ss__buf_puts(ss__buf *b, const char *s)
 
 void ss__buf_putc(ss__buf *b, char c)
 {
-    ss__buf_putn(b, &c, 1);
+    if (!buf_reserve(b, 1))
+        return;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+
+void ss__buf_put_int(ss__buf *b, long long v)
+{
+    char digits[24];
+    int n = 0;
+    /* Through the unsigned magnitude: -LLONG_MIN does not fit a long long. */
+    unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    if (v < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    ss__buf_putn(b, digits + sizeof digits - n, (size_t)n);
 }
 
 void ss__buf_repeat(ss__buf *b, const char *s, long n)
@@ -72,12 +90,24 @@ void ss__buf_repeat(ss__buf *b, const char *s, long n)
         ss__buf_puts(b, s);
 }
 
+/* One vsnprintf into the spare room when the text fits it (most appends);
+ * a second, into room grown to the measured length, when it does not. The
+ * buffer grows exactly when and as much as the text needs. */
 void ss__buf_vprintf(ss__buf *b, const char *fmt, va_list ap)
 {
+    if (b->oom)
+        return;
+    size_t room = b->data ? b->cap - b->len : 0;
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
     va_end(ap2);
+    if (n >= 0 && (size_t)n < room) {
+        b->len += (size_t)n;
+        return;
+    }
+    if (room)
+        b->data[b->len] = '\0';
     if (n < 0 || !buf_reserve(b, (size_t)n))
         return;
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
@@ -113,8 +143,11 @@ ss_status ss__buf_copy_out(const ss__buf *b, char *out, size_t cap, size_t *len)
 void ss__buf_int_tuple(ss__buf *b, int n, const int64_t v[])
 {
     ss__buf_putc(b, '(');
-    for (int i = 0; i < n; i++)
-        ss__buf_printf(b, i ? ", %lld" : "%lld", (long long)v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            ss__buf_putn(b, ", ", 2);
+        ss__buf_put_int(b, (long long)v[i]);
+    }
     if (n == 1)
         ss__buf_putc(b, ',');
     ss__buf_putc(b, ')');

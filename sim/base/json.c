@@ -12,19 +12,24 @@
 void ss__json_str(ss__buf *b, const char *s)
 {
     ss__buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (;;) {
+        const unsigned char *run = p; /* characters written as they are */
+        while (*p >= 0x20 && *p != '"' && *p != '\\')
+            p++;
+        if (p > run)
+            ss__buf_putn(b, (const char *)run, (size_t)(p - run));
+        if (!*p)
+            break;
         switch (*p) {
         case '"': ss__buf_puts(b, "\\\""); break;
         case '\\': ss__buf_puts(b, "\\\\"); break;
         case '\n': ss__buf_puts(b, "\\n"); break;
         case '\r': ss__buf_puts(b, "\\r"); break;
         case '\t': ss__buf_puts(b, "\\t"); break;
-        default:
-            if (*p < 0x20)
-                ss__buf_printf(b, "\\u%04x", *p);
-            else
-                ss__buf_putc(b, (char)*p);
+        default: ss__buf_printf(b, "\\u%04x", *p);
         }
+        p++;
     }
     ss__buf_putc(b, '"');
 }
@@ -38,8 +43,11 @@ void ss__json_key(ss__buf *b, const char *key)
 void ss__json_int_array(ss__buf *b, int n, const int64_t v[])
 {
     ss__buf_putc(b, '[');
-    for (int i = 0; i < n; i++)
-        ss__buf_printf(b, i ? ",%lld" : "%lld", (long long)v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            ss__buf_putc(b, ',');
+        ss__buf_put_int(b, (long long)v[i]);
+    }
     ss__buf_putc(b, ']');
 }
 

@@ -481,6 +481,8 @@ static int scenario_one(run_opts *op, const char *text, bool plan)
     so.set_names = o.set_name_ptrs;
     so.set_values = o.set_values;
     so.compile = o.compile;
+    /* The per-op reasons only for a report that shows them. */
+    so.compile.no_explain = !o.explain && !o.html;
     so.outputs = o.outputs;
     so.trace = plan ? NULL : o.trace;
     so.device = o.device;

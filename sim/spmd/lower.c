@@ -29,11 +29,31 @@
 
 /* --- Growing arrays ------------------------------------------------------ */
 
+void ss__lower_label(char out[SS__LABEL_MAX], ss_value v, const char *what)
+{
+    char digits[12];
+    int nd = 0;
+    unsigned u = (unsigned)v; /* values are never negative */
+    do {
+        digits[nd++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && nd < (int)sizeof digits);
+    size_t at = 0;
+    out[at++] = '%';
+    while (nd)
+        out[at++] = digits[--nd];
+    out[at++] = ' ';
+    size_t len = strnlen(what, SS__LABEL_MAX - 1 - at);
+    memcpy(out + at, what, len);
+    out[at + len] = '\0';
+}
+
 ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int rank,
                             const int64_t shape[], const char *name, int *out)
 {
     ss_executable *e = s->e;
-    void *grown = ss__grow(e->bufs, &e->bufs_cap, e->nbufs + 1, sizeof *e->bufs, 64);
+    void *grown =
+        ss__grow(e->bufs, &e->bufs_cap, e->nbufs + 1, sizeof *e->bufs, 2 * s->p->n + 16);
     if (!grown)
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     e->bufs = grown;
@@ -48,7 +68,9 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
     }
     b->bytes = elems * ss_dtype_size(dtype);
     b->value = v;
-    snprintf(b->name, sizeof b->name, "%s", name);
+    size_t len = strnlen(name, sizeof b->name - 1); /* cut as snprintf cuts */
+    memcpy(b->name, name, len);
+    b->name[len] = '\0';
     *out = e->nbufs++;
     return SS_OK;
 }
@@ -56,7 +78,11 @@ ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int ran
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst)
 {
     ss_executable *e = s->e;
-    void *grown = ss__grow(e->insts, &e->insts_cap, e->ninsts + 1, sizeof *e->insts, 128);
+    /* Room at first for about two instructions per value (the kernels and
+     * their reshards): growing a list of kilobyte records by doubling
+     * copies it again and again. */
+    void *grown = ss__grow(e->insts, &e->insts_cap, e->ninsts + 1, sizeof *e->insts,
+                           2 * s->p->n + 16);
     if (!grown)
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     e->insts = grown;
@@ -221,8 +247,8 @@ ss_status ss__lower_emit_coll(ss__lowering *s, ss_value v, ss_coll *c, int in, i
     ss_status st = ss_coll_output(c, &dt, &rank, shape);
     if (st)
         return ss__fail(st, "compile: %%%d: %s", (int)v, ss_error_message());
-    char name[48];
-    snprintf(name, sizeof name, "%%%d %s", (int)v, ss_coll_kind_name(c->kind));
+    char name[SS__LABEL_MAX];
+    ss__lower_label(name, v, ss_coll_kind_name(c->kind));
     if ((st = ss__lower_new_buf(s, v, dt, rank, shape, name, out)))
         return st;
     ss__inst i;
@@ -306,8 +332,8 @@ static ss_status emit_step(ss__lowering *s, ss_value v, const ss__reshard_step *
         int stacked;
         if ((rc = ss__lower_emit_coll(s, v, &c, *buf, &stacked, 0, NULL)))
             return rc;
-        char name[48];
-        snprintf(name, sizeof name, "%%%d gathered", (int)v);
+        char name[SS__LABEL_MAX];
+        ss__lower_label(name, v, "gathered");
         if ((rc = ss__lower_new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
@@ -328,8 +354,8 @@ static ss_status emit_step(ss__lowering *s, ss_value v, const ss__reshard_step *
         if (st->naxes == 0)
             return ss__fail(SS_ERR_UNSUPPORTED, "compile: %%%d: a reshard across meshes is not "
                                                 "supported inside a program", (int)v);
-        char name[48];
-        snprintf(name, sizeof name, "%%%d slice", (int)v);
+        char name[SS__LABEL_MAX];
+        ss__lower_label(name, v, "slice");
         if ((rc = ss__lower_new_buf(s, v, n->dtype, n->rank, st->local_after, name, &out)))
             return rc;
         ss__inst i;
@@ -429,9 +455,9 @@ ss_status ss__lower_kernel_out(ss__lowering *s, ss_value v, const ss__layout *l,
     const ss__node *n = &s->p->nodes[v];
     int64_t shape[SS_MAX_RANK];
     ss__lower_local_shape(s, n, l, shape);
-    char name[48];
+    char name[SS__LABEL_MAX];
     /* "%N op": reports turn the value number into its name and line. */
-    snprintf(name, sizeof name, "%%%d %s", (int)v, ss__opcode_name(n));
+    ss__lower_label(name, v, ss__opcode_name(n));
     return ss__lower_new_buf(s, v, n->dtype, n->rank, shape, name, out);
 }
 
@@ -583,8 +609,10 @@ void ss_executable_destroy(ss_executable *e)
 static void explain_head(ss__lowering *s, ss_value v)
 {
     const ss__node *n = &s->p->nodes[v];
-    ss__buf_clear(&s->line);
     s->ncoll_in_line = 0;
+    if (!s->explain)
+        return;
+    ss__buf_clear(&s->line);
     ss__buf_printf(&s->line, "%%%d = %s(", (int)v, ss__opcode_name(n));
     for (int k = 0; k < n->nin; k++) {
         ss__buf_printf(&s->line, k ? ", %%%d" : "%%%d", (int)n->in[k]);
@@ -670,6 +698,11 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         e->opts = *opts;
     ss__buf_init(&e->explain);
     ss__buf_init(&s.line);
+    /* A region's reasons are never shown (its loop's line counts its
+     * instructions); without them the line is muted: its appends are
+     * ignored, as after a failed allocation, and cost next to nothing. */
+    s.explain = !want && !e->opts.no_explain;
+    s.line.oom = !s.explain;
     s.linear_users = calloc((size_t)(p->n ? p->n : 1), sizeof(bool));
     if (!s.linear_users)
         st = ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
@@ -707,7 +740,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
         if (st)
             break;
         const ss__node *n = &p->nodes[v];
-        if (n->op != SS__OP_CONSTANT && n->op != SS__OP_INPUT && n->op != SS__OP_PARAM) {
+        if (s.explain && n->op != SS__OP_CONSTANT && n->op != SS__OP_INPUT &&
+            n->op != SS__OP_PARAM) {
             if (s.line.len == head)
                 ss__buf_puts(&s.line, ": local, no communication");
             ss__buf_printf(&e->explain, "%s\n", s.line.data);
@@ -731,7 +765,8 @@ static ss_status compile(ss_program *p, const ss_compile_options *opts, const ss
             ss__buf_printf(&s.line, "%%%d output: uneven, returned replicated", (int)v);
             if ((st = ss__lower_need(&s, v, &r, &buf)))
                 break;
-            ss__buf_printf(&e->explain, "%s\n", s.line.data);
+            if (s.explain)
+                ss__buf_printf(&e->explain, "%s\n", s.line.data);
             i.layout = r;
         }
         if (want) { /* a region's result, in the layout its loop carries it */

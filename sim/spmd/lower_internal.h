@@ -38,6 +38,7 @@ typedef struct ss__lowering {
      * output), so a pending sum may stay pending through them. */
     bool *linear_users;
     ss__buf line; /* explain text of the op being ss__lowered */
+    bool explain; /* the executable keeps the text (else `line` is muted) */
     int ncoll_in_line;
     int input_no; /* inputs and params lowered so far */
     const ss__layout *want; /* region mode: output k's layout */
@@ -50,6 +51,11 @@ typedef struct ss__lowering {
  * reports; *out is its index in the executable's buffers. */
 ss_status ss__lower_new_buf(ss__lowering *s, ss_value v, ss_dtype dtype, int rank,
                             const int64_t shape[], const char *name, int *out);
+
+/* A buffer's name "%N what" (value N), cut to SS__LABEL_MAX - 1 bytes as
+ * snprintf would cut it: what every lowering names its buffers. */
+enum { SS__LABEL_MAX = 48 };
+void ss__lower_label(char out[SS__LABEL_MAX], ss_value v, const char *what);
 
 /* Append one instruction to the executable. */
 ss_status ss__lower_emit(ss__lowering *s, const ss__inst *inst);

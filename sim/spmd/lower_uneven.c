@@ -143,8 +143,8 @@ static ss_status emit_slice(ss__lowering *s, ss_value v, int buf, const ss__layo
     const ss__node *n = &s->p->nodes[v];
     int64_t shape[SS_MAX_RANK];
     ss__lower_local_shape(s, n, to, shape);
-    char name[48];
-    snprintf(name, sizeof name, "%%%d %s", (int)v, what);
+    char name[SS__LABEL_MAX];
+    ss__lower_label(name, v, what);
     ss_status st = ss__lower_new_buf(s, v, n->dtype, n->rank, shape, name, out);
     if (st)
         return st;

@@ -1224,7 +1224,8 @@ static const ss__inst *ledger_find_linear(const ss_executable *e, int first, int
         }
         bool known;
         int64_t trips = loop_runs(l, &known);
-        int nc = l->cond ? ledger_count(l->cond) : 0, per = nc + ledger_count(l->body);
+        int nc = l->cond ? ss_executable_ledger_count(l->cond) : 0,
+            per = nc + ss_executable_ledger_count(l->body);
         int64_t last = l->cond && known ? nc : 0; /* the final, false condition */
         if (per == 0 && last == 0)
             continue;
@@ -1255,13 +1256,14 @@ int ss__loop_ledger_count(const ss_executable *e, const ss__inst *i)
     if (l->nbranch) {
         int n = 0;
         for (int b = 0; b < l->nbranch; b++)
-            n += ledger_count(l->branch[b]);
+            n += ss_executable_ledger_count(l->branch[b]);
         return n;
     }
     bool known;
     int64_t trips = loop_runs(l, &known);
-    int nc = l->cond ? ledger_count(l->cond) : 0;
-    return (known && l->cond ? (int)(trips + 1) : 1) * nc + (int)trips * ledger_count(l->body);
+    int nc = l->cond ? ss_executable_ledger_count(l->cond) : 0;
+    return (known && l->cond ? (int)(trips + 1) : 1) * nc +
+           (int)trips * ss_executable_ledger_count(l->body);
 }
 
 ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_record *out)

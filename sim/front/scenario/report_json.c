@@ -14,7 +14,11 @@
 
 static void json_num(ss__buf *b, double v)
 {
-    if (isfinite(v))
+    /* A whole number below 2^53 is what "%.17g" writes, its digits (-0.0
+     * aside, which keeps its sign through printf). */
+    if (v == (double)(long long)v && fabs(v) < 9007199254740992.0 && !(v == 0 && signbit(v)))
+        ss__buf_put_int(b, (long long)v);
+    else if (isfinite(v))
         ss__buf_printf(b, "%.17g", v);
     else
         ss__buf_puts(b, "null");
@@ -103,21 +107,61 @@ static void json_value_ref(ss__buf *b, const ss_scenario *sc, ss_value v)
 {
     const char *name = ss__scn_value_name(sc, v);
     ss__scn_loc loc = ss__scn_value_loc(sc, v);
-    ss__buf_printf(b, "\"value\":%d,\"op\":", (int)v);
+    ss__buf_puts(b, "\"value\":");
+    ss__buf_put_int(b, (int)v);
+    ss__buf_puts(b, ",\"op\":");
     ss__json_str(b, sc->program ? ss_value_op_name(sc->program, v) : "");
     ss__buf_puts(b, ",\"name\":");
     if (name)
         ss__json_str(b, name);
     else
         ss__buf_puts(b, "null");
-    ss__buf_printf(b, ",\"line\":%d,\"col\":%d", loc.line, loc.col);
+    ss__buf_puts(b, ",\"line\":");
+    ss__buf_put_int(b, loc.line);
+    ss__buf_puts(b, ",\"col\":");
+    ss__buf_put_int(b, loc.col);
     if (ss__scn_value_origin(sc, v)) { /* an imported module: the Python line */
         ss__buf_puts(b, ",\"origin\":");
         ss__json_str(b, ss__scn_value_origin(sc, v));
     }
 }
 
-static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
+/* The HLO texts of the shardings a report wrote last: most values share a
+ * few shardings, and making the text is the dearest part of a value's
+ * JSON. An entry holds the sharding without its partial axes. */
+enum { HLO_CACHED = 32, HLO_TEXT = 1024 };
+typedef struct hlo_cache {
+    int n, next; /* entries in use; the one to replace when full */
+    struct {
+        ss_sharding sh;
+        int rank;
+        bool ok; /* else ss_sharding_to_hlo failed: "null" */
+        char text[HLO_TEXT];
+    } e[HLO_CACHED];
+} hlo_cache;
+
+static bool same_sharding(const ss_sharding *a, const ss_sharding *b)
+{
+    return a->mesh == b->mesh && a->manual_mask == b->manual_mask &&
+           a->partial_mask == b->partial_mask && a->spec.ndims == b->spec.ndims &&
+           ss_spec_equal(&a->spec, &b->spec);
+}
+
+/* The HLO text of `plain` (no partial axes) at `rank`, or NULL. */
+static const char *hlo_text(hlo_cache *c, const ss_sharding *plain, int rank)
+{
+    for (int k = 0; k < c->n; k++)
+        if (c->e[k].rank == rank && same_sharding(&c->e[k].sh, plain))
+            return c->e[k].ok ? c->e[k].text : NULL;
+    int k = c->n < HLO_CACHED ? c->n++ : c->next;
+    c->next = (k + 1) % HLO_CACHED;
+    c->e[k].sh = *plain;
+    c->e[k].rank = rank;
+    c->e[k].ok = ss_sharding_to_hlo(plain, rank, c->e[k].text, HLO_TEXT) == SS_OK;
+    return c->e[k].ok ? c->e[k].text : NULL;
+}
+
+static void json_sharding(ss__buf *b, hlo_cache *cache, const ss_sharding *sh, int rank)
 {
     ss__buf_puts(b, "\"spec\":");
     ss__json_spec(b, &sh->spec);
@@ -131,9 +175,9 @@ static void json_sharding(ss__buf *b, const ss_sharding *sh, int rank)
         }
     ss_sharding plain = *sh;
     plain.partial_mask = 0;
-    char hlo[1024];
+    const char *hlo = hlo_text(cache, &plain, rank);
     ss__buf_puts(b, "],\"hlo\":");
-    if (ss_sharding_to_hlo(&plain, rank, hlo, sizeof hlo) == SS_OK)
+    if (hlo)
         ss__json_str(b, hlo);
     else
         ss__buf_puts(b, "null");
@@ -174,8 +218,11 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
             ss__buf_putc(b, '[');
             for (int g = 0; g < c.ngroups; g++) {
                 ss__buf_puts(b, g ? ",[" : "[");
-                for (int k = 0; k < c.group_size; k++)
-                    ss__buf_printf(b, k ? ",%d" : "%d", ids[g * c.group_size + k]);
+                for (int k = 0; k < c.group_size; k++) {
+                    if (k)
+                        ss__buf_putc(b, ',');
+                    ss__buf_put_int(b, ids[g * c.group_size + k]);
+                }
                 ss__buf_putc(b, ']');
             }
             ss__buf_putc(b, ']');
@@ -327,6 +374,11 @@ static void json_memory(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
 
 void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf *b, ss_status *rst)
 {
+    hlo_cache *cache = calloc(1, sizeof *cache);
+    if (!cache) {
+        ss__scn_part_failed(rst, ss__fail(SS_ERR_NOMEM, "JSON report: out of host memory"));
+        return;
+    }
     ss__buf_printf(b, "{\"command\":\"%s\",\"file\":", r->is_plan ? "plan" : "run");
     ss__json_str(b, sc->path);
     ss__buf_puts(b, ",\"mesh\":{\"axes\":[");
@@ -337,8 +389,11 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
     }
     int n = ss_mesh_device_count(sc->mesh);
     ss__buf_puts(b, "],\"device_ids\":[");
-    for (int p = 0; p < n; p++)
-        ss__buf_printf(b, p ? ",%d" : "%d", ss_mesh_device_id(sc->mesh, p));
+    for (int p = 0; p < n; p++) {
+        if (p)
+            ss__buf_putc(b, ',');
+        ss__buf_put_int(b, ss_mesh_device_id(sc->mesh, p));
+    }
     ss__buf_printf(b, "],\"devices\":%d,\"hosts\":%d},\"device_memory\":%zu,\"run\":", n,
                    sc->hosts, sc->device_memory);
     if (sc->run_name) {
@@ -361,7 +416,7 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
         ss__buf_puts(b, k ? ",{\"name\":" : "{\"name\":");
         ss__json_str(b, sc->shows[k].name);
         ss__buf_printf(b, ",\"line\":%d,", sc->shows[k].loc.line);
-        json_sharding(b, &sh, rank);
+        json_sharding(b, cache, &sh, rank);
         char *pic = ss__scn_show_picture(sc, &sc->shows[k], &sh, rank, shape, false, rst);
         ss__buf_puts(b, ",\"picture\":");
         ss__json_str(b, pic ? pic : "");
@@ -391,7 +446,7 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
             ss__buf_puts(b, ",\"shape\":");
             ss__json_int_array(b, rank, shape);
             ss__buf_putc(b, ',');
-            json_sharding(b, &sh, rank);
+            json_sharding(b, cache, &sh, rank);
             ss__buf_putc(b, '}');
         }
         ss__buf_putc(b, ']');
@@ -456,5 +511,6 @@ void ss__scn_report_json(const ss_scenario *sc, const ss__scn_report *r, ss__buf
         }
     }
     ss__buf_puts(b, "}\n");
+    free(cache);
 }
 

@@ -754,6 +754,8 @@ ss_status ss_scenario_compile(ss_scenario *sc, ss_scenario_error *err)
          * broadcasts it materialises itself (ss_memory_model.xla_fusion). */
         ss_compile_options co = sc->opts.compile;
         co.materialize_broadcasts |= sc->opts.device && sc->opts.device->memory.xla_fusion;
+        if (sc->prints & SS__SCN_PRINT_EXPLAIN) /* `print explain` in the file */
+            co.no_explain = 0;
         ss_status st = ss_program_compile_with(sc->program, &co, &r->exe);
         r->compile_s = now_s() - t0;
         /* Runs keep their arrays on the devices (device_steps): plan that. */
