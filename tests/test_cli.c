@@ -394,15 +394,16 @@ Test(cli, explain_memory_adds_up_to_the_peak)
         }
 }
 
-/* A scanned LM whose peak is in its backward loop's body: --explain-memory
+/* A scanned LM (LARGE, v5e 16x16: its loops do not fit on chip) whose peak
+ * is in its backward loop's body: --explain-memory
  * lists the body's buffers there, each with its source line and the loop
  * (the while at line 869), among them the body's dots; the sum holds. */
 Test(cli, explain_memory_lists_a_loop_body)
 {
     char args[512], *out, *err;
     snprintf(args, sizeof args,
-             "plan %s/../tests/data/xla_tpu/lm_noremat/v5e_2x4/lowered.mlir --device tpu-v5e "
-             "--explain-memory --json",
+             "plan %s/../tests/data/xla_tpu/lm_large_noremat/v5e_16x16/lowered.mlir "
+             "--device tpu-v5e --explain-memory --json",
              getenv("SS_SCENARIOS"));
     int rc = ts_run_cli(args, &out, &err);
     cr_assert_eq(rc, 0, "%s: exit %d %s", args, rc, err);
@@ -433,12 +434,12 @@ Test(cli, explain_memory_lists_a_loop_body)
     free(out);
     free(err);
     snprintf(args, sizeof args,
-             "plan %s/../tests/data/xla_tpu/lm_noremat/v5e_2x4/lowered.mlir --device tpu-v5e "
-             "--explain-memory",
+             "plan %s/../tests/data/xla_tpu/lm_large_noremat/v5e_16x16/lowered.mlir "
+             "--device tpu-v5e --explain-memory",
              getenv("SS_SCENARIOS"));
     rc = ts_run_cli(args, &out, &err);
     cr_assert_eq(rc, 0, "%s", err);
-    cr_assert(strstr(out, "dot_general (line 1064) in %293 while (line 869)"), "%s", out);
+    cr_assert(strstr(out, "%244 dot_general (line 1073) in %293 while (line 869)"), "%s", out);
     free(out);
     free(err);
 }

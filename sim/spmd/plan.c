@@ -1063,10 +1063,15 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
             all = grown;
         if (!st && bp.peak_bytes <= pd.extra) {
             name_body_args(e, pd.extra_value, pd.body, inner, ni);
-            ss_live_buffer *lp = &all[m - 1]; /* the loop's entry, the last */
+            /* The loop's entry: detail_entries' last but the bookkeeping. */
+            int at = m - 1 - (bookkeeping ? 1 : 0);
+            ss_live_buffer *lp = &all[at];
             lp->bytes -= bp.peak_bytes;
             snprintf(lp->name, sizeof lp->name, "loop: carries, outputs outside the body");
-            m -= lp->bytes == 0;
+            if (lp->bytes == 0) { /* nothing outside the body: the entry goes */
+                memmove(lp, lp + 1, sizeof *all * (size_t)(m - at - 1));
+                m--;
+            }
             memcpy(all + m, inner, sizeof *all * (size_t)ni);
             m += ni;
         }
