@@ -227,23 +227,30 @@ static ss_status wide_step(ss_program *p, const ss_value carry[], const ss_value
     return st;
 }
 
+/* ys = scan(step) over c f32[256] and xs f32[8, 256] on one device,
+ * compiled: the two loop tests' program. */
+static void scan_program(ss_scan_body step, ss_mesh **mesh, ss_program **p, ss_executable **e)
+{
+    TS_OK(ss_mesh_parse("x=1", 1, NULL, mesh));
+    TS_OK(ss_program_create(*mesh, p));
+    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
+    ss_value c, xs, out, ys;
+    TS_OK(ss_input(*p, "c", SS_F32, 1, cs, NULL, &c));
+    TS_OK(ss_input(*p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
+    TS_OK(ss_scan(*p, step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
+    TS_OK(ss_output(*p, ys, NULL));
+    TS_OK(ss_program_compile(*p, e));
+}
+
 /* A scan whose body's run makes the peak lists the body's buffers there
  * (each naming the loop) and one entry for the rest of the loop; the
  * entries still add up to the peak. */
 Test(memory_model, peak_detail_of_a_loop)
 {
     ss_mesh *mesh;
-    TS_OK(ss_mesh_parse("x=1", 1, NULL, &mesh));
     ss_program *p;
-    TS_OK(ss_program_create(mesh, &p));
-    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
-    ss_value c, xs, out, ys;
-    TS_OK(ss_input(p, "c", SS_F32, 1, cs, NULL, &c));
-    TS_OK(ss_input(p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
-    TS_OK(ss_scan(p, wide_step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
-    TS_OK(ss_output(p, ys, NULL));
     ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
+    scan_program(wide_step, &mesh, &p, &e);
     ss_plan plain, plan;
     TS_OK(ss_executable_plan_arrays(e, NULL, &plain));
     ss_live_buffer buf[16];
@@ -279,17 +286,9 @@ Test(memory_model, peak_detail_of_a_loop)
 Test(memory_model, bookkeeping_and_loops_on_chip)
 {
     ss_mesh *mesh;
-    TS_OK(ss_mesh_parse("x=1", 1, NULL, &mesh));
     ss_program *p;
-    TS_OK(ss_program_create(mesh, &p));
-    int64_t cs[1] = {256}, xs_shape[2] = {8, 256};
-    ss_value c, xs, out, ys;
-    TS_OK(ss_input(p, "c", SS_F32, 1, cs, NULL, &c));
-    TS_OK(ss_input(p, "xs", SS_F32, 2, xs_shape, NULL, &xs));
-    TS_OK(ss_scan(p, tanh_step, NULL, -1, 1, &c, 1, &xs, 1, &out, &ys));
-    TS_OK(ss_output(p, ys, NULL));
     ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
+    scan_program(tanh_step, &mesh, &p, &e);
     ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
     ss_memory_model book = hbm, chip = hbm;
     book.bookkeeping_slot_bytes = 1000;

@@ -16,7 +16,6 @@ shared machine.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -25,6 +24,8 @@ os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..", "jax")))
+sys.path.insert(0, HERE)
+import probes  # noqa: E402
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "gather_dtypes.json"))
 TOPOLOGY = "v5e:2x4"
 M, K, N = 512, 1024, 2048  # x [M, K] @ w [K, N]; w gathered: 8 MiB of f32
@@ -68,38 +69,23 @@ def main(argv=None):
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None)
     opts = ap.parse_args(argv)
-    import jax
-    import jax.numpy as jnp
-    import numpy as np
-    from jax.experimental import topologies
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
     import hlo_collectives
 
-    devs = topologies.get_topology_desc(platform="tpu", topology_name=TOPOLOGY).devices
-    mesh = Mesh(np.array(devs).reshape(len(devs)), ("x",))
-    out = []
-    for name, (what, fn, args) in cases(jax, jnp, P).items():
-        if opts.only and name not in opts.only:
-            continue
-        abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, spec)) for s, d, spec in args]
-        with jax.set_mesh(mesh):
-            lowered = jax.jit(fn).lower(*abstract)
-        compiled = lowered.compile()
+    def record(name, what, lowered, compiled, args, jnp):
         colls = hlo_collectives.parse(compiled.as_text(), per_execution=True)
-        out.append({"case": name, "what": what, "lowered": lowered.as_text(),
-                    "arguments": [{"shape": list(s), "dtype": jnp.dtype(d).name, "spec": str(spec)}
-                                  for s, d, spec in args],
-                    "temp_size_in_bytes": compiled.memory_analysis().temp_size_in_bytes,
-                    "collectives": [{"kind": c["kind"], "operands": [o["type"] for o in c["operands"]],
-                                     "operand_bytes": c["operand_bytes"], "result_bytes": c["result_bytes"],
-                                     "replica_groups": c["replica_groups"], "runs": c.get("runs", 1)}
-                                    for c in colls]})
-        print(f"{name}: " + "; ".join(f"{c['kind']} {c['operands']}" for c in out[-1]["collectives"]))
-    with open(opts.out, "w", encoding="utf-8") as f:
-        json.dump({"command": "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_gather_dtypes.py",
-                   "topology": TOPOLOGY, "mesh": {"x": len(devs)}, "jax": jax.__version__,
-                   "cases": out}, f, indent=1)
-        f.write("\n")
+        entry = {"case": name, "what": what, "lowered": lowered.as_text(),
+                 "arguments": probes.arguments(args, jnp),
+                 "temp_size_in_bytes": compiled.memory_analysis().temp_size_in_bytes,
+                 "collectives": [{"kind": c["kind"], "operands": [o["type"] for o in c["operands"]],
+                                  "operand_bytes": c["operand_bytes"], "result_bytes": c["result_bytes"],
+                                  "replica_groups": c["replica_groups"], "runs": c.get("runs", 1)}
+                                 for c in colls]}
+        print(f"{name}: " + "; ".join(f"{c['kind']} {c['operands']}" for c in entry["collectives"]))
+        return entry
+
+    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, record)
+    probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_gather_dtypes.py",
+                        TOPOLOGY, ndev, version, out)
     print(f"make_gather_dtypes: {len(out)} cases -> {opts.out}")
     return 0
 

@@ -17,7 +17,6 @@ shared machine.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -25,6 +24,8 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import probes  # noqa: E402
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtypes.json"))
 TOPOLOGY = "v5e:2x4"
 L, M, K = 16, 4096, 1024  # 16 layers of h [M, K] f32: a 256 MiB f32 stack (16 MiB a step)
@@ -58,37 +59,20 @@ def main(argv=None):
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None)
     opts = ap.parse_args(argv)
-    import jax
-    import jax.numpy as jnp
-    import numpy as np
-    from jax.experimental import topologies
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
-    devs = topologies.get_topology_desc(platform="tpu", topology_name=TOPOLOGY).devices
-    mesh = Mesh(np.array(devs).reshape(len(devs)), ("x",))
-    out = []
-    for name, (what, fn, args) in cases(jax, jnp, P).items():
-        if opts.only and name not in opts.only:
-            continue
-        abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, spec)) for s, d, spec in args]
-        with jax.set_mesh(mesh):
-            lowered = jax.jit(fn).lower(*abstract)
-        compiled = lowered.compile()
+    def record(name, what, lowered, compiled, args, jnp):
         m = compiled.memory_analysis()
         mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
                                           "alias_size_in_bytes", "temp_size_in_bytes")}
         mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
                              - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
-        out.append({"case": name, "what": what, "lowered": lowered.as_text(),
-                    "arguments": [{"shape": list(s), "dtype": jnp.dtype(d).name, "spec": str(spec)}
-                                  for s, d, spec in args],
-                    "memory": mem})
         print(f"{name}: {mem}")
-    with open(opts.out, "w", encoding="utf-8") as f:
-        json.dump({"command": "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py",
-                   "topology": TOPOLOGY, "mesh": {"x": len(devs)}, "jax": jax.__version__,
-                   "cases": out}, f, indent=1)
-        f.write("\n")
+        return {"case": name, "what": what, "lowered": lowered.as_text(),
+                "arguments": probes.arguments(args, jnp), "memory": mem}
+
+    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, record)
+    probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py",
+                        TOPOLOGY, ndev, version, out)
     print(f"make_stash_dtypes: {len(out)} cases -> {opts.out}")
     return 0
 

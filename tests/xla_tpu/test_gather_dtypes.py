@@ -19,6 +19,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import probes  # noqa: E402
 DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "gather_dtypes.json"))
 ELEM = {"f32": "f32", "bf16": "bf16", "s32": "i32", "pred": "bool"}
 
@@ -63,12 +65,7 @@ def main(argv):
         own = {"float32": "f32", "bfloat16": "bf16"}[case["arguments"][1]["dtype"]]
         checks.append((f"{case['case']}: under cpu-here the program's own element type {own}: {cpu}",
                        bool(cpu) and all(t == own for t, _ in cpu)))
-    print(f"1..{len(checks)}")
-    failed = 0
-    for k, (what, ok) in enumerate(checks, 1):
-        print(f"{'ok' if ok else 'not ok'} {k} - {what}")
-        failed += not ok
-    return 1 if failed else 0
+    return probes.tap(checks)
 
 
 if __name__ == "__main__":

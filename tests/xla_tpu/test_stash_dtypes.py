@@ -21,6 +21,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import probes  # noqa: E402
 DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtypes.json"))
 
 
@@ -55,12 +57,7 @@ def main(argv):
     (xd, pd), (xh, ph) = peaks["dot_stash"], peaks["highest_stash"]
     checks.append((f"HIGHEST minus DEFAULT (an f32 stack minus a bf16 one): plan {ph - pd} B, "
                    f"XLA {xh - xd} B", xh > xd and abs((ph - pd) / (xh - xd) - 1) <= 0.05))
-    print(f"1..{len(checks)}")
-    failed = 0
-    for k, (what, ok) in enumerate(checks, 1):
-        print(f"{'ok' if ok else 'not ok'} {k} - {what}")
-        failed += not ok
-    return 1 if failed else 0
+    return probes.tap(checks)
 
 
 if __name__ == "__main__":

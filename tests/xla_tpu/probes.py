@@ -1,0 +1,56 @@
+"""What the probe recorders (make_gather_dtypes.py, make_stash_dtypes.py)
+and their tests (test_gather_dtypes.py, test_stash_dtypes.py) share: probe
+programs compiled for one TPU slice on a 1-axis mesh ('x'), their record
+written as one JSON file, and a list of checks printed as TAP.
+
+`compile_probes` and `write_record` need jax[tpu] (tests/xla_tpu/requirements.txt);
+`tap` only the standard library.
+"""
+
+import json
+
+
+def compile_probes(cases, topology, only, record):
+    """Lowers and compiles each probe of `cases(jax, jnp, P)` (name -> (what,
+    fn, [(shape, dtype, spec)])) for `topology`, all devices on axis 'x';
+    `record(name, what, lowered, compiled, args, jnp)` gives the case's
+    entry. Returns (entries, device count, jax version)."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax.experimental import topologies
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+    devs = topologies.get_topology_desc(platform="tpu", topology_name=topology).devices
+    mesh = Mesh(np.array(devs).reshape(len(devs)), ("x",))
+    out = []
+    for name, (what, fn, args) in cases(jax, jnp, P).items():
+        if only and name not in only:
+            continue
+        abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, spec)) for s, d, spec in args]
+        with jax.set_mesh(mesh):
+            lowered = jax.jit(fn).lower(*abstract)
+        out.append(record(name, what, lowered, lowered.compile(), args, jnp))
+    return out, len(devs), jax.__version__
+
+
+def arguments(args, jnp):
+    """A probe's arguments as the record lists them."""
+    return [{"shape": list(s), "dtype": jnp.dtype(d).name, "spec": str(spec)} for s, d, spec in args]
+
+
+def write_record(path, command, topology, ndev, jax_version, cases):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"command": command, "topology": topology, "mesh": {"x": ndev}, "jax": jax_version,
+                   "cases": cases}, f, indent=1)
+        f.write("\n")
+
+
+def tap(checks):
+    """Prints [(what, ok)] as TAP; 1 if any failed, else 0."""
+    print(f"1..{len(checks)}")
+    failed = 0
+    for k, (what, ok) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {k} - {what}")
+        failed += not ok
+    return 1 if failed else 0
