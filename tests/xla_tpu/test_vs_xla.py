@@ -212,7 +212,7 @@ def coll_differences(table):
 
 
 def compare(shardsim, rec):
-    runs = [run_plan(shardsim, rec) for _ in range(3)]  # the quickest of 3: the machine is shared
+    runs = [run_plan(shardsim, rec) for _ in range(5)]  # the quickest of 5: the machine is shared
     plan, wall, rss = min(runs, key=lambda r: r[1])
     m = rec["memory_analysis"]
     axes = {a["name"]: a["size"] for a in plan["mesh"]["axes"]}
