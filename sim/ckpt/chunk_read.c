@@ -665,7 +665,7 @@ ss_status ss__ck_read_region(ss__ck_reader *r, const ss__ck_region *g)
     ss__ck_chunk_key(&key, z, g->idx);
     where w;
     char *path = NULL;
-    st = key.data ? locate(g->ck, g->array, key.data, &w, &path)
+    st = key.data && !key.oom ? locate(g->ck, g->array, key.data, &w, &path)
                   : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
     if (st) {
         ss__buf_free(&key);

@@ -785,7 +785,7 @@ ss_status ss_ckpt_array_info(const ss_ckpt *ck_in, int i, ss_ckpt_array_desc *ou
         ss__buf key;
         ss__buf_init(&key);
         ss__ck_chunk_key(&key, z, idx);
-        if (!key.data) {
+        if (!key.data || key.oom) {
             ss__buf_free(&key);
             return nomem();
         }

@@ -374,7 +374,7 @@ static ss_status plan_chunks(rs_job *job)
             ss__buf key;
             ss__buf_init(&key);
             ss__ck_chunk_key(&key, z, p->idx);
-            st = key.data ? ss__ck_chunk_size(job->ck, a->ci, key.data, &csize)
+            st = key.data && !key.oom ? ss__ck_chunk_size(job->ck, a->ci, key.data, &csize)
                           : ss__fail(SS_ERR_NOMEM, "checkpoint: out of host memory");
             ss__buf_free(&key);
         }

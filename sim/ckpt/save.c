@@ -450,8 +450,10 @@ static ss_status plan_items(const char *item_dir, int n, const char *const names
             it->device = s->device;
             it->data = shards[p].data;
             it->bytes = s->bytes;
-            it->key = key.data ? ss__ck_pathf("%s", key.data) : NULL;
-            it->path = key.data ? ss__ck_pathf("%s/%s", adir, key.data) : NULL;
+            /* A key cut short by a failed append is no key (out of memory). */
+            bool whole = key.data && !key.oom;
+            it->key = whole ? ss__ck_pathf("%s", key.data) : NULL;
+            it->path = whole ? ss__ck_pathf("%s/%s", adir, key.data) : NULL;
             ss__buf_free(&key);
             job->nitems++;
             if (!it->key || !it->path)

@@ -62,16 +62,12 @@ static void verify_array(vf *v, ss_ckpt *ck, int i, ss__ck_reader *r, int64_t *n
             g.idx[d] = idx[d];
             whole.ext[d] = whole.dshape[d] = z->chunks[d]; /* the whole file, padding too */
         }
-        ss__buf key;
-        ss__buf_init(&key);
-        ss__ck_chunk_key(&key, z, idx);
         uint64_t before = r->bytes_read;
         st = ss__ck_read_region(r, &g);
         if (st)
             problem(v, ck->step, st, ss_error_message());
         *stored += r->bytes_read - before;
         (*nchunks)++;
-        ss__buf_free(&key);
         for (int d = z->rank - 1; d >= 0; d--) {
             if (++idx[d] < ss__ck_grid(z, d))
                 break;
