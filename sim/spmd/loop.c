@@ -274,20 +274,29 @@ ss_status ss__loop_lower(ss_executable *e, const ss_program *p, ss_value v, cons
     return SS_OK;
 }
 
+int ss__region_load(const ss_executable *r, int k)
+{
+    for (int j = 0; j < r->ninsts; j++)
+        if (r->insts[j].kind == SS__INST_LOAD && r->insts[j].index == k)
+            return r->insts[j].out;
+    return -1;
+}
+
+int ss__region_store(const ss_executable *r, int k)
+{
+    for (int j = 0; j < r->ninsts; j++)
+        if (r->insts[j].kind == SS__INST_STORE && r->insts[j].index == k)
+            return r->insts[j].in[0];
+    return -1;
+}
+
 int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], int outs[])
 {
     ss__loop_exec *x = &e->loops[index];
     const ss_executable *b = x->body;
     int n = 0;
     for (int k = 0; k < x->ncarry; k++) {
-        int load = -1, store = -1, uses = 0;
-        for (int j = 0; j < b->ninsts; j++) {
-            const ss__inst *i = &b->insts[j];
-            if (i->kind == SS__INST_LOAD && i->index == k)
-                load = i->out;
-            if (i->kind == SS__INST_STORE && i->index == k)
-                store = i->in[0];
-        }
+        int load = ss__region_load(b, k), store = ss__region_store(b, k), uses = 0;
         bool earlier = false; /* an earlier carry handed back the same buffer */
         for (int j = 0; j < b->ninsts && store >= 0; j++) {
             const ss__inst *i = &b->insts[j];

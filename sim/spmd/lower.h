@@ -229,6 +229,10 @@ void ss__loop_exec_free(ss__loop_exec *l);
  * (outs[k] = in[k], also in the loop's outs): the value is the operand's,
  * so nothing is copied when the loop ends. Returns how many. */
 int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], int outs[]);
+/* The buffer region r binds argument k to (its LOAD), and the one it hands
+ * back as result k (its STORE's operand); -1 when it has none. */
+int ss__region_load(const ss_executable *r, int k);
+int ss__region_store(const ss_executable *r, int k);
 /* Run a compiled region on device `dev` with args[] bound to its LOADs:
  * res[k] receives output k's buffer (owned by the caller unless it is one
  * of args[]). The device's collective count `colls_done` advances.

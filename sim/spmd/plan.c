@@ -176,9 +176,10 @@ typedef struct peak_detail {
     ss_buffer_role extra_role;
     ss_value extra_value;
     bool peak_only; /* only the peak is wanted: FLOPs are not counted */
-    /* A loop whose body's run made the peak: the body and the carries
-     * that run owned (ss_executable_peak_detail lists the body's buffers). */
-    const ss_executable *body;
+    /* A loop whose body's run made the peak (its instruction in the
+     * executable planned) and the carries that run owned:
+     * ss_executable_peak_detail lists the body's buffers. */
+    const ss__inst *loop;
     bool body_own[SS__MAX_INPUTS];
 } peak_detail;
 
@@ -201,7 +202,7 @@ static void peak_snapshot(const ss_executable *e, mode *md, size_t extra, ss_buf
     pd->extra = extra;
     pd->extra_role = role;
     pd->extra_value = value;
-    pd->body = NULL; /* plan_loop names it after this */
+    pd->loop = NULL; /* plan_loop names it after this */
 }
 
 static bool donated(const mode *md, int b)
@@ -565,7 +566,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         peak_snapshot(e, md, peak - *live, SS_BUFFER_LOOP, i->node);
         out->peak_bytes = peak;
         if (md->pd) {
-            md->pd->body = peak_own && !onchip ? l->body : NULL; /* on chip: not in HBM */
+            md->pd->loop = peak_own && !onchip ? i : NULL; /* on chip: not in HBM */
             memset(md->pd->body_own, 0, sizeof md->pd->body_own);
             if (peak_own)
                 memcpy(md->pd->body_own, peak_own, sizeof(bool) * (size_t)nc);
@@ -891,21 +892,18 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                    !model->xla_bf16_gathers)) {
         st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, model, pd, out, NULL, NULL,
                       SS_LAYOUT_DENSE, false, NULL);
-        if (!st)
-            out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
-        return st;
+    } else {
+        ss_executable copy;
+        region_memo memo = {0};
+        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, model,
+                        &memo, &copy);
+        if (!st) {
+            st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
+                          model->layout, model->xla_fusion, &memo);
+            model_copy_free(e, &copy);
+        }
+        free(memo.at);
     }
-    ss_executable copy;
-    region_memo memo = {0};
-    st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes,
-                              model,
-                              &memo, &copy);
-    if (!st) {
-        st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
-                      model->layout, model->xla_fusion, &memo);
-        model_copy_free(e, &copy);
-    }
-    free(memo.at);
     /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
     if (!st)
         out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
@@ -962,31 +960,24 @@ typedef struct detail_ctx {
     region_memo *memo;
 } detail_ctx;
 
-/* Body arguments among a loop's peak entries named by the loop operand
- * they are: "carry <operand>", "step of <stacked operand>" or the
- * invariant operand's name (e holds the loop of value `loop`). */
-static void name_body_args(const ss_executable *e, ss_value loop, const ss_executable *body,
-                           ss_live_buffer *in, int n)
+/* Body arguments among the peak entries of loop instruction li of e named
+ * by the loop operand they are: "carry <operand>", "step of <stacked
+ * operand>" or the invariant operand's name. */
+static void name_body_args(const ss_executable *e, const ss__inst *li, ss_live_buffer *in, int n)
 {
-    const ss__inst *li = NULL;
-    for (int k = 0; k < e->ninsts && !li; k++)
-        if (e->insts[k].kind == SS__INST_LOOP && e->insts[k].node == loop)
-            li = &e->insts[k];
-    if (!li)
-        return;
     const ss__loop_exec *l = &e->loops[li->index];
+    const ss_executable *body = l->body;
     for (int k = 0; k < n; k++) {
-        if (in[k].role != SS_BUFFER_ARGUMENT || in[k].loop != loop)
+        if (in[k].role != SS_BUFFER_ARGUMENT || in[k].loop != li->node)
             continue;
         int arg = -1;
         for (int j = 0; j < body->ninsts && arg < 0; j++)
             if (body->insts[j].kind == SS__INST_LOAD &&
                 body->bufs[body->insts[j].out].value == in[k].value)
                 arg = body->insts[j].index;
-        int nc = l->ncarry, nx = l->nxs, op = arg < 0 ? -1
-                                              : arg < nc      ? arg
-                                              : arg < nc + nx ? arg
-                                                              : arg + l->ncond_inv;
+        /* Operands: carries, stacked xs, the condition's invariants, the body's. */
+        int nc = l->ncarry, nx = l->nxs;
+        int op = arg < 0 ? -1 : arg < nc + nx ? arg : arg + l->ncond_inv;
         if (op < 0 || op >= li->nin)
             continue;
         const char *what = arg < nc ? "carry " : arg < nc + nx ? "step of " : "";
@@ -1049,20 +1040,20 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     }
     ss_live_buffer *inner = NULL;
     int ni = 0;
-    if (!st && pd.extra && pd.extra_role == SS_BUFFER_LOOP && pd.body) {
+    if (!st && pd.extra && pd.extra_role == SS_BUFFER_LOOP && pd.loop) {
         /* The body as plan_region_laid_out plans it: no on-chip memory. */
         detail_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0, NULL,
                          c->memo};
         ss_plan bp;
-        st = detail_of(pd.body, pd.body_own, &bc, in_loop >= 0 ? in_loop : pd.extra_value, &inner,
-                       &ni, &bp);
+        st = detail_of(sized.loops[pd.loop->index].body, pd.body_own, &bc,
+                       in_loop >= 0 ? in_loop : pd.extra_value, &inner, &ni, &bp);
         ss_live_buffer *grown = st ? NULL : realloc(all, sizeof *all * (size_t)(m + ni));
         if (!st && !grown)
             st = ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
         if (grown)
             all = grown;
         if (!st && bp.peak_bytes <= pd.extra) {
-            name_body_args(e, pd.extra_value, pd.body, inner, ni);
+            name_body_args(&sized, pd.loop, inner, ni);
             /* The loop's entry: detail_entries' last but the bookkeeping. */
             int at = m - 1 - (bookkeeping ? 1 : 0);
             ss_live_buffer *lp = &all[at];

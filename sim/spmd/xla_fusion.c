@@ -134,15 +134,8 @@ static bool from_constants(const ss_program *p, ss_value v, unsigned char *memo,
 /* Is carry k of loop l handed back unchanged by its body? */
 static bool passed_through(const ss__loop_exec *l, int k)
 {
-    int load = -1, store = -2;
-    for (int j = 0; j < l->body->ninsts; j++) {
-        const ss__inst *i = &l->body->insts[j];
-        if (i->kind == SS__INST_LOAD && i->index == k)
-            load = i->out;
-        if (i->kind == SS__INST_STORE && i->index == k)
-            store = i->in[0];
-    }
-    return load == store;
+    int load = ss__region_load(l->body, k);
+    return load >= 0 && load == ss__region_store(l->body, k);
 }
 
 /* Is buffer b read by nothing but instruction `only` (and its FREE)? */

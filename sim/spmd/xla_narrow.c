@@ -134,31 +134,13 @@ static bool kernel_op(const ss_executable *e, const ss__inst *i, ss__opcode op)
     return i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == op;
 }
 
-/* The buffer region b binds argument k to (its LOAD), and the one it hands
- * back as result k (its STORE's operand); -1 when it has none. */
-static int region_load(const ss_executable *b, int k)
-{
-    for (int x = 0; x < b->ninsts; x++)
-        if (b->insts[x].kind == SS__INST_LOAD && b->insts[x].index == k)
-            return b->insts[x].out;
-    return -1;
-}
-
-static int region_store(const ss_executable *b, int k)
-{
-    for (int x = 0; x < b->ninsts; x++)
-        if (b->insts[x].kind == SS__INST_STORE && b->insts[x].index == k)
-            return b->insts[x].in[0];
-    return -1;
-}
-
 /* Does loop body `body` hand carry k back unchanged and read it only by
  * dynamic slices (a step of the stack) that reach only bf16 dots? mark:
  * also mark the carry and the slices' paths to the dots xla_bf16. */
 static bool stash_read_by_dots(ss_executable *body, const readers *r, int k, bool mark)
 {
-    int lb = region_load(body, k);
-    if (lb < 0 || region_store(body, k) != lb || body->bufs[lb].dtype != SS_F32)
+    int lb = ss__region_load(body, k);
+    if (lb < 0 || ss__region_store(body, k) != lb || body->bufs[lb].dtype != SS_F32)
         return false;
     int slices = 0;
     for (int x = r->at[lb]; x < r->at[lb + 1]; x++) {
@@ -185,7 +167,7 @@ static bool stash_read_by_dots(ss_executable *body, const readers *r, int k, boo
  * updated stack xla_bf16. */
 static bool stash_written(ss_executable *body, const readers *r, int j, bool mark)
 {
-    int lb = region_load(body, j), sb = region_store(body, j);
+    int lb = ss__region_load(body, j), sb = ss__region_store(body, j);
     if (lb < 0 || sb < 0 || lb == sb || r->at[lb + 1] - r->at[lb] != 1)
         return false;
     const ss__inst *d = &body->insts[r->list[r->at[lb]]];
