@@ -20,10 +20,15 @@ no temp_size_in_bytes counts; and, from the module's optimized HLO (the
 sibling *after_optimizations.txt), the values XLA's rematerialization
 recomputed (instructions named *.remat, with what they are computed from)
 and the all-reduces whose result is narrower than their operand (an f32 sum
-written in bf16); and the largest sum of the heap's values alive at once
-(the sibling *live-range.txt), so that the heap's fragmentation shows,
-beside the heap a best-fit placement of the same values, largest first,
-would need. A measuring aid, not a test.
+written in bf16); and, from the sibling *live-range.txt, the most heap bytes occupied at
+once (the union of the byte ranges of the values alive at each
+instruction: values of one buffer count once) by the scan stacks (A: the
+buffers of AllocateBuffer custom-calls), by the other values (N) and by
+all, each maximised over the schedule on its own, with
+temp_size_in_bytes against 2 x heap - max(A, N) (the heap's
+fragmentation counted twice), and the heap the same arrays need when
+placed in schedule order or largest first (sim/spmd/xla_heap.c's rule).
+A measuring aid, not a test.
 
 The heap + (slots + 1) * (alignment - 512) line is the rule
 tests/data/xla_tpu/temp_slots.json measures (make_temp_slots.py): it is
@@ -42,9 +47,17 @@ import sys
 SMALL = 512
 
 
+def value_name(name):
+    """A value's name as the live-range dump spells it: the buffer
+    assignment writes an array result `fusion.15` and a tuple element
+    `fusion.15{1}`, the live ranges `fusion.15{}` and `fusion.15{1}`."""
+    return name if "{" in name else name + "{}"
+
+
 def heap(path):
-    """(heap bytes, {offset: [(instruction, size, shape)]}) of the dump's
-    HBM temporary allocation, or (0, {}) when it has none."""
+    """(heap bytes, {offset: [(value, size, shape)]}) of the dump's HBM
+    temporary allocation, or (0, {}) when it has none; values named as
+    value_name spells them."""
     cur, size, slots = None, 0, collections.defaultdict(list)
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -56,7 +69,7 @@ def heap(path):
                 continue
             m = re.match(r" value: <\d+ (\S+?)(?: \(phi\))? @\d+> \(size=(\d+),offset=(\d+)\): (.*)", line)
             if m and cur:
-                slots[int(m.group(3))].append((m.group(1), int(m.group(2)), m.group(4)))
+                slots[int(m.group(3))].append((value_name(m.group(1)), int(m.group(2)), m.group(4)))
     return size, slots
 
 
@@ -106,63 +119,118 @@ def alignment(path):
 
 def live_ranges(path):
     """{value name: (first, last instruction)} from the live-range dump
-    beside buffer-assignment dump path ({} without it)."""
+    beside buffer-assignment dump path ({} without it), names as
+    value_name spells them."""
     lr = re.sub(r"-buffer-assignment\.txt$", "-live-range.txt", path)
     spans = {}
     try:
         with open(lr, encoding="utf-8") as f:
             for line in f:
-                m = re.match(r"\s+(\S+?)\{(.*?)\}:(\d+)-(\d+)$", line)
+                m = re.match(r"\s+(\S+?\{.*?\}):(\d+)-(\d+)$", line)
                 if m:
-                    key = m.group(1) + ("{" + m.group(2) + "}" if m.group(2) else "")
-                    spans[key] = (int(m.group(3)), int(m.group(4)))
+                    spans[m.group(1)] = (int(m.group(2)), int(m.group(3)))
     except OSError:
         pass
     return spans
 
 
-def max_live(path, slots):
-    """(bytes, instruction index) of the largest sum of the heap's values
-    alive at once, from the live-range dump beside path (each value's
-    first-last instruction of XLA's schedule): the heap without its
-    fragmentation. (None, None) without that dump."""
-    spans = live_ranges(path)
-    if not spans:
-        return None, None
-    delta = collections.Counter()
-    for vs in slots.values():
-        for name, size, _ in vs:
-            if name in spans:
-                a, b = spans[name]
-                delta[a] += size
-                delta[b + 1] -= size
-    best, at, live = 0, None, 0
-    for t in sorted(delta):
-        live += delta[t]
-        if live > best:
-            best, at = live, t
+def scan_stacks(path, slots):
+    """{(offset, size)} of the heap's scan stacks: the buffers of the
+    AllocateBuffer custom-calls in the optimized HLO beside path (a scan's
+    stacked outputs, written in place by the loop), with every value XLA
+    keeps in the same buffer (the loop's carry of it)."""
+    hlo = re.sub(r"-buffer-assignment\.txt$", ".txt", path)
+    try:
+        with open(hlo, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return set()
+    made = set(re.findall(r'%(custom-call[.0-9]*) = \S+ custom-call\(\), custom_call_target="AllocateBuffer"',
+                          text))
+    return {(o, size) for o, vs in slots.items() for name, size, _ in vs if name.split("{")[0] in made}
+
+
+def occupied(values):
+    """(bytes, instruction) of the most heap bytes occupied at once by
+    values [(offset, size, (first, last))]: at every instruction, the union
+    of the byte ranges of the values alive (values of one buffer share its
+    bytes, so a plain sum would count them twice)."""
+    best, at = 0, None
+    for t in sorted({a for _, _, (a, _) in values}):
+        ranges = sorted((o, o + s) for o, s, (a, b) in values if a <= t <= b)
+        used, lo, hi = 0, None, None
+        for x, y in ranges:
+            if hi is None or x > hi:
+                used += 0 if hi is None else hi - lo
+                lo, hi = x, y
+            else:
+                hi = max(hi, y)
+        used += 0 if hi is None else hi - lo
+        if used > best:
+            best, at = used, t
     return best, at
 
 
-def best_fit(path, slots):
-    """The heap's size when its values (each with its live range) are
-    placed largest first, each at the smallest free gap that holds it
-    among the values placed that overlap it in time (else on top): a
-    model of XLA's heap placement to compare with the dump's heap."""
-    spans = live_ranges(path)
+def heap_values(path, slots):
+    """[(offset, size, (first, last), scan stack?)] of the heap's values
+    with a live range in the live-range dump, and how many have none."""
+    spans, stacks = live_ranges(path), scan_stacks(path, slots)
+    values = [(o, size, spans[name], (o, size) in stacks)
+              for o, vs in slots.items() for name, size, _ in vs if name in spans]
+    return values, sum(len(vs) for vs in slots.values()) - len(values)
+
+
+def max_live(values):
+    """(A, N, all): the most bytes occupied at once by the heap's scan
+    stacks, by its other values, and by all of them, each (bytes,
+    instruction) maximised over the whole schedule on its own."""
+    pick = lambda f: occupied([(o, s, r) for o, s, r, stack in values if f(stack)])
+    return pick(lambda st: st), pick(lambda st: not st), pick(lambda st: True)
+
+
+def buffers(values):
+    """[(size, [(first, last)], key)]: the heap's values grouped into the
+    buffers XLA placed (one offset and size, live ranges that overlap: a
+    value written in place over another, a loop's carry)."""
+    out = []
+    by = collections.defaultdict(list)
+    for o, size, r, _ in values:
+        by[(o, size)].append(r)
+    for (o, size), ranges in sorted(by.items()):
+        cur = None
+        for a, b in sorted(ranges):
+            if cur is not None and a <= cur[3]:
+                cur[1].append((a, b))
+                cur[3] = max(cur[3], b)
+            else:
+                cur = [size, [(a, b)], (a, o), b]
+                out.append(cur)
+    return [(size, ranges, key) for size, ranges, key, _ in out]
+
+
+def place(bufs, order, small=SMALL):
+    """The heap's size when buffers (buffers()) larger than `small` bytes
+    are placed in `order` ("start": by first instruction, larger first
+    among equals; "size": larger first, longer-lived first among equals),
+    each at the start of the smallest gap that stays free over all its
+    live ranges and holds it (the lowest among equals), else on top; the
+    values of `small` bytes or less (pointer tuples, scalars) are not
+    placed (XLA gives each a slot of its own above the arrays)."""
+    def key(b):
+        size, ranges, k = b
+        first, last = min(a for a, _ in ranges), max(b for _, b in ranges)
+        return (first, -size, k) if order == "start" else (-size, first - last, k)
     placed, top = [], 0
-    items = sorted(((size, spans[name]) for vs in slots.values() for name, size, _ in vs
-                    if name in spans), key=lambda t: (-t[0], t[1][0]))
-    for size, (a, b) in items:
-        busy = sorted((o, o + s) for o, s, (x, y) in placed if not (y < a or x > b))
-        gaps, cur = [], 0
-        for lo, hi in busy:
-            if lo > cur:
-                gaps.append((cur, lo - cur))
-            cur = max(cur, hi)
-        fits = [g for g in gaps if g[1] >= size]
-        offset = min(fits, key=lambda g: g[1])[0] if fits else cur
-        placed.append((offset, size, (a, b)))
+    for size, ranges, _ in sorted((b for b in bufs if b[0] > small), key=key):
+        used = sorted((lo, hi) for lo, hi, (a, b) in placed
+                      if any(not (b < x or a > y) for x, y in ranges))
+        gaps, free_from = [], 0
+        for lo, hi in used:
+            if lo - free_from >= size:
+                gaps.append((lo - free_from, free_from))
+            free_from = max(free_from, hi)
+        offset = min(gaps)[1] if gaps else free_from
+        placed += [(offset, offset + size, r) for r in ranges]
         top = max(top, offset + size)
     return top
 
@@ -214,15 +282,25 @@ def main(argv):
     print(f"temp_size_in_bytes {temp} B" + (f" = {temp / len(slots):.1f} B per slot" if slots else ""))
     if slots:
         a = alignment(found[0])
-        ds = any(re.match(r"dynamic-slice(\.\d+)?$", v[0]) for vs in slots.values() for v in vs)
+        ds = any(re.match(r"dynamic-slice(\.\d+)?\{\}$", v[0]) for vs in slots.values() for v in vs)
         print(f"heap + (slots + 1) * (alignment {a} - 512) = {size + (len(slots) + 1) * (a - 512)} B; "
               f"a dynamic-slice among the heap's values: {'yes' if ds else 'no'}")
-    live, at = max_live(found[0], slots)
-    if live is not None:
-        print(f"largest sum of the heap's values alive at once (live-range dump): {live} B at "
-              f"instruction {at}; the heap's fragmentation {size - live} B; temp_size_in_bytes - heap "
-              f"{temp - size} B")
-        print(f"the same values placed best-fit, largest first: a heap of {best_fit(found[0], slots)} B")
+    values, missing = heap_values(found[0], slots)
+    if values:
+        (a, ta), (n, tn), (live, at) = max_live(values)
+        print(f"largest sum of the heap's values alive at once (live-range dump; occupied bytes, "
+              f"values of one buffer once): {live} B at instruction {at}; scan stacks (A) {a} B at "
+              f"{ta}, the other values (N) {n} B at {tn}" +
+              (f"; {missing} values without a live range" if missing else ""))
+        print(f"the heap's fragmentation {size - live} B; temp_size_in_bytes - heap {temp - size} B; "
+              f"2 heap - max(A, N) = {2 * size - max(a, n)} B, temp_size_in_bytes - that "
+              f"{temp - (2 * size - max(a, n))} B")
+        bufs = buffers(values)
+        small = len({o for o, s, _, _ in values if s <= SMALL})
+        for order in ("start", "size"):
+            p = place(bufs, order)
+            print(f"its arrays placed in {order} order: {p} B ({p - size:+d} B against the heap, "
+                  f"{small} slots of values <= {SMALL} B above them)")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
