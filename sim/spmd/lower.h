@@ -279,6 +279,40 @@ ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan
  * bookkeeping_slot_bytes for a program with a top-level while loop, else
  * 0 (0 too for a model without it, or NULL). */
 size_t ss__xla_bookkeeping_bytes(const ss_executable *e, const ss_memory_model *model);
+/* XLA's TPU temporary heap (xla_heap.c). A buffer of it: its bytes, the
+ * instructions it is alive over (first..last, inclusive, in one schedule)
+ * and whether it is a scan's stack (a loop's stacked output, written in
+ * place). */
+typedef struct ss__heap_buffer {
+    size_t bytes;
+    int first, last;
+    bool scan_stack;
+} ss__heap_buffer;
+/* Placement orders: by first instruction (the larger first among equals),
+ * or largest first (the longer-lived first among equals); ties by index. */
+typedef enum ss__heap_order { SS__HEAP_BY_START, SS__HEAP_BY_SIZE } ss__heap_order;
+/* Place b[0..n) in `order`, each at the start of the smallest gap free over
+ * its live range that holds it (the lowest among equal gaps), else on top:
+ * offset[k] receives b[k]'s, *heap the highest end. */
+ss_status ss__heap_place(const ss__heap_buffer b[], int n, ss__heap_order order, size_t offset[],
+                         size_t *heap);
+/* The most bytes of b[0..n) alive at once: of the scan stacks (stacks 1),
+ * of the others (0) or of all (-1). */
+ss_status ss__heap_live(const ss__heap_buffer b[], int n, int stacks, size_t *live);
+/* The heap XLA's TPU compiler makes of b[0..n) and the temp it reports. */
+typedef struct ss__heap_figures {
+    size_t heap;   /* its size, the buffers placed */
+    size_t stacks; /* A: the most bytes of scan stacks alive at once */
+    size_t others; /* N: the most bytes of the other buffers alive at once */
+    size_t temp;   /* 2 x heap - max(A, N): temp_size_in_bytes */
+    bool by_size;  /* placed largest first: schedule order's temp exceeded room */
+} ss__heap_figures;
+/* The figures of b[0..n): placed by start, or largest first when that
+ * placement's temp exceeds `room` (the HBM left by the arguments and
+ * outputs; SIZE_MAX: never). SS_ERR_INVALID for a buffer whose last
+ * instruction comes before its first. */
+ss_status ss__xla_heap_figures(const ss__heap_buffer b[], int n, size_t room,
+                               ss__heap_figures *out);
 /* qsort order of ss_live_buffer: largest first, ties by name (facts.c). */
 int ss__live_buffer_cmp(const void *a, const void *b);
 /* A shallow copy of e whose buffer table (its own, the caller frees
