@@ -1,0 +1,200 @@
+/*
+ * test_xla_heap.c — xla_heap.c's placement and figures held to a naive
+ * reference: a grid of (instruction, byte) cells filled buffer by buffer,
+ * in the order written out here by plain comparison, each buffer tried at
+ * every offset; and the most bytes alive at once counted per instruction.
+ * XLA's side of the rule (its heap and temp_size_in_bytes from its own
+ * buffer assignments) is held by tests/xla_tpu/test_heap_probes.py.
+ */
+#include "spmd/lower.h"
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+enum { T = 12, MAXB = 14, CAP = 512 }; /* instructions, buffers, grid bytes */
+
+/* Is [off, off + bytes) free over instructions first..last of grid g? */
+static bool grid_free(bool g[T][CAP], const ss__heap_buffer *b, size_t off)
+{
+    for (int t = b->first; t <= b->last; t++)
+        for (size_t x = off; x < off + b->bytes; x++)
+            if (x >= CAP || g[t][x])
+                return false;
+    return true;
+}
+
+/* The reference: every offset from 0 up tried; a gap is a maximal run of
+ * offsets where the buffer fits whose start is free and whose cell below
+ * is not (or is offset 0), its length the free run above that start; the
+ * smallest gap that holds the buffer wins, the lowest among equals, else
+ * the offset just above the highest cell used over its live range. */
+static size_t naive_place(const ss__heap_buffer b[], int n, const int order[], size_t offset[])
+{
+    static bool g[T][CAP];
+    memset(g, 0, sizeof g);
+    size_t heap = 0;
+    for (int k = 0; k < n; k++) {
+        const ss__heap_buffer *x = &b[order[k]];
+        size_t top = 0, best = SIZE_MAX, at = 0;
+        for (int t = x->first; t <= x->last; t++)
+            for (size_t y = 0; y < CAP; y++)
+                if (g[t][y] && y + 1 > top)
+                    top = y + 1;
+        for (size_t start = 0; start < top; start++) {
+            bool below_used = start == 0;
+            for (int t = x->first; t <= x->last && !below_used; t++)
+                below_used = g[t][start - 1];
+            ss__heap_buffer one = *x;
+            one.bytes = 1;
+            if (!below_used || !grid_free(g, &one, start))
+                continue;
+            size_t len = 0;
+            while (start + len < top) {
+                one.bytes = 1;
+                if (!grid_free(g, &one, start + len))
+                    break;
+                len++;
+            }
+            if (start + len < top && len >= x->bytes && len < best) {
+                best = len;
+                at = start;
+            }
+        }
+        offset[order[k]] = best != SIZE_MAX ? at : top;
+        cr_assert(grid_free(g, x, offset[order[k]]), "the reference placed over a buffer");
+        for (int t = x->first; t <= x->last; t++)
+            for (size_t y = offset[order[k]]; y < offset[order[k]] + x->bytes; y++)
+                g[t][y] = true;
+        if (offset[order[k]] + x->bytes > heap)
+            heap = offset[order[k]] + x->bytes;
+    }
+    return heap;
+}
+
+/* Does buffer i come before j in `order`? Written out, not shared. */
+static bool before(const ss__heap_buffer b[], int i, int j, ss__heap_order order)
+{
+    const ss__heap_buffer *x = &b[i], *y = &b[j];
+    if (order == SS__HEAP_BY_START) {
+        if (x->first != y->first)
+            return x->first < y->first;
+        if (x->bytes != y->bytes)
+            return x->bytes > y->bytes;
+    } else {
+        if (x->bytes != y->bytes)
+            return x->bytes > y->bytes;
+        if (x->last - x->first != y->last - y->first)
+            return x->last - x->first > y->last - y->first;
+    }
+    return i < j;
+}
+
+static void naive_order(const ss__heap_buffer b[], int n, ss__heap_order order, int out[])
+{
+    for (int k = 0; k < n; k++)
+        out[k] = k;
+    for (int k = 1; k < n; k++) /* insertion sort */
+        for (int j = k; j > 0 && before(b, out[j], out[j - 1], order); j--) {
+            int s = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = s;
+        }
+}
+
+static size_t naive_live(const ss__heap_buffer b[], int n, int stacks)
+{
+    size_t most = 0;
+    for (int t = 0; t < T; t++) {
+        size_t now = 0;
+        for (int k = 0; k < n; k++)
+            if (b[k].first <= t && t <= b[k].last && (stacks < 0 || b[k].scan_stack == (stacks == 1)))
+                now += b[k].bytes;
+        most = now > most ? now : most;
+    }
+    return most;
+}
+
+static void random_buffers(unsigned *seed, ss__heap_buffer b[], int n)
+{
+    for (int k = 0; k < n; k++) {
+        int a = rand_r(seed) % T, len = rand_r(seed) % 4;
+        b[k] = (ss__heap_buffer){(size_t)(1 + rand_r(seed) % 24), a, a + len < T ? a + len : T - 1,
+                                 rand_r(seed) % 4 == 0};
+    }
+}
+
+Test(xla_heap, placement_matches_a_grid_of_cells)
+{
+    unsigned seed = 12345;
+    for (int trial = 0; trial < 400; trial++) {
+        ss__heap_buffer b[MAXB];
+        int n = 1 + rand_r(&seed) % MAXB;
+        random_buffers(&seed, b, n);
+        for (int o = 0; o < 2; o++) {
+            ss__heap_order order = o ? SS__HEAP_BY_SIZE : SS__HEAP_BY_START;
+            int ord[MAXB];
+            size_t want_off[MAXB], got_off[MAXB], got;
+            naive_order(b, n, order, ord);
+            size_t want = naive_place(b, n, ord, want_off);
+            cr_assert_eq(ss__heap_place(b, n, order, got_off, &got), SS_OK);
+            cr_assert_eq(got, want, "trial %d order %d: heap %zu, the grid's %zu", trial, o, got,
+                         want);
+            for (int k = 0; k < n; k++)
+                cr_assert_eq(got_off[k], want_off[k], "trial %d order %d buffer %d", trial, o, k);
+        }
+    }
+}
+
+Test(xla_heap, live_and_temp_against_a_count_per_instruction)
+{
+    unsigned seed = 777;
+    for (int trial = 0; trial < 200; trial++) {
+        ss__heap_buffer b[MAXB];
+        int n = 1 + rand_r(&seed) % MAXB;
+        random_buffers(&seed, b, n);
+        ss__heap_figures f;
+        cr_assert_eq(ss__xla_heap_figures(b, n, SIZE_MAX, &f), SS_OK);
+        size_t a = naive_live(b, n, 1), other = naive_live(b, n, 0);
+        cr_assert_eq(f.stacks, a);
+        cr_assert_eq(f.others, other);
+        int ord[MAXB];
+        size_t off[MAXB];
+        naive_order(b, n, SS__HEAP_BY_START, ord);
+        cr_assert_eq(f.heap, naive_place(b, n, ord, off));
+        cr_assert(!f.by_size);
+        cr_assert_eq(f.temp, 2 * f.heap - (a > other ? a : other));
+        cr_assert_geq(f.heap, naive_live(b, n, -1), "a heap below the bytes alive at once");
+    }
+}
+
+/* Schedule order: 12 B at 0 (over 0..1), 4 B at 12 (1..3), 8 B at 0 once
+ * the 12 B one is dead (2..4), 16 B above the 4 B one at 16 (3..5): a heap
+ * of 32 B. Largest first: 16 B at 0, 12 B at 0 (dead before), 8 B at 16,
+ * 4 B at 24: 28 B. Placed by
+ * start when its temp fits the room, largest first when it does not. */
+Test(xla_heap, too_big_for_the_room_places_largest_first)
+{
+    ss__heap_buffer b[] = {{16, 3, 5, false}, {8, 2, 4, false}, {12, 0, 1, false}, {4, 1, 3, false}};
+    ss__heap_figures roomy, tight;
+    size_t off[4], by_start, by_size;
+    cr_assert_eq(ss__heap_place(b, 4, SS__HEAP_BY_START, off, &by_start), SS_OK);
+    cr_assert_eq(by_start, 32);
+    cr_assert_eq(ss__heap_place(b, 4, SS__HEAP_BY_SIZE, off, &by_size), SS_OK);
+    cr_assert_eq(by_size, 28);
+    cr_assert_eq(ss__xla_heap_figures(b, 4, SIZE_MAX, &roomy), SS_OK);
+    cr_assert_eq(roomy.heap, 32);
+    cr_assert(!roomy.by_size);
+    cr_assert_eq(ss__xla_heap_figures(b, 4, roomy.temp - 1, &tight), SS_OK);
+    cr_assert(tight.by_size);
+    cr_assert_eq(tight.heap, 28);
+    cr_assert_eq(tight.temp, 2 * 28 - tight.others);
+}
+
+Test(xla_heap, a_buffer_ending_before_it_starts_is_refused)
+{
+    ss__heap_buffer b[] = {{4, 3, 1, false}};
+    ss__heap_figures f;
+    cr_assert_eq(ss__xla_heap_figures(b, 1, SIZE_MAX, &f), SS_ERR_INVALID);
+}
