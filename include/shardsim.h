@@ -1063,6 +1063,16 @@ typedef struct ss_memory_model {
      * adopted carries (the stacks a scan writes in place), held in HBM, as
      * on v5p. */
     bool loops_onchip, loop_stacks_hbm;
+    /* XLA's TPU temporary heap (sim/spmd/xla_heap.c; 0: not modelled): the
+     * HBM XLA lets a program use. The plan places its HBM temporaries as
+     * XLA's buffer assignment does (in schedule order, largest first when
+     * that would not fit in this HBM with the arguments and outputs) and
+     * counts the temporaries XLA reports, 2 x heap - max(A, N) (A the scan
+     * stacks alive at once, N the other temporaries): what that exceeds
+     * the temporaries' largest live sum by, the heap's fragmentation
+     * counted twice, is one SS_BUFFER_FRAGMENTATION entry on top of the
+     * peak. Programs without loops only (a loop's body is planned apart). */
+    size_t xla_heap_hbm_bytes;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
@@ -2073,8 +2083,10 @@ typedef enum ss_buffer_role {
     SS_BUFFER_RESULT,        /* a result of the step (or a copy of an input returned) */
     SS_BUFFER_SCRATCH,       /* a kernel's working memory while it runs */
     SS_BUFFER_LOOP,          /* a loop running at the peak: its carries, outputs and body */
-    SS_BUFFER_BOOKKEEPING    /* the compiler's own bookkeeping for the whole step (XLA TPU's
+    SS_BUFFER_BOOKKEEPING,   /* the compiler's own bookkeeping for the whole step (XLA TPU's
                                 heap of pointer tuples, ss_memory_model.bookkeeping_*) */
+    SS_BUFFER_FRAGMENTATION  /* the gaps of the compiler's temporary heap, as it counts them
+                                for the whole step (ss_memory_model.xla_heap_hbm_bytes) */
 } ss_buffer_role;
 /* A buffer alive at the per-device peak (ss_executable_peak_buffers,
  * ss_executable_peak_detail). */

@@ -56,7 +56,7 @@ Test(memory_model, none_is_the_plain_plan)
     mlp_make(&m, false);
     ss_plan plain, model;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false};
+    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0};
     TS_OK(ss_executable_plan_model(m.e, NULL, &none, &model));
     cr_assert_eq(model.peak_bytes, plain.peak_bytes);
     cr_assert_eq(model.flops, plain.flops);
@@ -71,7 +71,7 @@ Test(memory_model, temporaries_that_fit_leave_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -88,7 +88,7 @@ Test(memory_model, a_temporary_too_large_stays_in_hbm)
     mlp_make(&m, false);
     ss_plan plain, plan;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false, 0, 0, false, false};
+    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false, 0, 0, false, false, 0};
     TS_OK(ss_executable_plan_model(m.e, NULL, &small, &plan));
     cr_assert_geq(plan.peak_bytes, m.args + m.h + m.result, "peak %zu", plan.peak_bytes);
     cr_assert_leq(plan.peak_bytes, plain.peak_bytes);
@@ -101,7 +101,7 @@ Test(memory_model, results_written_over_temporaries_count)
 {
     mlp m;
     mlp_make(&m, true);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -115,7 +115,7 @@ Test(memory_model, layout_sizes_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &tpu, &plan));
     int64_t xs[2] = {64, 32}, w1s[2] = {32, 256}, w2s[2] = {256, 32};
@@ -124,7 +124,7 @@ Test(memory_model, layout_sizes_hbm)
                   ss_device_buffer_bytes(ss_layout_array_bytes(SS_LAYOUT_TPU, SS_F32, 2, w2s));
     cr_assert_eq(plan.peak_bytes, want, "peak %zu, want %zu", plan.peak_bytes, want);
     cr_assert_gt(want, m.args + m.result, "padding counted");
-    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false, 0, 0, false, false};
+    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false, 0, 0, false, false, 0};
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, &bad, &plan), SS_ERR_INVALID);
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, NULL, &plan), SS_ERR_INVALID);
     mlp_free(&m);
@@ -184,7 +184,7 @@ Test(memory_model, peak_detail_adds_up)
     cr_assert_eq(na, 3);
     cr_assert_eq(nr, 1);
     cr_assert_eq(nt, 1, "h");
-    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0};
     ss_plan modelled;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &modelled));
     cr_assert_eq(detail_sum(m.e, &big, &plan, &na, &nr, &nt), modelled.peak_bytes);
@@ -289,7 +289,7 @@ Test(memory_model, bookkeeping_and_loops_on_chip)
     ss_program *p;
     ss_executable *e;
     scan_program(tanh_step, &mesh, &p, &e);
-    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false};
+    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0};
     ss_memory_model book = hbm, chip = hbm;
     book.bookkeeping_slot_bytes = 1000;
     book.bookkeeping_slots = 3;
@@ -327,6 +327,76 @@ Test(memory_model, bookkeeping_and_loops_on_chip)
     ss_mesh_destroy(mesh);
 }
 
+/* XLA's heap (xla_heap.c): six temporaries of u = 8 KiB (x f32[64,32]
+ * times weights of 12, 4, 8, 16, 4 and 4 x 32 columns): A 12u, B = A w 4u,
+ * C = B w 8u, D = B w 16u, E = C w 4u, F = D w 4u, the result E + F. Placed
+ * in schedule order by hand: A at 0, B at 12u (A alive), C at 0 (A dead),
+ * D on top at 16u (the gap 8u-12u is too small), E at 8u, F at 12u: a heap
+ * of 32u. At most 28u alive at once (B C D, C D E), so XLA's temp is
+ * 2 x 32u - 28u = 36u: 8u more than the plan's temporaries, one
+ * SS_BUFFER_FRAGMENTATION entry. Placed largest first (an HBM too small
+ * for schedule order's heap): D 0, A 0, C 16u, B 24u, E 24u, F 16u, 28u,
+ * no gap. */
+static void gappy_program(ss_mesh **mesh, ss_program **p, ss_executable **e)
+{
+    TS_OK(ss_mesh_parse("x=1", 1, NULL, mesh));
+    TS_OK(ss_program_create(*mesh, p));
+    int64_t xs[2] = {64, 32};
+    ss_value x, a, b, c, d, ev, f, y;
+    TS_OK(ss_input(*p, "x", SS_F32, 2, xs, NULL, &x));
+    const int64_t cols[][2] = {{32, 384}, {384, 128}, {128, 256}, {128, 512}, {256, 128}, {512, 128}};
+    ss_value w[6];
+    for (int k = 0; k < 6; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "w%d", k);
+        TS_OK(ss_input(*p, name, SS_F32, 2, cols[k], NULL, &w[k]));
+    }
+    TS_OK(ss_matmul(*p, x, w[0], &a));
+    TS_OK(ss_matmul(*p, a, w[1], &b));
+    TS_OK(ss_matmul(*p, b, w[2], &c));
+    TS_OK(ss_matmul(*p, b, w[3], &d));
+    TS_OK(ss_matmul(*p, c, w[4], &ev));
+    TS_OK(ss_matmul(*p, d, w[5], &f));
+    TS_OK(ss_binary(*p, SS_ADD, ev, f, &y));
+    TS_OK(ss_output(*p, y, NULL));
+    TS_OK(ss_program_compile(*p, e));
+}
+
+Test(memory_model, xla_heap_gaps_counted_twice)
+{
+    ss_mesh *mesh;
+    ss_program *p;
+    ss_executable *e;
+    gappy_program(&mesh, &p, &e);
+    const size_t u = 64 * 32 * 4;
+    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0};
+    ss_memory_model heap = plain, tight = plain;
+    heap.xla_heap_hbm_bytes = (size_t)1 << 40;
+    tight.xla_heap_hbm_bytes = 1; /* schedule order never fits: largest first */
+    ss_plan a, b, c;
+    TS_OK(ss_executable_plan_model(e, NULL, &plain, &a));
+    TS_OK(ss_executable_plan_model(e, NULL, &heap, &b));
+    TS_OK(ss_executable_plan_model(e, NULL, &tight, &c));
+    cr_assert_eq(b.peak_bytes, a.peak_bytes + 8 * u, "plain %zu, with the heap %zu", a.peak_bytes,
+                 b.peak_bytes);
+    cr_assert_eq(c.peak_bytes, a.peak_bytes);
+    ss_live_buffer buf[32];
+    int n = 0, gaps = 0;
+    ss_plan plan;
+    TS_OK(ss_executable_peak_detail(e, NULL, &heap, buf, 32, &n, &plan));
+    cr_assert_eq(plan.peak_bytes, b.peak_bytes);
+    size_t sum = 0;
+    for (int k = 0; k < n; k++) {
+        sum += buf[k].bytes;
+        gaps += buf[k].role == SS_BUFFER_FRAGMENTATION && buf[k].bytes == 8 * u;
+    }
+    cr_assert_eq(sum, plan.peak_bytes);
+    cr_assert_eq(gaps, 1);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
 /* xla_fusion (xla_fusion.c): y = broadcast(v f32[256] -> [64,256]) @
  * w f32[256,32]. XLA fuses the broadcast into the dot that reads it, so
  * the modelled peak is the plain plan's less the broadcast's 64 KiB,
@@ -347,7 +417,7 @@ Test(memory_model, fused_broadcast_is_not_counted)
     TS_OK(ss_matmul(p, b, w, &y));
     TS_OK(ss_output(p, y, NULL));
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false}, fused = {SS_LAYOUT_DENSE, 0, true, false, false, 0, 0, false, false};
+    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0}, fused = {SS_LAYOUT_DENSE, 0, true, false, false, 0, 0, false, false, 0};
     ss_plan a, f;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &a));
     TS_OK(ss_executable_plan_model(e, NULL, &fused, &f));

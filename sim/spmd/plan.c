@@ -158,6 +158,7 @@ typedef struct mode {
      * when written, temporaries never in them; always NULL in a program
      * with loops, see plan_run). */
     ss__out_slots *slots;
+    const ss_executable *e; /* the executable planned */
 } mode;
 
 /* Is b an output counted from the start (in its slot)? */
@@ -181,12 +182,64 @@ typedef struct peak_detail {
      * ss_executable_peak_detail lists the body's buffers. */
     const ss__inst *loop;
     bool body_own[SS__MAX_INPUTS];
+    struct heap_trace *heap; /* NULL: XLA's heap not modelled */
 } peak_detail;
+
+/* The HBM temporaries of a top-level plan as XLA's heap sees them
+ * (ss_memory_model.xla_heap_hbm_bytes): per buffer, the instruction it
+ * came into HBM at (-1: not there); the buffers closed so far, and the
+ * instruction being planned. No scan stacks (A = 0): the heap is modelled
+ * for programs without loops (heap_modelled). */
+typedef struct heap_trace {
+    int *born;
+    ss__heap_buffer *b;
+    int n, cap, now;
+    bool failed; /* out of host memory: no figures */
+} heap_trace;
+
+static void heap_append(heap_trace *ht, ss__heap_buffer x)
+{
+    if (ht->n == ht->cap) {
+        int cap = ht->cap ? 2 * ht->cap : 64;
+        ss__heap_buffer *g = realloc(ht->b, sizeof *g * (size_t)cap);
+        if (!g) {
+            ht->failed = true;
+            return;
+        }
+        ht->b = g;
+        ht->cap = cap;
+    }
+    ht->b[ht->n++] = x;
+}
+
+/* Buffer b comes into HBM (in) or leaves it: a temporary's live range
+ * opens or closes (arguments and results of the run are not the heap's). */
+static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result,
+                      const int *arg_input, int b, bool in)
+{
+    if ((result && result[b]) || arg_input[b] >= 0)
+        return;
+    if (in) {
+        if (ht->born[b] < 0)
+            ht->born[b] = ht->now;
+        return;
+    }
+    if (ht->born[b] < 0)
+        return;
+    /* Read last by the instruction before its FREE (the one freeing it). */
+    int last = ht->now > ht->born[b] ? ht->now - 1 : ht->born[b];
+    heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[b].bytes), ht->born[b], last,
+                                      false});
+    ht->born[b] = -1;
+}
+
 
 static void hbm_set(mode *md, int b, bool in)
 {
     if (md->pd)
         md->pd->hbm[b] = in;
+    if (md->pd && md->pd->heap)
+        heap_note(md->e, md->pd->heap, md->result, md->arg_input, b, in);
 }
 
 /* A new peak: remember what makes it up. */
@@ -614,7 +667,8 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     bool *flags = calloc(nb, 4);
     if (!flags)
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}};
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false},
+                      NULL};
     ss_plan p;
     ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, NULL, NULL, c->layout,
                             true, c->memo);
@@ -717,14 +771,15 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     for (int k = 0; k < e->ninsts && slotted; k++)
         slotted = e->insts[k].kind != SS__INST_LOOP;
     ss__out_slots slots = {0};
+    bool results = onchip_cap || slotted || (pd && pd->heap); /* md.result wanted */
     mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, onchip_cap || slotted ? calloc(nb, 1) : NULL,
+               onchip_cap ? calloc(nb, 1) : NULL, results ? calloc(nb, 1) : NULL,
                loops && loops->loops_onchip && onchip_cap && !e->region,
                loops && loops->loop_stacks_hbm, pd,
-               layout, fusion, 0, memo, NULL};
+               layout, fusion, 0, memo, NULL, e};
     bool *kept = calloc(nb, 1);
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
-        ((onchip_cap || slotted) && !md.result)) {
+        (results && !md.result)) {
         free((void *)md.arg_input);
         free(md.moved);
         free(md.onchip);
@@ -752,6 +807,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
         int b0 = i->nin > 0 ? i->in[0] : -1;
+        if (pd && pd->heap)
+            pd->heap->now = k;
         bool borrowed = arrays && b0 >= 0 && arg_input[b0] >= 0 && !donated(&md, b0);
         switch (i->kind) {
         case SS__INST_FREE:
@@ -882,16 +939,104 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
     return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
+/* Is XLA's heap modelled for e under model? For a program without loops
+ * only: a loop's body is planned apart, its temporaries one lump at the
+ * loop, and with that lump and the stacks as the heap's buffers the LARGE
+ * LM's rows of tests/xla_tpu/test_vs_xla.py went from 0.92-1.24 of XLA's
+ * peak to 1.01-2.19 (lm_large_full v5e:2x4: a 2.1 GB gap). */
+static bool heap_modelled(const ss_executable *e, const ss_memory_model *model)
+{
+    if (!model || !model->xla_heap_hbm_bytes || e->region)
+        return false;
+    for (int k = 0; k < e->ninsts; k++)
+        if (e->insts[k].kind == SS__INST_LOOP)
+            return false;
+    return true;
+}
+
+static ss_status heap_trace_init(heap_trace *ht, int nbufs)
+{
+    size_t nb = (size_t)(nbufs ? nbufs : 1);
+    *ht = (heap_trace){malloc(sizeof(int) * nb), NULL, 0, 0, 0, false};
+    if (!ht->born)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    for (size_t b = 0; b < nb; b++)
+        ht->born[b] = -1;
+    return SS_OK;
+}
+
+static void heap_trace_free(heap_trace *ht)
+{
+    free(ht->born);
+    free(ht->b);
+}
+
+/* XLA's heap gaps for the plan of `sized` traced in ht (xla_heap.c): the
+ * temporaries still in HBM at the end closed there, the heap placed with
+ * the HBM the arguments and outputs leave, and *gaps = the temp XLA
+ * reports (2 x heap - max(A, N)) less the temporaries' largest live sum,
+ * which the plan's peak already counts. */
+static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *model,
+                           heap_trace *ht, size_t *gaps)
+{
+    *gaps = 0;
+    size_t fixed = 0; /* arguments and outputs */
+    ht->now = sized->ninsts;
+    for (int b = 0; b < sized->nbufs; b++)
+        if (ht->born[b] >= 0)
+            heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(sized->bufs[b].bytes),
+                                              ht->born[b], sized->ninsts, false});
+    for (int k = 0; k < sized->ninsts; k++) {
+        const ss__inst *i = &sized->insts[k];
+        if (i->kind == SS__INST_LOAD || i->kind == SS__INST_STORE)
+            fixed += ss_device_buffer_bytes(
+                sized->bufs[i->kind == SS__INST_LOAD ? i->out : i->in[0]].bytes);
+    }
+    if (ht->failed)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    size_t hbm = model->xla_heap_hbm_bytes, live;
+    ss__heap_figures f;
+    ss_status st = ss__xla_heap_figures(ht->b, ht->n, hbm > fixed ? hbm - fixed : 0, &f);
+    if (!st)
+        st = ss__heap_live(ht->b, ht->n, -1, &live);
+    if (!st)
+        *gaps = f.temp > live ? f.temp - live : 0;
+    return st;
+}
+
 /* The plan under `model` (NULL: shardsim's own devices), with pd filled
  * when not NULL. */
 static ss_status plan_modelled(const ss_executable *e, const bool donate[],
                                const ss_memory_model *model, peak_detail *pd, ss_plan *out)
 {
     ss_status st;
+    /* XLA's heap: its trace wants a peak detail's flags. */
+    peak_detail own = {0};
+    heap_trace ht;
+    bool *flags = NULL;
+    bool heap = heap_modelled(e, model);
+    if (heap) {
+        size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+        if (!pd && !(flags = calloc(nb, 4)))
+            return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+        if (!pd) {
+            own = (peak_detail){flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0,
+                                SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
+            pd = &own;
+        }
+        if ((st = heap_trace_init(&ht, e->nbufs))) {
+            free(flags);
+            return st;
+        }
+        pd->heap = &ht;
+    }
+    size_t gaps = 0;
     if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
                    !model->xla_bf16_gathers)) {
         st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, model, pd, out, NULL, NULL,
                       SS_LAYOUT_DENSE, false, NULL);
+        if (!st && heap)
+            st = heap_gaps(e, model, &ht, &gaps);
     } else {
         ss_executable copy;
         region_memo memo = {0};
@@ -900,10 +1045,20 @@ static ss_status plan_modelled(const ss_executable *e, const bool donate[],
         if (!st) {
             st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
                           model->layout, model->xla_fusion, &memo);
+            if (!st && heap)
+                st = heap_gaps(&copy, model, &ht, &gaps);
             model_copy_free(e, &copy);
         }
         free(memo.at);
     }
+    if (heap) {
+        heap_trace_free(&ht);
+        pd->heap = NULL;
+        free(flags);
+    }
+    /* XLA's heap gaps, as it counts them: for the whole step. */
+    if (!st)
+        out->peak_bytes += gaps;
     /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
     if (!st)
         out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
@@ -921,7 +1076,7 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 /* Entries of the snapshot in pd: buffers, copies, the extra. */
 static int detail_entries(const ss_executable *e, const ss_executable *sized,
                           const peak_detail *pd, const bool *arg, const bool *res,
-                          size_t bookkeeping, ss_live_buffer *all)
+                          size_t bookkeeping, size_t gaps, ss_live_buffer *all)
 {
     int m = 0;
     for (int b = 0; b < e->nbufs; b++) {
@@ -946,6 +1101,10 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
     if (bookkeeping) {
         all[m] = (ss_live_buffer){-1, bookkeeping, "", SS_BUFFER_BOOKKEEPING, -1, 0};
         snprintf(all[m++].name, sizeof all[0].name, "XLA's heap of pointer tuples");
+    }
+    if (gaps) {
+        all[m] = (ss_live_buffer){-1, gaps, "", SS_BUFFER_FRAGMENTATION, -1, 0};
+        snprintf(all[m++].name, sizeof all[0].name, "XLA's heap fragmentation, counted twice");
     }
     return m;
 }
@@ -1006,14 +1165,16 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     *n = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 2));
-    if (!flags || !all) {
+    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 3));
+    heap_trace ht;
+    bool heap = in_loop < 0 && heap_modelled(e, c->model);
+    if (!flags || !all || (heap && heap_trace_init(&ht, e->nbufs))) {
         free(flags);
         free(all);
         return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
     }
     peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1, false,
-                      NULL, {false}};
+                      NULL, {false}, heap ? &ht : NULL};
     bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
     for (int k = 0; k < e->ninsts; k++) {
         if (e->insts[k].kind == SS__INST_LOAD)
@@ -1028,11 +1189,17 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     if (!st)
         st = plan_run(&sized, donate, true, c->onchip, c->model, &pd, plan, NULL, NULL, c->layout,
                       c->fusion, c->memo);
-    /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
+    /* XLA's bookkeeping heap and its heap's gaps: alive the whole step, on
+     * top of every peak. */
     size_t bookkeeping = !st && in_loop < 0 ? ss__xla_bookkeeping_bytes(e, c->model) : 0;
+    size_t gaps = 0;
+    if (!st && heap)
+        st = heap_gaps(&sized, c->model, &ht, &gaps);
+    if (heap)
+        heap_trace_free(&ht);
     if (!st)
-        plan->peak_bytes += bookkeeping;
-    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, all);
+        plan->peak_bytes += bookkeeping + gaps;
+    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, gaps, all);
     for (int k = 0; k < m && in_loop >= 0; k++) {
         all[k].loop = in_loop;
         if (all[k].value >= 0 && all[k].value < e->program->n)
@@ -1054,8 +1221,9 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
             all = grown;
         if (!st && bp.peak_bytes <= pd.extra) {
             name_body_args(&sized, pd.loop, inner, ni);
-            /* The loop's entry: detail_entries' last but the bookkeeping. */
-            int at = m - 1 - (bookkeeping ? 1 : 0);
+            /* The loop's entry: detail_entries' last but the bookkeeping
+             * and the heap's gaps. */
+            int at = m - 1 - (bookkeeping ? 1 : 0) - (gaps ? 1 : 0);
             ss_live_buffer *lp = &all[at];
             lp->bytes -= bp.peak_bytes;
             snprintf(lp->name, sizeof lp->name, "loop: carries, outputs outside the body");

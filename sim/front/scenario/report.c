@@ -387,6 +387,7 @@ const char *const ss__scn_role_names[] = {
     [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "argument",
     [SS_BUFFER_RESULT] = "result",       [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "loop",           [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
+    [SS_BUFFER_FRAGMENTATION] = "heap gaps",
 };
 
 /* A buffer's role inside a loop's body (ss_live_buffer.loop >= 0). */
@@ -394,12 +395,14 @@ const char *const ss__scn_body_role_names[] = {
     [SS_BUFFER_TEMPORARY] = "temporary", [SS_BUFFER_ARGUMENT] = "body arg",
     [SS_BUFFER_RESULT] = "body out",     [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "loop",           [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
+    [SS_BUFFER_FRAGMENTATION] = "heap gaps",
 };
 
 static const char *const role_plurals[] = {
     [SS_BUFFER_TEMPORARY] = "temporaries", [SS_BUFFER_ARGUMENT] = "arguments",
     [SS_BUFFER_RESULT] = "results",        [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "in loops",         [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
+    [SS_BUFFER_FRAGMENTATION] = "heap fragmentation",
 };
 
 /* --explain-memory: every buffer of the planned peak with its role and
@@ -407,7 +410,7 @@ static const char *const role_plurals[] = {
 static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     char a[32], b[32];
-    double by_role[SS_BUFFER_BOOKKEEPING + 1] = {0};
+    double by_role[SS_BUFFER_FRAGMENTATION + 1] = {0};
     for (int k = 0; k < r->npeak; k++) /* a loop body's buffers count as the loop's */
         by_role[r->peak[k].loop >= 0 ? SS_BUFFER_LOOP : r->peak[k].role] +=
             (double)r->peak[k].bytes;
@@ -430,7 +433,8 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
                 snprintf(label, sizeof label, "%s in %s", r->peak[k].name, v);
             role = ss__scn_body_role_names[r->peak[k].role];
         } else if (r->peak[k].role == SS_BUFFER_LOOP || r->peak[k].role == SS_BUFFER_SCRATCH ||
-                   r->peak[k].role == SS_BUFFER_BOOKKEEPING) {
+                   r->peak[k].role == SS_BUFFER_BOOKKEEPING ||
+                   r->peak[k].role == SS_BUFFER_FRAGMENTATION) {
             char v[160] = "";
             if (r->peak[k].value >= 0)
                 value_label(sc, r->peak[k].value, v, sizeof v);
@@ -442,7 +446,7 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
         fprintf(f, "  %12s  %-9s  %s\n", a, role, label);
     }
     fprintf(f, "  total:");
-    for (int k = 0; k <= SS_BUFFER_BOOKKEEPING; k++)
+    for (int k = 0; k <= SS_BUFFER_FRAGMENTATION; k++)
         if (by_role[k] > 0) {
             ss__fmt_bytes(a, sizeof a, by_role[k]);
             fprintf(f, " %s %s", a, role_plurals[k]);
