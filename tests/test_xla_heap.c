@@ -3,13 +3,18 @@
  * reference: a grid of (instruction, byte) cells filled buffer by buffer,
  * in the order written out here by plain comparison, each buffer tried at
  * every offset; and the most bytes alive at once counted per instruction.
- * XLA's side of the rule (its heap and temp_size_in_bytes from its own
- * buffer assignments) is held by tests/xla_tpu/test_heap_probes.py.
+ * And XLA's side: tests/data/xla_tpu/heap_probes.json (written by
+ * tests/xla_tpu/make_heap_probes.py from libtpu's buffer assignments of
+ * small programs) holds the arrays of XLA's heap with their live ranges,
+ * the bytes from the bottom one's start to the top one's end, and the temp
+ * XLA reported; placed by xla_heap.c they must take those bytes, and
+ * 2 x heap - max(A, N) must be XLA's temp.
  */
 #include "spmd/lower.h"
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -197,4 +202,50 @@ Test(xla_heap, a_buffer_ending_before_it_starts_is_refused)
     ss__heap_buffer b[] = {{4, 3, 1, false}};
     ss__heap_figures f;
     cr_assert_eq(ss__xla_heap_figures(b, 1, SIZE_MAX, &f), SS_ERR_INVALID);
+}
+
+/* XLA's probes: its own heap arrays placed again. */
+Test(xla_heap, xla_probes_placed_as_xla_placed_them)
+{
+    cJSON *rec = ts_load_json("xla_tpu/heap_probes.json");
+    const ss_hw_profile *v5e = ss_hw_profile_find("tpu-v5e");
+    cr_assert(v5e && v5e->memory.xla_heap_hbm_bytes, "tpu-v5e models XLA's heap");
+    int cases = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(rec, "cases"))
+    {
+        const char *name = cJSON_GetObjectItem(c, "case")->valuestring;
+        const cJSON *mem = cJSON_GetObjectItem(c, "memory"), *bufs = cJSON_GetObjectItem(c, "buffers");
+        int n = cJSON_GetArraySize(bufs);
+        cr_assert_gt(n, 0, "%s: no arrays in XLA's heap", name);
+        ss__heap_buffer *b = calloc((size_t)n, sizeof *b);
+        cr_assert(b);
+        for (int k = 0; k < n; k++) {
+            const cJSON *x = cJSON_GetArrayItem(bufs, k);
+            b[k] = (ss__heap_buffer){(size_t)cJSON_GetObjectItem(x, "bytes")->valuedouble,
+                                     cJSON_GetObjectItem(x, "first")->valueint,
+                                     cJSON_GetObjectItem(x, "last")->valueint,
+                                     cJSON_IsTrue(cJSON_GetObjectItem(x, "scan_stack"))};
+        }
+        size_t fixed = (size_t)(cJSON_GetObjectItem(mem, "argument_size_in_bytes")->valuedouble +
+                                cJSON_GetObjectItem(mem, "output_size_in_bytes")->valuedouble);
+        size_t hbm = v5e->memory.xla_heap_hbm_bytes;
+        ss__heap_figures f;
+        TS_OK(ss__xla_heap_figures(b, n, hbm > fixed ? hbm - fixed : 0, &f));
+        /* XLA's pointer tuples have slots of their own, below or above */
+        size_t span = (size_t)(cJSON_GetObjectItem(c, "arrays_top")->valuedouble -
+                               cJSON_GetObjectItem(c, "arrays_bottom")->valuedouble);
+        cr_assert_eq(f.heap, span, "%s: arrays placed in %zu B, XLA's in %zu B", name, f.heap, span);
+        /* XLA's temp from XLA's heap (its pointer-tuple slots included) */
+        double heap = cJSON_GetObjectItem(c, "heap_bytes")->valuedouble;
+        double temp = cJSON_GetObjectItem(mem, "temp_size_in_bytes")->valuedouble;
+        double most = (double)(f.stacks > f.others ? f.stacks : f.others);
+        cr_assert_lt(fabs(2 * heap - most - temp), 32768.0,
+                     "%s: 2 x heap %.0f - max(A %zu, N %zu) against XLA's temp %.0f", name, heap,
+                     f.stacks, f.others, temp);
+        free(b);
+        cases++;
+    }
+    cr_assert_geq(cases, 2);
+    cJSON_Delete(rec);
 }
