@@ -300,7 +300,7 @@ def main(argv):
         for order in ("start", "size"):
             p = place(bufs, order)
             print(f"its arrays placed in {order} order: {p} B ({p - size:+d} B against the heap, "
-                  f"{small} slots of values <= {SMALL} B above them)")
+                  f"{small} slots of values <= {SMALL} B beside them, below or above)")
     for k, n in kinds.most_common():
         print(f"  {n:4d}  {k}")
     onchip_size, onchip, temps = reuse(found[0])
