@@ -26,10 +26,11 @@
  * (sizes and live ranges from the dumps) so gives the bytes they span in
  * XLA's heap (its 512 B pointer tuples aside: a 16 KiB slot each, never
  * reused, below or above the arrays; xla_bookkeeping.c counts those)
- * exactly in eleven dumps and within 24 KB (XLA's 16 KiB alignment) in
- * four (the LARGE LM); the one it misses is the MoE step on v5p, 6.1 MiB
- * short: XLA put its 16 MiB gradient all-reduce 6.4 MB up, where the rule
- * does not look. tests/data/xla_tpu/heap_probes.json holds two probes.
+ * exactly in nine dumps (two more hold no arrays), 16 KiB short in the
+ * LARGE LM's four (one pointer-tuple slot among its arrays); the one it
+ * misses is the MoE step on v5p, 6.1 MiB short: XLA put its 16 MiB
+ * gradient all-reduce 6.4 MB up, where the rule does not look.
+ * tests/data/xla_tpu/heap_probes.json holds two probes, placed exactly.
  * Which of the two orders XLA takes is decided by the fit as far as the
  * dumps show (schedule order at 4,194,304 MLP rows on v5p, size order at
  * 5,767,168, where schedule order's peak would be 99.0 GiB of 95.74); the
