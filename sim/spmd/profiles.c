@@ -60,6 +60,11 @@
  * out-of-memory error says "exceeds available HBM (15.75G)" on v5e and
  * "(95.74G)" on v5p (libtpu 0.0.42.1, tests/data/xla_tpu/flax_linen_fit_*;
  * the v5p figure is XLA's, rounded to hundredths of a GiB). */
+/* The same figures are ss_memory_model.xla_heap_hbm_bytes (xla_heap.c):
+ * XLA places its heap in schedule order unless that would not fit them
+ * with the arguments and outputs, then largest first (six MLP dumps of
+ * the fit sweep: schedule order at 524,288 and 4,194,304 rows, largest
+ * first at 917,504, 1,048,576, 5,767,168 and 6,291,456). */
 #define V5E_HBM_AVAILABLE ((size_t)(15.75 * (1 << 30)))
 #define V5P_HBM_AVAILABLE ((size_t)(95.74 * (1 << 30)))
 
