@@ -36,6 +36,7 @@ import xla_heap  # noqa: E402
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "heap_probes.json"))
 TOPOLOGY = "v5e:2x4"
 R = 131072  # rows: a 128-column f32 block is 64 MiB, the chain's temporaries past v5e's on-chip room
+MLP_ROWS = 262144  # rows per chip of the MLP probe: a 1024-wide f32 activation is 1 GiB
 L, M, K = 16, 4096, 1024  # the scan: 16 layers of h [M, K] f32, a 256 MiB stack
 
 
@@ -66,6 +67,15 @@ def cases(jax, jnp, P):
             return jnp.sum(h * h)
         return jax.grad(loss, argnums=(0, 1))(h, ws)
 
+    def mlp(x, w0, w1, w2, w3):
+        def loss(ws):
+            h = x
+            for k, w in enumerate(ws):
+                h = h @ w
+                h = jax.nn.relu(h) if k < len(ws) - 1 else h
+            return jnp.sum(h * h)
+        return jax.grad(loss)((w0, w1, w2, w3))
+
     cols = [(128, 12 * 128), (12 * 128, 4 * 128), (4 * 128, 8 * 128), (4 * 128, 16 * 128),
             (8 * 128, 4 * 128), (16 * 128, 4 * 128)]
     return {
@@ -73,6 +83,11 @@ def cases(jax, jnp, P):
                       "e = c w4 (4), f = d w5 (4), sum(e f): temporaries of mixed sizes and "
                       "overlapping lives", named(chain, "dot_chain"),
                       [((R, 128), f32, P())] + [(s, f32, P()) for s in cols]),
+        "mlp_grad": ("the weight gradient of a 4-layer ReLU MLP (256-1024-256-1024-256) over "
+                     f"{8 * MLP_ROWS} rows split on 'x': 1 GiB activations of mixed lives, their sums "
+                     "all-reduced", named(mlp, "mlp_grad"),
+                     [((8 * MLP_ROWS, 256), f32, P("x", None)), ((256, 1024), f32, P()),
+                      ((1024, 256), f32, P()), ((256, 1024), f32, P()), ((1024, 256), f32, P())]),
         "scan_grad": ("the gradient of 16 scanned layers h <- tanh(h w): the forward loop's "
                       "stacks in the heap beside the other temporaries", named(scanned, "scan_grad"),
                       [((M, K), f32, P()), ((L, K, K), f32, P())]),
