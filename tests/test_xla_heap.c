@@ -5,7 +5,8 @@
  * every offset; and the most bytes alive at once counted per instruction.
  * And XLA's side: tests/data/xla_tpu/heap_probes.json (written by
  * tests/xla_tpu/make_heap_probes.py from libtpu's buffer assignments of
- * small programs) holds the arrays of XLA's heap with their live ranges,
+ * three probes and of the fit sweep's six MLP records, three of which XLA
+ * placed largest first) holds the arrays of XLA's heap with their live ranges,
  * the bytes from the bottom one's start to the top one's end, and the temp
  * XLA reported; placed by xla_heap.c they must take those bytes, and
  * 2 x heap - max(A, N) must be XLA's temp.
@@ -17,6 +18,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { T = 12, MAXB = 14, CAP = 512 }; /* instructions, buffers, grid bytes */
 
@@ -208,13 +210,17 @@ Test(xla_heap, a_buffer_ending_before_it_starts_is_refused)
 Test(xla_heap, xla_probes_placed_as_xla_placed_them)
 {
     cJSON *rec = ts_load_json("xla_tpu/heap_probes.json");
-    const ss_hw_profile *v5e = ss_hw_profile_find("tpu-v5e");
-    cr_assert(v5e && v5e->memory.xla_heap_hbm_bytes, "tpu-v5e models XLA's heap");
     int cases = 0;
     const cJSON *c;
     cJSON_ArrayForEach(c, cJSON_GetObjectItem(rec, "cases"))
     {
         const char *name = cJSON_GetObjectItem(c, "case")->valuestring;
+        const cJSON *topo = cJSON_GetObjectItem(c, "topology");
+        if (!topo)
+            topo = cJSON_GetObjectItem(rec, "topology");
+        const ss_hw_profile *chip =
+            ss_hw_profile_find(strncmp(topo->valuestring, "v5p", 3) == 0 ? "tpu-v5p" : "tpu-v5e");
+        cr_assert(chip && chip->memory.xla_heap_hbm_bytes, "%s: the profile models XLA's heap", name);
         const cJSON *mem = cJSON_GetObjectItem(c, "memory"), *bufs = cJSON_GetObjectItem(c, "buffers");
         int n = cJSON_GetArraySize(bufs);
         cr_assert_gt(n, 0, "%s: no arrays in XLA's heap", name);
@@ -229,7 +235,7 @@ Test(xla_heap, xla_probes_placed_as_xla_placed_them)
         }
         size_t fixed = (size_t)(cJSON_GetObjectItem(mem, "argument_size_in_bytes")->valuedouble +
                                 cJSON_GetObjectItem(mem, "output_size_in_bytes")->valuedouble);
-        size_t hbm = v5e->memory.xla_heap_hbm_bytes;
+        size_t hbm = chip->memory.xla_heap_hbm_bytes;
         ss__heap_figures f;
         TS_OK(ss__xla_heap_figures(b, n, hbm > fixed ? hbm - fixed : 0, &f));
         /* XLA's pointer tuples have slots of their own, below or above */
@@ -246,6 +252,6 @@ Test(xla_heap, xla_probes_placed_as_xla_placed_them)
         free(b);
         cases++;
     }
-    cr_assert_geq(cases, 2);
+    cr_assert_geq(cases, 9);
     cJSON_Delete(rec);
 }

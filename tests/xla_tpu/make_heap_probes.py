@@ -13,6 +13,17 @@ temp held to XLA's).
 
     tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_heap_probes.py [--out FILE]
 
+The records of make_records.py are added from their dumps (no compile
+here; the memory analysis from the record):
+
+    XLA_FLAGS=--xla_dump_to=DIR tests/xla_tpu/.venv/bin/python \
+        tests/xla_tpu/make_records.py --out /tmp/rec --only flax_linen_fit_r917504@v5e:2x4
+    python3 tests/xla_tpu/make_heap_probes.py --from-dump DIR \
+        tests/data/xla_tpu/flax_linen_fit_r917504/v5e_2x4/record.json
+
+replaces (or adds) the case named program@topology in FILE and keeps the
+others.
+
 Needs jax[tpu] (tests/xla_tpu/requirements.txt); sets JAX_PLATFORMS=cpu,
 TPU_SKIP_MDS_QUERY=1 and XLA_FLAGS (a dump directory) itself.  Run under
 `flock /tmp/libtpu.lock` on a shared machine.
@@ -20,14 +31,12 @@ TPU_SKIP_MDS_QUERY=1 and XLA_FLAGS (a dump directory) itself.  Run under
 
 import argparse
 import glob
+import json
 import os
 import sys
 import tempfile
 
-DUMP = tempfile.mkdtemp(prefix="heap_probes_")
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
-os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
-os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + f" --xla_dump_to={DUMP}").strip()
+DUMP = None  # the dump directory of this run's compiles (main sets it)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -94,11 +103,13 @@ def cases(jax, jnp, P):
     }
 
 
-def heap_record(name):
-    """The heap of module jit_<name> in the dump: its buffers and sizes."""
-    found = glob.glob(f"{DUMP}/*jit_{name}*after_optimizations-buffer-assignment.txt")
+def heap_record(name, dump=None, module=None):
+    """The heap of module jit_<module or name> in dump (this run's by
+    default): its buffers and sizes."""
+    dump, module = dump or DUMP, module or name
+    found = glob.glob(f"{dump}/*jit_{module}.*after_optimizations-buffer-assignment.txt")
     if len(found) != 1:
-        raise SystemExit(f"make_heap_probes: {name}: {len(found)} buffer assignments in {DUMP}")
+        raise SystemExit(f"make_heap_probes: {name}: {len(found)} buffer assignments in {dump}")
     size, slots = xla_heap.heap(found[0])
     values, missing = xla_heap.heap_values(found[0], slots)
     stacks = {(o, s) for o, s, _, st in values if st}
@@ -124,11 +135,45 @@ def heap_record(name):
             "buffers": [{"bytes": s, "first": a, "last": b, "scan_stack": st} for s, a, b, st in bufs]}
 
 
+def from_dump(out, dump, record):
+    """Replaces or adds record's case (program@topology) in file out, its
+    heap read from dump DIR (the step's module: jit_train_step or
+    jit_step)."""
+    with open(record, encoding="utf-8") as f:
+        rec = json.load(f)
+    name = f"{rec['program']}@{rec['topology']}"
+    module = next((m for m in ("train_step", "step")
+                   if glob.glob(f"{dump}/*jit_{m}.*after_optimizations-buffer-assignment.txt")), None)
+    if module is None:
+        raise SystemExit(f"make_heap_probes: no jit_train_step or jit_step buffer assignment in {dump}")
+    mem = {k: rec["memory_analysis"][k] for k in ("argument_size_in_bytes", "output_size_in_bytes",
+                                                  "alias_size_in_bytes", "temp_size_in_bytes")}
+    case = {"case": name, "what": f"make_records.py's {name} (record {os.path.relpath(record)})",
+            "topology": rec["topology"], "memory": mem, **heap_record(name, dump, module)}
+    with open(out, encoding="utf-8") as f:
+        data = json.load(f)
+    data["cases"] = [c for c in data["cases"] if c["case"] != name] + [case]
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    print(f"make_heap_probes: {name}: heap {case['heap_bytes']}, {len(case['buffers'])} buffers -> {out}")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--from-dump", nargs=2, metavar=("DIR", "RECORD"),
+                    help="add make_records.py's record RECORD from its dump DIR")
     opts = ap.parse_args(argv)
+    if opts.from_dump:
+        return from_dump(opts.out, *opts.from_dump)
+    global DUMP
+    DUMP = tempfile.mkdtemp(prefix="heap_probes_")
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + f" --xla_dump_to={DUMP}").strip()
 
     def record(name, what, lowered, compiled, args, jnp):
         m = compiled.memory_analysis()
