@@ -233,7 +233,6 @@ static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result
     ht->born[b] = -1;
 }
 
-
 static void hbm_set(mode *md, int b, bool in)
 {
     if (md->pd)
