@@ -220,6 +220,9 @@ static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode
     int j = ss__inst_taken_operand(i, r, first >= 0 && donated(md, i->in[first]));
     if (j < 0)
         return false;
+    int res0 = r == 0 ? i->out : i->extra_out[r - 1];
+    if (e->bufs[res0].xla_bf16 && !e->bufs[i->in[j]].xla_bf16)
+        return false; /* a sum XLA writes in bf16 (xla_narrow.c): its own buffer */
     md->moved[i->in[j]] = true;
     int res = r == 0 ? i->out : i->extra_out[r - 1];
     if (md->slots && (slot_output(md, res) || md->slots->slot_of[i->in[j]] >= 0)) {
@@ -853,7 +856,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
                 c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-            if (e->bufs[i->out].xla_bf16) /* gathered in bf16 by XLA's TPU compiler */
+            if (e->bufs[i->out].xla_bf16 && c.kind == SS_COLL_ALL_GATHER) /* gathered in bf16 by
+                                                                              XLA's TPU compiler */
                 c.dtype = SS_BF16;
             if ((st = ss__coll_record_plan(&c, &rec)))
                 break;
@@ -1272,7 +1276,7 @@ ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_re
     ss_coll c = i->coll;
     if (i->pairs_at >= 0)
         c.pairs = (const int (*)[2]) & owner->pairs[i->pairs_at];
-    if (owner->bufs[i->out].xla_bf16) /* ss_executable_model_gathers */
+    if (owner->bufs[i->out].xla_bf16 && c.kind == SS_COLL_ALL_GATHER) /* xla_narrow.c */
         c.dtype = SS_BF16;
     ss_status st = ss__coll_record_plan(&c, out);
     if (!st)
