@@ -626,9 +626,41 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     return st;
 }
 
+/* The plan's peak for xla_remat.c: fusion_peak's, and the instruction
+ * where the plan reaches it (its memory timeline's first). */
+static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                            int *at_inst)
+{
+    const fusion_ctx *c = ctx;
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    bool *flags = calloc(nb, 4);
+    ss_memory_point *pts = malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1));
+    if (!flags || !pts) {
+        free(flags);
+        free(pts);
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}};
+    timeline tl = {pts, e->ninsts, 0};
+    ss_plan p;
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, &tl, NULL,
+                            c->layout, true, c->memo);
+    *peak = p.peak_bytes;
+    *at_inst = -1;
+    for (int k = 0; k < tl.n && k < tl.cap && !st; k++)
+        if (pts[k].peak_bytes == p.peak_bytes) {
+            *at_inst = pts[k].step;
+            break;
+        }
+    free(flags);
+    free(pts);
+    return st;
+}
+
 /* e as the device model plans it: a copy with its buffers sized by
- * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
- * with model_copy_free. */
+ * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c) and,
+ * with the model's xla_remat_limit_bytes, its rematerialisation
+ * (xla_remat.c); free it with model_copy_free. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
                             bool fusion, size_t onchip_cap, const ss_memory_model *loops,
                             region_memo *memo,
@@ -639,6 +671,10 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
         return st;
     fusion_ctx c = {donate, onchip_cap, loops, layout, memo};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
+    int recomputed;
+    if (!st && loops && loops->xla_remat_limit_bytes)
+        st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes, remat_peak,
+                                      &c, &recomputed);
     if (st) {
         if (copy->insts != e->insts)
             free(copy->insts);
@@ -951,6 +987,12 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
         all[m] = (ss_live_buffer){-1, bookkeeping, "", SS_BUFFER_BOOKKEEPING, -1, 0};
         snprintf(all[m++].name, sizeof all[0].name, "XLA's heap of pointer tuples");
     }
+    for (int b = 0; b < e->nbufs && sized->bufs != e->bufs; b++)
+        if (sized->bufs[b].xla_remat) { /* xla_remat.c: not counted, listed */
+            all[m] = (ss_live_buffer){e->bufs[b].value, ss_device_buffer_bytes(sized->bufs[b].bytes),
+                                      "", SS_BUFFER_RECOMPUTED, -1, 0};
+            snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
+        }
     return m;
 }
 
@@ -1010,7 +1052,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     *n = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 2));
+    ss_live_buffer *all = malloc(sizeof *all * (3 * nb + 2));
     if (!flags || !all) {
         free(flags);
         free(all);
