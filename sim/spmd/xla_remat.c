@@ -36,9 +36,13 @@
  * earliest produced among equals) that the peak's instruction does not
  * read, that is read again after it, and whose producer (a kernel or a
  * fused loop of one result) reads only buffers alive until that next
- * reader, is freed after its last reader before the peak, and its producer
- * runs again (into the same buffer) just before the next reader. Then the
- * plan is made again: the peak may have moved. It models what the plan
+ * reader (so that recomputing it frees its whole size, the candidates
+ * XLA ranks first), is freed after its last reader before the peak, and
+ * its producer runs again (into the same buffer) just before the next
+ * reader. A reader that xla_fusion.c fuses away reads it where its own
+ * value is read (the ReLU's mask, fused into the backward pass's select).
+ * Then the plan is made again: the peak may have moved. Programs with
+ * loops are left alone (their bodies are planned as regions). It models what the plan
  * counts (the temporaries XLA's buffer assignment holds), not the
  * tracker's own sum; values on chip are not counted, as in the plan.
  * This is a model of XLA's memory, not of shardsim's run, and applies to
