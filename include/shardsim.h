@@ -1073,6 +1073,11 @@ typedef struct ss_memory_model {
      * counted twice, is one SS_BUFFER_FRAGMENTATION entry on top of the
      * peak. Programs without loops only (a loop's body is planned apart). */
     size_t xla_heap_hbm_bytes;
+    /* XLA's rematerialisation under the HBM limit (sim/spmd/xla_remat.c):
+     * the bytes of arguments, outputs and temporaries in HBM past which
+     * the plan frees a value alive at its peak and computes it again
+     * before its next reader, as XLA's TPU compiler does (0: never). */
+    size_t xla_remat_limit_bytes;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for
@@ -2085,8 +2090,12 @@ typedef enum ss_buffer_role {
     SS_BUFFER_LOOP,          /* a loop running at the peak: its carries, outputs and body */
     SS_BUFFER_BOOKKEEPING,   /* the compiler's own bookkeeping for the whole step (XLA TPU's
                                 heap of pointer tuples, ss_memory_model.bookkeeping_*) */
-    SS_BUFFER_FRAGMENTATION  /* the gaps of the compiler's temporary heap, as it counts them
+    SS_BUFFER_FRAGMENTATION, /* the gaps of the compiler's temporary heap, as it counts them
                                 for the whole step (ss_memory_model.xla_heap_hbm_bytes) */
+    SS_BUFFER_RECOMPUTED     /* not alive at the peak: a value the plan frees before it and
+                                computes again after it, as XLA's rematerialisation does
+                                (ss_memory_model.xla_remat_limit_bytes); its bytes are
+                                what that saves, not part of the peak */
 } ss_buffer_role;
 /* A buffer alive at the per-device peak (ss_executable_peak_buffers,
  * ss_executable_peak_detail). */
@@ -2111,7 +2120,8 @@ typedef struct ss_live_buffer {
  * the body's buffers at its own peak are listed (ss_live_buffer.loop) and
  * the loop's entry keeps the rest: its stacked outputs and the carries it
  * holds outside the body. Their bytes sum to plan->peak_bytes, which
- * receives the plan. At most cap are
+ * receives the plan, but for the SS_BUFFER_RECOMPUTED entries (the values
+ * recomputed under the model's rematerialisation, listed too). At most cap are
  * written, *n how many. */
 ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
                                     const ss_memory_model *model, ss_live_buffer out[], int cap,

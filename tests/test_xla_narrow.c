@@ -8,6 +8,7 @@
  */
 #include "plan_run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,8 +61,8 @@ Test(xla_narrow, dot_operand_gathered_in_bf16_for_plan_and_ledger_only)
     ss_program *p = gather_program(mesh, false);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model plain = {SS_LAYOUT_TPU, 0, false, false, false, 0, 0, false, false, 0},
-                    narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0};
+    ss_memory_model plain = {SS_LAYOUT_TPU, 0, false, false, false, 0, 0, false, false, 0, 0},
+                    narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
     ss_plan before, after;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &before));
     cr_assert_eq(only_gather(e).dtype, SS_F32);
@@ -120,11 +121,126 @@ Test(xla_narrow, a_gather_with_another_reader_stays_f32)
     ss_program *p = gather_program(mesh, true);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0};
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
     int marked = -1;
     TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
     cr_assert_eq(marked, 0);
     cr_assert_eq(only_gather(e).dtype, SS_F32);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
+/* z = (x @ w) @ v with x's columns and w's rows on 'x' (8 devices): the
+ * first dot's partial sums are all-reduced, and the sum is read only by
+ * the second dot; with `add_too`, also by an add (an output y + y). v and
+ * z are the largest, so that the peak is at the second dot. */
+enum { V = 2048 };
+static ss_program *sum_program(ss_mesh *mesh, bool add_too)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t xs[2] = {M, K}, ws[2] = {K, N}, vs[2] = {N, V};
+    ss_spec cols, rows, none;
+    TS_OK(ss_spec_parse("P(None, 'x')", &cols));
+    TS_OK(ss_spec_parse("P('x', None)", &rows));
+    TS_OK(ss_spec_parse("P()", &none));
+    ss_value x, w, v, y, r, z;
+    TS_OK(ss_input(p, "x", SS_F32, 2, xs, &cols, &x));
+    TS_OK(ss_input(p, "w", SS_F32, 2, ws, &rows, &w));
+    TS_OK(ss_input(p, "v", SS_F32, 2, vs, &none, &v));
+    TS_OK(ss_matmul(p, x, w, &y));
+    TS_OK(ss_constrain(p, y, &none, &r));
+    TS_OK(ss_matmul(p, r, v, &z));
+    if (add_too) {
+        ss_value s;
+        TS_OK(ss_binary(p, SS_ADD, r, r, &s));
+        TS_OK(ss_output(p, s, NULL));
+    }
+    TS_OK(ss_output(p, z, NULL));
+    return p;
+}
+
+/* The one all-reduce of e's ledger. */
+static ss_coll_record only_sum(const ss_executable *e)
+{
+    ss_coll_record r, found = {0};
+    int n = 0;
+    for (int i = 0; i < ss_executable_ledger_count(e); i++) {
+        TS_OK(ss_executable_ledger_get(e, i, &r));
+        if (r.kind == SS_COLL_ALL_REDUCE) {
+            found = r;
+            n++;
+        }
+    }
+    cr_assert_eq(n, 1, "%d all-reduces", n);
+    return found;
+}
+
+Test(xla_narrow, a_sum_read_only_by_dots_is_written_in_bf16_by_the_plan_only)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_program *p = sum_program(mesh, false);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
+    ss_plan before, after;
+    TS_OK(ss_executable_plan_model(e, NULL, &narrow, &before));
+    ss_coll_record f32sum = only_sum(e);
+    int marked = -1;
+    TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
+    cr_assert_eq(marked, 1);
+    /* XLA reduces the f32 partial sums: the ledger's record is unchanged. */
+    ss_coll_record s = only_sum(e);
+    cr_assert_eq(s.dtype, SS_F32);
+    cr_assert_eq(s.bytes, f32sum.bytes);
+    TS_OK(ss_executable_plan_model(e, NULL, &narrow, &after));
+    /* The sum's own buffer at half; the f32 partial sums stay. */
+    size_t f32y = ss_device_buffer_bytes((size_t)M * N * 4), bf16y = ss_device_buffer_bytes((size_t)M * N * 2);
+    cr_assert_eq(before.peak_bytes - after.peak_bytes, f32y - bf16y, "peak %zu -> %zu",
+                 before.peak_bytes, after.peak_bytes);
+
+    /* The run: f32 sums and the single-device values. */
+    float *x = malloc(sizeof(float) * M * K), *w = malloc(sizeof(float) * K * N),
+          *v = malloc(sizeof(float) * N * V), *z = malloc(sizeof(float) * M * V),
+          *want = malloc(sizeof(float) * M * V);
+    pr_fill(x, (size_t)M * K, 1);
+    pr_fill(w, (size_t)K * N, 2);
+    pr_fill(v, (size_t)N * V, 3);
+    const void *in[3] = {x, w, v};
+    void *ev[1] = {want}, *out[1] = {z};
+    TS_OK(ss_program_eval(p, in, ev));
+    ss_context *ctx = pr_make_ctx();
+    TS_OK(ss_executable_run(e, ctx, in, out));
+    /* The run sums the partial products in another order than the
+     * single-device dot: equal to f32 rounding of the largest value. */
+    float scale = 0;
+    for (size_t k = 0; k < (size_t)M * V; k++)
+        scale = fmaxf(scale, fabsf(want[k]));
+    for (size_t k = 0; k < (size_t)M * V; k++)
+        cr_assert_float_eq(z[k], want[k], 1e-5f * scale, "z[%zu] %g vs %g", k, z[k], want[k]);
+    pr_plan_is_run(e, ctx);
+    free(x);
+    free(w);
+    free(v);
+    free(z);
+    free(want);
+    ss_context_destroy(ctx);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
+
+Test(xla_narrow, a_sum_with_another_reader_stays_f32)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_program *p = sum_program(mesh, true);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
+    int marked = -1;
+    TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
+    cr_assert_eq(marked, 0);
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);

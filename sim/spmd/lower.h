@@ -59,6 +59,9 @@ typedef struct ss__bufdesc {
     bool xla_bf16;   /* an f32 all-gather's result that XLA's TPU compiler
                         gathers in bf16 (xla_narrow.c): a plan under a memory
                         model and the ledger count it so; runs ignore it */
+    bool xla_remat;  /* the plan's model of XLA's rematerialisation
+                        (xla_remat.c): freed after its forward readers and
+                        computed again before the next one */
     char name[48];  /* "%12 dot_general": the value and what made the buffer */
 } ss__bufdesc;
 
@@ -330,6 +333,21 @@ typedef ss_status (*ss__peak_fn)(const ss_executable *e, void *ctx, size_t *peak
  * of its own when anything changed (the caller frees it when it differs
  * from the original's). peak_of plans a candidate list. */
 ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *ctx);
+/* The planned peak of an executable (xla_remat.c's measure), per buffer
+ * whether it is in HBM at that peak (at_peak, e->nbufs long), and the
+ * instruction at which it is reached (*at_inst; -1 when none is). */
+typedef ss_status (*ss__remat_peak_fn)(const ss_executable *e, void *ctx, size_t *peak,
+                                       bool *at_peak, int *at_inst);
+/* Rewrite copy e (its own buffer table) for the plan under XLA's
+ * rematerialisation (xla_remat.c): while the planned peak exceeds
+ * `budget` (ss_memory_model.xla_remat_limit_bytes; 0: never), a value in
+ * HBM at the peak is freed after its last reader before it and computed
+ * again before its next reader. e->insts becomes a list of its own when
+ * anything changed (a list it replaces is freed unless it is `keep`, the
+ * original's); *recomputed counts the values, their buffers are marked
+ * xla_remat. A program with loops is left as it is. */
+ss_status ss__executable_xla_remat(ss_executable *e, const ss__inst *keep, size_t budget,
+                                   ss__remat_peak_fn peak_of, void *ctx, int *recomputed);
 /* At most this many results per instruction (a loop's carries and ys). */
 #define SS__INST_MAX_RESULTS 64
 /* The buffers instruction i defines (out, extra outs, a loop's results)

@@ -272,6 +272,9 @@ static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode
     int j = ss__inst_taken_operand(i, r, first >= 0 && donated(md, i->in[first]));
     if (j < 0)
         return false;
+    int res0 = r == 0 ? i->out : i->extra_out[r - 1];
+    if (e->bufs[res0].xla_bf16 && !e->bufs[i->in[j]].xla_bf16)
+        return false; /* a sum XLA writes in bf16 (xla_narrow.c): its own buffer */
     md->moved[i->in[j]] = true;
     int res = r == 0 ? i->out : i->extra_out[r - 1];
     if (md->slots && (slot_output(md, res) || md->slots->slot_of[i->in[j]] >= 0)) {
@@ -676,9 +679,41 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     return st;
 }
 
+/* The plan's peak for xla_remat.c: fusion_peak's, and the instruction
+ * where the plan reaches it (its memory timeline's first). */
+static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                            int *at_inst)
+{
+    const fusion_ctx *c = ctx;
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    bool *flags = calloc(nb, 4);
+    ss_memory_point *pts = malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1));
+    if (!flags || !pts) {
+        free(flags);
+        free(pts);
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
+    timeline tl = {pts, e->ninsts, 0};
+    ss_plan p;
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, &tl, NULL,
+                            c->layout, true, c->memo);
+    *peak = p.peak_bytes;
+    *at_inst = -1;
+    for (int k = 0; k < tl.n && k < tl.cap && !st; k++)
+        if (pts[k].peak_bytes == p.peak_bytes) {
+            *at_inst = pts[k].step;
+            break;
+        }
+    free(flags);
+    free(pts);
+    return st;
+}
+
 /* e as the device model plans it: a copy with its buffers sized by
- * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c); free it
- * with model_copy_free. */
+ * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c) and,
+ * with the model's xla_remat_limit_bytes, its rematerialisation
+ * (xla_remat.c); free it with model_copy_free. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
                             bool fusion, size_t onchip_cap, const ss_memory_model *loops,
                             region_memo *memo,
@@ -689,6 +724,10 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
         return st;
     fusion_ctx c = {donate, onchip_cap, loops, layout, memo};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
+    int recomputed;
+    if (!st && loops && loops->xla_remat_limit_bytes)
+        st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes, remat_peak,
+                                      &c, &recomputed);
     if (st) {
         if (copy->insts != e->insts)
             free(copy->insts);
@@ -909,7 +948,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
                 c.pairs = (const int (*)[2]) & e->pairs[i->pairs_at];
-            if (e->bufs[i->out].xla_bf16) /* gathered in bf16 by XLA's TPU compiler */
+            if (e->bufs[i->out].xla_bf16 && c.kind == SS_COLL_ALL_GATHER) /* gathered in bf16 by
+                                                                              XLA's TPU compiler */
                 c.dtype = SS_BF16;
             if ((st = ss__coll_record_plan(&c, &rec)))
                 break;
@@ -1105,6 +1145,12 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
         all[m] = (ss_live_buffer){-1, gaps, "", SS_BUFFER_FRAGMENTATION, -1, 0};
         snprintf(all[m++].name, sizeof all[0].name, "XLA's heap fragmentation, counted twice");
     }
+    for (int b = 0; b < e->nbufs && sized->bufs != e->bufs; b++)
+        if (sized->bufs[b].xla_remat) { /* xla_remat.c: not counted, listed */
+            all[m] = (ss_live_buffer){e->bufs[b].value, ss_device_buffer_bytes(sized->bufs[b].bytes),
+                                      "", SS_BUFFER_RECOMPUTED, -1, 0};
+            snprintf(all[m++].name, sizeof all[0].name, "%s", e->bufs[b].name);
+        }
     return m;
 }
 
@@ -1164,7 +1210,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     *n = 0;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
-    ss_live_buffer *all = malloc(sizeof *all * (2 * nb + 3));
+    ss_live_buffer *all = malloc(sizeof *all * (3 * nb + 3));
     heap_trace ht;
     bool heap = in_loop < 0 && heap_modelled(e, c->model);
     if (!flags || !all || (heap && heap_trace_init(&ht, e->nbufs))) {
@@ -1439,7 +1485,7 @@ ss_status ss_executable_ledger_get(const ss_executable *e, int index, ss_coll_re
     ss_coll c = i->coll;
     if (i->pairs_at >= 0)
         c.pairs = (const int (*)[2]) & owner->pairs[i->pairs_at];
-    if (owner->bufs[i->out].xla_bf16) /* ss_executable_model_gathers */
+    if (owner->bufs[i->out].xla_bf16 && c.kind == SS_COLL_ALL_GATHER) /* xla_narrow.c */
         c.dtype = SS_BF16;
     ss_status st = ss__coll_record_plan(&c, out);
     if (!st)

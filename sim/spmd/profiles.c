@@ -65,6 +65,15 @@
  * with the arguments and outputs, then largest first (six MLP dumps of
  * the fit sweep: schedule order at 524,288 and 4,194,304 rows, largest
  * first at 917,504, 1,048,576, 5,767,168 and 6,291,456). */
+/* XLA's rematerialisation budget (xla_remat.c): its HloRematerialization
+ * memory limit plus the program's arguments and outputs, as libtpu
+ * 0.0.42.1 logs it (--vmodule=hlo_rematerialization=1; one chip of v5e:2x4
+ * and of v5p:2x2x2, f(x, w) = exp(x @ w) @ w.T with x of 16 and 64 MiB
+ * per chip on v5e, 16 and 256 MiB on v5p: the same sum for both sizes;
+ * tests/data/xla_tpu/remat.json, make_remat.py). About 95 % of the HBM
+ * available below. */
+#define V5E_REMAT_BUDGET ((size_t)16063620096)
+#define V5P_REMAT_BUDGET ((size_t)97663017984)
 #define V5E_HBM_AVAILABLE ((size_t)(15.75 * (1 << 30)))
 #define V5P_HBM_AVAILABLE ((size_t)(95.74 * (1 << 30)))
 
@@ -82,7 +91,7 @@ static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0}, 20e9},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0}, 20e9},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
@@ -90,7 +99,7 @@ static const ss_hw_profile profiles[] = {
                 "256 chips/slice",
      197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
-      V5E_BOOKKEEPING_SLOTS, true, false, V5E_HBM_AVAILABLE}, PCIE4_X16_BW},
+      V5E_BOOKKEEPING_SLOTS, true, false, V5E_HBM_AVAILABLE, V5E_REMAT_BUDGET}, PCIE4_X16_BW},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
      * per link), 6144 chips in the largest slice, DCN 50 Gb/s per chip
@@ -101,14 +110,14 @@ static const ss_hw_profile profiles[] = {
                 "6144 chips/slice",
      459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5P_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
-      V5P_BOOKKEEPING_SLOTS, true, true, V5P_HBM_AVAILABLE}, PCIE4_X16_BW},
+      V5P_BOOKKEEPING_SLOTS, true, true, V5P_HBM_AVAILABLE, V5P_REMAT_BUDGET}, PCIE4_X16_BW},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
      * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0}, PCIE5_X16_BW},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0}, PCIE5_X16_BW},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }

@@ -1,7 +1,7 @@
 /*
- * xla_narrow.c — the all-gathers XLA's TPU compiler moves in bf16 (plan
- * and ledger only, under a memory model with xla_bf16_gathers:
- * `--device tpu-*`).
+ * xla_narrow.c — the all-gathers XLA's TPU compiler moves in bf16, and the
+ * all-reduces whose results it writes in bf16 (plan and ledger only,
+ * under a memory model with xla_bf16_gathers: `--device tpu-*`).
  *
  * XLA's TPU compiler computes an f32 dot_general of DEFAULT precision as
  * one bf16 pass: it converts the operands to bf16 before the dot. When an
@@ -14,12 +14,25 @@
  * fsdp and of an activation over tensor inside the layer loops is bf16,
  * each half of shardsim's f32 gather of the same block), while gathers
  * read by other ops stay f32 (the embedding lookup's result, the
- * scatter-add of its gradient), and no reduce-scatter or all-reduce is
- * narrowed (a dot's f32 result is reduced in f32).
+ * scatter-add of its gradient), and no reduce-scatter is narrowed.
  *
- * The pass marks the gathered buffer (ss__bufdesc.xla_bf16): the plan
- * under the model sizes it as bf16 (ss__executable_laid_out) and the
- * executable's ledger records the gather as bf16 (ss_executable_ledger_get).
+ * An all-reduce is narrowed on its result side only: XLA reduces the dot's
+ * f32 partial sums in f32 and writes the sum in bf16 when nothing but such
+ * dots reads it (the convert moves into the collective), so the operand
+ * stays f32 and the result buffer is half. Measured in libtpu 0.0.42.1's
+ * records (every record.json of tests/data/xla_tpu, result_bytes half of
+ * operand_bytes): the Flax MLP's 6 activation all-reduces per step (the
+ * hidden layer's partial sums, forward and backward, read by the next
+ * layer's dot and by a weight gradient's dot) on every v5e and v5p slice
+ * and every batch of the fit sweep, f32[rows,1024] -> bf16 (its buffer
+ * assignment: bf16[rows,1024] all-reduce results beside the f32 dot
+ * outputs); no all-reduce of the LM, the MoE layer or the transformer
+ * block (their sums are read by adds, norms, the optimizer).
+ *
+ * The pass marks the gathered (or reduced) buffer (ss__bufdesc.xla_bf16):
+ * the plan under the model sizes it as bf16 (ss__executable_laid_out) and
+ * the executable's ledger records a gather as bf16, an all-reduce as f32,
+ * its operand (ss_executable_ledger_get).
  * The run is untouched: it still gathers f32, with JAX's CPU numerics.
  * A dot whose precision_config asks for HIGH or HIGHEST (ss__node
  * .dot_precise) keeps its gathered operand f32, as XLA does.
@@ -244,7 +257,17 @@ static ss_status stashes(ss_executable *e, const readers *r, int *marked)
     return SS_OK;
 }
 
-/* Mark e's gathers (with `gathers`) and stacks (with `stash`), and those
+/* Is instruction i a collective that XLA narrows when its result reaches
+ * only DEFAULT f32 dots: an f32 all-gather (moved in bf16) or all-reduce
+ * (its sum written in bf16)? */
+static bool narrowable(const ss_executable *e, const ss__inst *i)
+{
+    return i->kind == SS__INST_COLL && i->coll.dtype == SS_F32 && i->out >= 0 &&
+           i->out < e->nbufs && !e->bufs[i->out].xla_bf16 &&
+           (i->coll.kind == SS_COLL_ALL_GATHER || i->coll.kind == SS_COLL_ALL_REDUCE);
+}
+
+/* Mark e's gathers and all-reduces (with `gathers`) and stacks (with `stash`), and those
  * of its loops' and conditionals' regions; *ngathers and *nstashes count
  * them. */
 static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngathers, int *nstashes)
@@ -254,9 +277,7 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
     bool have = e->nbufs && !st; /* r is built (and freed below) */
     for (int k = 0; gathers && !st && k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
-        if (i->kind != SS__INST_COLL || i->coll.kind != SS_COLL_ALL_GATHER ||
-            i->coll.dtype != SS_F32 || i->out < 0 || i->out >= e->nbufs ||
-            e->bufs[i->out].xla_bf16)
+        if (!narrowable(e, i))
             continue;
         if (dots_only(e, &r, i->out, 0, false)) {
             dots_only(e, &r, i->out, 0, true);

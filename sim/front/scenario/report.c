@@ -388,6 +388,7 @@ const char *const ss__scn_role_names[] = {
     [SS_BUFFER_RESULT] = "result",       [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "loop",           [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
     [SS_BUFFER_FRAGMENTATION] = "heap gaps",
+    [SS_BUFFER_RECOMPUTED] = "recomputed",
 };
 
 /* A buffer's role inside a loop's body (ss_live_buffer.loop >= 0). */
@@ -396,6 +397,7 @@ const char *const ss__scn_body_role_names[] = {
     [SS_BUFFER_RESULT] = "body out",     [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "loop",           [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
     [SS_BUFFER_FRAGMENTATION] = "heap gaps",
+    [SS_BUFFER_RECOMPUTED] = "recomputed",
 };
 
 static const char *const role_plurals[] = {
@@ -403,6 +405,7 @@ static const char *const role_plurals[] = {
     [SS_BUFFER_RESULT] = "results",        [SS_BUFFER_SCRATCH] = "scratch",
     [SS_BUFFER_LOOP] = "in loops",         [SS_BUFFER_BOOKKEEPING] = "bookkeeping",
     [SS_BUFFER_FRAGMENTATION] = "heap fragmentation",
+    [SS_BUFFER_RECOMPUTED] = "recomputed",
 };
 
 /* --explain-memory: every buffer of the planned peak with its role and
@@ -410,10 +413,11 @@ static const char *const role_plurals[] = {
 static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
 {
     char a[32], b[32];
-    double by_role[SS_BUFFER_FRAGMENTATION + 1] = {0};
+    double by_role[SS_BUFFER_RECOMPUTED + 1] = {0};
     for (int k = 0; k < r->npeak; k++) /* a loop body's buffers count as the loop's */
         by_role[r->peak[k].loop >= 0 ? SS_BUFFER_LOOP : r->peak[k].role] +=
             (double)r->peak[k].bytes;
+    int recomputed = 0;
     ss__fmt_bytes(a, sizeof a, (double)r->plan.peak_bytes);
     ss__fmt_bytes(b, sizeof b, (double)sc->device_memory);
     fprintf(f, "Memory at the planned peak (--explain-memory; per device%s%s): %s of %s\n",
@@ -423,6 +427,10 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
     for (int k = 0; k < r->npeak; k++) {
         char label[256];
         const char *role = ss__scn_role_names[r->peak[k].role];
+        if (r->peak[k].role == SS_BUFFER_RECOMPUTED && r->peak[k].loop < 0) {
+            recomputed++; /* listed below: not alive at the peak */
+            continue;
+        }
         if (r->peak[k].loop >= 0) { /* in a loop's body: the body's value */
             char v[160];
             value_label(sc, r->peak[k].loop, v, sizeof v);
@@ -451,7 +459,21 @@ static void text_peak(const ss_scenario *sc, const ss__scn_report *r, FILE *f)
             ss__fmt_bytes(a, sizeof a, by_role[k]);
             fprintf(f, " %s %s", a, role_plurals[k]);
         }
-    fprintf(f, "\n\n");
+    fprintf(f, "\n");
+    if (recomputed) {
+        ss__fmt_bytes(a, sizeof a, by_role[SS_BUFFER_RECOMPUTED]);
+        fprintf(f, "  recomputed, not alive at the peak (XLA's rematerialisation under the HBM "
+                   "limit: freed after their readers before it, computed again after it; %s):\n",
+                a);
+        for (int k = 0; k < r->npeak; k++)
+            if (r->peak[k].role == SS_BUFFER_RECOMPUTED && r->peak[k].loop < 0) {
+                char label[256];
+                buffer_label(sc, &r->peak[k], label, sizeof label);
+                ss__fmt_bytes(a, sizeof a, (double)r->peak[k].bytes);
+                fprintf(f, "  %12s  %-9s  %s\n", a, "recomputed", label);
+            }
+    }
+    fprintf(f, "\n");
 }
 
 static void text_explain(const ss_scenario *sc, const ss__scn_report *r, FILE *f, ss_status *rst)
