@@ -175,7 +175,7 @@ typedef struct peak_detail {
     size_t extra;
     ss_buffer_role extra_role;
     ss_value extra_value;
-    bool peak_only; /* only the peak is wanted: FLOPs are not counted */
+    bool peak_only; /* only the peak is wanted: FLOPs and collectives are not counted */
     /* A loop whose body's run made the peak (its instruction in the
      * executable planned) and the carries that run owned:
      * ss_executable_peak_detail lists the body's buffers. */
@@ -848,7 +848,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                 (double)e->bufs[i->out].bytes;
             out->transfers++;
         }
-        if (i->kind == SS__INST_COLL) {
+        if (i->kind == SS__INST_COLL && (!pd || !pd->peak_only)) {
             ss_coll_record rec;
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
