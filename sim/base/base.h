@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define SS__PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -37,9 +38,22 @@ typedef struct ss__buf {
 void ss__buf_init(ss__buf *b);
 void ss__buf_free(ss__buf *b);
 void ss__buf_clear(ss__buf *b);
-void ss__buf_puts(ss__buf *b, const char *s);
-void ss__buf_putn(ss__buf *b, const char *s, size_t n);
-void ss__buf_putc(ss__buf *b, char c);
+/* Append n bytes, a string, a character. Appends that fit the room left
+ * are inline (a JSON report makes some 50,000 of them); the others grow
+ * the buffer in ss__buf_putn_grow. */
+void ss__buf_putn_grow(ss__buf *b, const char *s, size_t n);
+static inline void ss__buf_putn(ss__buf *b, const char *s, size_t n)
+{
+    if (b->len + n < b->cap && !b->oom) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    } else {
+        ss__buf_putn_grow(b, s, n);
+    }
+}
+static inline void ss__buf_puts(ss__buf *b, const char *s) { ss__buf_putn(b, s, strlen(s)); }
+static inline void ss__buf_putc(ss__buf *b, char c) { ss__buf_putn(b, &c, 1); }
 /* Append v in decimal, as printf's "%lld" writes it. */
 void ss__buf_put_int(ss__buf *b, long long v);
 /* Append `c` n times (n <= 0 appends nothing). */

@@ -47,25 +47,12 @@ static bool buf_reserve(ss__buf *b, size_t extra)
     return true;
 }
 
-void ss__buf_putn(ss__buf *b, const char *s, size_t n)
+void ss__buf_putn_grow(ss__buf *b, const char *s, size_t n)
 {
     if (!buf_reserve(b, n))
         return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void ss__buf_puts(ss__buf *b, const char *s)
-{
-    ss__buf_putn(b, s, strlen(s));
-}
-
-void ss__buf_putc(ss__buf *b, char c)
-{
-    if (!buf_reserve(b, 1))
-        return;
-    b->data[b->len++] = c;
     b->data[b->len] = '\0';
 }
 

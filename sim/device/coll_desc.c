@@ -364,6 +364,50 @@ ss_status ss_coll_output(const ss_coll *c, ss_dtype *dtype, int *rank, int64_t s
     return SS_OK;
 }
 
+/* The G members (device ids, in rank order) of the group of mesh position
+ * pos under c, whose axes' mesh indices are idx, and pos's rank in it: the
+ * positions that differ from pos only in c's axes, ranked by those axes'
+ * coordinates flattened in c's order (or by c's index groups). */
+static int group_members(const ss_coll *c, const int idx[], int G, int pos, int members[])
+{
+    const ss_mesh *m = c->mesh;
+    int na = ss_mesh_axis_count(m);
+    int64_t coords[SS_MAX_AXES], sizes[SS_MAX_AXES], stride[SS_MAX_AXES];
+    ss_mesh_coords(m, pos, coords);
+    int64_t s = 1;
+    for (int a = na - 1; a >= 0; a--) {
+        sizes[a] = ss_mesh_axis_size(m, a);
+        stride[a] = s;
+        s *= sizes[a];
+    }
+    /* f: pos's flattened coordinate over c's axes; base: the position with
+     * those coordinates 0. */
+    int64_t f = 0, base = pos;
+    for (int i = 0; i < c->naxes; i++) {
+        f = f * sizes[idx[i]] + coords[idx[i]];
+        base -= coords[idx[i]] * stride[idx[i]];
+    }
+    /* The flattened indices of my group, in rank order. */
+    int64_t first = 0;
+    int my_rank = (int)f;
+    if (c->index_groups) {
+        for (int i = 0; i < c->ngroups * c->group_size; i++)
+            if (c->index_groups[i] == f) {
+                first = i / c->group_size * c->group_size;
+                my_rank = i % c->group_size;
+            }
+    }
+    for (int r = 0; r < G; r++) {
+        int64_t fi = c->index_groups ? c->index_groups[first + r] : r, p = base;
+        for (int i = c->naxes - 1; i >= 0; i--) {
+            p += fi % sizes[idx[i]] * stride[idx[i]];
+            fi /= sizes[idx[i]];
+        }
+        members[r] = ss_mesh_device_id(m, (int)p);
+    }
+    return my_rank;
+}
+
 ss_status ss_coll_group(const ss_coll *c, int device, int members[], int cap, int *size,
                         int *rank)
 {
@@ -380,38 +424,39 @@ ss_status ss_coll_group(const ss_coll *c, int device, int members[], int cap, in
         return ss__fail(SS_ERR_RANGE, "room for %d group members, the group has %d", cap, G);
     int idx[SS_MAX_AXES];
     axis_indices(c, idx);
-    int na = ss_mesh_axis_count(m);
-    int64_t coords[SS_MAX_AXES], sizes[SS_MAX_AXES];
-    ss_mesh_coords(m, pos, coords);
-    for (int a = 0; a < na; a++)
-        sizes[a] = ss_mesh_axis_size(m, a);
-    int64_t f = 0;
-    for (int i = 0; i < c->naxes; i++)
-        f = f * sizes[idx[i]] + coords[idx[i]];
-    /* The flattened indices of my group, in rank order. */
-    int64_t first = 0;
-    int my_rank = (int)f;
-    if (c->index_groups) {
-        for (int i = 0; i < c->ngroups * c->group_size; i++)
-            if (c->index_groups[i] == f) {
-                first = i / c->group_size * c->group_size;
-                my_rank = i % c->group_size;
-            }
-    }
-    for (int r = 0; r < G; r++) {
-        int64_t fi = c->index_groups ? c->index_groups[first + r] : r;
-        int64_t cc[SS_MAX_AXES];
-        memcpy(cc, coords, sizeof cc);
-        for (int i = c->naxes - 1; i >= 0; i--) {
-            cc[idx[i]] = fi % sizes[idx[i]];
-            fi /= sizes[idx[i]];
+    *rank = group_members(c, idx, G, pos, members);
+    return SS_OK;
+}
+
+ss_status ss__coll_groups(const ss_coll *c, int ids[], int cap, int *ngroups, int *gsize)
+{
+    *ngroups = *gsize = 0;
+    int G;
+    ss_status st = ss__coll_group_size(c, &G);
+    if (st)
+        return st;
+    int idx[SS_MAX_AXES];
+    axis_indices(c, idx);
+    const ss_mesh *m = c->mesh;
+    int n = ss_mesh_device_count(m);
+    bool seen[SS_MAX_DEVICES];
+    memset(seen, 0, sizeof seen[0] * (size_t)n);
+    int at = 0;
+    for (int pos = 0; pos < n; pos++) {
+        if (seen[pos])
+            continue;
+        if (at + G > cap)
+            return ss__fail(SS_ERR_RANGE, "ledger groups: room for %d ids, need more", cap);
+        group_members(c, idx, G, pos, ids + at);
+        for (int r = 0; r < G; r++) {
+            int p = ss_mesh_position_of(m, ids[at + r]);
+            if (p >= 0)
+                seen[p] = true;
         }
-        int64_t p = 0;
-        for (int a = 0; a < na; a++)
-            p = p * sizes[a] + cc[a];
-        members[r] = ss_mesh_device_id(m, (int)p);
+        at += G;
+        *gsize = G;
+        ++*ngroups;
     }
-    *rank = my_rank;
     return SS_OK;
 }
 

@@ -262,6 +262,13 @@ ss_context *ss__array_context(const ss_array *a);
  * those of ss_coll_output. */
 ss_status ss__coll_record_plan(const ss_coll *c, ss_coll_record *rec);
 
+/* Every replica group of `c` over its mesh: the group of each mesh
+ * position not yet listed, in position order, its members' device ids in
+ * rank order (ss_coll_group's); ids[g * *gsize + r], *ngroups groups.
+ * Errors: those of ss_coll_group, SS_ERR_RANGE when cap ids do not hold
+ * them (those that fit are written). */
+ss_status ss__coll_groups(const ss_coll *c, int ids[], int cap, int *ngroups, int *gsize);
+
 /* Internal allocation with a full description for reports. */
 ss_status ss__device_alloc_named(ss_context *ctx, int device, size_t bytes, const char *what,
                                  void **out);

@@ -280,6 +280,10 @@ unsigned ss__manual_invariant(const ss_program *p, unsigned inv[], int *known, s
 /* Append a node (copied); on success *out is its value. Invalidates
  * propagation results. */
 ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out);
+/* Room for n nodes in all, so that adding them does not move the nodes
+ * again and again (an importer that knows how many ops it reads).
+ * SS_ERR_NOMEM when there is no room: nothing changes. */
+ss_status ss__program_reserve(ss_program *p, int n);
 /* The node of value v, or NULL (with a message) if v is not a value of p. */
 const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what);
 /* The memory a value lives in: after a compile, what its memory pass

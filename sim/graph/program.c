@@ -76,6 +76,18 @@ ss_status ss__program_add(ss_program *p, const ss__node *node, ss_value *out)
     return SS_OK;
 }
 
+ss_status ss__program_reserve(ss_program *p, int n)
+{
+    if (n <= p->cap)
+        return SS_OK;
+    ss__node *grown = realloc(p->nodes, sizeof *p->nodes * (size_t)n);
+    if (!grown)
+        return ss__fail(SS_ERR_NOMEM, "program: out of host memory for %d values", n);
+    p->nodes = grown;
+    p->cap = n;
+    return SS_OK;
+}
+
 const ss__node *ss__program_node(const ss_program *p, ss_value v, const char *what)
 {
     if (v < 0 || v >= p->n) {

@@ -124,7 +124,8 @@ static ss_status extract(ss_program *p, const char *what, int start, int nargs, 
         return st;
     r->is_region = true;
     int *map = malloc(sizeof(int) * (size_t)(count ? count : 1));
-    if (!map) {
+    if (!map || ss__program_reserve(r, count + *ncaps) != SS_OK) { /* its nodes: known here */
+        free(map);
         ss_program_destroy(r);
         return ss__fail(SS_ERR_NOMEM, "%s: out of host memory", what);
     }

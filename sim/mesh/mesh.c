@@ -243,6 +243,11 @@ int64_t ss_mesh_axis_size(const ss_mesh *mesh, int axis)
 
 int ss_mesh_axis_index(const ss_mesh *mesh, const char *name)
 {
+    /* The mesh's names are interned (names.c), and so are the axis names
+     * specs and collectives store: most lookups end at the pointer. */
+    for (int i = 0; i < mesh->naxes; i++)
+        if (mesh->names[i] == name)
+            return i;
     for (int i = 0; i < mesh->naxes; i++)
         if (strcmp(mesh->names[i], name) == 0)
             return i;

@@ -124,39 +124,7 @@ static ss_phase coll_phase(const ss_executable *e, int k)
 static ss_status coll_groups(const ss_executable *e, int k, int ids[], int cap, int *ng, int *gs)
 {
     ss_coll c = bound_coll(e, k);
-    int n = ss_mesh_device_count(e->mesh);
-    char *seen = calloc((size_t)n, 1);
-    int *members = malloc(sizeof *members * (size_t)n);
-    if (!seen || !members) {
-        free(seen);
-        free(members);
-        return ss__fail(SS_ERR_NOMEM, "ledger groups: out of host memory");
-    }
-    int at = 0;
-    ss_status st = SS_OK;
-    *ng = *gs = 0;
-    for (int pos = 0; pos < n && !st; pos++) {
-        if (seen[pos])
-            continue;
-        int size = 0, rank = 0;
-        if ((st = ss_coll_group(&c, ss_mesh_device_id(e->mesh, pos), members, n, &size, &rank)))
-            break;
-        if (at + size > cap) {
-            st = ss__fail(SS_ERR_RANGE, "ledger groups: room for %d ids, need more", cap);
-            break;
-        }
-        for (int m = 0; m < size; m++) {
-            int p = ss_mesh_position_of(e->mesh, members[m]);
-            if (p >= 0)
-                seen[p] = 1;
-            ids[at++] = members[m];
-        }
-        *gs = size;
-        ++*ng;
-    }
-    free(seen);
-    free(members);
-    return st;
+    return ss__coll_groups(&c, ids, cap, ng, gs);
 }
 
 /* The permute pairs of instruction k over every group as device ids, at
@@ -358,6 +326,29 @@ typedef struct steps_acc {
     double flops, sent;
 } steps_acc;
 
+/* The steps a->out[from, to) of one run of a loop's regions, appended
+ * again for the next run: its collectives' ledger entries `per` further
+ * on, FLOPs and bytes sent summed as steps_of sums them. False, with
+ * nothing done, when those steps or their copies are not all in a->out
+ * (then steps_of walks the regions again). */
+static bool repeat_steps(steps_acc *a, int from, int to, int per)
+{
+    if (!a->out || to > a->cap || a->m + (to - from) > a->cap)
+        return false;
+    for (int j = from; j < to; j++) {
+        ss_step_cost c = a->out[j];
+        if (c.kind == SS_STEP_COLLECTIVE) {
+            c.ledger_index += per;
+            a->sent += c.bytes;
+        } else if (c.kind == SS_STEP_KERNEL || c.kind == SS_STEP_FUSED) {
+            a->flops += c.flops;
+        }
+        a->out[a->m++] = c;
+    }
+    a->ncoll += per;
+    return true;
+}
+
 /* The steps of one run of e, each attributed to `as` when it is a value
  * (steps inside a loop or a case: the outer program's loop node) or to its
  * own node. A loop's steps are its regions', run after run in the ledger's
@@ -396,11 +387,24 @@ static ss_status steps_of(const ss_executable *e, ss_value as, steps_acc *a)
             }
             bool known;
             int64_t trips = ss__loop_runs(l, &known);
+            /* Every run takes the same steps: the previous run's are
+             * copied when they were written out. */
+            int from = a->m, to = a->m, ncoll = a->ncoll;
             for (int64_t t = 0; t < trips && !st; t++) {
+                int m = a->m, nc = a->ncoll;
+                if (t > 0 && repeat_steps(a, from, to, nc - ncoll)) {
+                    from = m;
+                    to = a->m;
+                    ncoll = nc;
+                    continue;
+                }
                 if (l->cond)
                     st = steps_of(l->cond, v, a);
                 if (!st)
                     st = steps_of(l->body, v, a);
+                from = m;
+                to = a->m;
+                ncoll = nc;
             }
             if (!st && l->cond && known)
                 st = steps_of(l->cond, v, a);

@@ -32,8 +32,9 @@ static ss_status hoist_loads(ss_executable *e)
     for (int k = 0; k < e->ninsts; k++)
         if (e->insts[k].kind != SS__INST_LOAD)
             tmp[m++] = e->insts[k];
-    memcpy(e->insts, tmp, sizeof *tmp * (size_t)e->ninsts);
-    free(tmp);
+    free(e->insts);
+    e->insts = tmp;
+    e->insts_cap = e->ninsts ? e->ninsts : 1;
     return SS_OK;
 }
 

@@ -294,19 +294,34 @@ int ss__loop_alias_passed(ss_executable *e, int index, int nin, const int in[], 
 {
     ss__loop_exec *x = &e->loops[index];
     const ss_executable *b = x->body;
+    /* The body's first LOAD and STORE of each carry (ss__region_load and
+     * _store), in one walk: a loop's operands, so at most SS__MAX_INPUTS. */
+    int load[SS__MAX_INPUTS], store[SS__MAX_INPUTS];
+    int nc = x->ncarry < SS__MAX_INPUTS ? x->ncarry : SS__MAX_INPUTS;
+    for (int k = 0; k < nc; k++)
+        load[k] = store[k] = -1;
+    for (int j = b->ninsts - 1; j >= 0; j--) {
+        const ss__inst *i = &b->insts[j];
+        if (i->kind == SS__INST_LOAD && i->index >= 0 && i->index < nc)
+            load[i->index] = i->out;
+        if (i->kind == SS__INST_STORE && i->index >= 0 && i->index < nc)
+            store[i->index] = i->in[0];
+    }
     int n = 0;
-    for (int k = 0; k < x->ncarry; k++) {
-        int load = ss__region_load(b, k), store = ss__region_store(b, k), uses = 0;
-        bool earlier = false; /* an earlier carry handed back the same buffer */
-        for (int j = 0; j < b->ninsts && store >= 0; j++) {
-            const ss__inst *i = &b->insts[j];
-            earlier = earlier || (i->kind == SS__INST_STORE && i->index < k && i->in[0] == store);
-        }
+    for (int k = 0; k < nc; k++) {
+        int uses = 0;
         for (int j = 0; j < nin; j++)
             uses += in[j] == in[k];
-        if (store < 0 || store != load || earlier || uses != 1 ||
+        if (store[k] < 0 || store[k] != load[k] || uses != 1 ||
             e->bufs[in[k]].bytes != e->bufs[outs[k]].bytes ||
             e->bufs[in[k]].host != e->bufs[outs[k]].host)
+            continue;
+        bool earlier = false; /* an earlier carry handed back the same buffer */
+        for (int j = 0; j < b->ninsts && !earlier; j++) {
+            const ss__inst *i = &b->insts[j];
+            earlier = i->kind == SS__INST_STORE && i->index < k && i->in[0] == store[k];
+        }
+        if (earlier)
             continue;
         outs[k] = x->outs[k] = in[k];
         n++;

@@ -159,6 +159,11 @@ typedef struct mode {
      * with loops, see plan_run). */
     ss__out_slots *slots;
     const ss_executable *e; /* the executable planned */
+    /* The peak detail's snapshot, copied on write (pd only): a new peak
+     * starts generation `gen`; a buffer's flags are copied to the snapshot
+     * before their first change in a generation (kept_gen[b] then is gen),
+     * and those unchanged since the last peak at the end (snapshot_finish). */
+    unsigned gen, *kept_gen;
 } mode;
 
 /* Is b an output counted from the start (in its slot)? */
@@ -176,7 +181,7 @@ typedef struct peak_detail {
     size_t extra;
     ss_buffer_role extra_role;
     ss_value extra_value;
-    bool peak_only; /* only the peak is wanted: FLOPs are not counted */
+    bool peak_only; /* only the peak is wanted: FLOPs and collectives are not counted */
     /* A loop whose body's run made the peak (its instruction in the
      * executable planned) and the carries that run owned:
      * ss_executable_peak_detail lists the body's buffers. */
@@ -233,24 +238,43 @@ static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result
     ht->born[b] = -1;
 }
 
+/* Buffer b's flags are about to change: the last peak's snapshot keeps
+ * what they are now, unless it has already. */
+static void snapshot_keep(mode *md, int b)
+{
+    if (md->kept_gen[b] != md->gen) {
+        md->pd->at_hbm[b] = md->pd->hbm[b];
+        md->pd->at_copy[b] = md->pd->copy[b];
+        md->kept_gen[b] = md->gen;
+    }
+}
+
+/* The snapshot of the last peak, whole: what has not changed since. */
+static void snapshot_finish(const ss_executable *e, mode *md)
+{
+    for (int b = 0; md->pd && md->gen && b < e->nbufs; b++)
+        snapshot_keep(md, b);
+}
+
 static void hbm_set(mode *md, int b, bool in)
 {
-    if (md->pd)
+    if (md->pd) {
+        snapshot_keep(md, b);
         md->pd->hbm[b] = in;
+    }
     if (md->pd && md->pd->heap)
         heap_note(md->e, md->pd->heap, md->result, md->arg_input, b, in);
 }
 
-/* A new peak: remember what makes it up. */
+/* A new peak: remember what makes it up (its buffers: snapshot_keep). */
 static void peak_snapshot(const ss_executable *e, mode *md, size_t extra, ss_buffer_role role,
                           ss_value value)
 {
+    (void)e;
     peak_detail *pd = md->pd;
     if (!pd)
         return;
-    size_t nb = (size_t)e->nbufs;
-    memcpy(pd->at_hbm, pd->hbm, nb);
-    memcpy(pd->at_copy, pd->copy, nb);
+    md->gen++;
     pd->extra = extra;
     pd->extra_role = role;
     pd->extra_value = value;
@@ -814,15 +838,17 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                onchip_cap ? calloc(nb, 1) : NULL, results ? calloc(nb, 1) : NULL,
                loops && loops->loops_onchip && onchip_cap && !e->region,
                loops && loops->loop_stacks_hbm, pd,
-               layout, fusion, 0, memo, NULL, e};
+               layout, fusion, 0, memo, NULL, e, 0, NULL};
     bool *kept = calloc(nb, 1);
+    md.kept_gen = pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
-        (results && !md.result)) {
+        (results && !md.result) || (pd && !md.kept_gen)) {
         free((void *)md.arg_input);
         free(md.moved);
         free(md.onchip);
         free(md.result);
         free(kept);
+        free(md.kept_gen);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
     int *arg_input = (int *)md.arg_input;
@@ -875,8 +901,10 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         case SS__INST_STORE:
             if (arrays && borrowed && !e->region) { /* an undonated input returned: copied */
                 live += ss_device_buffer_bytes(e->bufs[b0].bytes);
-                if (md.pd)
+                if (md.pd) {
+                    snapshot_keep(&md, b0);
                     md.pd->copy[b0] = true;
+                }
             } else if (arrays) {
                 kept[b0] = true;
             }
@@ -943,7 +971,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                 (double)e->bufs[i->out].bytes;
             out->transfers++;
         }
-        if (i->kind == SS__INST_COLL) {
+        if (i->kind == SS__INST_COLL && (!pd || !pd->peak_only)) {
             ss_coll_record rec;
             ss_coll c = i->coll;
             if (i->pairs_at >= 0)
@@ -959,6 +987,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     }
     if (end_live)
         *end_live = live;
+    snapshot_finish(e, &md);
+    free(md.kept_gen);
     free(arg_input);
     free(md.moved);
     free(md.onchip);

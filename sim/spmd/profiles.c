@@ -175,13 +175,17 @@ ss_status ss_estimate_step(const ss_executable *e, const ss_mesh *mesh,
                             const ss_hw_profile *p, ss_step_estimate *out)
 {
     memset(out, 0, sizeof *out);
-    int n = 0;
-    ss_status st = ss_executable_steps(e, NULL, 0, &n);
-    ss_step_cost *c = st ? NULL : malloc(sizeof *c * (size_t)(n ? n : 1));
-    if (!st && !c)
-        st = ss__fail(SS_ERR_NOMEM, "estimate: out of host memory");
-    if (!st)
-        st = ss_executable_steps(e, c, n, &n);
+    /* Room for the steps of a program without loops first (a loop's runs
+     * are quick to list only when they are written out), then for all. */
+    int n = 0, cap = 4 * e->ninsts + 16;
+    ss_step_cost *c = malloc(sizeof *c * (size_t)cap);
+    ss_status st = c ? ss_executable_steps(e, c, cap, &n)
+                     : ss__fail(SS_ERR_NOMEM, "estimate: out of host memory");
+    if (!st && n > cap) {
+        ss_step_cost *more = realloc(c, sizeof *c * (size_t)n);
+        st = more ? ss_executable_steps(e, c = more, n, &n)
+                  : ss__fail(SS_ERR_NOMEM, "estimate: out of host memory");
+    }
     if (st) {
         free(c);
         return st;

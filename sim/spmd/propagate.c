@@ -708,8 +708,9 @@ static ss_status fixpoint(ss_program *p, const ss__layout *hint, ss__layout **ou
                           ss_sharding_origin **why)
 {
     size_t count = (size_t)(p->n ? p->n : 1);
-    prop s = {p, p->mesh, calloc(count, sizeof(ss__layout)), calloc(count, sizeof(bool)),
-              calloc(count, sizeof(bool)), hint, calloc(count, sizeof(ss_sharding_origin))};
+    /* L, fixed and why are written for every value below: not zeroed. */
+    prop s = {p, p->mesh, malloc(count * sizeof(ss__layout)), malloc(count * sizeof(bool)),
+              calloc(count, sizeof(bool)), hint, malloc(count * sizeof(ss_sharding_origin))};
     if (!s.L || !s.fixed || !s.lent || !s.why) {
         free(s.L);
         free(s.fixed);

@@ -200,7 +200,9 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
         const ss_coll_record c = le.coll;
         if (i)
             ss__buf_putc(b, ',');
-        ss__buf_printf(b, "{\"seq\":%d,\"kind\":", i + 1);
+        ss__buf_puts(b, "{\"seq\":");
+        ss__buf_put_int(b, i + 1);
+        ss__buf_puts(b, ",\"kind\":");
         ss__json_str(b, ss_coll_kind_name(c.kind));
         static const char *const ops[] = {"sum", "max", "min", "mean"};
         ss__buf_puts(b, ",\"reduce_op\":");
@@ -210,8 +212,11 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
             ss__buf_puts(b, "null");
         ss__buf_puts(b, ",\"axes\":");
         json_axes(b, sc->mesh, c.naxes, c.axes);
-        ss__buf_printf(b, ",\"group_size\":%d,\"ngroups\":%d,\"replica_groups\":", c.group_size,
-                       c.ngroups);
+        ss__buf_puts(b, ",\"group_size\":");
+        ss__buf_put_int(b, c.group_size);
+        ss__buf_puts(b, ",\"ngroups\":");
+        ss__buf_put_int(b, c.ngroups);
+        ss__buf_puts(b, ",\"replica_groups\":");
         bool groups = n <= 256 && c.ngroups > 0 &&
                       ss_executable_ledger_groups(r->exe, i, ids, n) == SS_OK;
         if (groups) {
@@ -247,21 +252,28 @@ static void json_ledger(ss__buf *b, const ss_scenario *sc, const ss__scn_report 
         ss__json_str(b, ss_phase_name(le.phase));
         ss__buf_puts(b, ",\"dtype\":");
         ss__json_str(b, ss_dtype_name(c.dtype));
-        ss__buf_printf(b, ",\"bytes\":%zu,\"sent\":", c.bytes);
+        ss__buf_puts(b, ",\"bytes\":");
+        ss__buf_put_int(b, (long long)c.bytes);
+        ss__buf_puts(b, ",\"sent\":");
         json_num(b, c.sent);
         ss__buf_puts(b, ",\"received\":");
         json_num(b, c.received);
-        ss__buf_printf(b, ",\"provenance\":{\"source\":\"%s\",", le.user ? "user" : "reshard");
+        ss__buf_puts(b, le.user ? ",\"provenance\":{\"source\":\"user\","
+                                : ",\"provenance\":{\"source\":\"reshard\",");
         json_value_ref(b, sc, le.value);
         ss__buf_putc(b, '}');
         if (le.loop >= 0) { /* only loop entries carry the key: other reports keep their shape */
-            ss__buf_printf(b, ",\"loop\":{\"value\":%d,\"iteration\":%lld,\"trips\":",
-                           (int)le.loop, (long long)le.iteration);
+            ss__buf_puts(b, ",\"loop\":{\"value\":");
+            ss__buf_put_int(b, (int)le.loop);
+            ss__buf_puts(b, ",\"iteration\":");
+            ss__buf_put_int(b, (long long)le.iteration);
+            ss__buf_puts(b, ",\"trips\":");
             if (le.trips >= 0)
-                ss__buf_printf(b, "%lld", (long long)le.trips);
+                ss__buf_put_int(b, (long long)le.trips);
             else
                 ss__buf_puts(b, "null");
-            ss__buf_printf(b, ",\"region\":\"%s\",\"op\":", le.in_cond ? "cond" : "body");
+            ss__buf_puts(b, le.in_cond ? ",\"region\":\"cond\",\"op\":"
+                                       : ",\"region\":\"body\",\"op\":");
             ss__json_str(b, le.region_op ? le.region_op : "");
             ss__buf_puts(b, ",\"name\":");
             if (le.region_name && le.region_name[0])

@@ -507,6 +507,17 @@ static const int *norder_module(ss__imp *im, int order[])
     return order;
 }
 
+/* Ops in op and its regions, op included. */
+static int ops_in(const ss__mlir_op *op)
+{
+    int n = 1;
+    for (int r = 0; r < op->nregions; r++)
+        for (int b = 0; b < op->regions[r]->nblocks; b++)
+            for (int k = 0; k < op->regions[r]->blocks[b]->nops; k++)
+                n += ops_in(op->regions[r]->blocks[b]->ops[k]);
+    return n;
+}
+
 static bool import_module(ss__imp *im)
 {
     ss_scenario *sc = im->sc;
@@ -533,6 +544,10 @@ static bool import_module(ss__imp *im)
         if (ss_mesh_make(text, sc->devices, norder ? order : NULL, &sc->mesh) != SS_OK ||
             ss_program_create(sc->mesh, &sc->program) != SS_OK)
             ok = ss__imp_fail(im, mod, "mesh %s: %s", text, ss_error_message());
+        /* About a value per op: room for them at once (a hint; without
+         * the room the program grows as values come). */
+        if (ok)
+            (void)ss__program_reserve(sc->program, ops_in(mod) + 64);
     }
     im->text_mesh = sc->mesh;
     if (ok && strcmp(text, module_text) != 0) { /* --mesh: the text's ids are the module's */

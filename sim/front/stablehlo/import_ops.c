@@ -135,44 +135,126 @@ bool ss__imp_int_list(ss__imp *im, const ss__mlir_op *op, const ss__mlir_attr *a
 
 /* --- Op tables ---------------------------------------------------------------- */
 
-static const struct { const char *name; ss_unary_op op; } unary_ops[] = {
-    {"stablehlo.negate", SS_NEG}, {"stablehlo.exponential", SS_EXP}, {"stablehlo.log", SS_LOG},
-    {"stablehlo.tanh", SS_TANH}, {"stablehlo.sqrt", SS_SQRT}, {"stablehlo.rsqrt", SS_RSQRT},
-    {"chlo.square", SS_SQUARE}, {"stablehlo.abs", SS_ABS}, {"stablehlo.sign", SS_SIGN},
-    {"stablehlo.floor", SS_FLOOR}, {"stablehlo.ceil", SS_CEIL},
-    {"stablehlo.round_nearest_even", SS_ROUND_EVEN}, {"stablehlo.round_nearest_afz", SS_ROUND_AFZ},
-    {"stablehlo.sine", SS_SIN}, {"stablehlo.cosine", SS_COS}, {"stablehlo.tan", SS_TAN},
-    {"chlo.tan", SS_TAN}, {"chlo.erf", SS_ERF}, {"stablehlo.exponential_minus_one", SS_EXPM1},
-    {"stablehlo.log_plus_one", SS_LOG1P}, {"stablehlo.logistic", SS_LOGISTIC},
-    {"stablehlo.cbrt", SS_CBRT}, {"stablehlo.is_finite", SS_IS_FINITE}, {"stablehlo.not", SS_NOT},
-    {"stablehlo.popcnt", SS_POPCNT}, {"chlo.erf_inv", SS_ERF_INV},
-    {"stablehlo.count_leading_zeros", SS_CLZ},
+/* What the importer makes of an op, by its name: looked up once per op. */
+typedef enum imp_kind {
+    IMP_UNKNOWN, IMP_UNARY, IMP_BINARY, IMP_DIVIDE, IMP_MULTIPLY, IMP_CONSTANT, IMP_COMPARE,
+    IMP_SELECT, IMP_CLAMP, IMP_REDUCE_PRECISION, IMP_DOT, IMP_REDUCE, IMP_GATHER, IMP_SCATTER,
+    IMP_SORT, IMP_RNG, IMP_TOP_K, IMP_REDUCE_WINDOW, IMP_SELECT_AND_SCATTER, IMP_CASE, IMP_SLICE,
+    IMP_CONSTRAINT, IMP_CALL, IMP_MANUAL, IMP_WHILE, IMP_COLLECTIVE, IMP_BARRIER,
+    IMP_CUSTOM_CALL, IMP_CONVERT, IMP_BITCAST_CONVERT, IMP_RESHAPE, IMP_BROADCAST,
+    IMP_TRANSPOSE, IMP_IOTA, IMP_REVERSE, IMP_DYNAMIC_SLICE, IMP_DYNAMIC_UPDATE_SLICE, IMP_PAD,
+    IMP_CONCATENATE, IMP_RETURN,
+} imp_kind;
+
+/* Every op name the importer knows, sorted by strcmp (op_kind's binary
+ * search), with its kind and, for an elementwise op, its ss_unary_op or
+ * ss_binary_op. */
+typedef struct imp_name {
+    const char *name;
+    imp_kind kind;
+    int sub;
+} imp_name;
+
+static const imp_name op_names[] = {
+    {"chlo.erf", IMP_UNARY, SS_ERF},
+    {"chlo.erf_inv", IMP_UNARY, SS_ERF_INV},
+    {"chlo.next_after", IMP_BINARY, SS_NEXT_AFTER},
+    {"chlo.square", IMP_UNARY, SS_SQUARE},
+    {"chlo.tan", IMP_UNARY, SS_TAN},
+    {"chlo.top_k", IMP_TOP_K, 0},
+    {"func.call", IMP_CALL, 0},
+    {"func.return", IMP_RETURN, 0},
+    {"sdy.manual_computation", IMP_MANUAL, 0},
+    {"sdy.reshard", IMP_CONSTRAINT, 0},
+    {"sdy.return", IMP_RETURN, 0},
+    {"sdy.sharding_constraint", IMP_CONSTRAINT, 0},
+    {"stablehlo.abs", IMP_UNARY, SS_ABS},
+    {"stablehlo.add", IMP_BINARY, SS_ADD},
+    {"stablehlo.all_gather", IMP_COLLECTIVE, 0},
+    {"stablehlo.all_reduce", IMP_COLLECTIVE, 0},
+    {"stablehlo.all_to_all", IMP_COLLECTIVE, 0},
+    {"stablehlo.and", IMP_BINARY, SS_AND},
+    {"stablehlo.atan2", IMP_BINARY, SS_ATAN2},
+    {"stablehlo.bitcast_convert", IMP_BITCAST_CONVERT, 0},
+    {"stablehlo.broadcast_in_dim", IMP_BROADCAST, 0},
+    {"stablehlo.case", IMP_CASE, 0},
+    {"stablehlo.cbrt", IMP_UNARY, SS_CBRT},
+    {"stablehlo.ceil", IMP_UNARY, SS_CEIL},
+    {"stablehlo.clamp", IMP_CLAMP, 0},
+    {"stablehlo.collective_permute", IMP_COLLECTIVE, 0},
+    {"stablehlo.compare", IMP_COMPARE, 0},
+    {"stablehlo.concatenate", IMP_CONCATENATE, 0},
+    {"stablehlo.constant", IMP_CONSTANT, 0},
+    {"stablehlo.convert", IMP_CONVERT, 0},
+    {"stablehlo.cosine", IMP_UNARY, SS_COS},
+    {"stablehlo.count_leading_zeros", IMP_UNARY, SS_CLZ},
+    {"stablehlo.custom_call", IMP_CUSTOM_CALL, 0},
+    {"stablehlo.divide", IMP_DIVIDE, 0},
+    {"stablehlo.dot_general", IMP_DOT, 0},
+    {"stablehlo.dynamic_slice", IMP_DYNAMIC_SLICE, 0},
+    {"stablehlo.dynamic_update_slice", IMP_DYNAMIC_UPDATE_SLICE, 0},
+    {"stablehlo.exponential", IMP_UNARY, SS_EXP},
+    {"stablehlo.exponential_minus_one", IMP_UNARY, SS_EXPM1},
+    {"stablehlo.floor", IMP_UNARY, SS_FLOOR},
+    {"stablehlo.gather", IMP_GATHER, 0},
+    {"stablehlo.if", IMP_CASE, 0},
+    {"stablehlo.iota", IMP_IOTA, 0},
+    {"stablehlo.is_finite", IMP_UNARY, SS_IS_FINITE},
+    {"stablehlo.log", IMP_UNARY, SS_LOG},
+    {"stablehlo.log_plus_one", IMP_UNARY, SS_LOG1P},
+    {"stablehlo.logistic", IMP_UNARY, SS_LOGISTIC},
+    {"stablehlo.maximum", IMP_BINARY, SS_MAX},
+    {"stablehlo.minimum", IMP_BINARY, SS_MIN},
+    {"stablehlo.multiply", IMP_MULTIPLY, 0},
+    {"stablehlo.negate", IMP_UNARY, SS_NEG},
+    {"stablehlo.not", IMP_UNARY, SS_NOT},
+    {"stablehlo.optimization_barrier", IMP_BARRIER, 0},
+    {"stablehlo.or", IMP_BINARY, SS_OR},
+    {"stablehlo.pad", IMP_PAD, 0},
+    {"stablehlo.partition_id", IMP_COLLECTIVE, 0},
+    {"stablehlo.popcnt", IMP_UNARY, SS_POPCNT},
+    {"stablehlo.power", IMP_BINARY, SS_POW},
+    {"stablehlo.reduce", IMP_REDUCE, 0},
+    {"stablehlo.reduce_precision", IMP_REDUCE_PRECISION, 0},
+    {"stablehlo.reduce_scatter", IMP_COLLECTIVE, 0},
+    {"stablehlo.reduce_window", IMP_REDUCE_WINDOW, 0},
+    {"stablehlo.remainder", IMP_BINARY, SS_REM},
+    {"stablehlo.reshape", IMP_RESHAPE, 0},
+    {"stablehlo.return", IMP_RETURN, 0},
+    {"stablehlo.reverse", IMP_REVERSE, 0},
+    {"stablehlo.rng_bit_generator", IMP_RNG, 0},
+    {"stablehlo.round_nearest_afz", IMP_UNARY, SS_ROUND_AFZ},
+    {"stablehlo.round_nearest_even", IMP_UNARY, SS_ROUND_EVEN},
+    {"stablehlo.rsqrt", IMP_UNARY, SS_RSQRT},
+    {"stablehlo.scatter", IMP_SCATTER, 0},
+    {"stablehlo.select", IMP_SELECT, 0},
+    {"stablehlo.select_and_scatter", IMP_SELECT_AND_SCATTER, 0},
+    {"stablehlo.shift_left", IMP_BINARY, SS_SHIFT_LEFT},
+    {"stablehlo.shift_right_arithmetic", IMP_BINARY, SS_SHIFT_RIGHT_ARITHMETIC},
+    {"stablehlo.shift_right_logical", IMP_BINARY, SS_SHIFT_RIGHT_LOGICAL},
+    {"stablehlo.sign", IMP_UNARY, SS_SIGN},
+    {"stablehlo.sine", IMP_UNARY, SS_SIN},
+    {"stablehlo.slice", IMP_SLICE, 0},
+    {"stablehlo.sort", IMP_SORT, 0},
+    {"stablehlo.sqrt", IMP_UNARY, SS_SQRT},
+    {"stablehlo.subtract", IMP_BINARY, SS_SUB},
+    {"stablehlo.tan", IMP_UNARY, SS_TAN},
+    {"stablehlo.tanh", IMP_UNARY, SS_TANH},
+    {"stablehlo.transpose", IMP_TRANSPOSE, 0},
+    {"stablehlo.while", IMP_WHILE, 0},
+    {"stablehlo.xor", IMP_BINARY, SS_XOR},
 };
 
-static const struct { const char *name; ss_binary_op op; } binary_ops[] = {
-    {"stablehlo.add", SS_ADD}, {"stablehlo.subtract", SS_SUB}, {"stablehlo.multiply", SS_MUL},
-    {"stablehlo.divide", SS_DIV}, {"stablehlo.maximum", SS_MAX}, {"stablehlo.minimum", SS_MIN},
-    {"stablehlo.power", SS_POW}, {"stablehlo.remainder", SS_REM}, {"stablehlo.and", SS_AND},
-    {"stablehlo.or", SS_OR}, {"stablehlo.xor", SS_XOR}, {"stablehlo.shift_left", SS_SHIFT_LEFT},
-    {"stablehlo.shift_right_arithmetic", SS_SHIFT_RIGHT_ARITHMETIC},
-    {"stablehlo.shift_right_logical", SS_SHIFT_RIGHT_LOGICAL}, {"stablehlo.atan2", SS_ATAN2},
-    {"chlo.next_after", SS_NEXT_AFTER},
-};
-
-static int find_unary(const char *name)
+static int cmp_op_name(const void *key, const void *entry)
 {
-    for (size_t k = 0; k < sizeof unary_ops / sizeof *unary_ops; k++)
-        if (strcmp(unary_ops[k].name, name) == 0)
-            return (int)k;
-    return -1;
+    return strcmp(key, ((const imp_name *)entry)->name);
 }
 
-static int find_binary(const char *name)
+/* The entry of op name n, or NULL for an op the importer does not know. */
+static const imp_name *op_kind(const char *n)
 {
-    for (size_t k = 0; k < sizeof binary_ops / sizeof *binary_ops; k++)
-        if (strcmp(binary_ops[k].name, name) == 0)
-            return (int)k;
-    return -1;
+    return bsearch(n, op_names, sizeof op_names / sizeof *op_names, sizeof *op_names,
+                   cmp_op_name);
 }
 
 /* --- Ops ----------------------------------------------------------------------------- */
@@ -398,150 +480,219 @@ static bool op_call(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_v
 }
 
 /* Map one op: its results into res[] (op->nresults of them). */
-static bool map_op(ss__imp *im, const ss__mlir_op *op, const ss_value x[], ss_value res[])
+/* Op `op` of kind `on` (NULL: unknown) built from its operands x into its
+ * results res. An op whose operand count does not fit its kind is
+ * unsupported. */
+static bool map_op(ss__imp *im, const ss__mlir_op *op, const imp_name *on, const ss_value x[],
+                   ss_value res[])
 {
     ss_program *p = prog(im);
     const char *n = op->name;
-    int k;
+    int nx = op->noperands;
+    const ss__mlir_type *t;
+    ss_dtype dt;
     ss_status st = SS_OK;
-    if ((k = find_unary(n)) >= 0 && op->noperands == 1)
-        st = ss_unary(p, unary_ops[k].op, x[0], &res[0]);
-    else if (strcmp(n, "stablehlo.divide") == 0 && op->noperands == 2)
+    switch (on ? on->kind : IMP_UNKNOWN) {
+    case IMP_UNARY:
+        if (nx != 1)
+            break;
+        st = ss_unary(p, (ss_unary_op)on->sub, x[0], &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_BINARY:
+        if (nx != 2)
+            break;
+        st = ss_binary(p, (ss_binary_op)on->sub, x[0], x[1], &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_DIVIDE:
+        if (nx != 2)
+            break;
         return ss__imp_divide(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.multiply") == 0 && op->noperands == 2)
+    case IMP_MULTIPLY:
+        if (nx != 2)
+            break;
         return ss__imp_multiply(im, op, x, &res[0]);
-    else if ((k = find_binary(n)) >= 0 && op->noperands == 2)
-        st = ss_binary(p, binary_ops[k].op, x[0], x[1], &res[0]);
-    else if (strcmp(n, "stablehlo.constant") == 0)
+    case IMP_CONSTANT:
         return op_constant(im, op, &res[0]);
-    else if (strcmp(n, "stablehlo.compare") == 0 && op->noperands == 2)
+    case IMP_COMPARE:
+        if (nx != 2)
+            break;
         return op_compare(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.select") == 0 && op->noperands == 3)
+    case IMP_SELECT:
+        if (nx != 3)
+            break;
         st = ss_select(p, x[0], x[1], x[2], &res[0]);
-    else if (strcmp(n, "stablehlo.clamp") == 0 && op->noperands == 3)
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_CLAMP:
+        if (nx != 3)
+            break;
         st = ss_clamp(p, x[0], x[1], x[2], &res[0]);
-    else if (strcmp(n, "stablehlo.reduce_precision") == 0 && op->noperands == 1)
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_REDUCE_PRECISION:
+        if (nx != 1)
+            break;
         return op_reduce_precision(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.dot_general") == 0 && op->noperands == 2)
+    case IMP_DOT:
+        if (nx != 2)
+            break;
         return op_dot(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.reduce") == 0)
+    case IMP_REDUCE:
         return ss__imp_reduce(im, op, x, res);
-    else if (strcmp(n, "stablehlo.gather") == 0)
+    case IMP_GATHER:
         return ss__imp_gather(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.scatter") == 0)
+    case IMP_SCATTER:
         return ss__imp_scatter(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.sort") == 0)
+    case IMP_SORT:
         return ss__imp_sort(im, op, x, res);
-    else if (strcmp(n, "stablehlo.rng_bit_generator") == 0)
+    case IMP_RNG:
         return op_rng(im, op, x, res);
-    else if (strcmp(n, "chlo.top_k") == 0)
+    case IMP_TOP_K:
         return ss__imp_top_k(im, op, x, res);
-    else if (strcmp(n, "stablehlo.reduce_window") == 0)
+    case IMP_REDUCE_WINDOW:
         return ss__imp_reduce_window(im, op, x, res);
-    else if (strcmp(n, "stablehlo.select_and_scatter") == 0)
+    case IMP_SELECT_AND_SCATTER:
         return ss__imp_select_and_scatter(im, op, x, res);
-    else if (strcmp(n, "stablehlo.case") == 0 || strcmp(n, "stablehlo.if") == 0)
+    case IMP_CASE:
         return ss__imp_case(im, op, x, res);
-    else if (strcmp(n, "stablehlo.slice") == 0 && op->noperands == 1)
+    case IMP_SLICE:
+        if (nx != 1)
+            break;
         return op_slice(im, op, x, &res[0]);
-    else if ((strcmp(n, "sdy.sharding_constraint") == 0 || strcmp(n, "sdy.reshard") == 0) &&
-             op->noperands == 1)
+    case IMP_CONSTRAINT:
+        if (nx != 1)
+            break;
         return op_constraint(im, op, ss__mlir_op_attr(op, "sharding"), x, &res[0]);
-    else if (strcmp(n, "func.call") == 0)
+    case IMP_CALL:
         return op_call(im, op, x, res);
-    else if (strcmp(n, "sdy.manual_computation") == 0)
+    case IMP_MANUAL:
         return ss__imp_manual(im, op, x, res);
-    else if (strcmp(n, "stablehlo.while") == 0)
+    case IMP_WHILE:
         return ss__imp_while(im, op, x, res);
-    else if (ss__imp_is_collective(n))
+    case IMP_COLLECTIVE:
         return ss__imp_collective(im, op, x, &res[0]);
-    else if (strcmp(n, "stablehlo.optimization_barrier") == 0 &&
-             op->noperands == op->nresults) {
-        for (int i = 0; i < op->noperands; i++)
+    case IMP_BARRIER:
+        if (nx != op->nresults)
+            break;
+        for (int i = 0; i < nx; i++)
             res[i] = x[i];
         return true;
-    } else if (strcmp(n, "stablehlo.custom_call") == 0) {
-        const ss__mlir_attr *t = ss__mlir_op_attr(op, "call_target_name");
-        if (t && t->kind == SS__MLIR_AT_STRING && t->len == 8 && memcmp(t->s, "Sharding", 8) == 0 &&
-            op->noperands == 1 && op->nresults == 1)
+    case IMP_CUSTOM_CALL: {
+        const ss__mlir_attr *a = ss__mlir_op_attr(op, "call_target_name");
+        if (a && a->kind == SS__MLIR_AT_STRING && a->len == 8 && memcmp(a->s, "Sharding", 8) == 0 &&
+            nx == 1 && op->nresults == 1)
             return op_constraint(im, op, ss__mlir_op_attr(op, "mhlo.sharding"), x, &res[0]);
-        if (t && t->kind == SS__MLIR_AT_STRING && t->len == 25 &&
-            memcmp(t->s, "annotate_device_placement", 25) == 0)
+        if (a && a->kind == SS__MLIR_AT_STRING && a->len == 25 &&
+            memcmp(a->s, "annotate_device_placement", 25) == 0)
             return op_placement(im, op, x, res);
         return ss__imp_fail(im, op, "unsupported op 'stablehlo.custom_call @%.*s'",
-                            t && t->kind == SS__MLIR_AT_STRING ? (int)t->len : 1,
-                            t && t->kind == SS__MLIR_AT_STRING ? t->s : "?");
-    } else {
-        const ss__mlir_type *t;
-        ss_dtype dt;
-        if (strcmp(n, "stablehlo.convert") == 0 && op->noperands == 1) {
-            if (!result_type(im, op, &t, &dt))
-                return false;
-            st = ss_convert(p, x[0], dt, &res[0]);
-        } else if (strcmp(n, "stablehlo.bitcast_convert") == 0 && op->noperands == 1) {
-            if (!result_type(im, op, &t, &dt))
-                return false;
-            st = ss_bitcast_convert(p, x[0], dt, &res[0]);
-        } else if (strcmp(n, "stablehlo.reshape") == 0 && op->noperands == 1) {
-            if (!result_type(im, op, &t, &dt))
-                return false;
-            st = ss_reshape(p, x[0], t->rank, t->dims, &res[0]);
-        } else if (strcmp(n, "stablehlo.broadcast_in_dim") == 0 && op->noperands == 1) {
-            int dims[SS_MAX_RANK], nd;
-            if (!result_type(im, op, &t, &dt) ||
-                !dims_list(im, op, ss__mlir_op_attr(op, "broadcast_dimensions"),
-                           "broadcast_dimensions", dims, &nd))
-                return false;
-            if (nd != op->operands[0]->type->rank)
-                return ss__imp_fail(im, op, "'%s': %d broadcast dimensions for an operand of "
-                                            "rank %d", n, nd, op->operands[0]->type->rank);
-            st = ss_broadcast_in_dim(p, x[0], t->rank, t->dims, dims, &res[0]);
-        } else if (strcmp(n, "stablehlo.transpose") == 0 && op->noperands == 1) {
-            int perm[SS_MAX_RANK], np;
-            if (!dims_list(im, op, ss__mlir_op_attr(op, "permutation"), "permutation", perm, &np))
-                return false;
-            if (np != op->operands[0]->type->rank)
-                return ss__imp_fail(im, op, "'%s': a permutation of %d dims for rank %d", n, np,
-                                    op->operands[0]->type->rank);
-            st = ss_transpose(p, x[0], perm, &res[0]);
-        } else if (strcmp(n, "stablehlo.iota") == 0 && op->noperands == 0) {
-            const ss__mlir_attr *d = ss__mlir_op_attr(op, "iota_dimension");
-            if (!result_type(im, op, &t, &dt))
-                return false;
-            if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= t->rank)
-                return ss__imp_fail(im, op, "'%s': iota_dimension out of range", n);
-            st = ss_iota(p, dt, t->rank, t->dims, (int)d->i, &res[0]);
-        } else if (strcmp(n, "stablehlo.reverse") == 0 && op->noperands == 1) {
-            int dims[SS_MAX_RANK], nd;
-            if (!dims_list(im, op, ss__mlir_op_attr(op, "dimensions"), "dimensions", dims, &nd))
-                return false;
-            st = ss_reverse(p, x[0], nd, dims, &res[0]);
-        } else if (strcmp(n, "stablehlo.dynamic_slice") == 0 && op->noperands >= 1) {
-            int64_t sizes[SS_MAX_RANK];
-            int ns;
-            if (!int_list(im, op, ss__mlir_op_attr(op, "slice_sizes"), "slice_sizes", sizes,
-                          SS_MAX_RANK, &ns))
-                return false;
-            if (ns != op->noperands - 1 || ns != op->operands[0]->type->rank)
-                return ss__imp_fail(im, op, "'%s': needs one start index and one slice size per "
-                                            "dim", n);
-            st = ss_dynamic_slice(p, x[0], ns, x + 1, sizes, &res[0]);
-        } else if (strcmp(n, "stablehlo.dynamic_update_slice") == 0 && op->noperands >= 2) {
-            if (op->noperands - 2 != op->operands[0]->type->rank)
-                return ss__imp_fail(im, op, "'%s': needs one start index per dim", n);
-            st = ss_dynamic_update_slice(p, x[0], x[1], op->noperands - 2, x + 2, &res[0]);
-        } else if (strcmp(n, "stablehlo.pad") == 0 && op->noperands == 2) {
-            return op_pad(im, op, x, &res[0]);
-        } else if (strcmp(n, "stablehlo.concatenate") == 0 && op->noperands >= 1) {
-            const ss__mlir_attr *d = ss__mlir_op_attr(op, "dimension");
-            if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= SS_MAX_RANK)
-                return ss__imp_fail(im, op, "'%s': no dimension", n);
-            st = ss_concatenate(p, op->noperands, x, (int)d->i, &res[0]);
-        } else {
-            return ss__imp_fail(im, op, "unsupported op '%s'", n);
-        }
+                            a && a->kind == SS__MLIR_AT_STRING ? (int)a->len : 1,
+                            a && a->kind == SS__MLIR_AT_STRING ? a->s : "?");
     }
-    return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_CONVERT:
+        if (nx != 1)
+            break;
+        if (!result_type(im, op, &t, &dt))
+            return false;
+        st = ss_convert(p, x[0], dt, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_BITCAST_CONVERT:
+        if (nx != 1)
+            break;
+        if (!result_type(im, op, &t, &dt))
+            return false;
+        st = ss_bitcast_convert(p, x[0], dt, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_RESHAPE:
+        if (nx != 1)
+            break;
+        if (!result_type(im, op, &t, &dt))
+            return false;
+        st = ss_reshape(p, x[0], t->rank, t->dims, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_BROADCAST: {
+        if (nx != 1)
+            break;
+        int dims[SS_MAX_RANK], nd;
+        if (!result_type(im, op, &t, &dt) ||
+            !dims_list(im, op, ss__mlir_op_attr(op, "broadcast_dimensions"),
+                       "broadcast_dimensions", dims, &nd))
+            return false;
+        if (nd != op->operands[0]->type->rank)
+            return ss__imp_fail(im, op, "'%s': %d broadcast dimensions for an operand of "
+                                        "rank %d", n, nd, op->operands[0]->type->rank);
+        st = ss_broadcast_in_dim(p, x[0], t->rank, t->dims, dims, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_TRANSPOSE: {
+        if (nx != 1)
+            break;
+        int perm[SS_MAX_RANK], np;
+        if (!dims_list(im, op, ss__mlir_op_attr(op, "permutation"), "permutation", perm, &np))
+            return false;
+        if (np != op->operands[0]->type->rank)
+            return ss__imp_fail(im, op, "'%s': a permutation of %d dims for rank %d", n, np,
+                                op->operands[0]->type->rank);
+        st = ss_transpose(p, x[0], perm, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_IOTA: {
+        if (nx != 0)
+            break;
+        const ss__mlir_attr *d = ss__mlir_op_attr(op, "iota_dimension");
+        if (!result_type(im, op, &t, &dt))
+            return false;
+        if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= t->rank)
+            return ss__imp_fail(im, op, "'%s': iota_dimension out of range", n);
+        st = ss_iota(p, dt, t->rank, t->dims, (int)d->i, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_REVERSE: {
+        if (nx != 1)
+            break;
+        int dims[SS_MAX_RANK], nd;
+        if (!dims_list(im, op, ss__mlir_op_attr(op, "dimensions"), "dimensions", dims, &nd))
+            return false;
+        st = ss_reverse(p, x[0], nd, dims, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_DYNAMIC_SLICE: {
+        if (nx < 1)
+            break;
+        int64_t sizes[SS_MAX_RANK];
+        int ns;
+        if (!int_list(im, op, ss__mlir_op_attr(op, "slice_sizes"), "slice_sizes", sizes,
+                      SS_MAX_RANK, &ns))
+            return false;
+        if (ns != nx - 1 || ns != op->operands[0]->type->rank)
+            return ss__imp_fail(im, op, "'%s': needs one start index and one slice size per "
+                                        "dim", n);
+        st = ss_dynamic_slice(p, x[0], ns, x + 1, sizes, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_DYNAMIC_UPDATE_SLICE:
+        if (nx < 2)
+            break;
+        if (nx - 2 != op->operands[0]->type->rank)
+            return ss__imp_fail(im, op, "'%s': needs one start index per dim", n);
+        st = ss_dynamic_update_slice(p, x[0], x[1], nx - 2, x + 2, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    case IMP_PAD:
+        if (nx != 2)
+            break;
+        return op_pad(im, op, x, &res[0]);
+    case IMP_CONCATENATE: {
+        if (nx < 1)
+            break;
+        const ss__mlir_attr *d = ss__mlir_op_attr(op, "dimension");
+        if (!d || d->kind != SS__MLIR_AT_INT || d->i < 0 || d->i >= SS_MAX_RANK)
+            return ss__imp_fail(im, op, "'%s': no dimension", n);
+        st = ss_concatenate(p, nx, x, (int)d->i, &res[0]);
+        return st == SS_OK || ss__imp_fail(im, op, "'%s': %s", n, ss_error_message());
+    }
+    case IMP_RETURN:    /* ss__imp_block ends its block there */
+    case IMP_UNKNOWN:
+        break;
+    }
+    return ss__imp_fail(im, op, "unsupported op '%s'", n);
 }
 
 /* The value shardsim built has the type the text gives the result. */
@@ -565,10 +716,18 @@ static bool same_type(ss__imp *im, const ss__mlir_op *op, const ss__mlir_value *
                                 "another type", op->name, have, res->name ? res->name : "?");
 }
 
-static bool is_terminator(const char *n)
+/* May an op of this kind have other than one result? */
+static bool many_results(const imp_name *on)
 {
-    return strcmp(n, "func.return") == 0 || strcmp(n, "stablehlo.return") == 0 ||
-           strcmp(n, "sdy.return") == 0;
+    if (!on)
+        return false;
+    switch (on->kind) {
+    case IMP_CALL: case IMP_BARRIER: case IMP_MANUAL: case IMP_WHILE: case IMP_REDUCE:
+    case IMP_SORT: case IMP_TOP_K: case IMP_RNG: case IMP_CASE:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int cap, int *nret)
@@ -588,7 +747,8 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
         bool ok = true;
         for (int k = 0; ok && k < op->noperands; k++)
             ok = (x[k] = ss__imp_get(im, op, op->operands[k])) >= 0;
-        if (ok && is_terminator(op->name)) {
+        const imp_name *on = op_kind(op->name);
+        if (ok && on && on->kind == IMP_RETURN) {
             if (op->noperands > cap)
                 ok = ss__imp_fail(im, op, "'%s' returns %d values, expected %d", op->name,
                                   op->noperands, cap);
@@ -604,23 +764,13 @@ bool ss__imp_block(ss__imp *im, const ss__mlir_block *block, ss_value ret[], int
         if (ok && !r)
             ok = ss__imp_fail(im, NULL, "out of host memory");
         int before = ss_program_value_count(prog(im));
-        bool passes = strcmp(op->name, "func.call") == 0 ||
-                      strcmp(op->name, "stablehlo.optimization_barrier") == 0 ||
-                      strcmp(op->name, "sdy.manual_computation") == 0 ||
-                      strcmp(op->name, "stablehlo.while") == 0 ||
-                      strcmp(op->name, "stablehlo.reduce") == 0 ||
-                      strcmp(op->name, "stablehlo.sort") == 0 ||
-                      strcmp(op->name, "chlo.top_k") == 0 ||
-                      strcmp(op->name, "stablehlo.rng_bit_generator") == 0 ||
-                      strcmp(op->name, "stablehlo.case") == 0 ||
-                      strcmp(op->name, "stablehlo.if") == 0;
-        if (ok && !passes && op->nresults != 1)
+        if (ok && !many_results(on) && op->nresults != 1)
             ok = ss__imp_fail(im, op, "unsupported op '%s' with %d results",
                               op->name, op->nresults);
         for (int k = 0; ok && k < op->nresults; k++)
             r[k] = -1;
         if (ok)
-            ok = map_op(im, op, x, r);
+            ok = map_op(im, op, on, x, r);
         if (ok)
             ok = ss__imp_built(im, op, SS_OK, before);
         for (int k = 0; ok && k < op->nresults; k++)
