@@ -193,6 +193,51 @@ static ss_status sink_broadcast_carries(model *m)
     return SS_OK;
 }
 
+/* Is buffer b the result of a dot kernel that nothing but instruction
+ * `only` reads? */
+static bool dot_only_for(const model *m, int b, int only)
+{
+    int p = m->producer[b];
+    if (p < 0 || m->orig[p].kind != SS__INST_KERNEL || m->users[b] != 1 || m->free_at[b] < 0 ||
+        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT)
+        return false;
+    for (int x = 0; x < m->orig[only].nin; x++)
+        if (m->orig[only].in[x] == b)
+            return true;
+    return false;
+}
+
+/* XLA's output fusion on TPU: a select reading a dot's result that nothing
+ * else reads is fused into the dot's kernel (a kOutput fusion), which
+ * writes the select's value; the dot's own result is never materialised,
+ * and the select's is, in one buffer read by all its consumers, not fused
+ * into each of them. Measured in libtpu 0.0.42.1's optimized HLO of the
+ * fit sweep's MLP (tests/data/xla_tpu/flax_linen_fit_r*): the backward
+ * ReLU mask is convolution_select_fusion.1/.2 = select(gt(pre-activation),
+ * convolution(all-reduce, W^T), 0), its own buffer from that instruction
+ * to its last reader, and the pre-activation XLA recomputes dies there
+ * (its buffer-assignment and live-range dumps, /tmp/fit22's): fusing the
+ * select into its two readers instead kept the recomputed pre-activation
+ * and the dot's f32 result alive to the second, and XLA's heap placement
+ * (xla_heap.c) of the plan's buffers then spanned 12 GiB where XLA's own
+ * spans 10.5 GiB at 1,048,576 rows on v5e. Marks such dots away, and
+ * such selects in *kept (not candidates). */
+static void output_fusions(model *m, bool *kept)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *i = &m->orig[k];
+        if (i->kind != SS__INST_KERNEL || m->e->program->nodes[i->node].op != SS__OP_SELECT ||
+            i->mask_in[0].known || i->mask_in[1].known)
+            continue;
+        for (int x = 1; x < i->nin; x++)
+            if (dot_only_for(m, i->in[x], k)) {
+                m->away[i->in[x]] = true;
+                kept[i->out] = true;
+                break;
+            }
+    }
+}
+
 /* death[] from the set away[]: a fused-away value's operands live to its
  * last consumer (and through a chain of them). */
 static void deaths(model *m)
@@ -359,8 +404,10 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     bool any = false, sunk = false;
     if ((st = sink_broadcast_carries(&m)))
         goto done_flags;
+    output_fusions(&m, tried); /* tried: here the selects kept */
     for (int b = 0; b < nb; b++) {
-        ok[b] = candidate(&m, b);
+        ok[b] = !tried[b] && candidate(&m, b);
+        tried[b] = false;
         any = any || ok[b];
         sunk = sunk || m.away[b];
     }

@@ -267,6 +267,38 @@ static bool narrowable(const ss_executable *e, const ss__inst *i)
            (i->coll.kind == SS_COLL_ALL_GATHER || i->coll.kind == SS_COLL_ALL_REDUCE);
 }
 
+/* Is buffer b the result of a DEFAULT f32 dot that instruction `only`
+ * alone reads (FREEs aside)? r: the readers of e's buffers. */
+static bool dot_read_only_by(const ss_executable *e, const readers *r, int b, int only)
+{
+    if (b < 0 || b >= e->nbufs || r->at[b + 1] - r->at[b] != 1 || r->list[r->at[b]] != only)
+        return false;
+    for (int k = 0; k < only; k++)
+        if (e->insts[k].out == b && e->insts[k].kind != SS__INST_FREE)
+            return bf16_dot(e, &e->insts[k]);
+    return false;
+}
+
+/* Is instruction k of e a select of f32 that XLA's TPU compiler fuses
+ * into the dot producing one of its operands (ss__xla_output_fused) and
+ * whose result reaches only DEFAULT f32 dots? Then the convert those dots
+ * want moves into that output fusion and XLA writes the select in bf16:
+ * the backward ReLU mask's convolution_select_fusion.1/.2 of the fit
+ * sweep's MLP (tests/data/xla_tpu/flax_linen_fit_r*, libtpu 0.0.42.1's
+ * optimized HLO: bf16[rows,256] = select(gt, convolution(all-reduce,
+ * W^T), 0), read by the weight gradient's dot and the next layer's). */
+static bool narrow_output_fusion(const ss_executable *e, const readers *r, int k)
+{
+    const ss__inst *i = &e->insts[k];
+    if (!kernel_op(e, i, SS__OP_SELECT) || e->program->nodes[i->node].dtype != SS_F32 ||
+        i->out < 0 || i->out >= e->nbufs || e->bufs[i->out].xla_bf16)
+        return false;
+    bool fused = false;
+    for (int x = 1; x < i->nin && !fused; x++)
+        fused = dot_read_only_by(e, r, i->in[x], k);
+    return fused;
+}
+
 /* Mark e's gathers and all-reduces (with `gathers`) and stacks (with `stash`), and those
  * of its loops' and conditionals' regions; *ngathers and *nstashes count
  * them. */
@@ -284,6 +316,9 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
             ++*ngathers;
         }
     }
+    for (int k = 0; gathers && !st && k < e->ninsts; k++)
+        if (narrow_output_fusion(e, &r, k) && dots_only(e, &r, e->insts[k].out, 0, false))
+            dots_only(e, &r, e->insts[k].out, 0, true);
     if (stash && have)
         st = stashes(e, &r, nstashes);
     if (have) {
