@@ -245,3 +245,54 @@ Test(xla_narrow, a_sum_with_another_reader_stays_f32)
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);
 }
+
+/* s = select(m > 0, x @ w, 0), read by two dots (s @ v, s @ u): the
+ * backward ReLU mask of the Flax MLP (convolution_select_fusion in libtpu
+ * 0.0.42.1's optimized HLO of tests/data/xla_tpu/flax_linen_fit_r*: a
+ * bf16 select XLA fuses into the dot producing its operand). */
+static ss_program *mask_program(ss_mesh *mesh)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t xs[2] = {M, K}, ws[2] = {K, N}, ms[2] = {M, N}, vs[2] = {N, M};
+    ss_spec none;
+    TS_OK(ss_spec_parse("P()", &none));
+    ss_value x, w, m, v, u, y, zero, gt, s, a, b;
+    TS_OK(ss_input(p, "x", SS_F32, 2, xs, &none, &x));
+    TS_OK(ss_input(p, "w", SS_F32, 2, ws, &none, &w));
+    TS_OK(ss_input(p, "m", SS_F32, 2, ms, &none, &m));
+    TS_OK(ss_input(p, "v", SS_F32, 2, vs, &none, &v));
+    TS_OK(ss_input(p, "u", SS_F32, 2, vs, &none, &u));
+    TS_OK(ss_matmul(p, x, w, &y));
+    TS_OK(ss_constant(p, 0.0, &zero));
+    TS_OK(ss_compare(p, SS_CMP_GT, SS_CMP_FLOAT, m, zero, &gt));
+    ss_value zeros;
+    TS_OK(ss_binary(p, SS_MUL, m, zero, &zeros));
+    TS_OK(ss_select(p, gt, y, zeros, &s));
+    TS_OK(ss_matmul(p, s, v, &a));
+    TS_OK(ss_matmul(p, s, u, &b));
+    TS_OK(ss_output(p, a, NULL));
+    TS_OK(ss_output(p, b, NULL));
+    return p;
+}
+
+Test(xla_narrow, a_select_fused_into_its_dot_is_written_once_in_bf16)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_program *p = mask_program(mesh);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model tpu = {.layout = SS_LAYOUT_TPU, .xla_fusion = true, .xla_bf16_gathers = true};
+    ss_plan before, after;
+    TS_OK(ss_executable_plan_model(e, NULL, &tpu, &before));
+    TS_OK(ss_executable_model_gathers(e, &tpu, NULL));
+    TS_OK(ss_executable_plan_model(e, NULL, &tpu, &after));
+    /* The select is its own buffer (not fused into its two dots), and the
+     * model writes it in bf16: half its f32 bytes off the peak. */
+    size_t f32s = ss_device_buffer_bytes((size_t)M * N * 4), bf16s = ss_device_buffer_bytes((size_t)M * N * 2);
+    cr_assert_eq(before.peak_bytes - after.peak_bytes, f32s - bf16s, "peak %zu -> %zu",
+                 before.peak_bytes, after.peak_bytes);
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+}
