@@ -216,7 +216,8 @@ static bool dot_only_for(const model *m, int b, int only)
  * ReLU mask is convolution_select_fusion.1/.2 = select(gt(pre-activation),
  * convolution(all-reduce, W^T), 0), its own buffer from that instruction
  * to its last reader, and the pre-activation XLA recomputes dies there
- * (its buffer-assignment and live-range dumps, /tmp/fit22's): fusing the
+ * (its buffer-assignment and live-range dumps: XLA_FLAGS=--xla_dump_to
+ * with tests/xla_tpu/make_records.py, read with xla_heap.py): fusing the
  * select into its two readers instead kept the recomputed pre-activation
  * and the dot's f32 result alive to the second, and XLA's heap placement
  * (xla_heap.c) of the plan's buffers then spanned 12 GiB where XLA's own
