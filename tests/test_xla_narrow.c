@@ -39,19 +39,19 @@ static ss_program *gather_program(ss_mesh *mesh, bool sum_too)
     return p;
 }
 
-/* The one all-gather of e's ledger. */
-static ss_coll_record only_gather(const ss_executable *e)
+/* The one collective of `kind` in e's ledger. */
+static ss_coll_record only_coll(const ss_executable *e, ss_coll_kind kind)
 {
     ss_coll_record r, found = {0};
     int n = 0;
     for (int i = 0; i < ss_executable_ledger_count(e); i++) {
         TS_OK(ss_executable_ledger_get(e, i, &r));
-        if (r.kind == SS_COLL_ALL_GATHER) {
+        if (r.kind == kind) {
             found = r;
             n++;
         }
     }
-    cr_assert_eq(n, 1, "%d all-gathers", n);
+    cr_assert_eq(n, 1, "%d collectives of kind %d", n, (int)kind);
     return found;
 }
 
@@ -65,15 +65,15 @@ Test(xla_narrow, dot_operand_gathered_in_bf16_for_plan_and_ledger_only)
                     narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
     ss_plan before, after;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &before));
-    cr_assert_eq(only_gather(e).dtype, SS_F32);
-    cr_assert_eq(only_gather(e).bytes, (size_t)K * N * 4);
+    cr_assert_eq(only_coll(e, SS_COLL_ALL_GATHER).dtype, SS_F32);
+    cr_assert_eq(only_coll(e, SS_COLL_ALL_GATHER).bytes, (size_t)K * N * 4);
 
     int marked = -1;
     TS_OK(ss_executable_model_gathers(e, &plain, &marked));
     cr_assert_eq(marked, 0, "a model without xla_bf16_gathers marks nothing");
     TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
     cr_assert_eq(marked, 1);
-    ss_coll_record g = only_gather(e);
+    ss_coll_record g = only_coll(e, SS_COLL_ALL_GATHER);
     cr_assert_eq(g.dtype, SS_BF16);
     cr_assert_eq(g.bytes, (size_t)K * N * 2, "half the f32 gather: %zu", g.bytes);
     TS_OK(ss_executable_plan_model(e, NULL, &narrow, &after));
@@ -125,7 +125,7 @@ Test(xla_narrow, a_gather_with_another_reader_stays_f32)
     int marked = -1;
     TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
     cr_assert_eq(marked, 0);
-    cr_assert_eq(only_gather(e).dtype, SS_F32);
+    cr_assert_eq(only_coll(e, SS_COLL_ALL_GATHER).dtype, SS_F32);
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);
@@ -161,22 +161,6 @@ static ss_program *sum_program(ss_mesh *mesh, bool add_too)
     return p;
 }
 
-/* The one all-reduce of e's ledger. */
-static ss_coll_record only_sum(const ss_executable *e)
-{
-    ss_coll_record r, found = {0};
-    int n = 0;
-    for (int i = 0; i < ss_executable_ledger_count(e); i++) {
-        TS_OK(ss_executable_ledger_get(e, i, &r));
-        if (r.kind == SS_COLL_ALL_REDUCE) {
-            found = r;
-            n++;
-        }
-    }
-    cr_assert_eq(n, 1, "%d all-reduces", n);
-    return found;
-}
-
 Test(xla_narrow, a_sum_read_only_by_dots_is_written_in_bf16_by_the_plan_only)
 {
     ss_mesh *mesh = ts_make_mesh("x=8", 8);
@@ -186,12 +170,12 @@ Test(xla_narrow, a_sum_read_only_by_dots_is_written_in_bf16_by_the_plan_only)
     ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0};
     ss_plan before, after;
     TS_OK(ss_executable_plan_model(e, NULL, &narrow, &before));
-    ss_coll_record f32sum = only_sum(e);
+    ss_coll_record f32sum = only_coll(e, SS_COLL_ALL_REDUCE);
     int marked = -1;
     TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
     cr_assert_eq(marked, 1);
     /* XLA reduces the f32 partial sums: the ledger's record is unchanged. */
-    ss_coll_record s = only_sum(e);
+    ss_coll_record s = only_coll(e, SS_COLL_ALL_REDUCE);
     cr_assert_eq(s.dtype, SS_F32);
     cr_assert_eq(s.bytes, f32sum.bytes);
     TS_OK(ss_executable_plan_model(e, NULL, &narrow, &after));
