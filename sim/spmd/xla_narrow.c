@@ -280,7 +280,7 @@ static bool dot_read_only_by(const ss_executable *e, const readers *r, int b, in
 }
 
 /* Is instruction k of e a select of f32 that XLA's TPU compiler fuses
- * into the dot producing one of its operands (ss__xla_output_fused) and
+ * into the dot producing one of its operands (xla_fusion.c, output_fusions) and
  * whose result reaches only DEFAULT f32 dots? Then the convert those dots
  * want moves into that output fusion and XLA writes the select in bf16:
  * the backward ReLU mask's convolution_select_fusion.1/.2 of the fit
