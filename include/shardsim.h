@@ -1078,6 +1078,9 @@ typedef struct ss_memory_model {
      * the plan frees a value alive at its peak and computes it again
      * before its next reader, as XLA's TPU compiler does (0: never). */
     size_t xla_remat_limit_bytes;
+    /* A temporary read by dots only is never placed on chip (onchip_bytes):
+     * XLA's TPU compiler on v5p computes it in HBM (sim/spmd/profiles.c). */
+    bool onchip_not_dot_operands;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for

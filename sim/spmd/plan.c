@@ -164,6 +164,9 @@ typedef struct mode {
      * before their first change in a generation (kept_gen[b] then is gen),
      * and those unchanged since the last peak at the end (snapshot_finish). */
     unsigned gen, *kept_gen;
+    /* ss_memory_model.onchip_not_dot_operands: per buffer, read by dots
+     * only (NULL: not modelled); such a buffer is never placed on chip. */
+    bool *dot_operand;
 } mode;
 
 /* Is b an output counted from the start (in its slot)? */
@@ -343,13 +346,49 @@ static bool takes_operand(const ss_executable *e, const ss__inst *i, int r, mode
  * ss_memory_model. */
 static bool onchip_take(mode *md, int b, size_t bytes)
 {
-    if (!md->onchip || (b >= 0 && (md->result[b] || md->arg_input[b] >= 0)) ||
+    if (!md->onchip ||
+        (b >= 0 && (md->result[b] || md->arg_input[b] >= 0 ||
+                    (md->dot_operand && md->dot_operand[b]))) ||
         md->onchip_used + bytes > md->onchip_cap)
         return false;
     md->onchip_used += bytes;
     if (b >= 0)
         md->onchip[b] = true;
     return true;
+}
+
+/* Per buffer of e: is every reader (FREEs and STOREs aside) a dot, and
+ * is there one? NULL when out of host memory. */
+static bool *dot_operands(const ss_executable *e)
+{
+    int *readers = calloc((size_t)e->nbufs + 1, sizeof *readers);
+    int *dots = calloc((size_t)e->nbufs + 1, sizeof *dots);
+    bool *only = calloc((size_t)e->nbufs + 1, 1);
+    if (!readers || !dots || !only) {
+        free(only);
+        only = NULL;
+    }
+    for (int k = 0; only && k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE)
+            continue;
+        bool dot = i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == SS__OP_DOT;
+        for (int x = 0; x < i->nin; x++) {
+            int b = i->in[x];
+            bool again = false; /* a buffer read twice by one instruction counts once */
+            for (int y = 0; y < x; y++)
+                again |= i->in[y] == b;
+            if (b < 0 || b >= e->nbufs || again)
+                continue;
+            readers[b]++;
+            dots[b] += dot;
+        }
+    }
+    for (int b = 0; only && b < e->nbufs; b++)
+        only[b] = readers[b] > 0 && dots[b] == readers[b];
+    free(readers);
+    free(dots);
+    return only;
 }
 
 /* A new result buffer b: in host memory when it is a host buffer, else on
@@ -838,11 +877,14 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
                onchip_cap ? calloc(nb, 1) : NULL, results ? calloc(nb, 1) : NULL,
                loops && loops->loops_onchip && onchip_cap && !e->region,
                loops && loops->loop_stacks_hbm, pd,
-               layout, fusion, 0, memo, NULL, e, 0, NULL};
+               layout, fusion, 0, memo, NULL, e, 0, NULL, NULL};
     bool *kept = calloc(nb, 1);
     md.kept_gen = pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
+    bool dots_hbm = onchip_cap && loops && loops->onchip_not_dot_operands;
+    md.dot_operand = dots_hbm ? dot_operands(e) : NULL;
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
-        (results && !md.result) || (pd && !md.kept_gen)) {
+        (results && !md.result) || (pd && !md.kept_gen) || (dots_hbm && !md.dot_operand)) {
+        free(md.dot_operand);
         free((void *)md.arg_input);
         free(md.moved);
         free(md.onchip);
@@ -989,6 +1031,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         *end_live = live;
     snapshot_finish(e, &md);
     free(md.kept_gen);
+    free(md.dot_operand);
     free(arg_input);
     free(md.moved);
     free(md.onchip);

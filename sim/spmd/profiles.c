@@ -37,12 +37,17 @@
  * values computed there are of at most 4 MiB. With the output-slot model
  * (out_slots.h), 8 MiB leaves the block's v5p rows at 1.17-1.19 of XLA's
  * peak, 24 MiB puts flax_linen_train_step_b4k v5p:4x4x16 at 0.77; 16 MiB
- * brought the block's rows in (0.95-1.06). Known wrong for the 4096-row
- * MLP: XLA computes none of its values on chip (its S(1) holds prefetched
- * copies only), and since the plan writes its activation sums in bf16 and
- * fuses the backward ReLU mask into its dot (xla_narrow.c, xla_fusion.c)
- * the 16 MiB hold 14 MiB that XLA keeps in HBM: v5p:4x4x16 plans 0.75 of
- * XLA's peak (test_vs_xla.py KNOWN_BELOW). */
+ * brought the block's rows in (0.95-1.06). A temporary read by dots only
+ * is never placed there (ss_memory_model.onchip_not_dot_operands): in
+ * flax_linen_train_step_b4k's buffer assignments (v5p:2x2x2, 4x4x16) every
+ * such value (the bf16 all-reduce results, each read by the next layer's
+ * dot fusion; a 2 MiB f32 value between two dots, see the row below) is
+ * in HBM and S(1) holds prefetched copies only; the values XLA computes
+ * on chip in the block and the MoE are loop fusions' results with other
+ * readers (fusion.132, an all-reduce's operand in the MoE), though the
+ * MoE's and_convert_fusion (a ReLU mask read by one dot fusion) is on chip
+ * too. Without the rule b4k v5p:4x4x16 planned 0.75 of XLA's peak, with
+ * it 1.00 (tests/xla_tpu/test_vs_xla.py). */
 #define V5P_ONCHIP_TEMPORARIES ((size_t)16 << 20)
 /* XLA's TPU bookkeeping heap (xla_bookkeeping.c): a slot takes 2A - 512 B
  * of temp_size_in_bytes, A = 16 KiB the HBM alignment (libtpu 0.0.42.1's
@@ -95,7 +100,7 @@ static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0}, 20e9},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false}, 20e9},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
@@ -103,7 +108,8 @@ static const ss_hw_profile profiles[] = {
                 "256 chips/slice",
      197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
-      V5E_BOOKKEEPING_SLOTS, true, false, V5E_HBM_AVAILABLE, V5E_REMAT_BUDGET}, PCIE4_X16_BW},
+      V5E_BOOKKEEPING_SLOTS, true, false, V5E_HBM_AVAILABLE, V5E_REMAT_BUDGET, false},
+     PCIE4_X16_BW},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
      * per link), 6144 chips in the largest slice, DCN 50 Gb/s per chip
@@ -114,14 +120,15 @@ static const ss_hw_profile profiles[] = {
                 "6144 chips/slice",
      459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5P_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
-      V5P_BOOKKEEPING_SLOTS, true, true, V5P_HBM_AVAILABLE, V5P_REMAT_BUDGET}, PCIE4_X16_BW},
+      V5P_BOOKKEEPING_SLOTS, true, true, V5P_HBM_AVAILABLE, V5P_REMAT_BUDGET, true},
+     PCIE4_X16_BW},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
      * 450 GB/s per direction inside an 8-GPU node, 400 Gb/s InfiniBand
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0}, PCIE5_X16_BW},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false}, PCIE5_X16_BW},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }
