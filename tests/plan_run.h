@@ -8,6 +8,8 @@
 
 #include "support.h"
 
+#include <math.h>
+
 static inline ss_context *pr_make_ctx(void)
 {
     ss_context_options co = {.ndevices = 8, .device_memory = (size_t)64 << 20, .timeout = 30};
@@ -35,6 +37,20 @@ static inline size_t pr_device_bytes(const ss_program *p, ss_value v, int rank,
     for (int d = 0; d < rank; d++)
         n *= (size_t)local[d];
     return n;
+}
+
+/* got[0..n) equals want[0..n) within f32 rounding of want's largest
+ * magnitude: a sharded dot sums its partial products in another order than
+ * the single-device one. */
+static inline void pr_assert_close_to_largest(const float *got, const float *want, size_t n,
+                                              const char *what)
+{
+    float scale = 0;
+    for (size_t k = 0; k < n; k++)
+        scale = fmaxf(scale, fabsf(want[k]));
+    for (size_t k = 0; k < n; k++)
+        cr_assert_float_eq(got[k], want[k], 1e-5f * scale, "%s[%zu] %g vs %g", what, k, got[k],
+                           want[k]);
 }
 
 /* The plan's peak is every one of the 8 devices' measured peak; returns it. */
