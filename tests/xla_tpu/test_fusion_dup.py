@@ -23,7 +23,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import probes  # noqa: E402
-from test_stash_dtypes import plan_peak  # noqa: E402
 DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "fusion_dup.json"))
 
 
@@ -37,7 +36,7 @@ def main(argv):
     checks = []
     for case in data["cases"]:
         xla = case["memory"]["peak_bytes"]
-        plan = plan_peak(argv[1], case["lowered"], "tpu-v5p", devices)
+        plan = probes.plan_peak(argv[1], case["lowered"], "tpu-v5p", devices)
         checks.append((f"{case['case']}: XLA's compiled HLO computes {case['op']} in "
                        f"{case['op_copies']} places", case["op_copies"] >= 2))
         checks.append((f"{case['case']} ({case['what']}): plan peak {plan} B within 5 % of XLA's "
