@@ -1029,8 +1029,8 @@ typedef enum ss_memory_layout { SS_LAYOUT_DENSE = 0, SS_LAYOUT_TPU } ss_memory_l
  * goes on chip when it fits beside those already there, for its whole
  * life, else in HBM. With xla_fusion the plan also leaves out the values
  * XLA's compiler fuses into the kernels that read them (broadcasts and
- * cheap elementwise producers, duplicated into each consumer; expensive
- * ones with a single consumer), keeping what they are computed from alive
+ * elementwise producers, exp and divide included, duplicated into each
+ * consumer), keeping what they are computed from alive
  * until their last consumer instead; XLA chooses by cost, so the plan
  * takes such values largest first and keeps each fusion that does not
  * raise its peak (sim/spmd/xla_fusion.c). This changes the plan only, not

@@ -4,13 +4,25 @@
  *
  * XLA never materialises a value it fuses into the kernels that read it:
  * its instruction fusion puts a broadcast, and an elementwise producer
- * (a compare, a select, a convert, an add...) into each of its consumers,
- * duplicating it when it has several and is cheap (an expensive one, such
- * as exp, divide or tanh, only when it has one consumer); on TPU the
+ * (a compare, a select, a convert, an add, an exp, a divide...) into each
+ * of its consumers, duplicating it when it has several; on TPU the
  * consumers include dots and reductions, whose fusions read their
  * operands' producers. The value's bytes are then never allocated, but
  * what it is computed from must stay alive until its last consumer has
  * run.
+ *
+ * XLA's TPU compiler duplicates transcendental and dividing producers too,
+ * which its target-independent instruction fusion calls expensive and
+ * fuses into a single consumer only. Measured (libtpu 0.0.42.1, one chip
+ * of v5p:2x2x2; tests/xla_tpu/make_fusion_dup.py records it in
+ * tests/data/xla_tpu/fusion_dup.json): an f32 [4096, 32768] exp, divide by
+ * a row sum, tanh, log or rsqrt of an argument read by a row sum and a dot,
+ * or by two dots, reported temp_size_in_bytes 0, and the compiled HLO
+ * computes it in two fusions; the gradient of a cross-entropy over logits
+ * x @ w holds one logits buffer and computes exp(logits - max) in three
+ * fusions (the sum and both gradient dots). The LARGE LM's loss compiles
+ * the same way (XLA's buffer assignment of lm_large_full and
+ * lm_large_dots, v5e 2x4: the f32 logits are the only [B, S, V] buffer).
  *
  * shardsim's run materialises those values (sim/spmd/fuse.c fuses what its
  * own kernels can: f32 chains); this pass rewrites the plan's copy of the
@@ -31,37 +43,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is op (of an elementwise kernel) expensive for XLA, so that it is not
- * duplicated into several consumers (its IsExpensive: transcendental
- * functions, division, square roots)? */
-static bool expensive(const ss__node *n)
-{
-    if (n->op == SS__OP_UNARY)
-        switch ((ss__k_unary_op)n->sub) {
-        case SS__K_NEG: case SS__K_RELU: case SS__K_SQUARE: case SS__K_CONVERT: case SS__K_ABS:
-        case SS__K_SIGN: case SS__K_FLOOR: case SS__K_CEIL: case SS__K_ROUND_EVEN:
-        case SS__K_ROUND_AFZ: case SS__K_IS_FINITE: case SS__K_NOT: case SS__K_BITCAST:
-            return false;
-        default:
-            return true;
-        }
-    if (n->op == SS__OP_BINARY)
-        switch ((ss__k_binary_op)n->sub) {
-        case SS__K_ADD: case SS__K_SUB: case SS__K_MUL: case SS__K_MAX: case SS__K_MIN:
-            return false;
-        default:
-            return true;
-        }
-    return false; /* broadcast, compare, select, clamp */
-}
-
 typedef struct model {
     ss_executable *e;         /* the copy being rewritten (own bufs and insts) */
     const ss__inst *orig;     /* its instructions before */
     int norig;
     int *free_at;             /* buffer -> index of its FREE in orig, -1 */
     int *death;               /* buffer -> where its FREE goes now */
-    int *users;               /* buffer -> instructions reading it */
     int *producer;            /* buffer -> instruction, -1 */
     bool *in_loop;            /* buffer read by a LOOP instruction */
     bool *away;               /* buffer fused away */
@@ -87,8 +74,6 @@ static bool candidate(const model *m, int b)
             n->op != SS__OP_FMA)
             return false;
         if (i->mask_in[0].known || i->mask_in[1].known)
-            return false;
-        if (expensive(n) && m->users[b] > 1)
             return false;
     } else {
         return false;
@@ -365,12 +350,12 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     int nb = e->nbufs, ni = e->ninsts;
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
     model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
-               calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
-               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false};
+               malloc(sizeof(int) * nbz), calloc(nbz, 1), calloc(nbz, 1), malloc(sizeof(int) * niz),
+               malloc(sizeof(int) * nbz), false};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
-    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
+    if (!m.free_at || !m.death || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
         !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
@@ -383,11 +368,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
             m.free_at[i->in[0]] = k;
             continue;
         }
-        for (int x = 0; x < i->nin; x++) {
-            m.users[i->in[x]]++;
-            if (i->kind == SS__INST_LOOP)
-                m.in_loop[i->in[x]] = true;
-        }
+        for (int x = 0; x < i->nin && i->kind == SS__INST_LOOP; x++)
+            m.in_loop[i->in[x]] = true;
         if (i->kind == SS__INST_LOOP || i->kind == SS__INST_STORE)
             continue;
         /* single-result instructions only */
@@ -488,7 +470,6 @@ done_flags:
 done:
     free(m.free_at);
     free(m.death);
-    free(m.users);
     free(m.producer);
     free(m.in_loop);
     free(m.away);

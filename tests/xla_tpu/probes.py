@@ -4,10 +4,13 @@ programs compiled for one TPU slice on a 1-axis mesh ('x'), their record
 written as one JSON file, and a list of checks printed as TAP.
 
 `compile_probes` and `write_record` need jax[tpu] (tests/xla_tpu/requirements.txt);
-`tap` only the standard library.
+`plan_peak` and `tap` only the standard library.
 """
 
 import json
+import os
+import subprocess
+import tempfile
 
 
 def compile_probes(cases, topology, only, record):
@@ -44,6 +47,22 @@ def write_record(path, command, topology, ndev, jax_version, cases):
         json.dump({"command": command, "topology": topology, "mesh": {"x": ndev}, "jax": jax_version,
                    "cases": cases}, f, indent=1)
         f.write("\n")
+
+
+def plan_peak(shardsim, mlir, device, devices):
+    """plan_peak_bytes of `shardsim plan --device DEVICE --devices N` of a
+    probe's StableHLO text."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(mlir)
+        path = f.name
+    try:
+        p = subprocess.run([shardsim, "plan", path, "--json", "--device", device,
+                            "--devices", str(devices)], capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"shardsim plan: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)["memory"]["plan_peak_bytes"]
 
 
 def tap(checks):

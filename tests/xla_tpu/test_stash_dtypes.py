@@ -16,28 +16,12 @@ Standard library only; prints TAP.
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import probes  # noqa: E402
 DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtypes.json"))
-
-
-def plan_peak(shardsim, mlir, device, devices):
-    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-        f.write(mlir)
-        path = f.name
-    try:
-        p = subprocess.run([shardsim, "plan", path, "--json", "--device", device,
-                            "--devices", str(devices)], capture_output=True, text=True)
-    finally:
-        os.unlink(path)
-    if p.returncode not in (0, 1):
-        raise RuntimeError(f"shardsim plan: exit {p.returncode}: {p.stderr.strip()}")
-    return json.loads(p.stdout)["memory"]["plan_peak_bytes"]
 
 
 def main(argv):
@@ -50,7 +34,7 @@ def main(argv):
     checks, peaks = [], {}
     for case in data["cases"]:
         xla = case["memory"]["peak_bytes"]
-        plan = plan_peak(argv[1], case["lowered"], "tpu-v5e", devices)
+        plan = probes.plan_peak(argv[1], case["lowered"], "tpu-v5e", devices)
         peaks[case["case"]] = (xla, plan)
         checks.append((f"{case['case']} ({case['what']}): plan peak {plan} B within 10 % of XLA's "
                        f"{xla} B (ratio {plan / xla:.3f})", abs(plan / xla - 1) <= 0.10))
