@@ -290,6 +290,10 @@ typedef struct ss__heap_buffer {
     size_t bytes;
     int first, last;
     bool scan_stack;
+    /* A loop's stack XLA allocates before the loop, which the plan counts
+     * nowhere until then (sunk into the body by xla_fusion.c): in the
+     * heap's figures, not in the plan's own live sum. */
+    bool early;
 } ss__heap_buffer;
 /* Placement orders: by first instruction (the larger first among equals),
  * or largest first (the longer-lived first among equals); ties by index. */
@@ -310,6 +314,12 @@ typedef struct ss__heap_figures {
     size_t temp;   /* 2 x heap - max(A, N): temp_size_in_bytes */
     bool by_size;  /* placed largest first: schedule order's temp exceeded room */
 } ss__heap_figures;
+/* A program with while loops (scan_stack: a loop's state, its results in
+ * HBM from the loop on): what XLA's reported temp adds to the plan's most
+ * bytes of b[0..n) alive at once (the early buffers aside): the heap's
+ * most with them less that, plus the heap's most less the larger of the
+ * loop state's and the rest's (xla_heap.c). */
+ss_status ss__xla_heap_loop_extra(const ss__heap_buffer b[], int n, size_t *extra);
 /* The figures of b[0..n): placed by start, or largest first when that
  * placement's temp exceeds `room` (the HBM left by the arguments and
  * outputs; SIZE_MAX: never). SS_ERR_INVALID for a buffer whose last

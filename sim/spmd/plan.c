@@ -195,13 +195,16 @@ typedef struct peak_detail {
 
 /* The HBM temporaries of a top-level plan as XLA's heap sees them
  * (ss_memory_model.xla_heap_hbm_bytes): per buffer, the instruction it
- * came into HBM at (-1: not there); the buffers closed so far, and the
- * instruction being planned. No scan stacks (A = 0): the heap is modelled
- * for programs without loops (heap_modelled). */
+ * came into HBM at (-1: not there) and whether it is a loop's state (a
+ * result of a while loop: xla_heap.c's A); the buffers closed so far, and
+ * the instruction being planned. With a while loop traced (loops), each
+ * loop's body run is one more buffer, at its instruction only. */
 typedef struct heap_trace {
     int *born;
+    bool *state;
     ss__heap_buffer *b;
     int n, cap, now;
+    bool loops;
     bool failed; /* out of host memory: no figures */
 } heap_trace;
 
@@ -237,8 +240,45 @@ static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result
     /* Read last by the instruction before its FREE (the one freeing it). */
     int last = ht->now > ht->born[b] ? ht->now - 1 : ht->born[b];
     heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[b].bytes), ht->born[b], last,
-                                      false});
+                                      ht->state[b], false});
     ht->born[b] = -1;
+}
+
+/* While loop instruction i of e in the heap trace, at its instruction:
+ * its results in HBM (in_hbm) are loop state from here on, and one run of
+ * its body adds `body` bytes (its temporaries: the loop's peak less what is
+ * live around it, its carries and its stacked outputs) for this
+ * instruction only. A carry it adopts from a broadcast (a scan's stack,
+ * zeros it writes over) is XLA's AllocateBuffer, which XLA's schedule
+ * puts at the start of the program (the LARGE LM's dumps: instructions
+ * 66-90 of 3500-4300, after the parameters and constants): in the heap
+ * from there to the broadcast, early (the plan counts it from the
+ * broadcast on), unless the loop's result is one of the run's (XLA's
+ * output allocations are not its heap). */
+static void heap_loop(heap_trace *ht, const ss_executable *e, const ss__inst *i,
+                      const bool in_hbm[], const bool *result, size_t body)
+{
+    const ss__loop_exec *l = &e->loops[i->index];
+    ht->loops = true;
+    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
+        if (in_hbm[k])
+            ht->state[l->outs[k]] = true;
+    if (body)
+        heap_append(ht, (ss__heap_buffer){body, ht->now, ht->now, false, false});
+    for (int k = 0; k < l->ncarry; k++) {
+        int b = i->in[k];
+        if (!l->adopt[k] || !in_hbm[k] || e->bufs[b].fused_away || result[l->outs[k]])
+            continue;
+        for (int p = ht->now - 1; p > 0; p--) {
+            const ss__inst *w = &e->insts[p];
+            if (w->kind == SS__INST_KERNEL && w->out == b) {
+                if (e->program->nodes[w->node].op == SS__OP_BROADCAST)
+                    heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[b].bytes), 0,
+                                                      p - 1, false, true});
+                break;
+            }
+        }
+    }
 }
 
 /* Buffer b's flags are about to change: the last peak's snapshot keeps
@@ -613,6 +653,10 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
             md->onchip_used -= ss_device_buffer_bytes(e->bufs[op].bytes);
         } else {
             *live -= ss_device_buffer_bytes(e->bufs[op].bytes);
+            /* A result of the run from its start: XLA's output allocation,
+             * never its heap. */
+            if (md->pd && md->pd->heap && md->result[l->outs[k]])
+                md->pd->heap->born[op] = -1;
             hbm_set(md, op, false);
         }
     }
@@ -691,6 +735,16 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         }
     }
     *inst_peak = peak;
+    if (md->pd && md->pd->heap) {
+        /* The body's temporaries are the heap's unless they fit in the
+         * on-chip memory left (XLA's memory-space assignment puts them
+         * there: make_stash_dtypes.py's probes report no more temp than
+         * their stacks). */
+        size_t temps = onchip ? 0 : peak - *live - ys - carries;
+        if (md->onchip && md->onchip_used + temps <= md->onchip_cap)
+            temps = 0;
+        heap_loop(md->pd->heap, e, i, in_hbm, md->result, temps);
+    }
     *live += to_hbm;
     for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
         if (in_hbm[k])
@@ -1051,17 +1105,18 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
     return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
 }
 
-/* Is XLA's heap modelled for e under model? For a program without loops
- * only: a loop's body is planned apart, its temporaries one lump at the
- * loop, and with that lump and the stacks as the heap's buffers the LARGE
- * LM's rows of tests/xla_tpu/test_vs_xla.py went from 0.92-1.24 of XLA's
- * peak to 1.01-2.19 (lm_large_full v5e:2x4: a 2.1 GB gap). */
+/* Is XLA's heap modelled for e under model? For a top-level program
+ * without loops (placed: heap_gaps), or with a while loop and no
+ * conditional (its live sums: a loop's body is planned apart, its
+ * temporaries one lump at the loop; placing that lump and the stacks as
+ * the heap's buffers took the LARGE LM's rows of tests/xla_tpu/
+ * test_vs_xla.py from 0.92-1.24 of XLA's peak to 1.01-2.19). */
 static bool heap_modelled(const ss_executable *e, const ss_memory_model *model)
 {
     if (!model || !model->xla_heap_hbm_bytes || e->region)
         return false;
     for (int k = 0; k < e->ninsts; k++)
-        if (e->insts[k].kind == SS__INST_LOOP)
+        if (e->insts[k].kind == SS__INST_LOOP && e->loops[e->insts[k].index].nbranch)
             return false;
     return true;
 }
@@ -1069,9 +1124,12 @@ static bool heap_modelled(const ss_executable *e, const ss_memory_model *model)
 static ss_status heap_trace_init(heap_trace *ht, int nbufs)
 {
     size_t nb = (size_t)(nbufs ? nbufs : 1);
-    *ht = (heap_trace){malloc(sizeof(int) * nb), NULL, 0, 0, 0, false};
-    if (!ht->born)
+    *ht = (heap_trace){malloc(sizeof(int) * nb), calloc(nb, 1), NULL, 0, 0, 0, false, false};
+    if (!ht->born || !ht->state) {
+        free(ht->born);
+        free(ht->state);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
     for (size_t b = 0; b < nb; b++)
         ht->born[b] = -1;
     return SS_OK;
@@ -1080,6 +1138,7 @@ static ss_status heap_trace_init(heap_trace *ht, int nbufs)
 static void heap_trace_free(heap_trace *ht)
 {
     free(ht->born);
+    free(ht->state);
     free(ht->b);
 }
 
@@ -1087,7 +1146,9 @@ static void heap_trace_free(heap_trace *ht)
  * temporaries still in HBM at the end closed there, the heap placed with
  * the HBM the arguments and outputs leave, and *gaps = the temp XLA
  * reports (2 x heap - max(A, N)) less the temporaries' largest live sum,
- * which the plan's peak already counts. */
+ * which the plan's peak already counts; with while loops, not placed:
+ * that sum less the larger of the loop state's and the rest's
+ * (ss__xla_heap_loop_extra). */
 static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *model,
                            heap_trace *ht, size_t *gaps)
 {
@@ -1097,7 +1158,7 @@ static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *mo
     for (int b = 0; b < sized->nbufs; b++)
         if (ht->born[b] >= 0)
             heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(sized->bufs[b].bytes),
-                                              ht->born[b], sized->ninsts, false});
+                                              ht->born[b], sized->ninsts, ht->state[b], false});
     for (int k = 0; k < sized->ninsts; k++) {
         const ss__inst *i = &sized->insts[k];
         if (i->kind == SS__INST_LOAD || i->kind == SS__INST_STORE)
@@ -1106,6 +1167,8 @@ static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *mo
     }
     if (ht->failed)
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    if (ht->loops)
+        return ss__xla_heap_loop_extra(ht->b, ht->n, gaps);
     size_t hbm = model->xla_heap_hbm_bytes, live;
     ss__heap_figures f;
     ss_status st = ss__xla_heap_figures(ht->b, ht->n, hbm > fixed ? hbm - fixed : 0, &f);
@@ -1188,7 +1251,7 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 /* Entries of the snapshot in pd: buffers, copies, the extra. */
 static int detail_entries(const ss_executable *e, const ss_executable *sized,
                           const peak_detail *pd, const bool *arg, const bool *res,
-                          size_t bookkeeping, size_t gaps, ss_live_buffer *all)
+                          size_t bookkeeping, size_t gaps, bool loops, ss_live_buffer *all)
 {
     int m = 0;
     for (int b = 0; b < e->nbufs; b++) {
@@ -1216,7 +1279,9 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
     }
     if (gaps) {
         all[m] = (ss_live_buffer){-1, gaps, "", SS_BUFFER_FRAGMENTATION, -1, 0};
-        snprintf(all[m++].name, sizeof all[0].name, "XLA's heap fragmentation, counted twice");
+        snprintf(all[m++].name, sizeof all[0].name, "%s",
+                 loops ? "XLA's heap with loops, counted twice"
+                       : "XLA's heap fragmentation, counted twice");
     }
     for (int b = 0; b < e->nbufs && sized->bufs != e->bufs; b++)
         if (sized->bufs[b].xla_remat) { /* xla_remat.c: not counted, listed */
@@ -1311,13 +1376,16 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
      * top of every peak. */
     size_t bookkeeping = !st && in_loop < 0 ? ss__xla_bookkeeping_bytes(e, c->model) : 0;
     size_t gaps = 0;
-    if (!st && heap)
+    bool loops = false;
+    if (!st && heap) {
         st = heap_gaps(&sized, c->model, &ht, &gaps);
+        loops = ht.loops;
+    }
     if (heap)
         heap_trace_free(&ht);
     if (!st)
         plan->peak_bytes += bookkeeping + gaps;
-    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, gaps, all);
+    int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, gaps, loops, all);
     for (int k = 0; k < m && in_loop >= 0; k++) {
         all[k].loop = in_loop;
         if (all[k].value >= 0 && all[k].value < e->program->n)

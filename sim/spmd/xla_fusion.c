@@ -49,6 +49,7 @@ typedef struct model {
     int norig;
     int *free_at;             /* buffer -> index of its FREE in orig, -1 */
     int *death;               /* buffer -> where its FREE goes now */
+    int *users;               /* buffer -> instructions reading it */
     int *producer;            /* buffer -> instruction, -1 */
     bool *in_loop;            /* buffer read by a LOOP instruction */
     bool *away;               /* buffer fused away */
@@ -71,7 +72,7 @@ static bool candidate(const model *m, int b)
         const ss__node *n = &m->e->program->nodes[i->node];
         if (n->op != SS__OP_BROADCAST && n->op != SS__OP_UNARY && n->op != SS__OP_BINARY &&
             n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP &&
-            n->op != SS__OP_FMA)
+            n->op != SS__OP_FMA && n->op != SS__OP_DYNAMIC_SLICE && n->op != SS__OP_RESHAPE)
             return false;
         if (i->mask_in[0].known || i->mask_in[1].known)
             return false;
@@ -350,12 +351,12 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     int nb = e->nbufs, ni = e->ninsts;
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
     model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
-               malloc(sizeof(int) * nbz), calloc(nbz, 1), calloc(nbz, 1), malloc(sizeof(int) * niz),
-               malloc(sizeof(int) * nbz), false};
+               calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
+               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
-    if (!m.free_at || !m.death || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
+    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
         !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
@@ -368,8 +369,11 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
             m.free_at[i->in[0]] = k;
             continue;
         }
-        for (int x = 0; x < i->nin && i->kind == SS__INST_LOOP; x++)
-            m.in_loop[i->in[x]] = true;
+        for (int x = 0; x < i->nin; x++) {
+            m.users[i->in[x]]++;
+            if (i->kind == SS__INST_LOOP)
+                m.in_loop[i->in[x]] = true;
+        }
         if (i->kind == SS__INST_LOOP || i->kind == SS__INST_STORE)
             continue;
         /* single-result instructions only */
@@ -470,6 +474,7 @@ done_flags:
 done:
     free(m.free_at);
     free(m.death);
+    free(m.users);
     free(m.producer);
     free(m.in_loop);
     free(m.away);
