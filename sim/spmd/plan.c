@@ -740,7 +740,15 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
          * on-chip memory left (XLA's memory-space assignment puts them
          * there: make_stash_dtypes.py's probes report no more temp than
          * their stacks). */
-        size_t temps = onchip ? 0 : peak - *live - ys - carries;
+        size_t temps = onchip ? 0 : peak - *live - ys - carries, outs = 0;
+        /* Less what the body writes as the loop's next state (its new
+         * carries, its step of each ys): XLA writes those into the loop's
+         * own buffers. */
+        for (int k = 0; k < nc; k++)
+            outs += pass[k] ? 0 : ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
+        for (int k = 0; k < l->nys; k++)
+            outs += ss_device_buffer_bytes(l->y_step[k]);
+        temps = temps > outs ? temps - outs : 0;
         if (md->onchip && md->onchip_used + temps <= md->onchip_cap)
             temps = 0;
         heap_loop(md->pd->heap, e, i, in_hbm, md->result, temps);
