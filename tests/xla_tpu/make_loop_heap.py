@@ -4,8 +4,8 @@ gradients (a forward loop writing its residual stacks, a backward loop
 reading them) compiled ahead of time for v5e:2x4 (8 chips, axis 'x',
 every argument replicated), with their StableHLO and XLA's memory
 analysis.  Writes tests/data/xla_tpu/loop_heap.json, the reference of
-test_loop_heap.py (the plan's heap-gaps term for loops,
-sim/spmd/xla_heap_loops.c).
+test_loop_heap.py (the plan's term for XLA's temp with loops,
+sim/spmd/xla_heap.c).
 
     tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_loop_heap.py [--out FILE]
 

@@ -60,13 +60,17 @@ NEW_PREFIXES = ("lm_", "moe_")
 # side); their other checks stay TODO.
 # The SMALL scanned LM's (lm_dots, lm_full, lm_noremat) with XLA's
 # bookkeeping heap and its loops on chip (sim/spmd/xla_bookkeeping.c).
-PEAK_AGREES = ("lm_large_dots", "lm_large_noremat", "moe_top2_train_step", "lm_dots", "lm_full",
-               "lm_noremat")
+PEAK_AGREES = ("lm_large_dots", "lm_large_noremat", "lm_large_full", "moe_top2_train_step", "lm_dots",
+               "lm_full", "lm_noremat")
 PEAK_NOT_BELOW = ("lm_", "moe_")
-# Rows known to plan below XLA's peak, with the reason (reported as TODO):
-# none now (flax_linen_train_step_b4k v5p:4x4x16 came in when the v5p
-# profile stopped placing dot operands on chip, profiles.c).
-KNOWN_BELOW = {}
+# Rows known to plan below XLA's peak, with the reason (reported as TODO).
+KNOWN_BELOW = {
+    ("lm_large_full", "v5e:16x16"):
+        "XLA's heap holds 324 MiB at once in the backward loop's body, the plan's 279 MiB: XLA's "
+        "schedule keeps two gathered activations and a collective matmul's result of the "
+        "recomputed layer alive together (evicted from on chip to HBM), and its heap has 15 MiB "
+        "of gaps (README)",
+}
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
 DEVICE = {"TPU v5 lite": "tpu-v5e", "TPU v5": "tpu-v5p"}
@@ -315,8 +319,10 @@ def main(argv):
                              ("collectives agree", not [d for d in r["coll_diffs"] if "combined" not in d])):
                 asserted = ((what == "peak within 10 %" and r["program"].startswith(PEAK_AGREES)) or
                             (what.startswith("plan peak not below") and r["program"].startswith(PEAK_NOT_BELOW)))
+                known = KNOWN_BELOW.get((r["program"], r["topology"])) if what != "collectives agree" else None
                 checks.append((f"{name}: {what} (ratio {r['ratio']:.3f})", ok,
-                               None if ok or asserted else "scanned LM / MoE on TPU not yet modelled (README)"))
+                               None if ok else known if known
+                               else None if asserted else "scanned LM / MoE on TPU not yet modelled (README)"))
             continue
         within = abs(r["ratio"] - 1) <= TOLERANCE
         checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's {r['xla_peak']} B "
