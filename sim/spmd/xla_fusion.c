@@ -57,6 +57,25 @@ typedef struct model {
     bool compact;             /* the copy's list is compact (not parallel to orig) */
 } model;
 
+/* Is every reader of buffer b (made by instruction p) a kernel XLA fuses
+ * into (not a collective, a copy out, a loop, an in-place update of it)? */
+static bool fusable_readers(const model *m, int b, int p)
+{
+    for (int k = p + 1; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        for (int x = 0; x < u->nin; x++) {
+            if (u->in[x] != b || u->kind == SS__INST_FREE)
+                continue;
+            if (u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED)
+                return false;
+            if (u->kind == SS__INST_KERNEL &&
+                m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE && x == 0)
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Can buffer b (the single result of instruction p) be fused into every
  * instruction that reads it? */
 static bool candidate(const model *m, int b)
@@ -72,27 +91,15 @@ static bool candidate(const model *m, int b)
         const ss__node *n = &m->e->program->nodes[i->node];
         if (n->op != SS__OP_BROADCAST && n->op != SS__OP_UNARY && n->op != SS__OP_BINARY &&
             n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP &&
-            n->op != SS__OP_FMA && n->op != SS__OP_DYNAMIC_SLICE && n->op != SS__OP_RESHAPE)
+            n->op != SS__OP_FMA)
             return false;
         if (i->mask_in[0].known || i->mask_in[1].known)
             return false;
     } else {
         return false;
     }
-    /* Every reader a kernel XLA fuses into (not a collective, a copy out,
-     * a loop, an in-place update of it). */
-    for (int k = p + 1; k < m->norig; k++) {
-        const ss__inst *u = &m->orig[k];
-        for (int x = 0; x < u->nin; x++) {
-            if (u->in[x] != b || u->kind == SS__INST_FREE)
-                continue;
-            if (u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED)
-                return false;
-            if (u->kind == SS__INST_KERNEL &&
-                m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE && x == 0)
-                return false;
-        }
-    }
+    if (!fusable_readers(m, b, p))
+        return false;
     for (int x = 0; x < i->nin; x++)
         if (m->in_loop[i->in[x]] || m->e->bufs[i->in[x]].host)
             return false;
@@ -222,6 +229,28 @@ static void output_fusions(model *m, bool *kept)
                 kept[i->out] = true;
                 break;
             }
+    }
+}
+
+/* A region's slice of one of its arguments (a scan body's step of a
+ * stacked operand: a dynamic_slice, and a reshape of such a slice) whose
+ * readers all fuse it: XLA reads the slice in place in the fusion that
+ * uses it, and the argument is alive through the whole body anyway, so
+ * it is marked away without a trial (make_loop_heap.py's probes: XLA's
+ * heap at its fullest holds no slice of a stack). */
+static void slices_in_place(model *m)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *i = &m->orig[k];
+        if (i->kind != SS__INST_KERNEL || i->nin < 1 || m->e->bufs[i->out].host ||
+            m->free_at[i->out] < 0)
+            continue;
+        ss__opcode op = m->e->program->nodes[i->node].op;
+        int from = m->producer[i->in[0]];
+        bool slice = op == SS__OP_DYNAMIC_SLICE && from >= 0 && m->orig[from].kind == SS__INST_LOAD;
+        bool of_slice = op == SS__OP_RESHAPE && i->nin == 1 && m->away[i->in[0]];
+        if ((slice || of_slice) && fusable_readers(m, i->out, k))
+            m->away[i->out] = true;
     }
 }
 
@@ -392,6 +421,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     if ((st = sink_broadcast_carries(&m)))
         goto done_flags;
     output_fusions(&m, tried); /* tried: here the selects kept */
+    slices_in_place(&m);
     for (int b = 0; b < nb; b++) {
         ok[b] = !tried[b] && candidate(&m, b);
         tried[b] = false;
