@@ -104,11 +104,7 @@ def main(argv=None):
         return out
 
     def record(name, what, lowered, compiled, args, jnp):
-        m = compiled.memory_analysis()
-        mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
-                                          "alias_size_in_bytes", "temp_size_in_bytes")}
-        mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
-                             - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
+        mem = probes.memory_of(compiled)
         # instructions of the compiled HLO computing the probed op at the
         # value's full shape (its copies: one per fusion that recomputes it)
         opcode = table[name]

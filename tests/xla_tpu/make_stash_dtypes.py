@@ -60,17 +60,8 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", default=None)
     opts = ap.parse_args(argv)
 
-    def record(name, what, lowered, compiled, args, jnp):
-        m = compiled.memory_analysis()
-        mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
-                                          "alias_size_in_bytes", "temp_size_in_bytes")}
-        mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
-                             - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
-        print(f"{name}: {mem}")
-        return {"case": name, "what": what, "lowered": lowered.as_text(),
-                "arguments": probes.arguments(args, jnp), "memory": mem}
 
-    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, record)
+    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, probes.memory_record)
     probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py",
                         TOPOLOGY, ndev, version, out)
     print(f"make_stash_dtypes: {len(out)} cases -> {opts.out}")

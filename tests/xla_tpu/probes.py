@@ -1,5 +1,5 @@
-"""What the probe recorders (make_gather_dtypes.py, make_stash_dtypes.py)
-and their tests (test_gather_dtypes.py, test_stash_dtypes.py) share: probe
+"""What the probe recorders (make_gather_dtypes.py, make_stash_dtypes.py,
+make_fusion_dup.py, make_loop_heap.py) and their tests share: probe
 programs compiled for one TPU slice on a 1-axis mesh ('x'), their record
 written as one JSON file, and a list of checks printed as TAP.
 
@@ -35,6 +35,26 @@ def compile_probes(cases, topology, only, record):
             lowered = jax.jit(fn).lower(*abstract)
         out.append(record(name, what, lowered, lowered.compile(), args, jnp))
     return out, len(devs), jax.__version__
+
+
+def memory_of(compiled):
+    """XLA's memory analysis of a compiled probe, with its peak (argument +
+    output - alias + temp)."""
+    m = compiled.memory_analysis()
+    mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
+                                      "alias_size_in_bytes", "temp_size_in_bytes")}
+    mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
+                         - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
+    return mem
+
+
+def memory_record(name, what, lowered, compiled, args, jnp):
+    """A probe's entry: its StableHLO, arguments and XLA's memory analysis
+    (compile_probes' `record` for recorders that keep nothing else)."""
+    mem = memory_of(compiled)
+    print(f"{name}: {mem}")
+    return {"case": name, "what": what, "lowered": lowered.as_text(),
+            "arguments": arguments(args, jnp), "memory": mem}
 
 
 def arguments(args, jnp):
