@@ -16,7 +16,6 @@ TPU_SKIP_MDS_QUERY=1 itself.  Run under `flock /tmp/libtpu.lock` on a
 shared machine.
 """
 
-import argparse
 import os
 import sys
 
@@ -55,17 +54,7 @@ def cases(jax, jnp, P):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=DEFAULT_OUT)
-    ap.add_argument("--only", nargs="*", default=None)
-    opts = ap.parse_args(argv)
-
-
-    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, probes.memory_record)
-    probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_stash_dtypes.py",
-                        TOPOLOGY, ndev, version, out)
-    print(f"make_stash_dtypes: {len(out)} cases -> {opts.out}")
-    return 0
+    return probes.record_main(argv, __doc__, "make_stash_dtypes.py", DEFAULT_OUT, TOPOLOGY, cases)
 
 
 if __name__ == "__main__":
