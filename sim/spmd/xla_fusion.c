@@ -67,6 +67,11 @@ typedef struct model {
     bool *away;               /* buffer fused away */
     int *due, *next_due;      /* rebuild_compact's lists of FREEs per slot */
     bool compact;             /* the copy's list is compact (not parallel to orig) */
+    /* Indices into orig, in order, of what rebuild rewrites: the FREEs,
+     * the instructions with shares (kernels, fused, collectives), and the
+     * rest but STOREs (deaths() reads). nfrees, nsharers, nmakers long. */
+    int *frees, *sharers, *makers;
+    int nfrees, nsharers, nmakers;
 } model;
 
 /* Can buffer b (the single result of instruction p) be fused into every
@@ -244,9 +249,9 @@ static void output_fusions(model *m, bool *kept)
 static void deaths(model *m)
 {
     memcpy(m->death, m->free_at, sizeof(int) * (size_t)m->e->nbufs);
-    for (int k = m->norig - 1; k >= 0; k--) {
-        const ss__inst *i = &m->orig[k];
-        if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE || !m->away[i->out])
+    for (int j = m->nmakers - 1; j >= 0; j--) {
+        const ss__inst *i = &m->orig[m->makers[j]];
+        if (!m->away[i->out])
             continue;
         for (int x = 0; x < i->nin; x++) {
             int b = i->in[x];
@@ -326,9 +331,8 @@ static void rebuild(model *m)
         m->compact = false;
     }
     e->ninsts = m->norig;
-    for (int k = 0; k < m->norig; k++)
-        if (m->orig[k].kind == SS__INST_FREE)
-            e->insts[k].nin = 0;
+    for (int j = 0; j < m->nfrees; j++)
+        e->insts[m->frees[j]].nin = 0;
     for (int b = 0; b < e->nbufs; b++) {
         if (m->free_at[b] < 0)
             continue;
@@ -339,9 +343,8 @@ static void rebuild(model *m)
         }
         f->in[f->nin++] = b;
     }
-    if (!m->compact)
-        for (int k = 0; k < m->norig; k++)
-            fix_shares(m, &m->orig[k], &e->insts[k]);
+    for (int j = 0; !m->compact && j < m->nsharers; j++)
+        fix_shares(m, &m->orig[m->sharers[j]], &e->insts[m->sharers[j]]);
     for (int b = 0; b < e->nbufs; b++)
         e->bufs[b].fused_away = m->away[b];
 }
@@ -366,20 +369,29 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
     model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
-               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false};
+               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false,
+               malloc(sizeof(int) * 3 * niz), NULL, NULL, 0, 0, 0};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
-    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
-        !cands) {
+    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due ||
+        !m.next_due || !m.frees || !insts || !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
     }
     for (int b = 0; b < nb; b++)
         m.free_at[b] = m.producer[b] = -1;
+    m.sharers = m.frees + niz;
+    m.makers = m.sharers + niz;
     for (int k = 0; k < ni; k++) {
         const ss__inst *i = &e->insts[k];
-        if (i->kind == SS__INST_FREE) {
+        ss__inst_kind kind = i->kind;
+        if (kind == SS__INST_KERNEL || kind == SS__INST_FUSED || kind == SS__INST_COLL)
+            m.sharers[m.nsharers++] = k;
+        if (kind != SS__INST_FREE && kind != SS__INST_STORE)
+            m.makers[m.nmakers++] = k;
+        if (kind == SS__INST_FREE) {
+            m.frees[m.nfrees++] = k;
             m.free_at[i->in[0]] = k;
             continue;
         }
@@ -494,6 +506,7 @@ done:
     free(m.away);
     free(m.due);
     free(m.next_due);
+    free(m.frees);
     free(insts);
     free(cands);
     return st;
