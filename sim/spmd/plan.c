@@ -182,7 +182,7 @@ static bool slot_output(const mode *md, int b)
  * undonated input returned unchanged, copy); their snapshot at the peak;
  * and what else the peak counted (a kernel's scratch, a running loop). */
 typedef struct peak_detail {
-    bool *hbm, *copy, *at_hbm, *at_copy;
+    bool *hbm, *copy, *at_hbm, *at_copy; /* hbm NULL: none kept (peak_only then) */
     size_t extra;
     ss_buffer_role extra_role;
     ss_value extra_value;
@@ -796,23 +796,24 @@ typedef struct fusion_ctx {
     plan_fixed fixed;
 } fusion_ctx;
 
-/* The plan's peak under c, the buffers in HBM there (at_peak) and, with
+/* The plan's peak under c, the buffers in HBM there (at_peak; NULL: not
+ * wanted, and not tracked) and, with
  * at_inst, the instruction where the plan reaches it (its memory
  * timeline's first; -1: none); with fixed, plan_run's facts as built for e. */
 static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, const plan_fixed *fixed,
                          size_t *peak, bool *at_peak, int *at_inst)
 {
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    bool *flags = calloc(nb, 4);
+    bool *flags = at_peak ? calloc(nb, 3) : NULL;
     ss_memory_point *pts =
         at_inst ? malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1)) : NULL;
-    if (!flags || (at_inst && !pts)) {
+    if ((at_peak && !flags) || (at_inst && !pts)) {
         free(flags);
         free(pts);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true,
-                      NULL, {false}, NULL};
+    peak_detail pd = {flags, flags ? flags + nb : NULL, at_peak, flags ? flags + 2 * nb : NULL, 0,
+                      SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
     timeline tl = {pts, e->ninsts, 0};
     ss_plan p;
     ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p,
@@ -960,13 +961,13 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     mode md = {arrays, donate, fixed ? fixed->arg_input : own_args, calloc(nb, 1), onchip_cap, 0,
                onchip_cap ? calloc(nb, 1) : NULL, fixed ? fixed->result : own_result,
                loops && loops->loops_onchip && onchip_cap && !e->region,
-               loops && loops->loop_stacks_hbm, pd,
+               loops && loops->loop_stacks_hbm, pd && pd->hbm ? pd : NULL,
                layout, fusion, 0, memo, NULL, e, 0, NULL, NULL};
     bool *kept = calloc(nb, 1);
-    md.kept_gen = pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
+    md.kept_gen = md.pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
     md.dot_operand = !dots_hbm ? NULL : fixed ? fixed->dot_operand : own_dots;
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
-        (results && !md.result) || (pd && !md.kept_gen) || (dots_hbm && !md.dot_operand)) {
+        (results && !md.result) || (md.pd && !md.kept_gen) || (dots_hbm && !md.dot_operand)) {
         free(own_dots);
         free(own_args);
         free(md.moved);

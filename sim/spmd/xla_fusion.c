@@ -434,7 +434,9 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         st = peak_of(e, ctx, &best, at);
         /* Without loops a plan is cheap: first every candidate, largest
          * first, each kept when the peak does not rise (a fusion that
-         * changes nothing at the peak may make room for another). */
+         * changes nothing at the peak may make room for another). A
+         * candidate's plan wants its peak only: at[] is read from the plan
+         * made again after each pass. */
         if (!e->nloops) {
             int nc = 0;
             for (int b = 0; b < nb; b++)
@@ -445,7 +447,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 size_t peak;
                 m.away[cands[c].buf] = true;
                 rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, at)))
+                if ((st = peak_of(e, ctx, &peak, NULL)))
                     break;
                 if (peak <= best)
                     best = peak;
@@ -474,7 +476,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 tried[cands[c].buf] = true;
                 m.away[cands[c].buf] = true;
                 rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, at)))
+                if ((st = peak_of(e, ctx, &peak, NULL)))
                     break;
                 if (peak <= best) {
                     lowered = lowered || peak < best;
