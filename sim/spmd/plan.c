@@ -460,6 +460,26 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
  * are arguments and results, which are read by dots only, and the scratch
  * of the dot kernel writing each buffer. Built at the search's first plan
  * (fixed_build), not again for every candidate list it plans. */
+/* Where a search's plans resume: the state of the plan of the list last
+ * planned at the start of every RESUME_EVERY-th instruction, for plans
+ * whose state is their live bytes, their figures and the moved and kept
+ * flags (no peak flags, on-chip memory, output slots, heap trace or
+ * timeline). A plan of a list whose instructions before `from` are the
+ * last one's starts at the last point at or before `from`. */
+enum { RESUME_EVERY = 32 };
+
+typedef struct resume_point {
+    size_t live, host_live;
+    ss_plan out;
+} resume_point;
+
+typedef struct plan_resume {
+    int npoints, valid; /* points [0, valid) are of the list last planned */
+    int from;           /* this plan's list is the last one's before instruction `from` */
+    resume_point *at;
+    bool *flags;        /* per point: the moved flags, then the kept ones (2 x nbufs) */
+} plan_resume;
+
 typedef struct plan_fixed {
     const ss_executable *e; /* built for (NULL: not built) */
     int *arg_input;         /* per buffer: the input a LOAD buffer holds, else -1 */
@@ -467,6 +487,7 @@ typedef struct plan_fixed {
     bool *dot_operand;      /* dot_operands(e); NULL when not modelled */
     size_t *work;           /* per buffer: the scratch bytes of the kernel writing it
                                (NO_WORK: ask ss__inst_work_bytes) */
+    plan_resume resume;     /* updated by every plan made with it */
 } plan_fixed;
 
 #define NO_WORK SIZE_MAX
@@ -476,7 +497,7 @@ typedef struct plan_fixed {
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
                           ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
-                          bool fusion, region_memo *memo, const plan_fixed *fixed);
+                          bool fusion, region_memo *memo, plan_fixed *fixed);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
                                       const mode *md, ss_plan *out, size_t *end_live);
 
@@ -739,6 +760,8 @@ static void fixed_free(plan_fixed *f)
     free(f->result);
     free(f->dot_operand);
     free(f->work);
+    free(f->resume.at);
+    free(f->resume.flags);
     *f = (plan_fixed){0};
 }
 
@@ -752,7 +775,11 @@ static ss_status fixed_build(const ss_executable *e, bool dots, plan_fixed *f)
     f->result = calloc(nb, 1);
     f->work = malloc(sizeof *f->work * nb);
     f->dot_operand = dots ? dot_operands(e) : NULL;
-    if (!f->arg_input || !f->result || !f->work || (dots && !f->dot_operand)) {
+    f->resume.npoints = e->ninsts / RESUME_EVERY + 1;
+    f->resume.at = malloc(sizeof *f->resume.at * (size_t)f->resume.npoints);
+    f->resume.flags = malloc(2 * nb * (size_t)f->resume.npoints);
+    if (!f->arg_input || !f->result || !f->work || (dots && !f->dot_operand) || !f->resume.at ||
+        !f->resume.flags) {
         fixed_free(f);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
@@ -800,7 +827,7 @@ typedef struct fusion_ctx {
  * wanted, and not tracked) and, with
  * at_inst, the instruction where the plan reaches it (its memory
  * timeline's first; -1: none); with fixed, plan_run's facts as built for e. */
-static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, const plan_fixed *fixed,
+static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, plan_fixed *fixed,
                          size_t *peak, bool *at_peak, int *at_inst)
 {
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
@@ -832,14 +859,16 @@ static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, const plan
 }
 
 /* xla_fusion.c's measure: peak_of with the facts the search leaves alone
- * built once for e. */
-static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak)
+ * built once for e, resumed where e's list is the last one planned. */
+static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                             int from)
 {
     fusion_ctx *c = ctx;
     bool dots = c->onchip_cap && c->loops && c->loops->onchip_not_dot_operands;
     ss_status st = c->fixed.e == e ? SS_OK : fixed_build(e, dots, &c->fixed);
     if (st)
         return st;
+    c->fixed.resume.from = from;
     return peak_of(e, c, &c->fixed, peak, at_peak, NULL);
 }
 
@@ -937,7 +966,7 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
                           ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
-                          bool fusion, region_memo *memo, const plan_fixed *fixed)
+                          bool fusion, region_memo *memo, plan_fixed *fixed)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
@@ -994,8 +1023,33 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             hbm_set(&md, slots.buf[j], true);
         out->peak_bytes = live;
     }
-    for (int k = 0; k < e->ninsts && !st; k++) {
+    /* A search's plan (fixed) keeps its resume points when its state is
+     * theirs, and starts at one when it keeps no peak flags either. */
+    plan_resume *rs = fixed && !onchip_cap && !slotted && !(pd && pd->heap) && !tl
+                          ? &fixed->resume
+                          : NULL;
+    int k0 = 0;
+    if (rs && !md.pd && rs->from > 0 && rs->valid > 0) {
+        int j = rs->from / RESUME_EVERY < rs->valid ? rs->from / RESUME_EVERY : rs->valid - 1;
+        const resume_point *at = &rs->at[j];
+        live = at->live;
+        md.host_live = at->host_live;
+        *out = at->out;
+        memcpy(md.moved, rs->flags + 2 * nb * (size_t)j, nb);
+        memcpy(kept, rs->flags + 2 * nb * (size_t)j + nb, nb);
+        k0 = j * RESUME_EVERY;
+    }
+    if (rs)
+        rs->valid = k0 / RESUME_EVERY; /* the later ones are made again below */
+    for (int k = k0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
+        if (rs && k % RESUME_EVERY == 0 && k / RESUME_EVERY < rs->npoints) {
+            int j = k / RESUME_EVERY;
+            rs->at[j] = (resume_point){live, md.host_live, *out};
+            memcpy(rs->flags + 2 * nb * (size_t)j, md.moved, nb);
+            memcpy(rs->flags + 2 * nb * (size_t)j + nb, kept, nb);
+            rs->valid = j + 1;
+        }
         int b0 = i->nin > 0 ? i->in[0] : -1;
         if (pd && pd->heap)
             pd->heap->now = k;
@@ -1111,6 +1165,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             out->sent_bytes += rec.sent;
         }
     }
+    if (rs && st)
+        rs->valid = 0;
     if (end_live)
         *end_live = live;
     snapshot_finish(e, &md);

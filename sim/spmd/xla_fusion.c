@@ -72,6 +72,8 @@ typedef struct model {
      * rest but STOREs (deaths() reads). nfrees, nsharers, nmakers long. */
     int *frees, *sharers, *makers;
     int nfrees, nsharers, nmakers;
+    int *was_death; /* death[] as the last rebuild left it */
+    bool built;     /* rebuild has made the copy's list once */
 } model;
 
 /* Can buffer b (the single result of instruction p) be fused into every
@@ -321,11 +323,15 @@ static void rebuild_compact(model *m)
  * (lower.h), and the shares are fixed; an instruction is never copied
  * whole (they are kilobytes, and the search rebuilds once per candidate).
  * When more buffers die at one slot than a FREE holds, it is built
- * compact instead. */
-static void rebuild(model *m)
+ * compact instead. Returns the first instruction that may differ from the
+ * list the last rebuild made (0 after a compact one, or the first). */
+static int rebuild(model *m)
 {
-    deaths(m);
     ss_executable *e = m->e;
+    memcpy(m->was_death, m->death, sizeof(int) * (size_t)e->nbufs);
+    deaths(m);
+    int from = m->built && !m->compact ? m->norig : 0;
+    m->built = true;
     if (m->compact) {
         memcpy(e->insts, m->orig, sizeof *e->insts * (size_t)m->norig);
         m->compact = false;
@@ -342,11 +348,32 @@ static void rebuild(model *m)
             break;
         }
         f->in[f->nin++] = b;
+        /* A FREE slot holds its buffers in order: only those a death left
+         * or reached change. */
+        int moved = m->was_death[b] < m->death[b] ? m->was_death[b] : m->death[b];
+        if (m->was_death[b] != m->death[b] && moved < from)
+            from = moved;
     }
-    for (int j = 0; !m->compact && j < m->nsharers; j++)
-        fix_shares(m, &m->orig[m->sharers[j]], &e->insts[m->sharers[j]]);
-    for (int b = 0; b < e->nbufs; b++)
+    for (int j = 0; !m->compact && j < m->nsharers; j++) {
+        ss__inst *c = &e->insts[m->sharers[j]];
+        int8_t share[sizeof c->share], alt[sizeof c->share_alt];
+        memcpy(share, c->share, sizeof share);
+        memcpy(alt, c->share_alt, sizeof alt);
+        fix_shares(m, &m->orig[m->sharers[j]], c);
+        if (m->sharers[j] < from &&
+            (memcmp(share, c->share, sizeof share) || memcmp(alt, c->share_alt, sizeof alt)))
+            from = m->sharers[j];
+    }
+    /* A buffer's fused_away is first read where it is made (a candidate
+     * has one producer; any other: from the start). */
+    for (int b = 0; b < e->nbufs; b++) {
+        if (e->bufs[b].fused_away != m->away[b]) {
+            int at = m->producer[b] >= 0 ? m->producer[b] : 0;
+            from = at < from ? at : from;
+        }
         e->bufs[b].fused_away = m->away[b];
+    }
+    return m->compact ? 0 : from;
 }
 
 /* A candidate: a buffer and its bytes. */
@@ -367,15 +394,16 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
 {
     int nb = e->nbufs, ni = e->ninsts;
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
-    model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
+    model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), calloc(nbz, sizeof(int)),
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
                calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false,
-               malloc(sizeof(int) * 3 * niz), NULL, NULL, 0, 0, 0};
+               malloc(sizeof(int) * 3 * niz), NULL, NULL, 0, 0, 0, malloc(sizeof(int) * nbz),
+               false};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
     if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due ||
-        !m.next_due || !m.frees || !insts || !cands) {
+        !m.next_due || !m.frees || !m.was_death || !insts || !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
     }
@@ -430,8 +458,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         e->insts = insts; /* the copy's own list from here on */
         insts = NULL;
         size_t best;
-        rebuild(&m);
-        st = peak_of(e, ctx, &best, at);
+        int from = rebuild(&m); /* where each list first differs from the last planned */
+        st = peak_of(e, ctx, &best, at, from);
         /* Without loops a plan is cheap: first every candidate, largest
          * first, each kept when the peak does not rise (a fusion that
          * changes nothing at the peak may make room for another). A
@@ -446,8 +474,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
             for (int c = 0; c < nc && !st && cands[c].bytes * 1000 >= best; c++) {
                 size_t peak;
                 m.away[cands[c].buf] = true;
-                rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, NULL)))
+                from = rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, NULL, from)))
                     break;
                 if (peak <= best)
                     best = peak;
@@ -455,8 +483,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                     m.away[cands[c].buf] = false;
             }
             if (!st) {
-                rebuild(&m);
-                st = peak_of(e, ctx, &best, at);
+                from = rebuild(&m);
+                st = peak_of(e, ctx, &best, at, from);
             }
         }
         /* Only a value alive at the peak can lower it: try those, largest
@@ -475,8 +503,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 size_t peak;
                 tried[cands[c].buf] = true;
                 m.away[cands[c].buf] = true;
-                rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, NULL)))
+                from = rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, NULL, from)))
                     break;
                 if (peak <= best) {
                     lowered = lowered || peak < best;
@@ -486,8 +514,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 }
             }
             if (!st) {
-                rebuild(&m);
-                st = peak_of(e, ctx, &best, at);
+                from = rebuild(&m);
+                st = peak_of(e, ctx, &best, at, from);
             }
             /* A lower peak is elsewhere: what was rejected may help there. */
             if (lowered)
@@ -509,6 +537,7 @@ done:
     free(m.due);
     free(m.next_due);
     free(m.frees);
+    free(m.was_death);
     free(insts);
     free(cands);
     return st;
