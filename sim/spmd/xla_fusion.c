@@ -72,6 +72,10 @@ typedef struct model {
      * rest but STOREs (deaths() reads). nfrees, nsharers, nmakers long. */
     int *frees, *sharers, *makers;
     int nfrees, nsharers, nmakers;
+    int *maker_out;   /* per maker: its result buffer */
+    /* Per buffer b, the sharers whose shares depend on it (it is their
+     * result, or the operand a share names): users[at[b] .. at[b + 1]). */
+    int *share_at, *share_users;
     int *was_death; /* death[] as the last rebuild left it */
     bool built;     /* rebuild has made the copy's list once */
 } model;
@@ -252,9 +256,9 @@ static void deaths(model *m)
 {
     memcpy(m->death, m->free_at, sizeof(int) * (size_t)m->e->nbufs);
     for (int j = m->nmakers - 1; j >= 0; j--) {
-        const ss__inst *i = &m->orig[m->makers[j]];
-        if (!m->away[i->out])
+        if (!m->away[m->maker_out[j]])
             continue;
+        const ss__inst *i = &m->orig[m->makers[j]];
         for (int x = 0; x < i->nin; x++) {
             int b = i->in[x];
             if (m->death[b] >= 0 && m->death[b] < m->death[i->out])
@@ -317,21 +321,13 @@ static void rebuild_compact(model *m)
     m->compact = true;
 }
 
-/* The instruction list of the copy from orig and away[]. It stays
- * parallel to orig (instruction k at k) and is rewritten in place: each
- * FREE slot frees the buffers whose death is there, several or none
- * (lower.h), and the shares are fixed; an instruction is never copied
- * whole (they are kilobytes, and the search rebuilds once per candidate).
- * When more buffers die at one slot than a FREE holds, it is built
- * compact instead. Returns the first instruction that may differ from the
- * list the last rebuild made (0 after a compact one, or the first). */
-static int rebuild(model *m)
+/* The copy's list made whole from orig and away[] (and deaths()): each
+ * FREE slot frees the buffers whose death is there, in buffer order,
+ * several or none (lower.h), and the shares are fixed. When more buffers
+ * die at one slot than a FREE holds, it is built compact instead. */
+static void rebuild_all(model *m)
 {
     ss_executable *e = m->e;
-    memcpy(m->was_death, m->death, sizeof(int) * (size_t)e->nbufs);
-    deaths(m);
-    int from = m->built && !m->compact ? m->norig : 0;
-    m->built = true;
     if (m->compact) {
         memcpy(e->insts, m->orig, sizeof *e->insts * (size_t)m->norig);
         m->compact = false;
@@ -348,32 +344,139 @@ static int rebuild(model *m)
             break;
         }
         f->in[f->nin++] = b;
-        /* A FREE slot holds its buffers in order: only those a death left
-         * or reached change. */
-        int moved = m->was_death[b] < m->death[b] ? m->was_death[b] : m->death[b];
-        if (m->was_death[b] != m->death[b] && moved < from)
-            from = moved;
     }
-    for (int j = 0; !m->compact && j < m->nsharers; j++) {
-        ss__inst *c = &e->insts[m->sharers[j]];
-        int8_t share[sizeof c->share], alt[sizeof c->share_alt];
-        memcpy(share, c->share, sizeof share);
-        memcpy(alt, c->share_alt, sizeof alt);
-        fix_shares(m, &m->orig[m->sharers[j]], c);
-        if (m->sharers[j] < from &&
-            (memcmp(share, c->share, sizeof share) || memcmp(alt, c->share_alt, sizeof alt)))
-            from = m->sharers[j];
+    for (int j = 0; !m->compact && j < m->nsharers; j++)
+        fix_shares(m, &m->orig[m->sharers[j]], &e->insts[m->sharers[j]]);
+    for (int b = 0; b < e->nbufs; b++)
+        e->bufs[b].fused_away = m->away[b];
+}
+
+/* Fix the shares of the copy's instruction k (a sharer): did they change? */
+static bool shares_changed(const model *m, int k)
+{
+    ss__inst *c = &m->e->insts[k];
+    int8_t share[sizeof c->share], alt[sizeof c->share_alt];
+    memcpy(share, c->share, sizeof share);
+    memcpy(alt, c->share_alt, sizeof alt);
+    fix_shares(m, &m->orig[k], c);
+    return memcmp(share, c->share, sizeof share) || memcmp(alt, c->share_alt, sizeof alt);
+}
+
+/* Buffer b out of FREE f's list (where it is). */
+static void free_list_remove(ss__inst *f, int b)
+{
+    int x = 0;
+    while (x < f->nin && f->in[x] != b)
+        x++;
+    if (x == f->nin)
+        return;
+    memmove(&f->in[x], &f->in[x + 1], sizeof f->in[0] * (size_t)(f->nin - x - 1));
+    f->nin--;
+}
+
+/* Buffer b into FREE f's list, in buffer order; false when it is full. */
+static bool free_list_insert(ss__inst *f, int b)
+{
+    if (f->nin == SS__MAX_INPUTS)
+        return false;
+    int x = f->nin;
+    while (x > 0 && f->in[x - 1] > b)
+        x--;
+    memmove(&f->in[x + 1], &f->in[x], sizeof f->in[0] * (size_t)(f->nin - x));
+    f->in[x] = b;
+    f->nin++;
+    return true;
+}
+
+/* The instruction list of the copy from orig and away[]. It stays
+ * parallel to orig (instruction k at k) and is rewritten in place
+ * (rebuild_all); an instruction is never copied whole (they are
+ * kilobytes, and the search rebuilds once per candidate). After the first
+ * list only what the change of away[] reaches is rewritten: the FREEs of
+ * the buffers whose death moved, the shares that depend on them or on a
+ * buffer whose fusion changed, and that fusion. Returns the first
+ * instruction that may differ from the list the last rebuild made (0
+ * after a compact one, or the first). */
+static int rebuild(model *m)
+{
+    ss_executable *e = m->e;
+    memcpy(m->was_death, m->death, sizeof(int) * (size_t)e->nbufs);
+    deaths(m);
+    if (!m->built || m->compact) {
+        m->built = true;
+        rebuild_all(m);
+        return 0;
     }
-    /* A buffer's fused_away is first read where it is made (a candidate
-     * has one producer; any other: from the start). */
+    int from = m->norig;
+    /* Out of their old FREEs first: a FREE is full only with what stays. */
+    for (int b = 0; b < e->nbufs; b++)
+        if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b]) {
+            free_list_remove(&e->insts[m->was_death[b]], b);
+            int moved = m->was_death[b] < m->death[b] ? m->was_death[b] : m->death[b];
+            from = moved < from ? moved : from;
+        }
+    for (int b = 0; b < e->nbufs; b++)
+        if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b] &&
+            !free_list_insert(&e->insts[m->death[b]], b)) {
+            rebuild_all(m); /* compact, then */
+            return 0;
+        }
     for (int b = 0; b < e->nbufs; b++) {
-        if (e->bufs[b].fused_away != m->away[b]) {
+        bool fused = e->bufs[b].fused_away != m->away[b];
+        if (!fused && m->was_death[b] == m->death[b])
+            continue;
+        for (int x = m->share_at[b]; x < m->share_at[b + 1]; x++) {
+            int k = m->share_users[x];
+            if (shares_changed(m, k) && k < from)
+                from = k;
+        }
+        /* A buffer's fused_away is first read where it is made (a
+         * candidate has one producer; any other: from the start). */
+        if (fused) {
             int at = m->producer[b] >= 0 ? m->producer[b] : 0;
             from = at < from ? at : from;
+            e->bufs[b].fused_away = m->away[b];
         }
-        e->bufs[b].fused_away = m->away[b];
     }
-    return m->compact ? 0 : from;
+    return from;
+}
+
+/* The sharers of m's list by the buffers their shares depend on (their
+ * results, the operands their shares name): share_at, share_users. */
+static ss_status share_index(model *m)
+{
+    int nb = m->e->nbufs, n = 0;
+    m->share_at = calloc((size_t)nb + 2, sizeof *m->share_at);
+    if (!m->share_at)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int j = 0; j < m->nsharers; j++) {
+            const ss__inst *i = &m->orig[m->sharers[j]];
+            int nres = i->kind == SS__INST_FUSED ? 1 + i->fused.nextra : 1;
+            for (int r = 0; r < nres; r++) {
+                int bufs[3] = {r == 0 ? i->out : i->extra_out[r - 1],
+                               i->share[r] >= 0 ? i->in[i->share[r]] : -1,
+                               i->share_alt[r] >= 0 ? i->in[i->share_alt[r]] : -1};
+                for (int x = 0; x < 3; x++) {
+                    if (bufs[x] < 0 || bufs[x] >= nb)
+                        continue;
+                    if (pass == 0)
+                        m->share_at[bufs[x] + 2]++;
+                    else
+                        m->share_users[m->share_at[bufs[x] + 1]++] = m->sharers[j];
+                }
+            }
+        }
+        if (pass == 1)
+            break;
+        for (int b = 0; b < nb; b++)
+            m->share_at[b + 2] += m->share_at[b + 1];
+        n = m->share_at[nb + 1];
+        m->share_users = malloc(sizeof *m->share_users * (size_t)(n ? n : 1));
+        if (!m->share_users)
+            return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    return SS_OK;
 }
 
 /* A candidate: a buffer and its bytes. */
@@ -397,8 +500,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), calloc(nbz, sizeof(int)),
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
                calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false,
-               malloc(sizeof(int) * 3 * niz), NULL, NULL, 0, 0, 0, malloc(sizeof(int) * nbz),
-               false};
+               malloc(sizeof(int) * 4 * niz), NULL, NULL, 0, 0, 0, NULL, NULL, NULL,
+               malloc(sizeof(int) * nbz), false};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
@@ -411,13 +514,16 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         m.free_at[b] = m.producer[b] = -1;
     m.sharers = m.frees + niz;
     m.makers = m.sharers + niz;
+    m.maker_out = m.makers + niz;
     for (int k = 0; k < ni; k++) {
         const ss__inst *i = &e->insts[k];
         ss__inst_kind kind = i->kind;
         if (kind == SS__INST_KERNEL || kind == SS__INST_FUSED || kind == SS__INST_COLL)
             m.sharers[m.nsharers++] = k;
-        if (kind != SS__INST_FREE && kind != SS__INST_STORE)
+        if (kind != SS__INST_FREE && kind != SS__INST_STORE) {
+            m.maker_out[m.nmakers] = i->out;
             m.makers[m.nmakers++] = k;
+        }
         if (kind == SS__INST_FREE) {
             m.frees[m.nfrees++] = k;
             m.free_at[i->in[0]] = k;
@@ -434,6 +540,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         if (!(i->kind == SS__INST_FUSED && i->fused.nextra))
             m.producer[i->out] = k;
     }
+    if ((st = share_index(&m)))
+        goto done;
     bool *ok = calloc(nbz, 1), *tried = calloc(nbz, 1), *at = calloc(nbz, 1);
     if (!ok || !tried || !at) {
         free(ok);
@@ -537,6 +645,8 @@ done:
     free(m.due);
     free(m.next_due);
     free(m.frees);
+    free(m.share_at);
+    free(m.share_users);
     free(m.was_death);
     free(insts);
     free(cands);
