@@ -77,7 +77,13 @@ typedef struct model {
      * result, or the operand a share names): users[at[b] .. at[b + 1]). */
     int *share_at, *share_users;
     int *was_death; /* death[] as the last rebuild left it */
+    bool *was_away; /* away[] as the last rebuild made the list for */
+    int *changed;   /* rebuild's buffers whose death or fusion changed */
     bool built;     /* rebuild has made the copy's list once */
+    /* Per buffer: read after its producer by an instruction XLA does not
+     * fuse it into (a collective, a copy out, a loop, an in-place update
+     * of it); candidate() reads it. */
+    bool *unfusable_reader;
 } model;
 
 /* Can buffer b (the single result of instruction p) be fused into every
@@ -104,24 +110,32 @@ static bool candidate(const model *m, int b)
     } else {
         return false;
     }
-    /* Every reader a kernel XLA fuses into (not a collective, a copy out,
-     * a loop, an in-place update of it). */
-    for (int k = p + 1; k < m->norig; k++) {
-        const ss__inst *u = &m->orig[k];
-        for (int x = 0; x < u->nin; x++) {
-            if (u->in[x] != b || u->kind == SS__INST_FREE)
-                continue;
-            if (u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED)
-                return false;
-            if (u->kind == SS__INST_KERNEL &&
-                m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE && x == 0)
-                return false;
-        }
-    }
+    /* Every reader a kernel XLA fuses into. */
+    if (m->unfusable_reader[b])
+        return false;
     for (int x = 0; x < i->nin; x++)
         if (m->in_loop[i->in[x]] || m->e->bufs[i->in[x]].host)
             return false;
     return true;
+}
+
+/* unfusable_reader[] of m, from its producers. */
+static void find_unfusable_readers(model *m)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        bool dus = u->kind == SS__INST_KERNEL &&
+                   m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE;
+        for (int x = 0; x < u->nin; x++) {
+            int b = u->in[x];
+            if (b < 0 || b >= m->e->nbufs || m->producer[b] < 0 || k <= m->producer[b])
+                continue;
+            if ((u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED) || (dus && x == 0))
+                m->unfusable_reader[b] = true;
+        }
+    }
 }
 
 /* Is value v computed from constants only (constants, iotas and ops on
@@ -404,27 +418,35 @@ static int rebuild(model *m)
     deaths(m);
     if (!m->built || m->compact) {
         m->built = true;
+        memcpy(m->was_away, m->away, (size_t)e->nbufs);
         rebuild_all(m);
         return 0;
     }
-    int from = m->norig;
-    /* Out of their old FREEs first: a FREE is full only with what stays. */
+    int from = m->norig, nc = 0;
     for (int b = 0; b < e->nbufs; b++)
+        if (m->was_death[b] != m->death[b] || m->was_away[b] != m->away[b])
+            m->changed[nc++] = b;
+    memcpy(m->was_away, m->away, (size_t)e->nbufs);
+    /* Out of their old FREEs first: a FREE is full only with what stays. */
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
         if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b]) {
             free_list_remove(&e->insts[m->was_death[b]], b);
             int moved = m->was_death[b] < m->death[b] ? m->was_death[b] : m->death[b];
             from = moved < from ? moved : from;
         }
-    for (int b = 0; b < e->nbufs; b++)
+    }
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
         if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b] &&
             !free_list_insert(&e->insts[m->death[b]], b)) {
             rebuild_all(m); /* compact, then */
             return 0;
         }
-    for (int b = 0; b < e->nbufs; b++) {
+    }
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
         bool fused = e->bufs[b].fused_away != m->away[b];
-        if (!fused && m->was_death[b] == m->death[b])
-            continue;
         for (int x = m->share_at[b]; x < m->share_at[b + 1]; x++) {
             int k = m->share_users[x];
             if (shares_changed(m, k) && k < from)
@@ -501,12 +523,14 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
                calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false,
                malloc(sizeof(int) * 4 * niz), NULL, NULL, 0, 0, 0, NULL, NULL, NULL,
-               malloc(sizeof(int) * nbz), false};
+               malloc(sizeof(int) * nbz), malloc(nbz), malloc(sizeof(int) * nbz), false,
+               calloc(nbz, 1)};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
     if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due ||
-        !m.next_due || !m.frees || !m.was_death || !insts || !cands) {
+        !m.next_due || !m.frees || !m.was_death || !m.was_away || !m.changed ||
+        !m.unfusable_reader || !insts || !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
     }
@@ -542,6 +566,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     }
     if ((st = share_index(&m)))
         goto done;
+    find_unfusable_readers(&m);
     bool *ok = calloc(nbz, 1), *tried = calloc(nbz, 1), *at = calloc(nbz, 1);
     if (!ok || !tried || !at) {
         free(ok);
@@ -648,6 +673,9 @@ done:
     free(m.share_at);
     free(m.share_users);
     free(m.was_death);
+    free(m.was_away);
+    free(m.changed);
+    free(m.unfusable_reader);
     free(insts);
     free(cands);
     return st;
