@@ -67,7 +67,10 @@ ss_status ss__schedule_updates(ss_executable *e)
     /* The follower lists of the final pass (below). */
     int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
     int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!producer || !anchor || !store_only || !early || !order || !head || !tail || !next) {
+    int *at = malloc(sizeof(int) * (size_t)(n ? n : 1)); /* the new order, as indices */
+    if (!producer || !anchor || !store_only || !early || !order || !head || !tail || !next ||
+        !at) {
+        free(at);
         free(head);
         free(tail);
         free(next);
@@ -126,26 +129,38 @@ ss_status ss__schedule_updates(ss_executable *e)
             next[tail[a]] = q;
         tail[a] = q;
     }
+    /* The new order as indices first: most programs keep theirs, and their
+     * list is not copied. */
     int m = 0;
     for (int k = 0; k < n; k++)
         if (early[k])
-            order[m++] = e->insts[k];
+            at[m++] = k;
     for (int k = -1; k < n; k++) {
         if (k >= 0 && (early[k] || anchor[k] != -2))
             continue; /* emitted at the start or after its anchor */
         if (k >= 0)
-            order[m++] = e->insts[k];
+            at[m++] = k;
         /* Anchors are earlier than what follows them, so a follower never
          * comes before its anchor in this walk. */
         for (int q = head[k + 1]; q >= 0; q = next[q])
-            order[m++] = e->insts[q];
+            at[m++] = q;
     }
+    bool moved = false;
+    for (int k = 0; k < m && !moved; k++)
+        moved = at[k] != k;
+    for (int k = 0; k < m && moved; k++)
+        order[k] = e->insts[at[k]];
+    free(at);
     free(head);
     free(tail);
     free(next);
-    free(e->insts);
-    e->insts = order;
-    e->insts_cap = n ? n : 1;
+    if (moved) {
+        free(e->insts);
+        e->insts = order;
+        e->insts_cap = n ? n : 1;
+    } else {
+        free(order);
+    }
     free(producer);
     free(anchor);
     free(store_only);
