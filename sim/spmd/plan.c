@@ -455,11 +455,6 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
     out->transfers += (int)trips * r->transfers;
 }
 
-/* What plan_run reads of an executable that xla_fusion.c's search leaves
- * as it is (it rewrites FREEs, shares and fused_away only): which buffers
- * are arguments and results, which are read by dots only, and the scratch
- * of the dot kernel writing each buffer. Built at the search's first plan
- * (fixed_build), not again for every candidate list it plans. */
 /* Where a search's plans resume: the state of the plan of the list last
  * planned at the start of every RESUME_EVERY-th instruction, for plans
  * whose state is their live bytes, their figures and the moved and kept
@@ -480,6 +475,12 @@ typedef struct plan_resume {
     bool *flags;        /* per point: the moved flags, then the kept ones (2 x nbufs) */
 } plan_resume;
 
+/* What plan_run reads of an executable that xla_fusion.c's search leaves
+ * as it is (it rewrites FREEs, shares and fused_away only): which buffers
+ * are arguments and results, which are read by dots only, and the scratch
+ * of the dot kernel writing each buffer. Built at the search's first plan
+ * (fixed_build), not again for every candidate list it plans; with the
+ * points its plans resume from. */
 typedef struct plan_fixed {
     const ss_executable *e; /* built for (NULL: not built) */
     int *arg_input;         /* per buffer: the input a LOAD buffer holds, else -1 */
@@ -824,9 +825,9 @@ typedef struct fusion_ctx {
 } fusion_ctx;
 
 /* The plan's peak under c, the buffers in HBM there (at_peak; NULL: not
- * wanted, and not tracked) and, with
- * at_inst, the instruction where the plan reaches it (its memory
- * timeline's first; -1: none); with fixed, plan_run's facts as built for e. */
+ * wanted, and not tracked) and, with at_inst, the instruction where the
+ * plan reaches it (its memory timeline's first; -1: none); with fixed,
+ * plan_run's facts as built for e. */
 static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, plan_fixed *fixed,
                          size_t *peak, bool *at_peak, int *at_inst)
 {
@@ -1183,12 +1184,14 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL, NULL);
+    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
+                    NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL, NULL);
+    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
+                    NULL);
 }
 
 /* Is XLA's heap modelled for e under model? For a program without loops
@@ -1534,7 +1537,8 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
     ss_status st =
-        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL, NULL);
+        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL,
+                 NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

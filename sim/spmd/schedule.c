@@ -63,13 +63,11 @@ ss_status ss__schedule_updates(ss_executable *e)
     int *producer = malloc(sizeof(int) * (size_t)nb);
     int *anchor = malloc(sizeof(int) * (size_t)(n ? n : 1));
     bool *store_only = malloc((size_t)nb), *early = calloc((size_t)(n ? n : 1), 1);
-    ss__inst *order = malloc(sizeof *order * (size_t)(n ? n : 1));
     /* The follower lists of the final pass (below). */
     int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
     int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
     int *at = malloc(sizeof(int) * (size_t)(n ? n : 1)); /* the new order, as indices */
-    if (!producer || !anchor || !store_only || !early || !order || !head || !tail || !next ||
-        !at) {
+    if (!producer || !anchor || !store_only || !early || !head || !tail || !next || !at) {
         free(at);
         free(head);
         free(tail);
@@ -78,7 +76,6 @@ ss_status ss__schedule_updates(ss_executable *e)
         free(anchor);
         free(store_only);
         free(early);
-        free(order);
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     }
     for (int b = 0; b < nb; b++) {
@@ -148,22 +145,23 @@ ss_status ss__schedule_updates(ss_executable *e)
     bool moved = false;
     for (int k = 0; k < m && !moved; k++)
         moved = at[k] != k;
-    for (int k = 0; k < m && moved; k++)
+    ss__inst *order = moved ? malloc(sizeof *order * (size_t)(n ? n : 1)) : NULL;
+    for (int k = 0; k < m && order; k++)
         order[k] = e->insts[at[k]];
     free(at);
     free(head);
     free(tail);
     free(next);
-    if (moved) {
+    if (order) {
         free(e->insts);
         e->insts = order;
         e->insts_cap = n ? n : 1;
-    } else {
-        free(order);
     }
     free(producer);
     free(anchor);
     free(store_only);
     free(early);
+    if (moved && !order)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     return SS_OK;
 }
