@@ -110,7 +110,8 @@ static bool candidate(const model *m, int b)
     } else {
         return false;
     }
-    /* Every reader a kernel XLA fuses into. */
+    /* Every reader a kernel XLA fuses into (not a collective, a copy out,
+     * a loop, an in-place update of it). */
     if (m->unfusable_reader[b])
         return false;
     for (int x = 0; x < i->nin; x++)
@@ -119,7 +120,7 @@ static bool candidate(const model *m, int b)
     return true;
 }
 
-/* unfusable_reader[] of m, from its producers. */
+/* unfusable_reader[] of m (producer[] found): one walk over the list. */
 static void find_unfusable_readers(model *m)
 {
     for (int k = 0; k < m->norig; k++) {
