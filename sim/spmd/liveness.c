@@ -22,6 +22,11 @@
  * executor relies on it (an argument read before its LOAD has no data). */
 static ss_status hoist_loads(ss_executable *e)
 {
+    bool first = true; /* every LOAD before the rest already: nothing moves */
+    for (int k = 1; k < e->ninsts && first; k++)
+        first = e->insts[k].kind != SS__INST_LOAD || e->insts[k - 1].kind == SS__INST_LOAD;
+    if (first)
+        return SS_OK;
     int m = 0;
     ss__inst *tmp = malloc(sizeof *tmp * (size_t)(e->ninsts ? e->ninsts : 1));
     if (!tmp)
@@ -257,11 +262,10 @@ ss_status ss__add_frees(ss_executable *e)
                 dup = dup || bufs[q] == b;
             if (dup || last[b] != k)
                 continue;
-            ss__inst f;
-            ss__inst_init(&f, SS__INST_FREE, ik->node);
-            f.in[f.nin++] = b;
-            f.out = b;
-            all[m++] = f;
+            ss__inst *f = &all[m++];
+            ss__inst_init(f, SS__INST_FREE, ik->node);
+            f->in[f->nin++] = b;
+            f->out = b;
             last[b] = -2; /* freed */
         }
     }
@@ -269,11 +273,10 @@ ss_status ss__add_frees(ss_executable *e)
      * batch above. */
     for (int b = 0; b < e->nbufs; b++)
         if (last[b] == e->ninsts - 1) {
-            ss__inst f;
-            ss__inst_init(&f, SS__INST_FREE, e->insts[e->ninsts - 1].node);
-            f.in[f.nin++] = b;
-            f.out = b;
-            all[m++] = f;
+            ss__inst *f = &all[m++];
+            ss__inst_init(f, SS__INST_FREE, e->insts[e->ninsts - 1].node);
+            f->in[f->nin++] = b;
+            f->out = b;
         }
     free(last);
     free(e->insts);

@@ -334,8 +334,12 @@ int ss__live_buffer_cmp(const void *a, const void *b);
 ss_status ss__executable_laid_out(const ss_executable *e, ss_memory_layout layout,
                                  ss_executable *copy);
 /* The planned peak of an executable (xla_fusion.c's measure) and, per
- * buffer, whether it is in HBM at that peak (at_peak, e->nbufs long). */
-typedef ss_status (*ss__peak_fn)(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak);
+ * buffer, whether it is in HBM at that peak (at_peak, e->nbufs long; NULL
+ * when only the peak is wanted). e's instructions before `from` are those
+ * the previous call with ctx planned (0: none known), so a plan may start
+ * from its state there. */
+typedef ss_status (*ss__peak_fn)(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                                 int from);
 /* Rewrite copy e (its own buffer table, as ss__executable_laid_out makes)
  * for the plan under XLA's fusion model (xla_fusion.c): the values XLA's
  * TPU compiler fuses into their consumers are marked fused_away, the FREEs

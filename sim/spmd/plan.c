@@ -8,6 +8,7 @@
 #include "lower.h"
 #include "out_slots.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,7 +143,8 @@ typedef struct mode {
      * whether it is there (NULL when the capacity is 0) and whether it is
      * a result of the run (results and arguments stay in HBM). */
     size_t onchip_cap, onchip_used;
-    bool *onchip, *result;
+    bool *onchip;
+    const bool *result;
     /* ss_memory_model.loops_onchip, loop_stacks_hbm: a top-level loop
      * that fits in the on-chip memory left is held there, its stacks in
      * HBM with the second (plan_loop). */
@@ -166,7 +168,7 @@ typedef struct mode {
     unsigned gen, *kept_gen;
     /* ss_memory_model.onchip_not_dot_operands: per buffer, read by dots
      * only (NULL: not modelled); such a buffer is never placed on chip. */
-    bool *dot_operand;
+    const bool *dot_operand;
 } mode;
 
 /* Is b an output counted from the start (in its slot)? */
@@ -180,7 +182,7 @@ static bool slot_output(const mode *md, int b)
  * undonated input returned unchanged, copy); their snapshot at the peak;
  * and what else the peak counted (a kernel's scratch, a running loop). */
 typedef struct peak_detail {
-    bool *hbm, *copy, *at_hbm, *at_copy;
+    bool *hbm, *copy, *at_hbm, *at_copy; /* hbm NULL: none kept (peak_only then) */
     size_t extra;
     ss_buffer_role extra_role;
     ss_value extra_value;
@@ -493,13 +495,50 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
     out->transfers += (int)trips * r->transfers;
 }
 
-/* The plan, and with tl the live bytes after every instruction. */
+/* Where a search's plans resume: the state of the plan of the list last
+ * planned at the start of every RESUME_EVERY-th instruction, for plans
+ * whose state is their live bytes, their figures and the moved and kept
+ * flags (no peak flags, on-chip memory, output slots, heap trace or
+ * timeline). A plan of a list whose instructions before `from` are the
+ * last one's starts at the last point at or before `from`. */
+enum { RESUME_EVERY = 32 };
+
+typedef struct resume_point {
+    size_t live, host_live;
+    ss_plan out;
+} resume_point;
+
+typedef struct plan_resume {
+    int npoints, valid; /* points [0, valid) are of the list last planned */
+    int from;           /* this plan's list is the last one's before instruction `from` */
+    resume_point *at;
+    bool *flags;        /* per point: the moved flags, then the kept ones (2 x nbufs) */
+} plan_resume;
+
+/* What plan_run reads of an executable that xla_fusion.c's search leaves
+ * as it is (it rewrites FREEs, shares and fused_away only): which buffers
+ * are arguments and results, which are read by dots only, and the scratch
+ * of the dot kernel writing each buffer. Built at the search's first plan
+ * (fixed_build), not again for every candidate list it plans; with the
+ * points its plans resume from. */
+typedef struct plan_fixed {
+    const ss_executable *e; /* built for (NULL: not built) */
+    int *arg_input;         /* per buffer: the input a LOAD buffer holds, else -1 */
+    bool *result;           /* per buffer: read by a STORE */
+    bool *dot_operand;      /* dot_operands(e); NULL when not modelled */
+    size_t *work;           /* per buffer: the scratch bytes of the kernel writing it
+                               (NO_WORK: ask ss__inst_work_bytes) */
+    plan_resume resume;     /* updated by every plan made with it */
+} plan_fixed;
+
+#define NO_WORK SIZE_MAX
+
+/* The plan, and with tl the live bytes after every instruction; fixed
+ * (NULL: found here) as built for e. */
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
-                          ss_plan *out,
-                          timeline *tl,
-                          size_t *end_live, ss_memory_layout layout, bool fusion,
-                          region_memo *memo);
+                          ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
+                          bool fusion, region_memo *memo, plan_fixed *fixed);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
                                       const mode *md, ss_plan *out, size_t *end_live);
 
@@ -775,57 +814,104 @@ ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan
                           size_t *end_live)
 {
     return plan_run(sub, donate, true, 0, NULL, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false,
-                    NULL);
+                    NULL, NULL);
 }
 
-/* What a candidate list of xla_fusion.c is planned with. */
+static void fixed_free(plan_fixed *f)
+{
+    free(f->arg_input);
+    free(f->result);
+    free(f->dot_operand);
+    free(f->work);
+    free(f->resume.at);
+    free(f->resume.flags);
+    *f = (plan_fixed){0};
+}
+
+/* f for e (dot operands when dots: ss_memory_model.onchip_not_dot_operands
+ * with on-chip memory); as plan_run finds them for itself. */
+static ss_status fixed_build(const ss_executable *e, bool dots, plan_fixed *f)
+{
+    fixed_free(f);
+    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
+    f->arg_input = malloc(sizeof *f->arg_input * nb);
+    f->result = calloc(nb, 1);
+    f->work = malloc(sizeof *f->work * nb);
+    f->dot_operand = dots ? dot_operands(e) : NULL;
+    f->resume.npoints = e->ninsts / RESUME_EVERY + 1;
+    f->resume.at = malloc(sizeof *f->resume.at * (size_t)f->resume.npoints);
+    f->resume.flags = malloc(2 * nb * (size_t)f->resume.npoints);
+    if (!f->arg_input || !f->result || !f->work || (dots && !f->dot_operand) || !f->resume.at ||
+        !f->resume.flags) {
+        fixed_free(f);
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    for (size_t b = 0; b < nb; b++) {
+        f->arg_input[b] = -1;
+        f->work[b] = 0;
+    }
+    bool *written = calloc(nb, 1); /* by a kernel already */
+    if (!written) {
+        fixed_free(f);
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    for (int k = 0; k < e->ninsts; k++) {
+        const ss__inst *i = &e->insts[k];
+        if (i->kind == SS__INST_LOAD)
+            f->arg_input[i->out] = i->index;
+        if (i->kind == SS__INST_STORE)
+            f->result[i->in[0]] = true;
+        if (i->kind != SS__INST_KERNEL)
+            continue;
+        /* A failure is met again where plan_run asks; a buffer written by
+         * two kernels is asked about each time. */
+        size_t work;
+        bool known = !ss__inst_work_bytes(e, i, &work) && !written[i->out];
+        f->work[i->out] = known ? work : NO_WORK;
+        written[i->out] = true;
+    }
+    free(written);
+    f->e = e;
+    return SS_OK;
+}
+
+/* What a candidate list of xla_fusion.c is planned with: its plan_fixed
+ * built at the first (the search's rewrites leave it as it is). */
 typedef struct fusion_ctx {
     const bool *donate;
     size_t onchip_cap;
     const ss_memory_model *loops;
     ss_memory_layout layout;
     region_memo *memo;
+    plan_fixed fixed;
 } fusion_ctx;
 
-static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak)
+/* The plan's peak under c, the buffers in HBM there (at_peak; NULL: not
+ * wanted, and not tracked) and, with at_inst, the instruction where the
+ * plan reaches it (its memory timeline's first; -1: none); with fixed,
+ * plan_run's facts as built for e. */
+static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, plan_fixed *fixed,
+                         size_t *peak, bool *at_peak, int *at_inst)
 {
-    const fusion_ctx *c = ctx;
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    bool *flags = calloc(nb, 4);
-    if (!flags)
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false},
-                      NULL};
-    ss_plan p;
-    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, NULL, NULL, c->layout,
-                            true, c->memo);
-    *peak = p.peak_bytes;
-    free(flags);
-    return st;
-}
-
-/* The plan's peak for xla_remat.c: fusion_peak's, and the instruction
- * where the plan reaches it (its memory timeline's first). */
-static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
-                            int *at_inst)
-{
-    const fusion_ctx *c = ctx;
-    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    bool *flags = calloc(nb, 4);
-    ss_memory_point *pts = malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1));
-    if (!flags || !pts) {
+    bool *flags = at_peak ? calloc(nb, 3) : NULL;
+    ss_memory_point *pts =
+        at_inst ? malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1)) : NULL;
+    if ((at_peak && !flags) || (at_inst && !pts)) {
         free(flags);
         free(pts);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
-    peak_detail pd = {flags, flags + nb, at_peak, flags + 2 * nb, 0, SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
+    peak_detail pd = {flags, flags ? flags + nb : NULL, at_peak, flags ? flags + 2 * nb : NULL, 0,
+                      SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
     timeline tl = {pts, e->ninsts, 0};
     ss_plan p;
-    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p, &tl, NULL,
-                            c->layout, true, c->memo);
+    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p,
+                            at_inst ? &tl : NULL, NULL, c->layout, true, c->memo, fixed);
     *peak = p.peak_bytes;
-    *at_inst = -1;
-    for (int k = 0; k < tl.n && k < tl.cap && !st; k++)
+    if (at_inst)
+        *at_inst = -1;
+    for (int k = 0; at_inst && k < tl.n && k < tl.cap && !st; k++)
         if (pts[k].peak_bytes == p.peak_bytes) {
             *at_inst = pts[k].step;
             break;
@@ -835,20 +921,44 @@ static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, boo
     return st;
 }
 
+/* xla_fusion.c's measure: peak_of with the facts the search leaves alone
+ * built once for e, resumed where e's list is the last one planned. */
+static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                             int from)
+{
+    fusion_ctx *c = ctx;
+    bool dots = c->onchip_cap && c->loops && c->loops->onchip_not_dot_operands;
+    ss_status st = c->fixed.e == e ? SS_OK : fixed_build(e, dots, &c->fixed);
+    if (st)
+        return st;
+    c->fixed.resume.from = from;
+    return peak_of(e, c, &c->fixed, peak, at_peak, NULL);
+}
+
+/* xla_remat.c's measure: peak_of and where the peak is reached (its
+ * rewrites add readers, so nothing is kept from one plan to the next). */
+static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
+                            int *at_inst)
+{
+    return peak_of(e, ctx, NULL, peak, at_peak, at_inst);
+}
+
 /* e as the device model plans it: a copy with its buffers sized by
  * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c) and,
  * with the model's xla_remat_limit_bytes, its rematerialisation
- * (xla_remat.c); free it with model_copy_free. */
+ * (xla_remat.c); free it with model_copy_free. On failure *copy is e. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
                             bool fusion, size_t onchip_cap, const ss_memory_model *loops,
-                            region_memo *memo,
-                            ss_executable *copy)
+                            region_memo *memo, ss_executable *copy)
 {
     ss_status st = ss__executable_laid_out(e, layout, copy);
+    if (st)
+        *copy = *e;
     if (st || !fusion)
         return st;
-    fusion_ctx c = {donate, onchip_cap, loops, layout, memo};
+    fusion_ctx c = {donate, onchip_cap, loops, layout, memo, {0}};
     st = ss__executable_xla_fused(copy, fusion_peak, &c);
+    fixed_free(&c.fixed);
     int recomputed;
     if (!st && loops && loops->xla_remat_limit_bytes)
         st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes, remat_peak,
@@ -857,6 +967,7 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
         if (copy->insts != e->insts)
             free(copy->insts);
         free(copy->bufs);
+        *copy = *e;
     }
     return st;
 }
@@ -897,7 +1008,7 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
     ss_status st = model_copy(sub, donate, layout, fusion, 0, NULL, memo, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo);
+    st = plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo, NULL);
     model_copy_free(sub, &copy);
     if (end_live)
         *end_live = end;
@@ -917,10 +1028,8 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
 
 static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
                           size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
-                          ss_plan *out,
-                          timeline *tl,
-                          size_t *end_live, ss_memory_layout layout, bool fusion,
-                          region_memo *memo)
+                          ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
+                          bool fusion, region_memo *memo, plan_fixed *fixed)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
@@ -935,35 +1044,40 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         slotted = e->insts[k].kind != SS__INST_LOOP;
     ss__out_slots slots = {0};
     bool results = onchip_cap || slotted || (pd && pd->heap); /* md.result wanted */
-    mode md = {arrays, donate, malloc(sizeof(int) * nb), calloc(nb, 1), onchip_cap, 0,
-               onchip_cap ? calloc(nb, 1) : NULL, results ? calloc(nb, 1) : NULL,
+    bool dots_hbm = onchip_cap && loops && loops->onchip_not_dot_operands;
+    /* Found here unless fixed has them (fixed's result is every buffer's:
+     * read only where this run wants it). */
+    int *own_args = fixed ? NULL : malloc(sizeof(int) * nb);
+    bool *own_result = !fixed && results ? calloc(nb, 1) : NULL;
+    bool *own_dots = !fixed && dots_hbm ? dot_operands(e) : NULL;
+    mode md = {arrays, donate, fixed ? fixed->arg_input : own_args, calloc(nb, 1), onchip_cap, 0,
+               onchip_cap ? calloc(nb, 1) : NULL, fixed ? fixed->result : own_result,
                loops && loops->loops_onchip && onchip_cap && !e->region,
-               loops && loops->loop_stacks_hbm, pd,
+               loops && loops->loop_stacks_hbm, pd && pd->hbm ? pd : NULL,
                layout, fusion, 0, memo, NULL, e, 0, NULL, NULL};
     bool *kept = calloc(nb, 1);
-    md.kept_gen = pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
-    bool dots_hbm = onchip_cap && loops && loops->onchip_not_dot_operands;
-    md.dot_operand = dots_hbm ? dot_operands(e) : NULL;
+    md.kept_gen = md.pd ? calloc(nb, sizeof *md.kept_gen) : NULL;
+    md.dot_operand = !dots_hbm ? NULL : fixed ? fixed->dot_operand : own_dots;
     if (!md.arg_input || !md.moved || !kept || (onchip_cap && !md.onchip) ||
-        (results && !md.result) || (pd && !md.kept_gen) || (dots_hbm && !md.dot_operand)) {
-        free(md.dot_operand);
-        free((void *)md.arg_input);
+        (results && !md.result) || (md.pd && !md.kept_gen) || (dots_hbm && !md.dot_operand)) {
+        free(own_dots);
+        free(own_args);
         free(md.moved);
         free(md.onchip);
-        free(md.result);
+        free(own_result);
         free(kept);
         free(md.kept_gen);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
-    int *arg_input = (int *)md.arg_input;
-    for (size_t b = 0; b < nb; b++)
-        arg_input[b] = -1;
-    for (int k = 0; k < e->ninsts; k++) {
+    for (size_t b = 0; own_args && b < nb; b++)
+        own_args[b] = -1;
+    for (int k = 0; !fixed && k < e->ninsts; k++) {
         if (e->insts[k].kind == SS__INST_LOAD)
-            arg_input[e->insts[k].out] = e->insts[k].index;
-        if (md.result && e->insts[k].kind == SS__INST_STORE)
-            md.result[e->insts[k].in[0]] = true;
+            own_args[e->insts[k].out] = e->insts[k].index;
+        if (own_result && e->insts[k].kind == SS__INST_STORE)
+            own_result[e->insts[k].in[0]] = true;
     }
+    const int *arg_input = md.arg_input;
     ss_status st = SS_OK;
     if (slotted && !(st = ss__out_slots_init(&slots, e, md.result, arg_input))) {
         md.slots = &slots;
@@ -972,8 +1086,33 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             hbm_set(&md, slots.buf[j], true);
         out->peak_bytes = live;
     }
-    for (int k = 0; k < e->ninsts && !st; k++) {
+    /* A search's plan (fixed) keeps its resume points when its state is
+     * theirs, and starts at one when it keeps no peak flags either. */
+    plan_resume *rs = fixed && !onchip_cap && !slotted && !(pd && pd->heap) && !tl
+                          ? &fixed->resume
+                          : NULL;
+    int k0 = 0;
+    if (rs && !md.pd && rs->from > 0 && rs->valid > 0) {
+        int j = rs->from / RESUME_EVERY < rs->valid ? rs->from / RESUME_EVERY : rs->valid - 1;
+        const resume_point *at = &rs->at[j];
+        live = at->live;
+        md.host_live = at->host_live;
+        *out = at->out;
+        memcpy(md.moved, rs->flags + 2 * nb * (size_t)j, nb);
+        memcpy(kept, rs->flags + 2 * nb * (size_t)j + nb, nb);
+        k0 = j * RESUME_EVERY;
+    }
+    if (rs)
+        rs->valid = k0 / RESUME_EVERY; /* the later ones are made again below */
+    for (int k = k0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
+        if (rs && k % RESUME_EVERY == 0 && k / RESUME_EVERY < rs->npoints) {
+            int j = k / RESUME_EVERY;
+            rs->at[j] = (resume_point){live, md.host_live, *out};
+            memcpy(rs->flags + 2 * nb * (size_t)j, md.moved, nb);
+            memcpy(rs->flags + 2 * nb * (size_t)j + nb, kept, nb);
+            rs->valid = j + 1;
+        }
         int b0 = i->nin > 0 ? i->in[0] : -1;
         if (pd && pd->heap)
             pd->heap->now = k;
@@ -1055,8 +1194,8 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
         if (!pd || !pd->peak_only)
             out->flops += ss__inst_flops(e, i);
         if (i->kind == SS__INST_KERNEL) {
-            size_t work;
-            if ((st = ss__inst_work_bytes(e, i, &work)))
+            size_t work = fixed ? fixed->work[i->out] : NO_WORK;
+            if (work == NO_WORK && (st = ss__inst_work_bytes(e, i, &work)))
                 break;
             /* Scratch lives while the kernel runs: on chip if it fits. */
             size_t wb = work ? ss_device_buffer_bytes(work) : 0;
@@ -1089,15 +1228,17 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
             out->sent_bytes += rec.sent;
         }
     }
+    if (rs && st)
+        rs->valid = 0;
     if (end_live)
         *end_live = live;
     snapshot_finish(e, &md);
     free(md.kept_gen);
-    free(md.dot_operand);
-    free(arg_input);
+    free(own_dots);
+    free(own_args);
     free(md.moved);
     free(md.onchip);
-    free(md.result);
+    free(own_result);
     free(kept);
     ss__out_slots_free(&slots);
     return st;
@@ -1105,12 +1246,14 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
+                    NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL);
+    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
+                    NULL);
 }
 
 /* Is XLA's heap modelled for e under model? For a top-level program
@@ -1187,64 +1330,94 @@ static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *mo
     return st;
 }
 
-/* The plan under `model` (NULL: shardsim's own devices), with pd filled
- * when not NULL. */
-static ss_status plan_modelled(const ss_executable *e, const bool donate[],
-                               const ss_memory_model *model, peak_detail *pd, ss_plan *out)
+/* How a plan is made under a device model: its layout, fusion (and
+ * whether the executable is copied for them: model_copy) and on-chip
+ * bytes, and the region plans remembered (plan_region_laid_out). */
+typedef struct plan_ctx {
+    ss_memory_layout layout;
+    bool fusion, copy;
+    size_t onchip;
+    const ss_memory_model *model; /* its loops' placement (NULL in a region) */
+    region_memo *memo;
+} plan_ctx;
+
+/* The context of a top-level plan under `model` (NULL: shardsim's own
+ * devices), remembering region plans in memo. */
+static plan_ctx ctx_of(const ss_memory_model *model, region_memo *memo)
 {
-    ss_status st;
+    return (plan_ctx){model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion,
+                      model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion ||
+                                model->xla_bf16_gathers),
+                      model ? model->onchip_bytes : 0, model, memo};
+}
+
+/*
+ * e's plan under c, with pd filled when not NULL: e as the model plans it
+ * goes into *sized (model_copy's copy when c->copy, else e itself, and e
+ * on failure; free it with model_copy_free), and at the top level (top)
+ * XLA's heap gaps (when modelled, heap_modelled) and its bookkeeping heap
+ * are alive the whole step, on top of the peak (*gaps, *bookkeeping).
+ */
+static ss_status plan_sized(const ss_executable *e, const bool donate[], const plan_ctx *c,
+                            bool top, peak_detail *pd, ss_executable *sized, ss_plan *out,
+                            size_t *bookkeeping, size_t *gaps, bool *loops)
+{
+    *sized = *e;
+    *bookkeeping = *gaps = 0;
+    *loops = false;
     /* XLA's heap: its trace wants a peak detail's flags. */
-    peak_detail own = {0};
+    bool heap = top && heap_modelled(e, c->model);
+    peak_detail own;
     heap_trace ht;
     bool *flags = NULL;
-    bool heap = heap_modelled(e, model);
-    if (heap) {
+    if (heap && !pd) {
         size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-        if (!pd && !(flags = calloc(nb, 4)))
+        if (!(flags = calloc(nb, 4)))
             return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-        if (!pd) {
-            own = (peak_detail){flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0,
-                                SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
-            pd = &own;
-        }
-        if ((st = heap_trace_init(&ht, e->nbufs))) {
-            free(flags);
-            return st;
-        }
-        pd->heap = &ht;
+        own = (peak_detail){flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0,
+                            SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
+        pd = &own;
     }
-    size_t gaps = 0;
-    if (!model || (model->layout == SS_LAYOUT_DENSE && !model->xla_fusion &&
-                   !model->xla_bf16_gathers)) {
-        st = plan_run(e, donate, true, model ? model->onchip_bytes : 0, model, pd, out, NULL, NULL,
-                      SS_LAYOUT_DENSE, false, NULL);
-        if (!st && heap)
-            st = heap_gaps(e, model, &ht, &gaps);
-    } else {
-        ss_executable copy;
-        region_memo memo = {0};
-        st = model_copy(e, donate, model->layout, model->xla_fusion, model->onchip_bytes, model,
-                        &memo, &copy);
-        if (!st) {
-            st = plan_run(&copy, donate, true, model->onchip_bytes, model, pd, out, NULL, NULL,
-                          model->layout, model->xla_fusion, &memo);
-            if (!st && heap)
-                st = heap_gaps(&copy, model, &ht, &gaps);
-            model_copy_free(e, &copy);
-        }
-        free(memo.at);
+    ss_status st = heap ? heap_trace_init(&ht, e->nbufs) : SS_OK;
+    if (st) {
+        free(flags);
+        return st;
+    }
+    if (heap)
+        pd->heap = &ht;
+    if (c->copy)
+        st = model_copy(e, donate, c->layout, c->fusion, c->onchip, c->model, c->memo, sized);
+    if (!st)
+        st = plan_run(sized, donate, true, c->onchip, c->model, pd, out, NULL, NULL, c->layout,
+                      c->fusion, c->memo, NULL);
+    if (!st && heap) {
+        st = heap_gaps(sized, c->model, &ht, gaps);
+        *loops = ht.loops;
     }
     if (heap) {
         heap_trace_free(&ht);
         pd->heap = NULL;
-        free(flags);
     }
-    /* XLA's heap gaps, as it counts them: for the whole step. */
+    free(flags);
+    if (!st && top)
+        *bookkeeping = ss__xla_bookkeeping_bytes(e, c->model);
     if (!st)
-        out->peak_bytes += gaps;
-    /* XLA's bookkeeping heap: alive the whole step, on top of every peak. */
-    if (!st)
-        out->peak_bytes += ss__xla_bookkeeping_bytes(e, model);
+        out->peak_bytes += *bookkeeping + *gaps;
+    return st;
+}
+
+/* The plan under `model` (NULL: shardsim's own devices). */
+static ss_status plan_modelled(const ss_executable *e, const bool donate[],
+                               const ss_memory_model *model, ss_plan *out)
+{
+    region_memo memo = {0};
+    plan_ctx c = ctx_of(model, &memo);
+    ss_executable sized;
+    size_t bookkeeping, gaps;
+    bool loops;
+    ss_status st = plan_sized(e, donate, &c, true, NULL, &sized, out, &bookkeeping, &gaps, &loops);
+    model_copy_free(e, &sized);
+    free(memo.at);
     return st;
 }
 
@@ -1253,7 +1426,7 @@ ss_status ss_executable_plan_model(const ss_executable *e, const bool donate[],
 {
     if (!e || !model || !out)
         return ss__fail(SS_ERR_INVALID, "plan: no executable, memory model or plan to fill");
-    return plan_modelled(e, donate, model, NULL, out);
+    return plan_modelled(e, donate, model, out);
 }
 
 /* Entries of the snapshot in pd: buffers, copies, the extra. */
@@ -1300,16 +1473,6 @@ static int detail_entries(const ss_executable *e, const ss_executable *sized,
     return m;
 }
 
-/* How a peak detail is planned: the device model's layout, fusion and
- * on-chip bytes, and the region plans remembered (plan_region_laid_out). */
-typedef struct detail_ctx {
-    ss_memory_layout layout;
-    bool fusion, copy;
-    size_t onchip;
-    const ss_memory_model *model; /* its loops' placement (NULL in a region) */
-    region_memo *memo;
-} detail_ctx;
-
 /* Body arguments among the peak entries of loop instruction li of e named
  * by the loop operand they are: "carry <operand>", "step of <stacked
  * operand>" or the invariant operand's name. */
@@ -1349,7 +1512,7 @@ static void name_body_args(const ss_executable *e, const ss__inst *li, ss_live_b
  * loop's bytes keeps the single entry. In a region (in_loop >= 0) every
  * entry names that loop.
  */
-static ss_status detail_of(const ss_executable *e, const bool donate[], const detail_ctx *c,
+static ss_status detail_of(const ss_executable *e, const bool donate[], const plan_ctx *c,
                            ss_value in_loop, ss_live_buffer **out, int *n, ss_plan *plan)
 {
     *out = NULL;
@@ -1357,15 +1520,13 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
     bool *flags = calloc(nb, 6);
     ss_live_buffer *all = malloc(sizeof *all * (3 * nb + 3));
-    heap_trace ht;
-    bool heap = in_loop < 0 && heap_modelled(e, c->model);
-    if (!flags || !all || (heap && heap_trace_init(&ht, e->nbufs))) {
+    if (!flags || !all) {
         free(flags);
         free(all);
         return ss__fail(SS_ERR_NOMEM, "peak detail: out of host memory");
     }
     peak_detail pd = {flags, flags + nb, flags + 2 * nb, flags + 3 * nb, 0, SS_BUFFER_SCRATCH, -1, false,
-                      NULL, {false}, heap ? &ht : NULL};
+                      NULL, {false}, NULL};
     bool *arg = flags + 4 * nb, *res = flags + 5 * nb;
     for (int k = 0; k < e->ninsts; k++) {
         if (e->insts[k].kind == SS__INST_LOAD)
@@ -1373,26 +1534,11 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
         if (e->insts[k].kind == SS__INST_STORE)
             res[e->insts[k].in[0]] = true;
     }
-    ss_executable sized = *e;
-    ss_status st = c->copy ? model_copy(e, donate, c->layout, c->fusion, c->onchip, c->model,
-                                        c->memo, &sized)
-                           : SS_OK;
-    if (!st)
-        st = plan_run(&sized, donate, true, c->onchip, c->model, &pd, plan, NULL, NULL, c->layout,
-                      c->fusion, c->memo);
-    /* XLA's bookkeeping heap and its heap's gaps: alive the whole step, on
-     * top of every peak. */
-    size_t bookkeeping = !st && in_loop < 0 ? ss__xla_bookkeeping_bytes(e, c->model) : 0;
-    size_t gaps = 0;
-    bool loops = false;
-    if (!st && heap) {
-        st = heap_gaps(&sized, c->model, &ht, &gaps);
-        loops = ht.loops;
-    }
-    if (heap)
-        heap_trace_free(&ht);
-    if (!st)
-        plan->peak_bytes += bookkeeping + gaps;
+    ss_executable sized;
+    size_t bookkeeping, gaps;
+    bool loops;
+    ss_status st =
+        plan_sized(e, donate, c, in_loop < 0, &pd, &sized, plan, &bookkeeping, &gaps, &loops);
     int m = st ? 0 : detail_entries(e, &sized, &pd, arg, res, bookkeeping, gaps, loops, all);
     for (int k = 0; k < m && in_loop >= 0; k++) {
         all[k].loop = in_loop;
@@ -1403,8 +1549,8 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
     int ni = 0;
     if (!st && pd.extra && pd.extra_role == SS_BUFFER_LOOP && pd.loop) {
         /* The body as plan_region_laid_out plans it: no on-chip memory. */
-        detail_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0, NULL,
-                         c->memo};
+        plan_ctx bc = {c->layout, c->fusion, c->layout != SS_LAYOUT_DENSE || c->fusion, 0, NULL,
+                       c->memo};
         ss_plan bp;
         st = detail_of(sized.loops[pd.loop->index].body, pd.body_own, &bc,
                        in_loop >= 0 ? in_loop : pd.extra_value, &inner, &ni, &bp);
@@ -1430,8 +1576,7 @@ static ss_status detail_of(const ss_executable *e, const bool donate[], const de
         }
     }
     free(inner);
-    if (c->copy)
-        model_copy_free(e, &sized);
+    model_copy_free(e, &sized);
     free(flags);
     if (st) {
         free(all);
@@ -1450,10 +1595,7 @@ ss_status ss_executable_peak_detail(const ss_executable *e, const bool donate[],
     if (!e || !plan || (cap > 0 && !out))
         return ss__fail(SS_ERR_INVALID, "peak detail: no executable, plan or room for buffers");
     region_memo memo = {0};
-    detail_ctx c = {model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion,
-                    model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion ||
-                              model->xla_bf16_gathers),
-                    model ? model->onchip_bytes : 0, model, &memo};
+    plan_ctx c = ctx_of(model, &memo);
     ss_live_buffer *all;
     int m;
     ss_status st = detail_of(e, donate, &c, -1, &all, &m, plan);
@@ -1474,7 +1616,8 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
     ss_status st =
-        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL);
+        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL,
+                 NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -63,11 +63,12 @@ ss_status ss__schedule_updates(ss_executable *e)
     int *producer = malloc(sizeof(int) * (size_t)nb);
     int *anchor = malloc(sizeof(int) * (size_t)(n ? n : 1));
     bool *store_only = malloc((size_t)nb), *early = calloc((size_t)(n ? n : 1), 1);
-    ss__inst *order = malloc(sizeof *order * (size_t)(n ? n : 1));
     /* The follower lists of the final pass (below). */
     int *head = malloc(sizeof(int) * (size_t)(n + 1)), *tail = malloc(sizeof(int) * (size_t)(n + 1));
     int *next = malloc(sizeof(int) * (size_t)(n ? n : 1));
-    if (!producer || !anchor || !store_only || !early || !order || !head || !tail || !next) {
+    int *at = malloc(sizeof(int) * (size_t)(n ? n : 1)); /* the new order, as indices */
+    if (!producer || !anchor || !store_only || !early || !head || !tail || !next || !at) {
+        free(at);
         free(head);
         free(tail);
         free(next);
@@ -75,7 +76,6 @@ ss_status ss__schedule_updates(ss_executable *e)
         free(anchor);
         free(store_only);
         free(early);
-        free(order);
         return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     }
     for (int b = 0; b < nb; b++) {
@@ -126,29 +126,42 @@ ss_status ss__schedule_updates(ss_executable *e)
             next[tail[a]] = q;
         tail[a] = q;
     }
+    /* The new order as indices first: most programs keep theirs, and their
+     * list is not copied. */
     int m = 0;
     for (int k = 0; k < n; k++)
         if (early[k])
-            order[m++] = e->insts[k];
+            at[m++] = k;
     for (int k = -1; k < n; k++) {
         if (k >= 0 && (early[k] || anchor[k] != -2))
             continue; /* emitted at the start or after its anchor */
         if (k >= 0)
-            order[m++] = e->insts[k];
+            at[m++] = k;
         /* Anchors are earlier than what follows them, so a follower never
          * comes before its anchor in this walk. */
         for (int q = head[k + 1]; q >= 0; q = next[q])
-            order[m++] = e->insts[q];
+            at[m++] = q;
     }
+    bool moved = false;
+    for (int k = 0; k < m && !moved; k++)
+        moved = at[k] != k;
+    ss__inst *order = moved ? malloc(sizeof *order * (size_t)(n ? n : 1)) : NULL;
+    for (int k = 0; k < m && order; k++)
+        order[k] = e->insts[at[k]];
+    free(at);
     free(head);
     free(tail);
     free(next);
-    free(e->insts);
-    e->insts = order;
-    e->insts_cap = n ? n : 1;
+    if (order) {
+        free(e->insts);
+        e->insts = order;
+        e->insts_cap = n ? n : 1;
+    }
     free(producer);
     free(anchor);
     free(store_only);
     free(early);
+    if (moved && !order)
+        return ss__fail(SS_ERR_NOMEM, "compile: out of host memory");
     return SS_OK;
 }

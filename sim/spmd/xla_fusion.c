@@ -55,26 +55,24 @@ typedef struct model {
     bool *away;               /* buffer fused away */
     int *due, *next_due;      /* rebuild_compact's lists of FREEs per slot */
     bool compact;             /* the copy's list is compact (not parallel to orig) */
+    /* Indices into orig, in order, of what rebuild rewrites: the FREEs,
+     * the instructions with shares (kernels, fused, collectives), and the
+     * rest but STOREs (deaths() reads). nfrees, nsharers, nmakers long. */
+    int *frees, *sharers, *makers;
+    int nfrees, nsharers, nmakers;
+    int *maker_out;   /* per maker: its result buffer */
+    /* Per buffer b, the sharers whose shares depend on it (it is their
+     * result, or the operand a share names): users[at[b] .. at[b + 1]). */
+    int *share_at, *share_users;
+    int *was_death; /* death[] as the last rebuild left it */
+    bool *was_away; /* away[] as the last rebuild made the list for */
+    int *changed;   /* rebuild's buffers whose death or fusion changed */
+    bool built;     /* rebuild has made the copy's list once */
+    /* Per buffer: read after its producer by an instruction XLA does not
+     * fuse it into (a collective, a copy out, a loop, an in-place update
+     * of it); candidate() reads it. */
+    bool *unfusable_reader;
 } model;
-
-/* Is every reader of buffer b (made by instruction p) a kernel XLA fuses
- * into (not a collective, a copy out, a loop, an in-place update of it)? */
-static bool fusable_readers(const model *m, int b, int p)
-{
-    for (int k = p + 1; k < m->norig; k++) {
-        const ss__inst *u = &m->orig[k];
-        for (int x = 0; x < u->nin; x++) {
-            if (u->in[x] != b || u->kind == SS__INST_FREE)
-                continue;
-            if (u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED)
-                return false;
-            if (u->kind == SS__INST_KERNEL &&
-                m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE && x == 0)
-                return false;
-        }
-    }
-    return true;
-}
 
 /* Can buffer b (the single result of instruction p) be fused into every
  * instruction that reads it? */
@@ -98,12 +96,33 @@ static bool candidate(const model *m, int b)
     } else {
         return false;
     }
-    if (!fusable_readers(m, b, p))
+    /* Every reader a kernel XLA fuses into (not a collective, a copy out,
+     * a loop, an in-place update of it). */
+    if (m->unfusable_reader[b])
         return false;
     for (int x = 0; x < i->nin; x++)
         if (m->in_loop[i->in[x]] || m->e->bufs[i->in[x]].host)
             return false;
     return true;
+}
+
+/* unfusable_reader[] of m (producer[] found): one walk over the list. */
+static void find_unfusable_readers(model *m)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        bool dus = u->kind == SS__INST_KERNEL &&
+                   m->e->program->nodes[u->node].op == SS__OP_DYNAMIC_UPDATE_SLICE;
+        for (int x = 0; x < u->nin; x++) {
+            int b = u->in[x];
+            if (b < 0 || b >= m->e->nbufs || m->producer[b] < 0 || k <= m->producer[b])
+                continue;
+            if ((u->kind != SS__INST_KERNEL && u->kind != SS__INST_FUSED) || (dus && x == 0))
+                m->unfusable_reader[b] = true;
+        }
+    }
 }
 
 /* Is value v computed from constants only (constants, iotas and ops on
@@ -249,7 +268,7 @@ static void slices_in_place(model *m)
         int from = m->producer[i->in[0]];
         bool slice = op == SS__OP_DYNAMIC_SLICE && from >= 0 && m->orig[from].kind == SS__INST_LOAD;
         bool of_slice = op == SS__OP_RESHAPE && i->nin == 1 && m->away[i->in[0]];
-        if ((slice || of_slice) && fusable_readers(m, i->out, k))
+        if ((slice || of_slice) && !m->unfusable_reader[i->out])
             m->away[i->out] = true;
     }
 }
@@ -259,10 +278,10 @@ static void slices_in_place(model *m)
 static void deaths(model *m)
 {
     memcpy(m->death, m->free_at, sizeof(int) * (size_t)m->e->nbufs);
-    for (int k = m->norig - 1; k >= 0; k--) {
-        const ss__inst *i = &m->orig[k];
-        if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE || !m->away[i->out])
+    for (int j = m->nmakers - 1; j >= 0; j--) {
+        if (!m->away[m->maker_out[j]])
             continue;
+        const ss__inst *i = &m->orig[m->makers[j]];
         for (int x = 0; x < i->nin; x++) {
             int b = i->in[x];
             if (m->death[b] >= 0 && m->death[b] < m->death[i->out])
@@ -325,25 +344,20 @@ static void rebuild_compact(model *m)
     m->compact = true;
 }
 
-/* The instruction list of the copy from orig and away[]. It stays
- * parallel to orig (instruction k at k) and is rewritten in place: each
- * FREE slot frees the buffers whose death is there, several or none
- * (lower.h), and the shares are fixed; an instruction is never copied
- * whole (they are kilobytes, and the search rebuilds once per candidate).
- * When more buffers die at one slot than a FREE holds, it is built
- * compact instead. */
-static void rebuild(model *m)
+/* The copy's list made whole from orig and away[] (and deaths()): each
+ * FREE slot frees the buffers whose death is there, in buffer order,
+ * several or none (lower.h), and the shares are fixed. When more buffers
+ * die at one slot than a FREE holds, it is built compact instead. */
+static void rebuild_all(model *m)
 {
-    deaths(m);
     ss_executable *e = m->e;
     if (m->compact) {
         memcpy(e->insts, m->orig, sizeof *e->insts * (size_t)m->norig);
         m->compact = false;
     }
     e->ninsts = m->norig;
-    for (int k = 0; k < m->norig; k++)
-        if (m->orig[k].kind == SS__INST_FREE)
-            e->insts[k].nin = 0;
+    for (int j = 0; j < m->nfrees; j++)
+        e->insts[m->frees[j]].nin = 0;
     for (int b = 0; b < e->nbufs; b++) {
         if (m->free_at[b] < 0)
             continue;
@@ -354,11 +368,146 @@ static void rebuild(model *m)
         }
         f->in[f->nin++] = b;
     }
-    if (!m->compact)
-        for (int k = 0; k < m->norig; k++)
-            fix_shares(m, &m->orig[k], &e->insts[k]);
+    for (int j = 0; !m->compact && j < m->nsharers; j++)
+        fix_shares(m, &m->orig[m->sharers[j]], &e->insts[m->sharers[j]]);
     for (int b = 0; b < e->nbufs; b++)
         e->bufs[b].fused_away = m->away[b];
+}
+
+/* Fix the shares of the copy's instruction k (a sharer): did they change? */
+static bool shares_changed(const model *m, int k)
+{
+    ss__inst *c = &m->e->insts[k];
+    int8_t share[sizeof c->share], alt[sizeof c->share_alt];
+    memcpy(share, c->share, sizeof share);
+    memcpy(alt, c->share_alt, sizeof alt);
+    fix_shares(m, &m->orig[k], c);
+    return memcmp(share, c->share, sizeof share) || memcmp(alt, c->share_alt, sizeof alt);
+}
+
+/* Buffer b out of FREE f's list (where it is). */
+static void free_list_remove(ss__inst *f, int b)
+{
+    int x = 0;
+    while (x < f->nin && f->in[x] != b)
+        x++;
+    if (x == f->nin)
+        return;
+    memmove(&f->in[x], &f->in[x + 1], sizeof f->in[0] * (size_t)(f->nin - x - 1));
+    f->nin--;
+}
+
+/* Buffer b into FREE f's list, in buffer order; false when it is full. */
+static bool free_list_insert(ss__inst *f, int b)
+{
+    if (f->nin == SS__MAX_INPUTS)
+        return false;
+    int x = f->nin;
+    while (x > 0 && f->in[x - 1] > b)
+        x--;
+    memmove(&f->in[x + 1], &f->in[x], sizeof f->in[0] * (size_t)(f->nin - x));
+    f->in[x] = b;
+    f->nin++;
+    return true;
+}
+
+/* The instruction list of the copy from orig and away[]. It stays
+ * parallel to orig (instruction k at k) and is rewritten in place
+ * (rebuild_all); an instruction is never copied whole (they are
+ * kilobytes, and the search rebuilds once per candidate). After the first
+ * list only what the change of away[] reaches is rewritten: the FREEs of
+ * the buffers whose death moved, the shares that depend on them or on a
+ * buffer whose fusion changed, and that fusion. Returns the first
+ * instruction that may differ from the list the last rebuild made (0
+ * after a compact one, or the first). */
+static int rebuild(model *m)
+{
+    ss_executable *e = m->e;
+    memcpy(m->was_death, m->death, sizeof(int) * (size_t)e->nbufs);
+    deaths(m);
+    if (!m->built || m->compact) {
+        m->built = true;
+        memcpy(m->was_away, m->away, (size_t)e->nbufs);
+        rebuild_all(m);
+        return 0;
+    }
+    int from = m->norig, nc = 0;
+    for (int b = 0; b < e->nbufs; b++)
+        if (m->was_death[b] != m->death[b] || m->was_away[b] != m->away[b])
+            m->changed[nc++] = b;
+    memcpy(m->was_away, m->away, (size_t)e->nbufs);
+    /* Out of their old FREEs first: a FREE is full only with what stays. */
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
+        if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b]) {
+            free_list_remove(&e->insts[m->was_death[b]], b);
+            int moved = m->was_death[b] < m->death[b] ? m->was_death[b] : m->death[b];
+            from = moved < from ? moved : from;
+        }
+    }
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
+        if (m->free_at[b] >= 0 && m->was_death[b] != m->death[b] &&
+            !free_list_insert(&e->insts[m->death[b]], b)) {
+            rebuild_all(m); /* compact, then */
+            return 0;
+        }
+    }
+    for (int c = 0; c < nc; c++) {
+        int b = m->changed[c];
+        bool fused = e->bufs[b].fused_away != m->away[b];
+        for (int x = m->share_at[b]; x < m->share_at[b + 1]; x++) {
+            int k = m->share_users[x];
+            if (shares_changed(m, k) && k < from)
+                from = k;
+        }
+        /* A buffer's fused_away is first read where it is made (a
+         * candidate has one producer; any other: from the start). */
+        if (fused) {
+            int at = m->producer[b] >= 0 ? m->producer[b] : 0;
+            from = at < from ? at : from;
+            e->bufs[b].fused_away = m->away[b];
+        }
+    }
+    return from;
+}
+
+/* The sharers of m's list by the buffers their shares depend on (their
+ * results, the operands their shares name): share_at, share_users. */
+static ss_status share_index(model *m)
+{
+    int nb = m->e->nbufs, n = 0;
+    m->share_at = calloc((size_t)nb + 2, sizeof *m->share_at);
+    if (!m->share_at)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int j = 0; j < m->nsharers; j++) {
+            const ss__inst *i = &m->orig[m->sharers[j]];
+            int nres = i->kind == SS__INST_FUSED ? 1 + i->fused.nextra : 1;
+            for (int r = 0; r < nres; r++) {
+                int bufs[3] = {r == 0 ? i->out : i->extra_out[r - 1],
+                               i->share[r] >= 0 ? i->in[i->share[r]] : -1,
+                               i->share_alt[r] >= 0 ? i->in[i->share_alt[r]] : -1};
+                for (int x = 0; x < 3; x++) {
+                    if (bufs[x] < 0 || bufs[x] >= nb)
+                        continue;
+                    if (pass == 0)
+                        m->share_at[bufs[x] + 2]++;
+                    else
+                        m->share_users[m->share_at[bufs[x] + 1]++] = m->sharers[j];
+                }
+            }
+        }
+        if (pass == 1)
+            break;
+        for (int b = 0; b < nb; b++)
+            m->share_at[b + 2] += m->share_at[b + 1];
+        n = m->share_at[nb + 1];
+        m->share_users = malloc(sizeof *m->share_users * (size_t)(n ? n : 1));
+        if (!m->share_users)
+            return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    }
+    return SS_OK;
 }
 
 /* A candidate: a buffer and its bytes. */
@@ -379,22 +528,37 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
 {
     int nb = e->nbufs, ni = e->ninsts;
     size_t nbz = (size_t)(nb ? nb : 1), niz = (size_t)(ni ? ni : 1);
-    model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), malloc(sizeof(int) * nbz),
+    model m = {e, e->insts, ni, malloc(sizeof(int) * nbz), calloc(nbz, sizeof(int)),
                calloc(nbz, sizeof(int)), malloc(sizeof(int) * nbz), calloc(nbz, 1),
-               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false};
+               calloc(nbz, 1), malloc(sizeof(int) * niz), malloc(sizeof(int) * nbz), false,
+               malloc(sizeof(int) * 4 * niz), NULL, NULL, 0, 0, 0, NULL, NULL, NULL,
+               malloc(sizeof(int) * nbz), malloc(nbz), malloc(sizeof(int) * nbz), false,
+               calloc(nbz, 1)};
     ss__inst *insts = malloc(sizeof *insts * niz);
     cand *cands = malloc(sizeof *cands * nbz);
     ss_status st = SS_OK;
-    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due || !m.next_due || !insts ||
-        !cands) {
+    if (!m.free_at || !m.death || !m.users || !m.producer || !m.in_loop || !m.away || !m.due ||
+        !m.next_due || !m.frees || !m.was_death || !m.was_away || !m.changed ||
+        !m.unfusable_reader || !insts || !cands) {
         st = ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         goto done;
     }
     for (int b = 0; b < nb; b++)
         m.free_at[b] = m.producer[b] = -1;
+    m.sharers = m.frees + niz;
+    m.makers = m.sharers + niz;
+    m.maker_out = m.makers + niz;
     for (int k = 0; k < ni; k++) {
         const ss__inst *i = &e->insts[k];
-        if (i->kind == SS__INST_FREE) {
+        ss__inst_kind kind = i->kind;
+        if (kind == SS__INST_KERNEL || kind == SS__INST_FUSED || kind == SS__INST_COLL)
+            m.sharers[m.nsharers++] = k;
+        if (kind != SS__INST_FREE && kind != SS__INST_STORE) {
+            m.maker_out[m.nmakers] = i->out;
+            m.makers[m.nmakers++] = k;
+        }
+        if (kind == SS__INST_FREE) {
+            m.frees[m.nfrees++] = k;
             m.free_at[i->in[0]] = k;
             continue;
         }
@@ -409,6 +573,9 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         if (!(i->kind == SS__INST_FUSED && i->fused.nextra))
             m.producer[i->out] = k;
     }
+    if ((st = share_index(&m)))
+        goto done;
+    find_unfusable_readers(&m);
     bool *ok = calloc(nbz, 1), *tried = calloc(nbz, 1), *at = calloc(nbz, 1);
     if (!ok || !tried || !at) {
         free(ok);
@@ -434,11 +601,13 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
         e->insts = insts; /* the copy's own list from here on */
         insts = NULL;
         size_t best;
-        rebuild(&m);
-        st = peak_of(e, ctx, &best, at);
+        int from = rebuild(&m); /* where each list first differs from the last planned */
+        st = peak_of(e, ctx, &best, at, from);
         /* Without loops a plan is cheap: first every candidate, largest
          * first, each kept when the peak does not rise (a fusion that
-         * changes nothing at the peak may make room for another). */
+         * changes nothing at the peak may make room for another). A
+         * candidate's plan wants its peak only: at[] is read from the plan
+         * made again after each pass. */
         if (!e->nloops) {
             int nc = 0;
             for (int b = 0; b < nb; b++)
@@ -448,8 +617,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
             for (int c = 0; c < nc && !st && cands[c].bytes * 1000 >= best; c++) {
                 size_t peak;
                 m.away[cands[c].buf] = true;
-                rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, at)))
+                from = rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, NULL, from)))
                     break;
                 if (peak <= best)
                     best = peak;
@@ -457,8 +626,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                     m.away[cands[c].buf] = false;
             }
             if (!st) {
-                rebuild(&m);
-                st = peak_of(e, ctx, &best, at);
+                from = rebuild(&m);
+                st = peak_of(e, ctx, &best, at, from);
             }
         }
         /* Only a value alive at the peak can lower it: try those, largest
@@ -477,8 +646,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 size_t peak;
                 tried[cands[c].buf] = true;
                 m.away[cands[c].buf] = true;
-                rebuild(&m);
-                if ((st = peak_of(e, ctx, &peak, at)))
+                from = rebuild(&m);
+                if ((st = peak_of(e, ctx, &peak, NULL, from)))
                     break;
                 if (peak <= best) {
                     lowered = lowered || peak < best;
@@ -488,8 +657,8 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
                 }
             }
             if (!st) {
-                rebuild(&m);
-                st = peak_of(e, ctx, &best, at);
+                from = rebuild(&m);
+                st = peak_of(e, ctx, &best, at, from);
             }
             /* A lower peak is elsewhere: what was rejected may help there. */
             if (lowered)
@@ -510,6 +679,13 @@ done:
     free(m.away);
     free(m.due);
     free(m.next_due);
+    free(m.frees);
+    free(m.share_at);
+    free(m.share_users);
+    free(m.was_death);
+    free(m.was_away);
+    free(m.changed);
+    free(m.unfusable_reader);
     free(insts);
     free(cands);
     return st;

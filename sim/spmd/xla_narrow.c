@@ -210,6 +210,27 @@ static const ss__inst *carry_maker(const ss_executable *e, int b, int *carry)
     return NULL;
 }
 
+/* The readers of loop bodies, each built on first use (stashes: marking
+ * changes buffers' flags, never who reads them). */
+typedef struct body_readers {
+    const ss_executable *body;
+    readers r;
+} body_readers;
+
+/* The readers of `body` from cache (n of them, room for one per loop of
+ * the executable around it), built there when new; NULL when out of host
+ * memory (the failure is recorded). */
+static const readers *readers_cached(body_readers *cache, int *n, const ss_executable *body)
+{
+    for (int k = 0; k < *n; k++)
+        if (cache[k].body == body)
+            return &cache[k].r;
+    if (readers_of(body, &cache[*n].r))
+        return NULL;
+    cache[*n].body = body;
+    return &cache[(*n)++].r;
+}
+
 /* Mark xla_bf16 the stacks one loop of e fills (stash_written) and a
  * later loop reads back only as bf16 dot operands (stash_read_by_dots),
  * nothing else reading them in e: their buffers in e (the first loop's
@@ -218,7 +239,12 @@ static const ss__inst *carry_maker(const ss_executable *e, int b, int *carry)
  * them. r: the readers of e's buffers. */
 static ss_status stashes(ss_executable *e, const readers *r, int *marked)
 {
-    for (int k = 0; k < e->ninsts; k++) {
+    body_readers *cache = calloc((size_t)(e->nloops ? e->nloops : 1), sizeof *cache);
+    if (!cache)
+        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+    int cached = 0;
+    ss_status st = SS_OK;
+    for (int k = 0; k < e->ninsts && !st; k++) {
         const ss__inst *use = &e->insts[k];
         if (use->kind != SS__INST_LOOP || e->loops[use->index].nbranch)
             continue;
@@ -233,17 +259,15 @@ static ss_status stashes(ss_executable *e, const readers *r, int *marked)
             if (!make || make == use || (res != b && r->at[res + 1] != r->at[res]))
                 continue; /* not a loop's stack, or read after the loop reads it */
             ss__loop_exec *m = &e->loops[make->index];
-            readers rb, rm;
-            ss_status st = readers_of(l->body, &rb);
-            if (st)
-                return st;
-            if ((st = readers_of(m->body, &rm))) {
-                free(rb.at), free(rb.list);
-                return st;
+            const readers *rb = readers_cached(cache, &cached, l->body),
+                          *rm = rb ? readers_cached(cache, &cached, m->body) : NULL;
+            if (!rm) {
+                st = SS_ERR_NOMEM;
+                break;
             }
-            if (stash_read_by_dots(l->body, &rb, c, false) && stash_written(m->body, &rm, j, false)) {
-                stash_read_by_dots(l->body, &rb, c, true);
-                stash_written(m->body, &rm, j, true);
+            if (stash_read_by_dots(l->body, rb, c, false) && stash_written(m->body, rm, j, false)) {
+                stash_read_by_dots(l->body, rb, c, true);
+                stash_written(m->body, rm, j, true);
                 e->bufs[b].xla_bf16 = e->bufs[res].xla_bf16 = true;
                 int init = make->in[j]; /* the stack's first value, when the loop alone reads it */
                 if (init >= 0 && init < e->nbufs && r->at[init + 1] - r->at[init] == 1 &&
@@ -251,10 +275,12 @@ static ss_status stashes(ss_executable *e, const readers *r, int *marked)
                     e->bufs[init].xla_bf16 = true;
                 ++*marked;
             }
-            free(rb.at), free(rb.list), free(rm.at), free(rm.list);
         }
     }
-    return SS_OK;
+    for (int k = 0; k < cached; k++)
+        free(cache[k].r.at), free(cache[k].r.list);
+    free(cache);
+    return st;
 }
 
 /* Is instruction i a collective that XLA narrows when its result reaches

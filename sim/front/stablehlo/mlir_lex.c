@@ -259,6 +259,8 @@ bool ss__mlir_at_line_start(ss__mlir_parser *p)
 bool ss__mlir_peek(ss__mlir_parser *p, const char *s)
 {
     ss__mlir_ws(p);
+    if (*p->p != *s) /* most peeks: the first character tells */
+        return !*s;
     return strncmp(p->p, s, strlen(s)) == 0;
 }
 
@@ -313,6 +315,8 @@ const char *ss__mlir_bare_id(ss__mlir_parser *p)
 bool ss__mlir_peek_kw(ss__mlir_parser *p, const char *kw)
 {
     ss__mlir_ws(p);
+    if (*p->p != *kw) /* most peeks: the first character tells */
+        return !*kw && !is_bare_char((unsigned char)*p->p);
     size_t n = strlen(kw);
     return strncmp(p->p, kw, n) == 0 && !is_bare_char((unsigned char)p->p[n]);
 }
