@@ -248,8 +248,7 @@ static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result
 
 /* While loop instruction i of e in the heap trace, at its instruction:
  * its results in HBM (in_hbm) are loop state from here on, and one run of
- * its body adds `body` bytes (its temporaries: the loop's peak less what is
- * live around it, its carries and its stacked outputs) for this
+ * its body adds `body` bytes (its temporaries, plan_loop) for this
  * instruction only. A carry it adopts from a broadcast (a scan's stack,
  * zeros it writes over) is XLA's AllocateBuffer, which XLA's schedule
  * puts at the start of the program (the LARGE LM's dumps: instructions
@@ -775,14 +774,14 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
     }
     *inst_peak = peak;
     if (md->pd && md->pd->heap) {
-        /* The body's temporaries are the heap's unless they fit in the
-         * on-chip memory left (XLA's memory-space assignment puts them
-         * there: make_stash_dtypes.py's probes report no more temp than
-         * their stacks). */
+        /* The body's temporaries in XLA's heap: the loop's peak less what
+         * is live around it, its carries and ys, and less what the body
+         * writes as the loop's next state (its new carries, its step of
+         * each ys), which XLA writes into the loop's own buffers; none
+         * when they fit in the on-chip memory left, where XLA's
+         * memory-space assignment puts them (make_stash_dtypes.py's probes
+         * report no more temp than their stacks). */
         size_t temps = onchip ? 0 : peak - *live - ys - carries, outs = 0;
-        /* Less what the body writes as the loop's next state (its new
-         * carries, its step of each ys): XLA writes those into the loop's
-         * own buffers. */
         for (int k = 0; k < nc; k++)
             outs += pass[k] ? 0 : ss_device_buffer_bytes(e->bufs[l->outs[k]].bytes);
         for (int k = 0; k < l->nys; k++)
