@@ -70,6 +70,13 @@ KNOWN_BELOW = {
         "schedule keeps two gathered activations and a collective matmul's result of the "
         "recomputed layer alive together (evicted from on chip to HBM), and its heap has 15 MiB "
         "of gaps (README)",
+    ("flax_linen_train_step_b4k", "v5p:2x2x2"):
+        "the plan holds the three hidden pre-activations (4 MiB each) on chip where XLA's buffer "
+        "assignment has them in HBM (read by dot fusions only); 16 MiB of heap gaps the plan "
+        "counted before XLA's last-layer multi-output fusion was modelled hid it",
+    ("flax_linen_train_step_b4k", "v5p:4x4x16"):
+        "the plan holds the three hidden pre-activations on chip where XLA has them in HBM (read "
+        "by dot fusions only), as on v5p:2x2x2",
 }
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
@@ -357,9 +364,10 @@ def main(argv):
         if r["xla_compiles"]:
             ratio = r["ss_peak"] / r["xla_peak"]
             near = abs(ratio - 1) <= TOLERANCE
+            # Every compiled row since the plan models XLA's multi-output
+            # fusion of the last hidden layer (xla_fusion.c, mask_fusions).
             checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's "
-                           f"{r['xla_peak']} B (ratio {ratio:.3f})", near,
-                           None if near else "XLA's multi-output fusion of the last hidden layer (README)"))
+                           f"{r['xla_peak']} B (ratio {ratio:.3f})", near, None))
     print(f"1..{len(checks)}")
     failed = 0
     for i, (what, ok, todo) in enumerate(checks, 1):
