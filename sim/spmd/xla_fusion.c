@@ -232,6 +232,43 @@ static bool dot_only_for(const model *m, int b, int only)
     return false;
 }
 
+static int readers_of(const model *m, int b, int *first);
+static bool elementwise_kernel(const model *m, const ss__inst *i);
+
+/* Is buffer b (the mask of select `sel`) a compare(h > constant) of a dot's
+ * result h that only `sel` reads, h's other readers elementwise kernels
+ * that one instruction reads each (the forward ReLU, fused into the next
+ * dot: h is the value kept for the backward pass)? XLA then computes the
+ * mask inside the select's output fusion from h: the gt of
+ * convolution_select_fusion.1/.2 in libtpu 0.0.42.1's optimized HLO of
+ * the fit sweep's MLP, whose pre-activations (fusion.42-.44) are read by
+ * kOutput (dot) fusions only. Not so when the ReLU's value is kept (the
+ * MoE layer's, read by two dots): XLA writes that layer's mask apart
+ * (and_convert_fusion, sim/spmd/profiles.c). */
+static bool mask_of_residual(const model *m, int b, int sel)
+{
+    int c = m->producer[b], first;
+    if (c < 0 || m->orig[c].kind != SS__INST_KERNEL || m->orig[c].nin != 2 ||
+        m->e->program->nodes[m->orig[c].node].op != SS__OP_COMPARE ||
+        !broadcast_of_constant(m, m->orig[c].in[1]) || readers_of(m, b, &first) != 1 ||
+        first != sel || !candidate(m, b))
+        return false;
+    int h = m->orig[c].in[0], p = m->producer[h];
+    if (p < 0 || m->orig[p].kind != SS__INST_KERNEL ||
+        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT ||
+        m->e->program->nodes[m->orig[p].node].nb)
+        return false;
+    for (int k = p + 1; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE || k == c)
+            continue;
+        for (int x = 0; x < u->nin; x++)
+            if (u->in[x] == h && !elementwise_kernel(m, u))
+                return false;
+    }
+    return true;
+}
+
 /* XLA's output fusion on TPU: a select reading a dot's result that nothing
  * else reads is fused into the dot's kernel (a kOutput fusion), which
  * writes the select's value; the dot's own result is never materialised,
@@ -259,6 +296,8 @@ static void output_fusions(model *m, bool *kept)
             if (dot_only_for(m, i->in[x], k)) {
                 m->away[i->in[x]] = true;
                 kept[i->out] = true;
+                if (mask_of_residual(m, i->in[0], k))
+                    m->away[i->in[0]] = true;
                 break;
             }
     }

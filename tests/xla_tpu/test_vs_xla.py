@@ -49,6 +49,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("SS_XLA_TPU_DATA") or os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu"))
 TOLERANCE = 0.10
+# The fit sweep's compiled rows (flax_linen_fit_r*): the plan's peak is
+# XLA's within 2 MB on each (README, "Will it fit?").
+FIT_TOLERANCE = 0.01
 SPEEDUP = 100.0
 RSS_RATIO = 10.0
 # Programs recorded (make_records.py LM_PAIRS, MOE_PAIRS) whose checks are
@@ -70,13 +73,6 @@ KNOWN_BELOW = {
         "schedule keeps two gathered activations and a collective matmul's result of the "
         "recomputed layer alive together (evicted from on chip to HBM), and its heap has 15 MiB "
         "of gaps (README)",
-    ("flax_linen_train_step_b4k", "v5p:2x2x2"):
-        "the plan holds the three hidden pre-activations (4 MiB each) on chip where XLA's buffer "
-        "assignment has them in HBM (read by dot fusions only); 16 MiB of heap gaps the plan "
-        "counted before XLA's last-layer multi-output fusion was modelled hid it",
-    ("flax_linen_train_step_b4k", "v5p:4x4x16"):
-        "the plan holds the three hidden pre-activations on chip where XLA has them in HBM (read "
-        "by dot fusions only), as on v5p:2x2x2",
 }
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
@@ -363,10 +359,12 @@ def main(argv):
         checks.append((what, r["ss_fits"] == r["xla_fits"], None))
         if r["xla_compiles"]:
             ratio = r["ss_peak"] / r["xla_peak"]
-            near = abs(ratio - 1) <= TOLERANCE
-            # Every compiled row since the plan models XLA's multi-output
-            # fusion of the last hidden layer (xla_fusion.c, mask_fusions).
-            checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's "
+            # Every compiled row within FIT_TOLERANCE since the plan models
+            # XLA's multi-output fusion of the last hidden layer
+            # (xla_fusion.c, mask_fusions): the heap XLA places in schedule
+            # order (262,144, 524,288 and 4,194,304 rows) as well.
+            near = abs(ratio - 1) <= FIT_TOLERANCE
+            checks.append((f"{name}: plan peak {r['ss_peak']} B within {FIT_TOLERANCE:.0%} of XLA's "
                            f"{r['xla_peak']} B (ratio {ratio:.3f})", near, None))
     print(f"1..{len(checks)}")
     failed = 0
