@@ -232,19 +232,74 @@ static bool dot_only_for(const model *m, int b, int only)
     return false;
 }
 
-static int readers_of(const model *m, int b, int *first);
-static bool elementwise_kernel(const model *m, const ss__inst *i);
+/* The instructions of orig reading buffer b (FREEs aside): how many, and
+ * the first in *first. */
+static int readers_of(const model *m, int b, int *first)
+{
+    int n = 0;
+    *first = -1;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        for (int x = 0; x < u->nin; x++)
+            if (u->in[x] == b) {
+                if (!n++)
+                    *first = k;
+                break;
+            }
+    }
+    return n;
+}
 
-/* Is buffer b (the mask of select `sel`) a compare(h > constant) of a dot's
- * result h that only `sel` reads, h's other readers elementwise kernels
- * that one instruction reads each (the forward ReLU, fused into the next
- * dot: h is the value kept for the backward pass)? XLA then computes the
- * mask inside the select's output fusion from h: the gt of
+/* Is instruction i an elementwise kernel (no dot, collective, copy) or
+ * fuse.c's chain of them? */
+static bool elementwise_kernel(const model *m, const ss__inst *i)
+{
+    if (i->kind == SS__INST_FUSED) /* fuse.c's f32 chains: elementwise */
+        return !i->fused.nextra;
+    if (i->kind != SS__INST_KERNEL || i->mask_in[0].known || i->mask_in[1].known)
+        return false;
+    ss__opcode op = m->e->program->nodes[i->node].op;
+    return op == SS__OP_UNARY || op == SS__OP_BINARY || op == SS__OP_COMPARE ||
+           op == SS__OP_SELECT || op == SS__OP_CLAMP;
+}
+
+/* Is buffer b read by nothing but DEFAULT f32 dots (which XLA feeds
+ * bf16)? */
+static bool read_by_bf16_dots(const model *m, int b)
+{
+    int n = 0;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        for (int x = 0; x < u->nin; x++) {
+            if (u->in[x] != b)
+                continue;
+            const ss__node *d = &m->e->program->nodes[u->node];
+            if (u->kind != SS__INST_KERNEL || d->op != SS__OP_DOT || d->dtype != SS_F32 ||
+                d->dot_precise)
+                return false;
+            n++;
+        }
+    }
+    return n > 0;
+}
+
+/* Is buffer b (the mask of select `sel`, which XLA fuses into a dot's
+ * output: output_fusions) a compare(h > constant) that only `sel` reads,
+ * h the result of a dot without batch dimensions that only elementwise
+ * kernels read (the ReLU of a hidden layer and its mask)? XLA then
+ * computes the mask inside the select's output fusion from h: the gt of
  * convolution_select_fusion.1/.2 in libtpu 0.0.42.1's optimized HLO of
- * the fit sweep's MLP, whose pre-activations (fusion.42-.44) are read by
- * kOutput (dot) fusions only. Not so when the ReLU's value is kept (the
- * MoE layer's, read by two dots): XLA writes that layer's mask apart
- * (and_convert_fusion, sim/spmd/profiles.c). */
+ * the fit sweep's MLP and of flax_linen_train_step_b4k, whose
+ * pre-activations (fusion.42-.44) only kOutput (dot) fusions read, and
+ * which XLA's buffer assignment puts in HBM on v5p (plan.c's
+ * dot_operands). The MoE layer's expert dot (batched over the experts)
+ * XLA fuses otherwise: its mask packed over the experts into a u8 and its
+ * ReLU in bf16, both outputs of the dot's fusion (fusion.13 of
+ * moe_top2_train_step v5p:2x2x4), so the rule leaves batched dots be. */
 static bool mask_of_residual(const model *m, int b, int sel)
 {
     int c = m->producer[b], first;
@@ -301,61 +356,6 @@ static void output_fusions(model *m, bool *kept)
                 break;
             }
     }
-}
-
-/* The instructions of orig reading buffer b (FREEs aside): how many, and
- * the first in *first. */
-static int readers_of(const model *m, int b, int *first)
-{
-    int n = 0;
-    *first = -1;
-    for (int k = 0; k < m->norig; k++) {
-        const ss__inst *u = &m->orig[k];
-        if (u->kind == SS__INST_FREE)
-            continue;
-        for (int x = 0; x < u->nin; x++)
-            if (u->in[x] == b) {
-                if (!n++)
-                    *first = k;
-                break;
-            }
-    }
-    return n;
-}
-
-/* Is instruction i an elementwise kernel (no dot, collective, copy) or
- * fuse.c's chain of them? */
-static bool elementwise_kernel(const model *m, const ss__inst *i)
-{
-    if (i->kind == SS__INST_FUSED) /* fuse.c's f32 chains: elementwise */
-        return !i->fused.nextra;
-    if (i->kind != SS__INST_KERNEL || i->mask_in[0].known || i->mask_in[1].known)
-        return false;
-    ss__opcode op = m->e->program->nodes[i->node].op;
-    return op == SS__OP_UNARY || op == SS__OP_BINARY || op == SS__OP_COMPARE ||
-           op == SS__OP_SELECT || op == SS__OP_CLAMP;
-}
-
-/* Is buffer b read by nothing but DEFAULT f32 dots (which XLA feeds
- * bf16)? */
-static bool read_by_bf16_dots(const model *m, int b)
-{
-    int n = 0;
-    for (int k = 0; k < m->norig; k++) {
-        const ss__inst *u = &m->orig[k];
-        if (u->kind == SS__INST_FREE)
-            continue;
-        for (int x = 0; x < u->nin; x++) {
-            if (u->in[x] != b)
-                continue;
-            const ss__node *d = &m->e->program->nodes[u->node];
-            if (u->kind != SS__INST_KERNEL || d->op != SS__OP_DOT || d->dtype != SS_F32 ||
-                d->dot_precise)
-                return false;
-            n++;
-        }
-    }
-    return n > 0;
 }
 
 /* XLA's multi-output fusion of a dot with the ReLU mask of its result: when
