@@ -271,3 +271,84 @@ Test(xla_narrow, a_select_fused_into_its_dot_is_written_once_in_bf16)
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);
 }
+
+/* The last hidden layer of the Flax MLP under a summed loss: h = x @ w,
+ * its ReLU max(h, 0) read by one DEFAULT dot, its mask h > 0 selecting a
+ * broadcast (the output gradient of a sum) for two dots. libtpu 0.0.42.1
+ * compiles it (tests/data/xla_tpu/flax_linen_fit_r*, the optimized HLO's
+ * broadcast_compare_fusion) as one fusion of the dot writing the mask as
+ * pred and h as bf16 for the ReLU's dot: h's f32 is never written. With
+ * `keep` h is also an output (another reader: no such fusion). */
+static ss_program *last_layer_program(ss_mesh *mesh, bool keep)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    enum { R = 8 }; /* the dots' small side */
+    int64_t xs[2] = {M, K}, ws[2] = {K, N}, vs[2] = {N, R}, cs[1] = {N}, hs[2] = {M, N};
+    int dims[1] = {1};
+    ss_spec none;
+    TS_OK(ss_spec_parse("P()", &none));
+    ss_value x, w, v, u1, u2, c, h, zero, zeros, gt, r, g, s, a, b1, b2;
+    TS_OK(ss_input(p, "x", SS_F32, 2, xs, &none, &x));
+    TS_OK(ss_input(p, "w", SS_F32, 2, ws, &none, &w));
+    TS_OK(ss_input(p, "v", SS_F32, 2, vs, &none, &v));
+    TS_OK(ss_input(p, "u1", SS_F32, 2, vs, &none, &u1));
+    TS_OK(ss_input(p, "u2", SS_F32, 2, vs, &none, &u2));
+    TS_OK(ss_input(p, "c", SS_F32, 1, cs, &none, &c));
+    TS_OK(ss_matmul(p, x, w, &h));
+    TS_OK(ss_constant(p, 0.0, &zero));
+    TS_OK(ss_broadcast_in_dim(p, zero, 2, hs, NULL, &zeros));
+    TS_OK(ss_compare(p, SS_CMP_GT, SS_CMP_FLOAT, h, zeros, &gt));
+    TS_OK(ss_binary(p, SS_MAX, h, zeros, &r));
+    TS_OK(ss_matmul(p, r, v, &a));
+    TS_OK(ss_broadcast_in_dim(p, c, 2, hs, dims, &g));
+    TS_OK(ss_select(p, gt, g, zeros, &s));
+    TS_OK(ss_matmul(p, s, u1, &b1));
+    TS_OK(ss_matmul(p, s, u2, &b2));
+    TS_OK(ss_output(p, a, NULL));
+    TS_OK(ss_output(p, b1, NULL));
+    TS_OK(ss_output(p, b2, NULL));
+    if (keep)
+        TS_OK(ss_output(p, h, NULL));
+    return p;
+}
+
+/* The plan's buffers at its peak under the TPU model: the bytes of the
+ * entry for value v (0: none). */
+static size_t peak_bytes_of(const ss_executable *e, const ss_memory_model *model, ss_value v)
+{
+    ss_live_buffer live[64];
+    int n;
+    ss_plan plan;
+    TS_OK(ss_executable_peak_detail(e, NULL, model, live, 64, &n, &plan));
+    size_t bytes = 0;
+    for (int k = 0; k < n && k < 64; k++)
+        if (live[k].value == v)
+            bytes += live[k].bytes;
+    return bytes;
+}
+
+Test(xla_narrow, the_last_layers_mask_and_relu_are_written_by_its_dot)
+{
+    ss_mesh *mesh = ts_make_mesh("x=8", 8);
+    ss_memory_model tpu = {.layout = SS_LAYOUT_TPU, .xla_fusion = true, .xla_bf16_gathers = true};
+    for (int keep = 0; keep < 2; keep++) {
+        ss_program *p = last_layer_program(mesh, keep);
+        ss_executable *e;
+        TS_OK(ss_program_compile(p, &e));
+        TS_OK(ss_executable_model_gathers(e, &tpu, NULL));
+        /* values in build order: inputs 0-5, h 6, zero 7, zeros 8, gt 9, r 10 */
+        size_t h = peak_bytes_of(e, &tpu, 6), gt = peak_bytes_of(e, &tpu, 9),
+               r = peak_bytes_of(e, &tpu, 10);
+        if (!keep) { /* at the peak (the ReLU's dot): the pred mask, h in bf16 */
+            cr_assert_eq(h, 0, "h's f32 is not written: %zu B", h);
+            cr_assert_eq(gt, ss_device_buffer_bytes((size_t)M * N), "the pred mask: %zu B", gt);
+            cr_assert_eq(r, ss_device_buffer_bytes((size_t)M * N * 2), "the bf16 ReLU: %zu B", r);
+        } else { /* h an output too: XLA writes it, the mask and ReLU fuse as before */
+            cr_assert_eq(h, ss_device_buffer_bytes((size_t)M * N * 4), "h: %zu B", h);
+        }
+        ss_executable_destroy(e);
+        ss_program_destroy(p);
+    }
+    ss_mesh_destroy(mesh);
+}

@@ -398,25 +398,107 @@ static bool onchip_take(mode *md, int b, size_t bytes)
     return true;
 }
 
-/* Per buffer of e: is every reader (FREEs and STOREs aside) a dot, and
- * is there one? NULL when out of host memory. */
+/* What dot_operands reads e with: per buffer, whether a dot computes it
+ * (dot_result), its readers (list[at[b] .. at[b + 1]), FREEs and STOREs
+ * aside), and for a fused-away buffer whether every reader is a dot
+ * kernel (memo: 0 not yet known, 1 yes, 2 no, 3 being decided). */
+typedef struct dot_reads {
+    const ss_executable *e;
+    bool *dot_result;
+    int *at, *list;
+    unsigned char *memo;
+} dot_reads;
+
+static bool dot_kernel(dot_reads *d, const ss__inst *i, bool inside);
+
+/* Is fused-away buffer b read by dot kernels only (fused into each)? */
+static bool fused_into_dots(dot_reads *d, int b)
+{
+    if (d->memo[b] == 1 || d->memo[b] == 2 || d->memo[b] == 3)
+        return d->memo[b] == 1;
+    d->memo[b] = 3;
+    bool all = d->at[b + 1] > d->at[b];
+    for (int k = d->at[b]; all && k < d->at[b + 1]; k++)
+        all = dot_kernel(d, &d->e->insts[d->list[k]], true);
+    d->memo[b] = all ? 1 : 2;
+    return all;
+}
+
+/* Is instruction i a dot as XLA's TPU compiler fuses it (xla_fusion.c):
+ * a dot, or one fused away whose readers are all such (fused into each),
+ * or, for a value fused into it (`inside`), an instruction fused into the
+ * dot whose result it reads (an output fusion: that result fused away, the
+ * compare of the backward ReLU mask inside convolution_select_fusion.1/.2
+ * of the fit sweep's MLP)? A materialised value the output fusion reads is
+ * not counted read by a dot: the one such in the dumps, the MoE layer's
+ * ReLU mask (and_convert_fusion), XLA holds on chip (profiles.c). */
+static bool dot_kernel(dot_reads *d, const ss__inst *i, bool inside)
+{
+    const ss_executable *e = d->e;
+    if (i->kind != SS__INST_KERNEL && i->kind != SS__INST_FUSED)
+        return false;
+    if (i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == SS__OP_DOT)
+        return true;
+    for (int x = 0; inside && x < i->nin; x++) {
+        int b = i->in[x];
+        if (b >= 0 && b < e->nbufs && e->bufs[b].fused_away && d->dot_result[b])
+            return true;
+    }
+    return i->out >= 0 && i->out < e->nbufs && e->bufs[i->out].fused_away &&
+           fused_into_dots(d, i->out);
+}
+
+/* Per buffer of e: is every reader (FREEs and STOREs aside) a dot
+ * (dot_kernel), and is there one? NULL when out of host memory. */
 static bool *dot_operands(const ss_executable *e)
 {
-    int *readers = calloc((size_t)e->nbufs + 1, sizeof *readers);
-    int *dots = calloc((size_t)e->nbufs + 1, sizeof *dots);
-    bool *only = calloc((size_t)e->nbufs + 1, 1);
-    if (!readers || !dots || !only) {
+    size_t nb = (size_t)e->nbufs + 1;
+    int total = 0;
+    for (int k = 0; k < e->ninsts; k++)
+        total += e->insts[k].nin;
+    dot_reads d = {e, calloc(nb, 1), calloc(nb + 1, sizeof(int)),
+                   malloc(sizeof(int) * (size_t)(total + 1)), calloc(nb, 1)};
+    int *readers = calloc(nb, sizeof *readers);
+    int *dots = calloc(nb, sizeof *dots);
+    bool *only = calloc(nb, 1);
+    if (!readers || !dots || !only || !d.dot_result || !d.at || !d.list || !d.memo) {
         free(only);
         only = NULL;
+    }
+    /* the readers of each buffer, each instruction once per buffer: counted
+     * (pass 0, at[b + 2]), then listed (pass 1, at[b + 1] the next slot) */
+    for (int pass = 0; only && pass < 2; pass++) {
+        for (int b = 0; pass && b < e->nbufs; b++)
+            d.at[b + 2] += d.at[b + 1];
+        for (int k = 0; k < e->ninsts; k++) {
+            const ss__inst *i = &e->insts[k];
+            if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE)
+                continue;
+            if (!pass && i->kind == SS__INST_KERNEL && i->out >= 0 && i->out < e->nbufs &&
+                e->program->nodes[i->node].op == SS__OP_DOT)
+                d.dot_result[i->out] = true;
+            for (int x = 0; x < i->nin; x++) {
+                int b = i->in[x];
+                bool again = false; /* a buffer read twice by one instruction counts once */
+                for (int y = 0; y < x; y++)
+                    again |= i->in[y] == b;
+                if (b < 0 || b >= e->nbufs || again)
+                    continue;
+                if (!pass)
+                    d.at[b + 2]++;
+                else
+                    d.list[d.at[b + 1]++] = k;
+            }
+        }
     }
     for (int k = 0; only && k < e->ninsts; k++) {
         const ss__inst *i = &e->insts[k];
         if (i->kind == SS__INST_FREE || i->kind == SS__INST_STORE)
             continue;
-        bool dot = i->kind == SS__INST_KERNEL && e->program->nodes[i->node].op == SS__OP_DOT;
+        bool dot = dot_kernel(&d, i, false);
         for (int x = 0; x < i->nin; x++) {
             int b = i->in[x];
-            bool again = false; /* a buffer read twice by one instruction counts once */
+            bool again = false;
             for (int y = 0; y < x; y++)
                 again |= i->in[y] == b;
             if (b < 0 || b >= e->nbufs || again)
@@ -429,6 +511,10 @@ static bool *dot_operands(const ss_executable *e)
         only[b] = readers[b] > 0 && dots[b] == readers[b];
     free(readers);
     free(dots);
+    free(d.dot_result);
+    free(d.at);
+    free(d.list);
+    free(d.memo);
     return only;
 }
 
@@ -516,8 +602,10 @@ typedef struct plan_resume {
 
 /* What plan_run reads of an executable that xla_fusion.c's search leaves
  * as it is (it rewrites FREEs, shares and fused_away only): which buffers
- * are arguments and results, which are read by dots only, and the scratch
- * of the dot kernel writing each buffer. Built at the search's first plan
+ * are arguments and results, and the scratch of the dot kernel writing
+ * each buffer; and which are read by dots only (fusion_peak finds those
+ * again for every list: fused-away readers are looked through). Built at
+ * the search's first plan
  * (fixed_build), not again for every candidate list it plans; with the
  * points its plans resume from. */
 typedef struct plan_fixed {
@@ -930,6 +1018,15 @@ static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bo
     ss_status st = c->fixed.e == e ? SS_OK : fixed_build(e, dots, &c->fixed);
     if (st)
         return st;
+    /* dot_operands looks through readers fused away, which the search
+     * changes: found again for every list. */
+    if (dots) {
+        free(c->fixed.dot_operand);
+        if (!(c->fixed.dot_operand = dot_operands(e))) {
+            c->fixed.e = NULL;
+            return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
+        }
+    }
     c->fixed.resume.from = from;
     return peak_of(e, c, &c->fixed, peak, at_peak, NULL);
 }

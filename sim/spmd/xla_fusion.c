@@ -74,6 +74,44 @@ typedef struct model {
     bool *unfusable_reader;
 } model;
 
+/* Is buffer b a broadcast of a scalar constant (the ones of a loss's
+ * gradient)? */
+static bool broadcast_of_constant(const model *m, int b)
+{
+    int p = m->producer[b];
+    if (p < 0 || m->orig[p].kind != SS__INST_KERNEL)
+        return false;
+    const ss_program *prog = m->e->program;
+    const ss__node *n = &prog->nodes[m->orig[p].node];
+    return n->op == SS__OP_BROADCAST && n->nin == 1 && prog->nodes[n->in[0]].rank == 0 &&
+           prog->nodes[n->in[0]].op == SS__OP_CONSTANT;
+}
+
+/* XLA's algebraic simplifier on a dot with a broadcast of a constant
+ * scalar for an operand: the result is that scalar times the other
+ * operand reduced over the contracted dims, broadcast. Read in libtpu
+ * 0.0.42.1's pass dumps of the fit sweep's MLP (XLA_FLAGS=--xla_dump_to
+ * --xla_dump_hlo_pass_re=.*, flax_linen_fit_r262144 v5e:2x4): the last
+ * layer's dot(broadcast(1), W2) [rows, 256] is broadcast(reduce(W2))
+ * from spatial-partitioner-cleanup's algsimp on (a bf16[256] in the
+ * optimized HLO, fused into its readers), where dot(relu, broadcast(1))
+ * contracting the rows, whose result is smaller than its other operand,
+ * stays a dot. Is buffer b such a dot's result, larger than its other
+ * operand? */
+static bool dot_of_broadcast(const model *m, int b)
+{
+    int p = m->producer[b];
+    if (p < 0 || m->orig[p].kind != SS__INST_KERNEL || m->orig[p].nin != 2 ||
+        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT)
+        return false;
+    const ss__inst *i = &m->orig[p];
+    for (int x = 0; x < 2; x++)
+        if (broadcast_of_constant(m, i->in[x]) &&
+            m->e->bufs[b].bytes > m->e->bufs[i->in[1 - x]].bytes)
+            return true;
+    return false;
+}
+
 /* Can buffer b (the single result of instruction p) be fused into every
  * instruction that reads it? */
 static bool candidate(const model *m, int b)
@@ -89,7 +127,7 @@ static bool candidate(const model *m, int b)
         const ss__node *n = &m->e->program->nodes[i->node];
         if (n->op != SS__OP_BROADCAST && n->op != SS__OP_UNARY && n->op != SS__OP_BINARY &&
             n->op != SS__OP_COMPARE && n->op != SS__OP_SELECT && n->op != SS__OP_CLAMP &&
-            n->op != SS__OP_FMA)
+            n->op != SS__OP_FMA && !dot_of_broadcast(m, b))
             return false;
         if (i->mask_in[0].known || i->mask_in[1].known)
             return false;
@@ -211,12 +249,104 @@ static bool dot_only_for(const model *m, int b, int only)
 {
     int p = m->producer[b];
     if (p < 0 || m->orig[p].kind != SS__INST_KERNEL || m->users[b] != 1 || m->free_at[b] < 0 ||
-        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT)
+        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT || dot_of_broadcast(m, b))
         return false;
     for (int x = 0; x < m->orig[only].nin; x++)
         if (m->orig[only].in[x] == b)
             return true;
     return false;
+}
+
+/* The instructions of orig reading buffer b (FREEs aside): how many, and
+ * the first in *first. */
+static int readers_of(const model *m, int b, int *first)
+{
+    int n = 0;
+    *first = -1;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        for (int x = 0; x < u->nin; x++)
+            if (u->in[x] == b) {
+                if (!n++)
+                    *first = k;
+                break;
+            }
+    }
+    return n;
+}
+
+/* Is instruction i an elementwise kernel (no dot, collective, copy) or
+ * fuse.c's chain of them? */
+static bool elementwise_kernel(const model *m, const ss__inst *i)
+{
+    if (i->kind == SS__INST_FUSED) /* fuse.c's f32 chains: elementwise */
+        return !i->fused.nextra;
+    if (i->kind != SS__INST_KERNEL || i->mask_in[0].known || i->mask_in[1].known)
+        return false;
+    ss__opcode op = m->e->program->nodes[i->node].op;
+    return op == SS__OP_UNARY || op == SS__OP_BINARY || op == SS__OP_COMPARE ||
+           op == SS__OP_SELECT || op == SS__OP_CLAMP;
+}
+
+/* Is buffer b read by nothing but DEFAULT f32 dots (which XLA feeds
+ * bf16)? */
+static bool read_by_bf16_dots(const model *m, int b)
+{
+    int n = 0;
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE)
+            continue;
+        for (int x = 0; x < u->nin; x++) {
+            if (u->in[x] != b)
+                continue;
+            const ss__node *d = &m->e->program->nodes[u->node];
+            if (u->kind != SS__INST_KERNEL || d->op != SS__OP_DOT || d->dtype != SS_F32 ||
+                d->dot_precise)
+                return false;
+            n++;
+        }
+    }
+    return n > 0;
+}
+
+/* Is buffer b (the mask of select `sel`, which XLA fuses into a dot's
+ * output: output_fusions) a compare(h > constant) that only `sel` reads,
+ * h the result of a dot without batch dimensions that only elementwise
+ * kernels read (the ReLU of a hidden layer and its mask)? XLA then
+ * computes the mask inside the select's output fusion from h: the gt of
+ * convolution_select_fusion.1/.2 in libtpu 0.0.42.1's optimized HLO of
+ * the fit sweep's MLP and of flax_linen_train_step_b4k, whose
+ * pre-activations (fusion.42-.44) only kOutput (dot) fusions read, and
+ * which XLA's buffer assignment puts in HBM on v5p (plan.c's
+ * dot_operands). The MoE layer's expert dot (batched over the experts)
+ * XLA fuses otherwise: its mask packed over the experts into a u8 and its
+ * ReLU in bf16, both outputs of the dot's fusion (fusion.13 of
+ * moe_top2_train_step v5p:2x2x4), so the rule leaves batched dots be. */
+static bool mask_of_residual(const model *m, int b, int sel)
+{
+    int c = m->producer[b], first;
+    if (c < 0 || m->orig[c].kind != SS__INST_KERNEL || m->orig[c].nin != 2 ||
+        m->e->program->nodes[m->orig[c].node].op != SS__OP_COMPARE ||
+        !broadcast_of_constant(m, m->orig[c].in[1]) || readers_of(m, b, &first) != 1 ||
+        first != sel || !candidate(m, b))
+        return false;
+    int h = m->orig[c].in[0], p = m->producer[h];
+    if (p < 0 || m->orig[p].kind != SS__INST_KERNEL ||
+        m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT ||
+        m->e->program->nodes[m->orig[p].node].nb)
+        return false;
+    for (int k = p + 1; k < m->norig; k++) {
+        const ss__inst *u = &m->orig[k];
+        if (u->kind == SS__INST_FREE || k == c)
+            continue;
+        for (int x = 0; x < u->nin; x++)
+            if (u->in[x] == h && !elementwise_kernel(m, u))
+                return false;
+    }
+    return true;
 }
 
 /* XLA's output fusion on TPU: a select reading a dot's result that nothing
@@ -246,6 +376,8 @@ static void output_fusions(model *m, bool *kept)
             if (dot_only_for(m, i->in[x], k)) {
                 m->away[i->in[x]] = true;
                 kept[i->out] = true;
+                if (mask_of_residual(m, i->in[0], k))
+                    m->away[i->in[0]] = true;
                 break;
             }
     }
@@ -270,6 +402,65 @@ static void slices_in_place(model *m)
         bool of_slice = op == SS__OP_RESHAPE && i->nin == 1 && m->away[i->in[0]];
         if ((slice || of_slice) && !m->unfusable_reader[i->out])
             m->away[i->out] = true;
+    }
+}
+
+/* XLA's multi-output fusion of a dot with the ReLU mask of its result: when
+ * the mask compare(h > constant) of a dot's f32 result h is read by a
+ * select that several kernels read (the select not fused into a dot's
+ * output: its other operand a broadcast, as the last hidden layer's
+ * gradient of a summed loss is, dot_of_broadcast), XLA fuses the compare
+ * into the dot's kernel and writes the mask as pred, and the other
+ * elementwise readers of h too, each written once (in bf16 when only
+ * DEFAULT dots read it), so that h itself is never written. Read in
+ * libtpu 0.0.42.1's optimized HLO of the fit sweep's MLP
+ * (tests/data/xla_tpu/flax_linen_fit_r*, its buffer-assignment and
+ * live-range dumps): broadcast_compare_fusion = (pred[rows,256],
+ * bf16[rows,256]) of convolution(all-reduce, W) for the last layer only,
+ * the pred read by the weight gradient's and the input gradient's dots,
+ * the bf16 copy by the second weight's gradient; the earlier layers'
+ * masks, read by one convolution_select_fusion each, stay fused there
+ * and their f32 pre-activations are written. Marks h away and its
+ * readers in *kept, the bf16 ones halved. */
+static void mask_fusions(model *m, bool *kept)
+{
+    for (int k = 0; k < m->norig; k++) {
+        const ss__inst *c = &m->orig[k];
+        if (!elementwise_kernel(m, c) || m->e->program->nodes[c->node].op != SS__OP_COMPARE ||
+            c->nin != 2 || !broadcast_of_constant(m, c->in[1]))
+            continue;
+        int h = c->in[0], p = m->producer[h], s, first;
+        if (p < 0 || m->orig[p].kind != SS__INST_KERNEL || m->away[h] ||
+            m->e->program->nodes[m->orig[p].node].op != SS__OP_DOT || m->free_at[h] < 0 ||
+            m->e->bufs[h].host || m->in_loop[h] || m->e->bufs[h].dtype != SS_F32)
+            continue;
+        if (readers_of(m, c->out, &s) != 1 || !elementwise_kernel(m, &m->orig[s]) ||
+            m->e->program->nodes[m->orig[s].node].op != SS__OP_SELECT ||
+            m->orig[s].in[0] != c->out || kept[m->orig[s].out] ||
+            readers_of(m, m->orig[s].out, &first) < 2)
+            continue;
+        bool all = true;
+        for (int j = p + 1; j < m->norig && all; j++) {
+            const ss__inst *u = &m->orig[j];
+            for (int x = 0; x < u->nin && u->kind != SS__INST_FREE; x++)
+                if (u->in[x] == h && (!elementwise_kernel(m, u) || m->in_loop[u->out] ||
+                                      m->e->bufs[u->out].host))
+                    all = false;
+        }
+        if (!all)
+            continue;
+        m->away[h] = true;
+        for (int j = p + 1; j < m->norig; j++) {
+            const ss__inst *u = &m->orig[j];
+            for (int x = 0; x < u->nin && u->kind != SS__INST_FREE; x++)
+                if (u->in[x] == h) {
+                    kept[u->out] = true;
+                    if (u != c && m->e->bufs[u->out].dtype == SS_F32 &&
+                        read_by_bf16_dots(m, u->out))
+                        m->e->bufs[u->out].bytes /= 2;
+                    break;
+                }
+        }
     }
 }
 
@@ -588,6 +779,7 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
     if ((st = sink_broadcast_carries(&m)))
         goto done_flags;
     output_fusions(&m, tried); /* tried: here the selects kept */
+    mask_fusions(&m, tried);
     slices_in_place(&m);
     for (int b = 0; b < nb; b++) {
         ok[b] = !tried[b] && candidate(&m, b);

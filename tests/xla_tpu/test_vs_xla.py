@@ -49,6 +49,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("SS_XLA_TPU_DATA") or os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu"))
 TOLERANCE = 0.10
+# The fit sweep's compiled rows (flax_linen_fit_r*): the plan's peak is
+# XLA's within 2 MB on each (README, "Will it fit?").
+FIT_TOLERANCE = 0.01
 SPEEDUP = 100.0
 RSS_RATIO = 10.0
 # Programs recorded (make_records.py LM_PAIRS, MOE_PAIRS) whose checks are
@@ -356,10 +359,13 @@ def main(argv):
         checks.append((what, r["ss_fits"] == r["xla_fits"], None))
         if r["xla_compiles"]:
             ratio = r["ss_peak"] / r["xla_peak"]
-            near = abs(ratio - 1) <= TOLERANCE
-            checks.append((f"{name}: plan peak {r['ss_peak']} B within {TOLERANCE:.0%} of XLA's "
-                           f"{r['xla_peak']} B (ratio {ratio:.3f})", near,
-                           None if near else "XLA's multi-output fusion of the last hidden layer (README)"))
+            # Every compiled row within FIT_TOLERANCE since the plan models
+            # XLA's multi-output fusion of the last hidden layer
+            # (xla_fusion.c, mask_fusions): the heap XLA places in schedule
+            # order (262,144, 524,288 and 4,194,304 rows) as well.
+            near = abs(ratio - 1) <= FIT_TOLERANCE
+            checks.append((f"{name}: plan peak {r['ss_peak']} B within {FIT_TOLERANCE:.0%} of XLA's "
+                           f"{r['xla_peak']} B (ratio {ratio:.3f})", near, None))
     print(f"1..{len(checks)}")
     failed = 0
     for i, (what, ok, todo) in enumerate(checks, 1):
