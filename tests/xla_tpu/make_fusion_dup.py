@@ -21,7 +21,6 @@ TPU_SKIP_MDS_QUERY=1 itself.  Run under `flock /tmp/libtpu.lock` on a
 shared machine.
 """
 
-import argparse
 import os
 import re
 import sys
@@ -90,10 +89,6 @@ def cases(jax, jnp, P):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=DEFAULT_OUT)
-    ap.add_argument("--only", nargs="*", default=None)
-    opts = ap.parse_args(argv)
     table = {}
 
     def probed_cases(jax, jnp, P):
@@ -114,11 +109,8 @@ def main(argv=None):
                 "arguments": probes.arguments(args, jnp), "memory": mem,
                 "op": opcode, "op_copies": copies}
 
-    out, ndev, version = probes.compile_probes(probed_cases, TOPOLOGY, opts.only, record)
-    probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_fusion_dup.py",
-                        TOPOLOGY, ndev, version, out)
-    print(f"make_fusion_dup: {len(out)} cases -> {opts.out}")
-    return 0
+    return probes.record_main(argv, __doc__, "make_fusion_dup.py", DEFAULT_OUT, TOPOLOGY,
+                              probed_cases, record)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ TPU_SKIP_MDS_QUERY=1 itself.  Run under `flock /tmp/libtpu.lock` on a
 shared machine.
 """
 
-import argparse
 import os
 import re
 import sys
@@ -78,28 +77,18 @@ def hlo_facts(text):
             "f32_pre_activations": f32_values}
 
 
+def record(name, what, lowered, compiled, args, jnp):
+    """A probe's entry: probes.memory_record's and the HLO's facts."""
+    mem = probes.memory_of(compiled)
+    facts = hlo_facts(compiled.as_text())
+    print(f"{name}: {mem} {facts}")
+    return {"case": name, "what": what, "lowered": lowered.as_text(),
+            "arguments": probes.arguments(args, jnp), "memory": mem, "hlo": facts}
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=DEFAULT_OUT)
-    ap.add_argument("--only", nargs="*", default=None)
-    opts = ap.parse_args(argv)
-
-    def record(name, what, lowered, compiled, args, jnp):
-        m = compiled.memory_analysis()
-        mem = {k: getattr(m, k) for k in ("argument_size_in_bytes", "output_size_in_bytes",
-                                          "alias_size_in_bytes", "temp_size_in_bytes")}
-        mem["peak_bytes"] = (mem["argument_size_in_bytes"] + mem["output_size_in_bytes"]
-                             - mem["alias_size_in_bytes"] + mem["temp_size_in_bytes"])
-        facts = hlo_facts(compiled.as_text())
-        print(f"{name}: {mem} {facts}")
-        return {"case": name, "what": what, "lowered": lowered.as_text(),
-                "arguments": probes.arguments(args, jnp), "memory": mem, "hlo": facts}
-
-    out, ndev, version = probes.compile_probes(cases, TOPOLOGY, opts.only, record)
-    probes.write_record(opts.out, "tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_relu_masks.py",
-                        TOPOLOGY, ndev, version, out)
-    print(f"make_relu_masks: {len(out)} cases -> {opts.out}")
-    return 0
+    return probes.record_main(argv, __doc__, "make_relu_masks.py", DEFAULT_OUT, TOPOLOGY, cases,
+                              record)
 
 
 if __name__ == "__main__":

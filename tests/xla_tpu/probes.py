@@ -57,15 +57,16 @@ def memory_record(name, what, lowered, compiled, args, jnp):
             "arguments": arguments(args, jnp), "memory": mem}
 
 
-def record_main(argv, doc, script, default_out, topology, cases):
+def record_main(argv, doc, script, default_out, topology, cases, record=None):
     """A recorder's command line (--out FILE, --only NAME...): compiles
-    `cases` for `topology` with memory_record and writes the JSON."""
+    `cases` for `topology`, each entry made by `record` (compile_probes';
+    memory_record by default), and writes the JSON."""
     import argparse
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--out", default=default_out)
     ap.add_argument("--only", nargs="*", default=None)
     opts = ap.parse_args(argv)
-    out, ndev, version = compile_probes(cases, topology, opts.only, memory_record)
+    out, ndev, version = compile_probes(cases, topology, opts.only, record or memory_record)
     write_record(opts.out, f"tests/xla_tpu/.venv/bin/python tests/xla_tpu/{script}", topology, ndev,
                  version, out)
     print(f"{script[:-3]}: {len(out)} cases -> {opts.out}")
