@@ -320,6 +320,38 @@ typedef struct ss__heap_figures {
  * most with them less that, plus the heap's most less the larger of the
  * loop state's and the rest's (xla_heap.c). */
 ss_status ss__xla_heap_loop_extra(const ss__heap_buffer b[], int n, size_t *extra);
+/* The HBM temporaries of a top-level plan as XLA's heap sees them
+ * (ss_memory_model.xla_heap_hbm_bytes; heap_trace.c): per buffer, the
+ * instruction it came into HBM at (-1: not there) and whether it is a
+ * loop's state (a result of a while loop: xla_heap.c's A); the buffers
+ * closed so far, and the instruction being planned (now, set by the plan).
+ * With a while loop traced (loops), each loop's body run is one more
+ * buffer, at its instruction only. */
+typedef struct ss__heap_trace {
+    int *born;
+    bool *state;
+    ss__heap_buffer *b;
+    int n, cap, now;
+    bool loops;
+    bool failed; /* out of host memory: no figures */
+} ss__heap_trace;
+ss_status ss__heap_trace_init(ss__heap_trace *ht, int nbufs);
+void ss__heap_trace_free(ss__heap_trace *ht);
+/* Is XLA's heap modelled for e under model (the trace wanted)? */
+bool ss__xla_heap_modelled(const ss_executable *e, const ss_memory_model *model);
+/* Buffer b of e comes into HBM (in) or leaves it at ht->now: a temporary's
+ * live range opens or closes (the run's results and arguments are not the
+ * heap's). */
+void ss__heap_trace_note(const ss_executable *e, ss__heap_trace *ht, const bool *result,
+                         const int *arg_input, int b, bool in);
+/* While loop instruction i of e at ht->now: its results in HBM (in_hbm)
+ * are loop state from here on, its body's run `body` bytes of the rest. */
+void ss__heap_trace_loop(ss__heap_trace *ht, const ss_executable *e, const ss__inst *i,
+                         const bool in_hbm[], const bool *result, size_t body);
+/* The temp XLA reports beyond the plan's peak for the plan of `sized`
+ * traced in ht, into *gaps. */
+ss_status ss__heap_trace_gaps(const ss_executable *sized, const ss_memory_model *model,
+                              ss__heap_trace *ht, size_t *gaps);
 /* The figures of b[0..n): placed by start, or largest first when that
  * placement's temp exceeds `room` (the HBM left by the arguments and
  * outputs; SIZE_MAX: never). SS_ERR_INVALID for a buffer whose last

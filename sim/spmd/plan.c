@@ -192,95 +192,8 @@ typedef struct peak_detail {
      * ss_executable_peak_detail lists the body's buffers. */
     const ss__inst *loop;
     bool body_own[SS__MAX_INPUTS];
-    struct heap_trace *heap; /* NULL: XLA's heap not modelled */
+    ss__heap_trace *heap; /* NULL: XLA's heap not modelled */
 } peak_detail;
-
-/* The HBM temporaries of a top-level plan as XLA's heap sees them
- * (ss_memory_model.xla_heap_hbm_bytes): per buffer, the instruction it
- * came into HBM at (-1: not there) and whether it is a loop's state (a
- * result of a while loop: xla_heap.c's A); the buffers closed so far, and
- * the instruction being planned. With a while loop traced (loops), each
- * loop's body run is one more buffer, at its instruction only. */
-typedef struct heap_trace {
-    int *born;
-    bool *state;
-    ss__heap_buffer *b;
-    int n, cap, now;
-    bool loops;
-    bool failed; /* out of host memory: no figures */
-} heap_trace;
-
-static void heap_append(heap_trace *ht, ss__heap_buffer x)
-{
-    if (ht->n == ht->cap) {
-        int cap = ht->cap ? 2 * ht->cap : 64;
-        ss__heap_buffer *g = realloc(ht->b, sizeof *g * (size_t)cap);
-        if (!g) {
-            ht->failed = true;
-            return;
-        }
-        ht->b = g;
-        ht->cap = cap;
-    }
-    ht->b[ht->n++] = x;
-}
-
-/* Buffer b comes into HBM (in) or leaves it: a temporary's live range
- * opens or closes (arguments and results of the run are not the heap's). */
-static void heap_note(const ss_executable *e, heap_trace *ht, const bool *result,
-                      const int *arg_input, int b, bool in)
-{
-    if ((result && result[b]) || arg_input[b] >= 0)
-        return;
-    if (in) {
-        if (ht->born[b] < 0)
-            ht->born[b] = ht->now;
-        return;
-    }
-    if (ht->born[b] < 0)
-        return;
-    /* Read last by the instruction before its FREE (the one freeing it). */
-    int last = ht->now > ht->born[b] ? ht->now - 1 : ht->born[b];
-    heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[b].bytes), ht->born[b], last,
-                                      ht->state[b], false});
-    ht->born[b] = -1;
-}
-
-/* While loop instruction i of e in the heap trace, at its instruction:
- * its results in HBM (in_hbm) are loop state from here on, and one run of
- * its body adds `body` bytes (its temporaries, plan_loop) for this
- * instruction only. A carry it adopts from a broadcast (a scan's stack,
- * zeros it writes over) is XLA's AllocateBuffer, which XLA's schedule
- * puts at the start of the program (the LARGE LM's dumps: instructions
- * 66-90 of 3500-4300, after the parameters and constants): in the heap
- * from there to the broadcast, early (the plan counts it from the
- * broadcast on), unless the loop's result is one of the run's (XLA's
- * output allocations are not its heap). */
-static void heap_loop(heap_trace *ht, const ss_executable *e, const ss__inst *i,
-                      const bool in_hbm[], const bool *result, size_t body)
-{
-    const ss__loop_exec *l = &e->loops[i->index];
-    ht->loops = true;
-    for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
-        if (in_hbm[k])
-            ht->state[l->outs[k]] = true;
-    if (body)
-        heap_append(ht, (ss__heap_buffer){body, ht->now, ht->now, false, false});
-    for (int k = 0; k < l->ncarry; k++) {
-        int b = i->in[k];
-        if (!l->adopt[k] || !in_hbm[k] || e->bufs[b].fused_away || result[l->outs[k]])
-            continue;
-        for (int p = ht->now - 1; p > 0; p--) {
-            const ss__inst *w = &e->insts[p];
-            if (w->kind == SS__INST_KERNEL && w->out == b) {
-                if (e->program->nodes[w->node].op == SS__OP_BROADCAST)
-                    heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[b].bytes), 0,
-                                                      p - 1, false, true});
-                break;
-            }
-        }
-    }
-}
 
 /* Buffer b's flags are about to change: the last peak's snapshot keeps
  * what they are now, unless it has already. */
@@ -307,7 +220,7 @@ static void hbm_set(mode *md, int b, bool in)
         md->pd->hbm[b] = in;
     }
     if (md->pd && md->pd->heap)
-        heap_note(md->e, md->pd->heap, md->result, md->arg_input, b, in);
+        ss__heap_trace_note(md->e, md->pd->heap, md->result, md->arg_input, b, in);
 }
 
 /* A new peak: remember what makes it up (its buffers: snapshot_keep). */
@@ -877,7 +790,7 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
         temps = temps > outs ? temps - outs : 0;
         if (md->onchip && md->onchip_used + temps <= md->onchip_cap)
             temps = 0;
-        heap_loop(md->pd->heap, e, i, in_hbm, md->result, temps);
+        ss__heap_trace_loop(md->pd->heap, e, i, in_hbm, md->result, temps);
     }
     *live += to_hbm;
     for (int k = 0; k < l->ncarry + l->nys && k < SS__INST_MAX_RESULTS; k++)
@@ -1352,80 +1265,6 @@ ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[],
                     NULL);
 }
 
-/* Is XLA's heap modelled for e under model? For a top-level program
- * without loops (placed: heap_gaps), or with a while loop and no
- * conditional (its live sums: a loop's body is planned apart, its
- * temporaries one lump at the loop; placing that lump and the stacks as
- * the heap's buffers took the LARGE LM's rows of tests/xla_tpu/
- * test_vs_xla.py from 0.92-1.24 of XLA's peak to 1.01-2.19). */
-static bool heap_modelled(const ss_executable *e, const ss_memory_model *model)
-{
-    if (!model || !model->xla_heap_hbm_bytes || e->region)
-        return false;
-    for (int k = 0; k < e->ninsts; k++)
-        if (e->insts[k].kind == SS__INST_LOOP && e->loops[e->insts[k].index].nbranch)
-            return false;
-    return true;
-}
-
-static ss_status heap_trace_init(heap_trace *ht, int nbufs)
-{
-    size_t nb = (size_t)(nbufs ? nbufs : 1);
-    *ht = (heap_trace){malloc(sizeof(int) * nb), calloc(nb, 1), NULL, 0, 0, 0, false, false};
-    if (!ht->born || !ht->state) {
-        free(ht->born);
-        free(ht->state);
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    }
-    for (size_t b = 0; b < nb; b++)
-        ht->born[b] = -1;
-    return SS_OK;
-}
-
-static void heap_trace_free(heap_trace *ht)
-{
-    free(ht->born);
-    free(ht->state);
-    free(ht->b);
-}
-
-/* XLA's heap gaps for the plan of `sized` traced in ht (xla_heap.c): the
- * temporaries still in HBM at the end closed there, the heap placed with
- * the HBM the arguments and outputs leave, and *gaps = the temp XLA
- * reports (2 x heap - max(A, N)) less the temporaries' largest live sum,
- * which the plan's peak already counts; with while loops, not placed:
- * that sum less the larger of the loop state's and the rest's
- * (ss__xla_heap_loop_extra). */
-static ss_status heap_gaps(const ss_executable *sized, const ss_memory_model *model,
-                           heap_trace *ht, size_t *gaps)
-{
-    *gaps = 0;
-    size_t fixed = 0; /* arguments and outputs */
-    ht->now = sized->ninsts;
-    for (int b = 0; b < sized->nbufs; b++)
-        if (ht->born[b] >= 0)
-            heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(sized->bufs[b].bytes),
-                                              ht->born[b], sized->ninsts, ht->state[b], false});
-    for (int k = 0; k < sized->ninsts; k++) {
-        const ss__inst *i = &sized->insts[k];
-        if (i->kind == SS__INST_LOAD || i->kind == SS__INST_STORE)
-            fixed += ss_device_buffer_bytes(
-                sized->bufs[i->kind == SS__INST_LOAD ? i->out : i->in[0]].bytes);
-    }
-    if (ht->failed)
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    if (ht->loops)
-        return ss__xla_heap_loop_extra(ht->b, ht->n, gaps);
-    size_t hbm = model->xla_heap_hbm_bytes, live;
-    ss__heap_figures f;
-    ss_status st = ss__xla_heap_figures(ht->b, ht->n, hbm > fixed ? hbm - fixed : 0, &f);
-    if (!st)
-        st = ss__heap_live(ht->b, ht->n, -1, &live);
-    if (!st)
-        *gaps = f.temp > live ? f.temp - live : 0;
-    return st;
-}
-
 /* How a plan is made under a device model: its layout, fusion (and
  * whether the executable is copied for them: model_copy) and on-chip
  * bytes, and the region plans remembered (plan_region_laid_out). */
@@ -1451,7 +1290,8 @@ static plan_ctx ctx_of(const ss_memory_model *model, region_memo *memo)
  * e's plan under c, with pd filled when not NULL: e as the model plans it
  * goes into *sized (model_copy's copy when c->copy, else e itself, and e
  * on failure; free it with model_copy_free), and at the top level (top)
- * XLA's heap gaps (when modelled, heap_modelled) and its bookkeeping heap
+ * XLA's heap gaps (when modelled: ss__xla_heap_modelled, heap_trace.c;
+ * *loops whether the trace held a while loop) and its bookkeeping heap
  * are alive the whole step, on top of the peak (*gaps, *bookkeeping).
  */
 static ss_status plan_sized(const ss_executable *e, const bool donate[], const plan_ctx *c,
@@ -1462,9 +1302,9 @@ static ss_status plan_sized(const ss_executable *e, const bool donate[], const p
     *bookkeeping = *gaps = 0;
     *loops = false;
     /* XLA's heap: its trace wants a peak detail's flags. */
-    bool heap = top && heap_modelled(e, c->model);
+    bool heap = top && ss__xla_heap_modelled(e, c->model);
     peak_detail own;
-    heap_trace ht;
+    ss__heap_trace ht;
     bool *flags = NULL;
     if (heap && !pd) {
         size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
@@ -1474,7 +1314,7 @@ static ss_status plan_sized(const ss_executable *e, const bool donate[], const p
                             SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
         pd = &own;
     }
-    ss_status st = heap ? heap_trace_init(&ht, e->nbufs) : SS_OK;
+    ss_status st = heap ? ss__heap_trace_init(&ht, e->nbufs) : SS_OK;
     if (st) {
         free(flags);
         return st;
@@ -1487,11 +1327,11 @@ static ss_status plan_sized(const ss_executable *e, const bool donate[], const p
         st = plan_run(sized, donate, true, c->onchip, c->model, pd, out, NULL, NULL, c->layout,
                       c->fusion, c->memo, NULL);
     if (!st && heap) {
-        st = heap_gaps(sized, c->model, &ht, gaps);
+        st = ss__heap_trace_gaps(sized, c->model, &ht, gaps);
         *loops = ht.loops;
     }
     if (heap) {
-        heap_trace_free(&ht);
+        ss__heap_trace_free(&ht);
         pd->heap = NULL;
     }
     free(flags);
