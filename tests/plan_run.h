@@ -67,6 +67,36 @@ static inline size_t pr_plan_is_run(const ss_executable *e, ss_context *ctx)
     return plan.peak_bytes;
 }
 
+/* Runs compiled p (executable e) on 8 devices with inputs of n[0..nin)
+ * floats each, filled by pr_fill with seeds 1, 2, ...: its one output of
+ * nout floats equals p's single-device evaluation within f32 rounding of
+ * its largest value (pr_assert_close_to_largest, named `what`), and the
+ * plan's peak is every device's measured one (pr_plan_is_run). */
+static inline void pr_run_close_to_eval(const ss_program *p, ss_executable *e, int nin,
+                                        const size_t n[], size_t nout, const char *what)
+{
+    float *in[8] = {NULL};
+    cr_assert(nin > 0 && nin <= 8);
+    for (int k = 0; k < nin; k++) {
+        in[k] = malloc(sizeof(float) * n[k]);
+        cr_assert(in[k]);
+        pr_fill(in[k], n[k], k + 1);
+    }
+    float *got = malloc(sizeof(float) * nout), *want = malloc(sizeof(float) * nout);
+    cr_assert(got && want);
+    void *ev[1] = {want}, *out[1] = {got};
+    TS_OK(ss_program_eval(p, (const void *const *)in, ev));
+    ss_context *ctx = pr_make_ctx();
+    TS_OK(ss_executable_run(e, ctx, (const void *const *)in, out));
+    pr_assert_close_to_largest(got, want, nout, what);
+    pr_plan_is_run(e, ctx);
+    ss_context_destroy(ctx);
+    for (int k = 0; k < nin; k++)
+        free(in[k]);
+    free(got);
+    free(want);
+}
+
 /* The loop both tests stack with, as JAX's scan stacks its residuals:
  * carries (i, h [R, D], stack [L, R, D]); while i < L: h = h * 0.5 + 1,
  * stack[i] = h. `user` of both callbacks is a const pr_stack_dims. */

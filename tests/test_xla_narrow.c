@@ -192,25 +192,8 @@ Test(xla_narrow, a_sum_read_only_by_dots_is_written_in_bf16_by_the_plan_only)
                  before.peak_bytes, after.peak_bytes);
 
     /* The run: f32 sums and the single-device values. */
-    float *x = malloc(sizeof(float) * M * K), *w = malloc(sizeof(float) * K * N),
-          *v = malloc(sizeof(float) * N * V), *z = malloc(sizeof(float) * M * V),
-          *want = malloc(sizeof(float) * M * V);
-    pr_fill(x, (size_t)M * K, 1);
-    pr_fill(w, (size_t)K * N, 2);
-    pr_fill(v, (size_t)N * V, 3);
-    const void *in[3] = {x, w, v};
-    void *ev[1] = {want}, *out[1] = {z};
-    TS_OK(ss_program_eval(p, in, ev));
-    ss_context *ctx = pr_make_ctx();
-    TS_OK(ss_executable_run(e, ctx, in, out));
-    pr_assert_close_to_largest(z, want, (size_t)M * V, "z");
-    pr_plan_is_run(e, ctx);
-    free(x);
-    free(w);
-    free(v);
-    free(z);
-    free(want);
-    ss_context_destroy(ctx);
+    pr_run_close_to_eval(p, e, 3, (size_t[]){(size_t)M * K, (size_t)K * N, (size_t)N * V},
+                         (size_t)M * V, "z");
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);

@@ -103,27 +103,9 @@ Test(xla_remat, a_value_alive_across_the_peak_is_recomputed_over_the_budget)
                        before.flops, after.flops);
 
     /* The run is untouched: the single-device values, the plain plan. */
-    float *x = malloc(sizeof(float) * M * K), *w = malloc(sizeof(float) * K * N),
-          *v = malloc(sizeof(float) * K * N2), *u = malloc(sizeof(float) * N2 * N),
-          *y = malloc(sizeof(float) * M * N), *want = malloc(sizeof(float) * M * N);
-    pr_fill(x, (size_t)M * K, 1);
-    pr_fill(w, (size_t)K * N, 2);
-    pr_fill(v, (size_t)K * N2, 3);
-    pr_fill(u, (size_t)N2 * N, 4);
-    const void *in[4] = {x, w, v, u};
-    void *ev[1] = {want}, *out[1] = {y};
-    TS_OK(ss_program_eval(p, in, ev));
-    ss_context *ctx = pr_make_ctx();
-    TS_OK(ss_executable_run(e, ctx, in, out));
-    pr_assert_close_to_largest(y, want, (size_t)M * N, "y");
-    pr_plan_is_run(e, ctx);
-    free(x);
-    free(w);
-    free(v);
-    free(u);
-    free(y);
-    free(want);
-    ss_context_destroy(ctx);
+    pr_run_close_to_eval(p, e, 4,
+                         (size_t[]){(size_t)M * K, (size_t)K * N, (size_t)K * N2, (size_t)N2 * N},
+                         (size_t)M * N, "y");
     ss_executable_destroy(e);
     ss_program_destroy(p);
     ss_mesh_destroy(mesh);
