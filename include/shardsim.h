@@ -1071,7 +1071,8 @@ typedef struct ss_memory_model {
      * stacks alive at once, N the other temporaries): what that exceeds
      * the temporaries' largest live sum by, the heap's fragmentation
      * counted twice, is one SS_BUFFER_FRAGMENTATION entry on top of the
-     * peak. Programs without loops only (a loop's body is planned apart). */
+     * peak. With while loops, not placed: their state and the rest are
+     * two classes (sim/spmd/heap_trace.c). */
     size_t xla_heap_hbm_bytes;
     /* XLA's rematerialisation under the HBM limit (sim/spmd/xla_remat.c):
      * the bytes of arguments, outputs and temporaries in HBM past which
@@ -1081,6 +1082,13 @@ typedef struct ss_memory_model {
     /* A temporary read by dots only is never placed on chip (onchip_bytes):
      * XLA's TPU compiler on v5p computes it in HBM (sim/spmd/profiles.c). */
     bool onchip_not_dot_operands;
+    /* XLA's windowed einsums (sim/spmd/xla_windowed.c): a top-level DEFAULT
+     * f32 dot whose operand is all-gathered, or whose result is
+     * reduce-scattered, over at least this many devices is a loop around
+     * their ring: its result allocated at the program's start, its f32
+     * operands written in bf16, and, when only the step's outputs need
+     * it, computed after the last loop (0: none). */
+    int xla_windowed_ring;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources
  * beside each row): public peak numbers of an accelerator and its links, for

@@ -119,6 +119,21 @@ void ss__heap_trace_free(ss__heap_trace *ht)
     free(ht->b);
 }
 
+/* The results of e's windowed dots that XLA allocates at the program's
+ * start (ss__xla_windowed_early), early in ht up to their dot. */
+static ss_status windowed_early(const ss_executable *e, int ring, ss__heap_trace *ht)
+{
+    int *producer;
+    ss_status st = ss__producers(e, &producer);
+    for (int k = 0; !st && k < e->ninsts; k++)
+        if (k > 0 && ss__xla_windowed_early(e, k, producer, ring))
+            heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[e->insts[k].out].bytes),
+                                              0, k - 1, false, true});
+    if (!st)
+        free(producer);
+    return st;
+}
+
 /* XLA's heap gaps for the plan of `sized` traced in ht (xla_heap.c): the
  * temporaries still in HBM at the end closed there, the heap placed with
  * the HBM the arguments and outputs leave, and *gaps = the temp XLA
@@ -141,6 +156,11 @@ ss_status ss__heap_trace_gaps(const ss_executable *sized, const ss_memory_model 
         if (i->kind == SS__INST_LOAD || i->kind == SS__INST_STORE)
             fixed += ss_device_buffer_bytes(
                 sized->bufs[i->kind == SS__INST_LOAD ? i->out : i->in[0]].bytes);
+    }
+    if (ht->loops && model->xla_windowed_ring) {
+        ss_status st = windowed_early(sized, model->xla_windowed_ring, ht);
+        if (st)
+            return st;
     }
     if (ht->failed)
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");

@@ -972,6 +972,9 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
     if (!st && loops && loops->xla_remat_limit_bytes)
         st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes, remat_peak,
                                       &c, &recomputed);
+    int late;
+    if (!st && loops && loops->xla_windowed_ring)
+        st = ss__executable_xla_windowed_late(copy, e->insts, loops->xla_windowed_ring, &late);
     if (st) {
         if (copy->insts != e->insts)
             free(copy->insts);

@@ -117,7 +117,8 @@ static bool dot_of_broadcast(const model *m, int b)
 static bool candidate(const model *m, int b)
 {
     int p = m->producer[b];
-    if (p < 0 || m->free_at[b] < 0 || m->e->bufs[b].host || m->in_loop[b])
+    if (p < 0 || m->free_at[b] < 0 || m->e->bufs[b].host || m->in_loop[b] ||
+        m->e->bufs[b].xla_window_operand)
         return false;
     const ss__inst *i = &m->orig[p];
     if (i->kind == SS__INST_FUSED) {

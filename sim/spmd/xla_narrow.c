@@ -52,6 +52,13 @@
  * HIGHEST dot and an elementwise reader (f32). The pass marks the stack's
  * buffers in both loops and between them, its initial value, and the
  * slices' paths to the dots.
+ *
+ * A dot XLA computes as a windowed einsum (xla_windowed.c) reads its
+ * operands as the loop's state: each is written whole, never fused into
+ * its readers (ss__bufdesc.xla_window_operand), and in bf16 when such dots
+ * alone read it, as the logits' gradient of the LARGE LM on v5e 16x16 is
+ * (bf16[16,1024,2048] in the output layer's two gradient loops; f32 and
+ * fused into the plain dots of the smaller slices).
  */
 #include "lower.h"
 
@@ -325,10 +332,36 @@ static bool narrow_output_fusion(const ss_executable *e, const readers *r, int k
     return fused;
 }
 
+/* Mark the operands of e's windowed dots (xla_windowed.c): each is the
+ * loop's state, never fused away (xla_window_operand), and written in
+ * bf16 when DEFAULT f32 dots alone read it (the loop reads it so). */
+static ss_status windowed_operands(ss_executable *e, const readers *r, int ring)
+{
+    int *producer;
+    ss_status st = ss__producers(e, &producer);
+    for (int k = 0; !st && k < e->ninsts; k++) {
+        if (!ss__xla_windowed_dot(e, k, producer, ring))
+            continue;
+        const ss__inst *i = &e->insts[k];
+        for (int x = 0; x < i->nin; x++) {
+            int b = i->in[x], p = producer[b];
+            if (p < 0 || e->insts[p].kind == SS__INST_LOAD)
+                continue;
+            e->bufs[b].xla_window_operand = true;
+            if (!e->bufs[b].xla_bf16 && e->bufs[b].dtype == SS_F32 && dots_only(e, r, b, 0, false))
+                dots_only(e, r, b, 0, true);
+        }
+    }
+    if (!st)
+        free(producer);
+    return st;
+}
+
 /* Mark e's gathers and all-reduces (with `gathers`) and stacks (with `stash`), and those
  * of its loops' and conditionals' regions; *ngathers and *nstashes count
  * them. */
-static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngathers, int *nstashes)
+static ss_status narrow(ss_executable *e, bool gathers, bool stash, int ring, int *ngathers,
+                        int *nstashes)
 {
     readers r;
     ss_status st = e->nbufs ? readers_of(e, &r) : SS_OK;
@@ -347,6 +380,8 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
             dots_only(e, &r, e->insts[k].out, 0, true);
     if (stash && have)
         st = stashes(e, &r, nstashes);
+    if (!st && have && ring && !e->region)
+        st = windowed_operands(e, &r, ring);
     if (have) {
         free(r.at);
         free(r.list);
@@ -354,11 +389,11 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int *ngather
     for (int l = 0; l < e->nloops && !st; l++) {
         ss__loop_exec *lp = &e->loops[l];
         if (lp->cond)
-            st = narrow(lp->cond, gathers, stash, ngathers, nstashes);
+            st = narrow(lp->cond, gathers, stash, ring, ngathers, nstashes);
         if (!st && lp->body)
-            st = narrow(lp->body, gathers, stash, ngathers, nstashes);
+            st = narrow(lp->body, gathers, stash, ring, ngathers, nstashes);
         for (int b = 0; b < lp->nbranch && !st; b++)
-            st = narrow(lp->branch[b], gathers, stash, ngathers, nstashes);
+            st = narrow(lp->branch[b], gathers, stash, ring, ngathers, nstashes);
     }
     return st;
 }
@@ -369,8 +404,9 @@ ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *m
     int n = 0, stacks = 0;
     if (!e || !model)
         return ss__fail(SS_ERR_INVALID, "model gathers: no executable or memory model");
-    ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes
-                       ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes, &n, &stacks)
+    ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes || model->xla_windowed_ring
+                       ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes,
+                                model->xla_windowed_ring, &n, &stacks)
                        : SS_OK;
     if (marked)
         *marked = n;

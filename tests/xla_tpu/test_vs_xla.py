@@ -67,13 +67,7 @@ PEAK_AGREES = ("lm_large_dots", "lm_large_noremat", "lm_large_full", "moe_top2_t
                "lm_full", "lm_noremat")
 PEAK_NOT_BELOW = ("lm_", "moe_")
 # Rows known to plan below XLA's peak, with the reason (reported as TODO).
-KNOWN_BELOW = {
-    ("lm_large_full", "v5e:16x16"):
-        "XLA's schedule computes the output layer's weight gradient (a collective matmul reading "
-        "the logits' gradient, bf16, 64 MiB) after the backward loop, so that gradient is alive "
-        "through it; the plan keeps the program's order, and holds 279 MiB of heap values at once "
-        "where XLA's hold 324 (README)",
-}
+KNOWN_BELOW = {}
 # shardsim's profile of each device kind: `plan --device NAME` plans with its
 # HBM as the capacity and its compiler's memory accounting.
 DEVICE = {"TPU v5 lite": "tpu-v5e", "TPU v5": "tpu-v5p"}
