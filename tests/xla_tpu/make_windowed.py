@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""When XLA's TPU compiler turns a dot into a windowed einsum (collective
+matmul: a while loop of collective-permutes) and where its schedule puts the
+output layer's weight gradient, probed with libtpu ahead of time on v5e
+slices with a 2-axis mesh ('fsdp', 'tensor').  Writes
+tests/data/xla_tpu/windowed.json: per probe XLA's memory analysis, every
+while loop of the entry computation (windowed or not, its op_name, its tuple,
+its trip count, its ring) and the schedule facts of the weight gradient.
+
+    flock /tmp/libtpu.lock tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_windowed.py [--out FILE] [--only NAME...]
+
+The probe is the output layer of an LM: h [B,S,D] P('fsdp',None,'tensor')
+(as MaxText's activations; 'hrep' probes: P('fsdp',None,None)), after a
+scan of L elementwise layers, logits = h @ W with W [D,V] P('fsdp','tensor')
+and logits constrained to P('fsdp',None,'tensor'), loss sum(logits^2) (the
+brief's 'plain sum'), gradients w.r.t. (h0, scan weights, W) with the
+arguments' shardings as out_shardings.  jax.grad gives three dots: fwd
+(logits), dh (dlogits . W^T, the input of the backward scan) and dW
+(dlogits^T . h, read only by the output).
+
+Findings (libtpu 0.0.42.1, jax 0.10.2; the JSON holds the evidence):
+(a) The rule is XLA's SPMD partitioner's (public dot_handler.cc,
+    GetWindowedEinsumConfiguration) with TPU's cost model.  A dot is
+    windowed over ONE mesh axis of size n, the axis it would otherwise
+    all-gather an operand over (fwd: h over 'tensor', loop "_ag") or
+    reduce-scatter its result over (dh: over 'tensor'; dW: over 'fsdp', loop
+    "_rs").  See the table printed by --table and the report; in short:
+    never for n = 2 or 4 (2x4, 4x4, the 'tensor' axis of 8x8 t4); n = 8,
+    16, 32 windowed when the dot is compute-bound enough; never for n = 64
+    (16x16 t4's fsdp).  The size threshold is not the default gate:
+    xla_jf_spmd_threshold_for_windowed_einsum_mib defaults to -1 (the
+    record's "flag" probes: 0 changes nothing, 100000 turns every loop off,
+    values in between gate on the operand's bytes).
+(b) The windowed dW loop is scheduled after the backward scan; see
+    "schedule" per probe (dW's first op after the scan's while, and whether
+    it depends on it).
+(c) Loops: see "loops" (tuple element shapes): chunks are bf16 (the f32
+    operands are converted before the loop), accumulators f32, and
+    bidirectional (two chunks / two accumulators).
+
+Needs jax[tpu] (tests/xla_tpu/requirements.txt); run under
+`flock /tmp/libtpu.lock` on a shared machine.
+"""
+
+import json
+import os
+import re
+import sys
+
+os.environ.setdefault("TPU_SKIP_MDS_QUERY", "1")
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import probes  # noqa: E402
+
+DEFAULT_OUT = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "windowed.json"))
+LM = dict(B=256, S=1024, D=1024, V=32768)  # lm_large_full's output layer
+THRESHOLD = "xla_jf_spmd_threshold_for_windowed_einsum_mib"
+
+
+def probe(name, topology, tensor, what, hrep=False, options=None, L=4, **sizes):
+    dims = dict(LM, **sizes)
+    return name, dict(topology=topology, tensor=tensor, what=what, hrep=hrep,
+                      options=options or {}, L=L, **dims)
+
+
+def case_list():
+    """name -> probe description."""
+    out = []
+    for topo, t in (("v5e:2x4", 2), ("v5e:4x4", 2), ("v5e:4x4", 4), ("v5e:8x8", 4), ("v5e:8x8", 8),
+                    ("v5e:8x8", 16), ("v5e:16x16", 4), ("v5e:16x16", 8), ("v5e:16x16", 16)):
+        out.append(probe(f"lm_{topo[4:]}_t{t}", topo, t, "lm_large_full's output layer sizes"))
+    for v in (2048, 4096, 8192, 16384):
+        out.append(probe(f"v{v}_16x16_t16", "v5e:16x16", 16, "vocabulary varied", V=v))
+    for d in (256, 4096):
+        out.append(probe(f"d{d}_16x16_t16", "v5e:16x16", 16, "embedding varied", D=d))
+    for b in (64, 1024):
+        out.append(probe(f"b{b}_16x16_t16", "v5e:16x16", 16, "batch varied", B=b))
+    for v in (8192, 131072):
+        out.append(probe(f"v{v}_8x8_t8", "v5e:8x8", 8, "vocabulary varied", V=v))
+    out.append(probe("hrep_16x16_t16", "v5e:16x16", 16, "h P('fsdp',None,None)", hrep=True))
+    out.append(probe("hrep_8x8_t8", "v5e:8x8", 8, "h P('fsdp',None,None)", hrep=True))
+    for mib in (0, 16, 32, 64, 128, 100000):
+        out.append(probe(f"thr{mib}_16x16_t16", "v5e:16x16", 16, f"{THRESHOLD}={mib}",
+                         options={THRESHOLD: mib}))
+    for mib in (0, 128):
+        out.append(probe(f"thr{mib}_2x4_t2", "v5e:2x4", 2, f"{THRESHOLD}={mib}", options={THRESHOLD: mib}))
+    for flag in ("xla_tpu_enable_windowed_einsum_for_all_gather",
+                 "xla_tpu_enable_windowed_einsum_for_reduce_scatter",
+                 "xla_tpu_choose_faster_windowed_einsum_over_mem",
+                 "xla_tpu_spmd_bidirectional_windowed_einsum"):
+        out.append(probe(f"no_{flag[8:]}_16x16_t16", "v5e:16x16", 16, f"{flag}=false",
+                         options={flag: False}))
+    out.append(probe("skipusers_8x8_t4", "v5e:8x8", 4, "xla_tpu_skip_checking_windowed_einsum_users=true",
+                     options={"xla_tpu_skip_checking_windowed_einsum_users": True}))
+    return dict(out)
+
+
+def program(jax, jnp, P, c):
+    """(fn, [(shape, dtype, spec)]) of a probe: the gradient of the output
+    layer after a scan of elementwise layers."""
+    f32 = jnp.float32
+    B, S, D, V, L = c["B"], c["S"], c["D"], c["V"], c["L"]
+    hspec = P("fsdp", None, None) if c["hrep"] else P("fsdp", None, "tensor")
+
+    def loss(h, ws, w):
+        def step(h, s):
+            return jnp.tanh(h * s), None
+        h, _ = jax.lax.scan(step, h, ws)
+        logits = jnp.einsum("bsd,dv->bsv", h, w)
+        logits = jax.lax.with_sharding_constraint(logits, P("fsdp", None, "tensor"))
+        return jnp.sum(logits ** 2)
+
+    args = [((B, S, D), f32, hspec), ((L, D), f32, P()), ((D, V), f32, P("fsdp", "tensor"))]
+    return jax.grad(loss, argnums=(0, 1, 2)), args
+
+
+# --- the compiled HLO text: its entry computation as a list of instructions
+
+def _balanced(s, i):
+    """Index just past the parenthesis group opening at s[i]."""
+    depth = 0
+    for k in range(i, len(s)):
+        depth += {"(": 1, ")": -1}.get(s[k], 0)
+        if depth == 0:
+            return k + 1
+    return len(s)
+
+
+def parse_entry(text):
+    """[{name, shape, opcode, operands, attrs, op_name}] of ENTRY, in schedule order."""
+    start = text.index("\nENTRY")
+    body = text[text.index("{\n", start) + 2:]
+    body = body[:body.index("\n}\n")]
+    out = []
+    for line in body.split("\n"):
+        m = re.match(r"\s*(?:ROOT )?%([\w.\-]+) = ", line)
+        if not m:
+            continue
+        rest = line[m.end():]
+        if rest.startswith("("):
+            e = _balanced(rest, 0)
+            shape, rest = rest[:e], rest[e + 1:]
+        else:
+            shape, rest = rest.split(" ", 1)
+        op = re.match(r"([\w\-]+)\(", rest)
+        e = _balanced(rest, op.end() - 1)
+        on = re.search(r'op_name="([^"]*)"', rest)
+        out.append({"name": m.group(1), "shape": shape, "opcode": op.group(1),
+                    "operands": re.findall(r"%([\w.\-]+)", rest[op.end():e - 1]),
+                    "attrs": rest[e:], "op_name": on.group(1) if on else ""})
+    return out
+
+
+def computation(text, name):
+    """The text of computation `name`."""
+    m = re.search(r"\n%" + re.escape(name) + r" [^\n]*\{\n", text)
+    return text[m.end():text.index("\n}\n", m.end())] if m else ""
+
+
+def tuple_shapes(shape):
+    """'dtype[dims]' of each element of a (tuple) shape, layouts dropped."""
+    return re.findall(r"([a-z]+\d*\[[\d,]*\])", shape)
+
+
+def ring_size(pairs):
+    """Length of the cycle through device 0 of source_target_pairs text."""
+    nxt = dict((int(a), int(b)) for a, b in re.findall(r"\{(\d+),(\d+)\}", pairs))
+    k, n = nxt.get(0), 1
+    while k is not None and k != 0 and n <= len(nxt):
+        k, n = nxt.get(k), n + 1
+    return n
+
+
+def loop_facts(text, ins):
+    """A while loop of the entry: windowed?, op_name, tuple (scalars
+    dropped), trip count (its condition's constant), its collective-permutes
+    and their ring size."""
+    cond = re.search(r"condition=%([\w.\-]+)", ins["attrs"]).group(1)
+    body = re.search(r"body=%([\w.\-]+)", ins["attrs"]).group(1)
+    windowed = "windowed_dot_general" in cond
+    trip = re.search(r" constant\((\d+)\)", computation(text, cond))
+    pairs = re.findall(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}", computation(text, body))
+    return {"name": ins["name"], "windowed": windowed,
+            "kind": ("ag" if "_ag" in cond else "rs") if windowed else None, "op_name": ins["op_name"],
+            "tuple": [x for x in tuple_shapes(ins["shape"]) if "[]" not in x and not x.startswith("u32")],
+            "trip_count": int(trip.group(1)) if trip and windowed else None,
+            "collective_permutes": len(pairs), "ring": sorted({ring_size(x) for x in pairs})}
+
+
+OUTPUT_LAYER = "bsd,dv->bsv"
+PASS = ("get-tuple-element", "bitcast", "copy", "copy-start", "copy-done", "tuple")
+COMPUTE = ("while", "fusion", "convolution", "dot")
+
+
+def roles_of(entry):
+    """name -> 'fwd' | 'dh' | 'dW' for the entry ops of the output layer's
+    dots (by op_name).  dW's are the transposed ops that reach the program's
+    third output (dW) through only pass-through ops, collectives or each
+    other (up to the first loop); the other transposed ops are dh's."""
+    by = {ins["name"]: ins for ins in entry}
+    root = entry[-1]
+    roles = {}
+    for ins in entry:
+        if OUTPUT_LAYER in ins["op_name"] and "dot_general" in ins["op_name"]:
+            roles[ins["name"]] = "dh" if "transpose(" in ins["op_name"] else "fwd"
+    todo, seen = [root["operands"][2]], set()
+    while todo:
+        n = todo.pop()
+        if n in seen or n not in by:
+            continue
+        seen.add(n)
+        ins = by[n]
+        if roles.get(n) == "dh":
+            roles[n] = "dW"
+            if ins["opcode"] == "while":  # a windowed loop is the whole dot (and passes dh's operands on)
+                continue
+        elif ins["opcode"] not in PASS and not (ins["opcode"].startswith("all-") or "reduce-scatter" in ins["opcode"]):
+            continue
+        todo.extend(ins["operands"])
+    return roles
+
+
+def schedule_facts(entry, roles):
+    """Where each dot's first compute op (a windowed loop, a fusion or a
+    convolution) sits in the entry schedule relative to the backward scan's
+    while, and whether any of its ops depends on that while."""
+    pos = {ins["name"]: k for k, ins in enumerate(entry)}
+    by = {ins["name"]: ins for ins in entry}
+    bwd = [ins["name"] for ins in entry if ins["opcode"] == "while" and "transpose(jvp())/while" in ins["op_name"]]
+    if not bwd:
+        return {}
+    below, todo = set(), [bwd[0]]  # everything the backward scan's while reaches forward
+    users = {}
+    for ins in entry:
+        for o in ins["operands"]:
+            users.setdefault(o, []).append(ins["name"])
+    while todo:
+        n = todo.pop()
+        if n not in below:
+            below.add(n)
+            todo.extend(users.get(n, []))
+    out = {"backward_scan": bwd[0], "backward_scan_position": pos[bwd[0]], "entry_ops": len(entry)}
+    for role in ("fwd", "dh", "dW"):
+        ops = [n for n, r in roles.items() if r == role]
+        comp = [n for n in ops if by[n]["opcode"] in COMPUTE]
+        if not comp:
+            continue
+        first = min(comp, key=pos.get)
+        out[role] = {"first": first, "opcode": by[first]["opcode"], "position": pos[first],
+                     "after_backward_scan": pos[first] > pos[bwd[0]],
+                     "depends_on_backward_scan": any(n in below for n in comp)}
+    return out
+
+
+def compile_one(jax, jnp, P, name, c):
+    from jax.sharding import NamedSharding
+    t = c["tensor"]
+    mesh = probes.topology_mesh(c["topology"], {"fsdp": -1, "tensor": t})
+    fn, args = program(jax, jnp, P, c)
+    abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, sp)) for s, d, sp in args]
+    outs = tuple(NamedSharding(mesh, sp) for _, _, sp in args)
+    with jax.set_mesh(mesh):
+        lowered = jax.jit(fn, out_shardings=outs).lower(*abstract)
+    compiled = lowered.compile(compiler_options=c["options"]) if c["options"] else lowered.compile()
+    text = compiled.as_text()
+    if os.environ.get("WINDOWED_DUMP"):  # a directory for the compiled texts, to read by hand
+        with open(os.path.join(os.environ["WINDOWED_DUMP"], name + ".txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+    entry = parse_entry(text)
+    loops = [loop_facts(text, ins) for ins in entry if ins["opcode"] == "while"]
+    mem = probes.memory_of(compiled)
+    roles = roles_of(entry)
+    windowed = {roles.get(lp["name"]): lp["name"] for lp in loops if lp["windowed"]}
+    for lp in loops:
+        lp["dot"] = roles.get(lp["name"])
+    entry_gathers = [ins["shape"].split("{")[0] for ins in entry
+                     if ins["opcode"] in ("all-gather", "all-gather-start") and "bsd,dv->bsv" in ins["op_name"]]
+    rec = {"case": name, **{k: c[k] for k in ("what", "topology", "B", "S", "D", "V", "L", "hrep", "options")},
+           "mesh": {"fsdp": int(mesh.shape["fsdp"]), "tensor": t},
+           "arguments": probes.arguments(args, jnp), "memory": mem,
+           "windowed": {r: r in windowed for r in ("fwd", "dh", "dW")},
+           "loops": loops, "schedule": schedule_facts(entry, roles),
+           "entry_all_gathers_of_output_layer": entry_gathers}
+    w = rec["windowed"]
+    s = rec["schedule"].get("dW", {})
+    print(f"{name}: fsdp {rec['mesh']['fsdp']} tensor {t} windowed fwd={w['fwd']:d} dh={w['dh']:d} "
+          f"dW={w['dW']:d} dW_after_scan={s.get('after_backward_scan')} dep={s.get('depends_on_backward_scan')} "
+          f"temp={mem['temp_size_in_bytes'] / 2**20:.1f}MiB", flush=True)
+    return rec
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    ap.add_argument("--only", nargs="*", default=None)
+    opts = ap.parse_args(argv)
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import PartitionSpec as P
+    cases = case_list()
+    out = [compile_one(jax, jnp, P, n, c) for n, c in cases.items() if not opts.only or n in opts.only]
+    with open(opts.out, "w", encoding="utf-8") as f:
+        json.dump({"command": "flock /tmp/libtpu.lock tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_windowed.py",
+                   "jax": jax.__version__, "cases": out}, f, indent=1)
+        f.write("\n")
+    print(f"make_windowed: {len(out)} cases -> {opts.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
