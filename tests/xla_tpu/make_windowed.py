@@ -59,10 +59,10 @@ LM = dict(B=256, S=1024, D=1024, V=32768)  # lm_large_full's output layer
 THRESHOLD = "xla_jf_spmd_threshold_for_windowed_einsum_mib"
 
 
-def probe(name, topology, tensor, what, hrep=False, options=None, L=4, **sizes):
+def probe(name, topology, tensor, what, hrep=False, options=None, L=4, data=1, layers=None, F=4096, **sizes):
     dims = dict(LM, **sizes)
-    return name, dict(topology=topology, tensor=tensor, what=what, hrep=hrep,
-                      options=options or {}, L=L, **dims)
+    return name, dict(topology=topology, tensor=tensor, data=data, what=what, hrep=hrep, layers=layers,
+                      F=F, options=options or {}, L=L, **dims)
 
 
 def case_list():
@@ -71,21 +71,39 @@ def case_list():
     for topo, t in (("v5e:2x4", 2), ("v5e:4x4", 2), ("v5e:4x4", 4), ("v5e:8x8", 4), ("v5e:8x8", 8),
                     ("v5e:8x8", 16), ("v5e:16x16", 4), ("v5e:16x16", 8), ("v5e:16x16", 16)):
         out.append(probe(f"lm_{topo[4:]}_t{t}", topo, t, "lm_large_full's output layer sizes"))
-    for v in (2048, 4096, 8192, 16384):
+    # the meshes and sizes of the LM records (tests/xla_tpu/make_records.py LM_MESH)
+    out.append(probe("lmrec_large_2x4", "v5e:2x4", 2, "lm_large on 2x4: data 2 fsdp 2 tensor 2", data=2, B=64))
+    out.append(probe("lmrec_small_8x8", "v5e:8x8", 4, "lm (small) on 8x8: data 2 fsdp 8 tensor 4", data=2,
+                     B=32, S=32, D=32, V=128))
+    out.append(probe("lmrec_large_8x8", "v5e:8x8", 4, "lm_large sizes on 8x8: data 2 fsdp 8 tensor 4", data=2))
+    out.append(probe("tiny_16x16_t16", "v5e:16x16", 16, "tiny sizes", B=256, S=32, D=32, V=128))
+    for v in (2048, 4096, 8192, 10240, 12288, 14336, 16384):
         out.append(probe(f"v{v}_16x16_t16", "v5e:16x16", 16, "vocabulary varied", V=v))
+    for v in (8192, 16384):
+        out.append(probe(f"d256_v{v}_16x16_t16", "v5e:16x16", 16, "embedding and vocabulary varied", D=256, V=v))
+        out.append(probe(f"b64_v{v}_16x16_t16", "v5e:16x16", 16, "batch and vocabulary varied", B=64, V=v))
     for d in (256, 4096):
         out.append(probe(f"d{d}_16x16_t16", "v5e:16x16", 16, "embedding varied", D=d))
     for b in (64, 1024):
         out.append(probe(f"b{b}_16x16_t16", "v5e:16x16", 16, "batch varied", B=b))
-    for v in (8192, 131072):
+    for v in (8192, 16384, 65536, 131072):
         out.append(probe(f"v{v}_8x8_t8", "v5e:8x8", 8, "vocabulary varied", V=v))
+    for v in (8192, 16384, 65536):
+        out.append(probe(f"v{v}_16x16_t8", "v5e:16x16", 8, "vocabulary varied", V=v))
+    out.append(probe("v131072_16x16_t4", "v5e:16x16", 4, "vocabulary varied (fsdp 64)", V=131072))
+    out.append(probe("v262144_4x4_t4", "v5e:4x4", 4, "vocabulary varied (rings of 4)", V=262144, B=64))
     out.append(probe("hrep_16x16_t16", "v5e:16x16", 16, "h P('fsdp',None,None)", hrep=True))
     out.append(probe("hrep_8x8_t8", "v5e:8x8", 8, "h P('fsdp',None,None)", hrep=True))
-    for mib in (0, 16, 32, 64, 128, 100000):
+    for mib in (0, 1, 4, 8, 16, 32, 64, 128, 100000):
         out.append(probe(f"thr{mib}_16x16_t16", "v5e:16x16", 16, f"{THRESHOLD}={mib}",
                          options={THRESHOLD: mib}))
-    for mib in (0, 128):
+    for mib in (0, 1, 128):
         out.append(probe(f"thr{mib}_2x4_t2", "v5e:2x4", 2, f"{THRESHOLD}={mib}", options={THRESHOLD: mib}))
+    for topo, t in (("v5e:4x4", 4), ("v5e:16x16", 4)):
+        out.append(probe(f"thr1_{topo[4:]}_t{t}", topo, t, f"{THRESHOLD}=1", options={THRESHOLD: 1}))
+    out.append(probe("thr1_tiny_16x16_t16", "v5e:16x16", 16, f"tiny sizes, {THRESHOLD}=1",
+                     options={THRESHOLD: 1}, S=32, D=32, V=128))
+    out.append(probe("thr1_v2048_16x16_t16", "v5e:16x16", 16, f"{THRESHOLD}=1", options={THRESHOLD: 1}, V=2048))
     for flag in ("xla_tpu_enable_windowed_einsum_for_all_gather",
                  "xla_tpu_enable_windowed_einsum_for_reduce_scatter",
                  "xla_tpu_choose_faster_windowed_einsum_over_mem",
@@ -94,6 +112,9 @@ def case_list():
                          options={flag: False}))
     out.append(probe("skipusers_8x8_t4", "v5e:8x8", 4, "xla_tpu_skip_checking_windowed_einsum_users=true",
                      options={"xla_tpu_skip_checking_windowed_einsum_users": True}))
+    for topo, t in (("v5e:16x16", 16), ("v5e:8x8", 8)):
+        for layers in ("mlp", "mlp_remat", "mlp_scale", "tanh"):
+            out.append(probe(f"{layers}_{topo[4:]}_t{t}", topo, t, f"scanned layers: {layers}", layers=layers))
     return dict(out)
 
 
@@ -102,17 +123,35 @@ def program(jax, jnp, P, c):
     layer after a scan of elementwise layers."""
     f32 = jnp.float32
     B, S, D, V, L = c["B"], c["S"], c["D"], c["V"], c["L"]
-    hspec = P("fsdp", None, None) if c["hrep"] else P("fsdp", None, "tensor")
+    batch = ("data", "fsdp") if c["data"] > 1 else "fsdp"
+    hspec = P(batch, None, None) if c["hrep"] else P(batch, None, "tensor")
+
+    def layer(h, ws):  # an MLP: h + tanh(h w1) w2, w1 [D,F] P('fsdp','tensor'), w2 [F,D] P('tensor','fsdp')
+        w1, w2 = ws
+        a = jax.lax.with_sharding_constraint(jnp.tanh(jnp.einsum("bsd,df->bsf", h, w1)), P(batch, None, "tensor"))
+        return jax.lax.with_sharding_constraint(h + jnp.einsum("bsf,fd->bsd", a, w2), P(batch, None, "tensor")), None
+
+    def scaled_layer(h, ws):  # the MLP with a replicated scale [D] a layer (its gradient all-reduced)
+        h, _ = layer(h, ws[:2])
+        return h * ws[2], None
 
     def loss(h, ws, w):
         def step(h, s):
             return jnp.tanh(h * s), None
+        step = {None: step, "mlp": layer, "mlp_remat": jax.checkpoint(layer), "mlp_scale": scaled_layer,
+                "tanh": lambda h, s: (jnp.tanh(h), None)}[c["layers"]]
         h, _ = jax.lax.scan(step, h, ws)
         logits = jnp.einsum("bsd,dv->bsv", h, w)
-        logits = jax.lax.with_sharding_constraint(logits, P("fsdp", None, "tensor"))
+        logits = jax.lax.with_sharding_constraint(logits, P(batch, None, "tensor"))
         return jnp.sum(logits ** 2)
 
-    args = [((B, S, D), f32, hspec), ((L, D), f32, P()), ((D, V), f32, P("fsdp", "tensor"))]
+    ws = ((L, D), f32, P())
+    if c["layers"] and c["layers"].startswith("mlp"):
+        F = c["F"]
+        ws = (((L, D, F), f32, P(None, "fsdp", "tensor")), ((L, F, D), f32, P(None, "tensor", "fsdp")))
+        if c["layers"] == "mlp_scale":
+            ws += (((L, D), f32, P()),)
+    args = [((B, S, D), f32, hspec), ws, ((D, V), f32, P("fsdp", "tensor"))]
     return jax.grad(loss, argnums=(0, 1, 2)), args
 
 
@@ -182,7 +221,9 @@ def loop_facts(text, ins):
     windowed = "windowed_dot_general" in cond
     trip = re.search(r" constant\((\d+)\)", computation(text, cond))
     pairs = re.findall(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}", computation(text, body))
-    return {"name": ins["name"], "windowed": windowed,
+    inner = re.findall(r"condition=%[\w.\-]*windowed_dot_general_cond[^\n]*?op_name=\"([^\"]*)\"",
+                       computation(text, body))
+    return {"name": ins["name"], "windowed": windowed, "windowed_loops_in_body": inner,
             "kind": ("ag" if "_ag" in cond else "rs") if windowed else None, "op_name": ins["op_name"],
             "tuple": [x for x in tuple_shapes(ins["shape"]) if "[]" not in x and not x.startswith("u32")],
             "trip_count": int(trip.group(1)) if trip and windowed else None,
@@ -197,7 +238,7 @@ COMPUTE = ("while", "fusion", "convolution", "dot")
 def roles_of(entry):
     """name -> 'fwd' | 'dh' | 'dW' for the entry ops of the output layer's
     dots (by op_name).  dW's are the transposed ops that reach the program's
-    third output (dW) through only pass-through ops, collectives or each
+    last output (dW) through only pass-through ops, collectives or each
     other (up to the first loop); the other transposed ops are dh's."""
     by = {ins["name"]: ins for ins in entry}
     root = entry[-1]
@@ -205,7 +246,7 @@ def roles_of(entry):
     for ins in entry:
         if OUTPUT_LAYER in ins["op_name"] and "dot_general" in ins["op_name"]:
             roles[ins["name"]] = "dh" if "transpose(" in ins["op_name"] else "fwd"
-    todo, seen = [root["operands"][2]], set()
+    todo, seen = [root["operands"][-1]], set()
     while todo:
         n = todo.pop()
         if n in seen or n not in by:
@@ -225,7 +266,10 @@ def roles_of(entry):
 def schedule_facts(entry, roles):
     """Where each dot's first compute op (a windowed loop, a fusion or a
     convolution) sits in the entry schedule relative to the backward scan's
-    while, and whether any of its ops depends on that while."""
+    while, whether any of its ops depends on that while, and the async
+    collectives (their -start ops) it takes as operands: XLA overlaps a
+    collective with a dot by fusing its completion into the dot (or its
+    loop), which makes the dot wait for that collective's input."""
     pos = {ins["name"]: k for k, ins in enumerate(entry)}
     by = {ins["name"]: ins for ins in entry}
     bwd = [ins["name"] for ins in entry if ins["opcode"] == "while" and "transpose(jvp())/while" in ins["op_name"]]
@@ -248,7 +292,13 @@ def schedule_facts(entry, roles):
         if not comp:
             continue
         first = min(comp, key=pos.get)
+        ops = [x for o in by[first]["operands"]
+               for x in (by[o]["operands"] if by.get(o, {}).get("opcode") == "tuple" else [o])]
+        srcs = [by[o]["operands"][0] if by.get(o, {}).get("opcode") == "get-tuple-element" else o for o in ops]
+        hosts = sorted({n for n in srcs if n in by and ("async-collective" in n or by[n]["opcode"].endswith("-start"))})
+        via = sorted({by[o]["shape"].split("{")[0] for o in ops if o in below})
         out[role] = {"first": first, "opcode": by[first]["opcode"], "position": pos[first],
+                     "hosts_async_collectives": hosts, "operands_from_backward_scan": via,
                      "after_backward_scan": pos[first] > pos[bwd[0]],
                      "depends_on_backward_scan": any(n in below for n in comp)}
     return out
@@ -257,10 +307,15 @@ def schedule_facts(entry, roles):
 def compile_one(jax, jnp, P, name, c):
     from jax.sharding import NamedSharding
     t = c["tensor"]
-    mesh = probes.topology_mesh(c["topology"], {"fsdp": -1, "tensor": t})
+    axes = {"data": c["data"], "fsdp": -1, "tensor": t} if c["data"] > 1 else {"fsdp": -1, "tensor": t}
+    mesh = probes.topology_mesh(c["topology"], axes)
     fn, args = program(jax, jnp, P, c)
-    abstract = [jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, sp)) for s, d, sp in args]
-    outs = tuple(NamedSharding(mesh, sp) for _, _, sp in args)
+
+    def leaf(a, f):  # an argument is (shape, dtype, spec) or a tuple of them
+        return tuple(leaf(x, f) for x in a) if isinstance(a[0], tuple) and isinstance(a[0][0], tuple) else f(*a)
+    abstract = [leaf(a, lambda s, d, sp: jax.ShapeDtypeStruct(s, d, sharding=NamedSharding(mesh, sp))) for a in args]
+    outs = tuple(leaf(a, lambda s, d, sp: NamedSharding(mesh, sp)) for a in args)
+    flat = [x for a in args for x in (a if isinstance(a[0], tuple) and isinstance(a[0][0], tuple) else [a])]
     with jax.set_mesh(mesh):
         lowered = jax.jit(fn, out_shardings=outs).lower(*abstract)
     compiled = lowered.compile(compiler_options=c["options"]) if c["options"] else lowered.compile()
@@ -277,9 +332,9 @@ def compile_one(jax, jnp, P, name, c):
         lp["dot"] = roles.get(lp["name"])
     entry_gathers = [ins["shape"].split("{")[0] for ins in entry
                      if ins["opcode"] in ("all-gather", "all-gather-start") and "bsd,dv->bsv" in ins["op_name"]]
-    rec = {"case": name, **{k: c[k] for k in ("what", "topology", "B", "S", "D", "V", "L", "hrep", "options")},
-           "mesh": {"fsdp": int(mesh.shape["fsdp"]), "tensor": t},
-           "arguments": probes.arguments(args, jnp), "memory": mem,
+    rec = {"case": name, **{k: c[k] for k in ("what", "topology", "B", "S", "D", "V", "L", "hrep", "layers", "F", "options")},
+           "mesh": {k: int(v) for k, v in mesh.shape.items()},
+           "arguments": probes.arguments(flat, jnp), "memory": mem,
            "windowed": {r: r in windowed for r in ("fwd", "dh", "dW")},
            "loops": loops, "schedule": schedule_facts(entry, roles),
            "entry_all_gathers_of_output_layer": entry_gathers}
