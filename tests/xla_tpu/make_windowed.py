@@ -86,10 +86,12 @@ def case_list():
         out.append(probe(f"d{d}_16x16_t16", "v5e:16x16", 16, "embedding varied", D=d))
     for b in (64, 1024):
         out.append(probe(f"b{b}_16x16_t16", "v5e:16x16", 16, "batch varied", B=b))
-    for v in (8192, 16384, 65536, 131072):
+    for v in (8192, 10240, 12288, 16384, 65536, 131072):
         out.append(probe(f"v{v}_8x8_t8", "v5e:8x8", 8, "vocabulary varied", V=v))
-    for v in (8192, 16384, 65536):
+    for v in (8192, 10240, 12288, 16384, 65536):
         out.append(probe(f"v{v}_16x16_t8", "v5e:16x16", 8, "vocabulary varied", V=v))
+    for v in (2048, 4096):
+        out.append(probe(f"b64_v{v}_16x16_t16", "v5e:16x16", 16, "batch and vocabulary varied", B=64, V=v))
     out.append(probe("v131072_16x16_t4", "v5e:16x16", 4, "vocabulary varied (fsdp 64)", V=131072))
     out.append(probe("v262144_4x4_t4", "v5e:4x4", 4, "vocabulary varied (rings of 4)", V=262144, B=64))
     out.append(probe("hrep_16x16_t16", "v5e:16x16", 16, "h P('fsdp',None,None)", hrep=True))
@@ -231,7 +233,8 @@ def loop_facts(text, ins):
 
 
 OUTPUT_LAYER = "bsd,dv->bsv"
-PASS = ("get-tuple-element", "bitcast", "copy", "copy-start", "copy-done", "tuple")
+PASS = ("get-tuple-element", "bitcast", "copy", "copy-start", "copy-done", "tuple", "custom-call", "slice-start",
+        "slice-done", "slice", "reshape", "transpose")
 COMPUTE = ("while", "fusion", "convolution", "dot")
 
 
@@ -327,21 +330,35 @@ def compile_one(jax, jnp, P, name, c):
     loops = [loop_facts(text, ins) for ins in entry if ins["opcode"] == "while"]
     mem = probes.memory_of(compiled)
     roles = roles_of(entry)
-    windowed = {roles.get(lp["name"]): lp["name"] for lp in loops if lp["windowed"]}
     for lp in loops:
         lp["dot"] = roles.get(lp["name"])
+    permutes = {}  # the dots' collective-permutes in the entry: an unrolled windowed einsum's, or a loop's epilogue
+    for ins in entry:
+        if roles.get(ins["name"]) and ins["opcode"] in ("collective-permute", "collective-permute-start"):
+            pairs = re.search(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}", ins["attrs"]).group(1)
+            p = permutes.setdefault(roles[ins["name"]], {"count": 0, "ring": []})
+            p["count"] += 1
+            p["ring"] = sorted(set(p["ring"]) | {ring_size(pairs)})
+    windowed = {}
+    for role in ("fwd", "dh", "dW"):
+        if any(lp["windowed"] and lp["dot"] == role for lp in loops):
+            windowed[role] = "loop"
+        elif role in permutes:
+            windowed[role] = "unrolled"
+        else:
+            windowed[role] = None
     entry_gathers = [ins["shape"].split("{")[0] for ins in entry
                      if ins["opcode"] in ("all-gather", "all-gather-start") and "bsd,dv->bsv" in ins["op_name"]]
     rec = {"case": name, **{k: c[k] for k in ("what", "topology", "B", "S", "D", "V", "L", "hrep", "layers", "F", "options")},
            "mesh": {k: int(v) for k, v in mesh.shape.items()},
            "arguments": probes.arguments(flat, jnp), "memory": mem,
-           "windowed": {r: r in windowed for r in ("fwd", "dh", "dW")},
-           "loops": loops, "schedule": schedule_facts(entry, roles),
+           "windowed": windowed, "entry_permutes": permutes, "loops": loops, "schedule": schedule_facts(entry, roles),
            "entry_all_gathers_of_output_layer": entry_gathers}
     w = rec["windowed"]
     s = rec["schedule"].get("dW", {})
-    print(f"{name}: fsdp {rec['mesh']['fsdp']} tensor {t} windowed fwd={w['fwd']:d} dh={w['dh']:d} "
-          f"dW={w['dW']:d} dW_after_scan={s.get('after_backward_scan')} dep={s.get('depends_on_backward_scan')} "
+    rings = {k: v["ring"] for k, v in permutes.items()}
+    print(f"{name}: mesh {rec['mesh']} windowed fwd={w['fwd']} dh={w['dh']} dW={w['dW']} "
+          f"rings {rings} dW_after_scan={s.get('after_backward_scan')} dep={s.get('depends_on_backward_scan')} "
           f"temp={mem['temp_size_in_bytes'] / 2**20:.1f}MiB", flush=True)
     return rec
 
@@ -357,10 +374,10 @@ def main(argv=None):
     from jax.sharding import PartitionSpec as P
     cases = case_list()
     out = [compile_one(jax, jnp, P, n, c) for n, c in cases.items() if not opts.only or n in opts.only]
-    with open(opts.out, "w", encoding="utf-8") as f:
-        json.dump({"command": "flock /tmp/libtpu.lock tests/xla_tpu/.venv/bin/python tests/xla_tpu/make_windowed.py",
-                   "jax": jax.__version__, "cases": out}, f, indent=1)
-        f.write("\n")
+    with open(opts.out, "w", encoding="utf-8") as f:  # a case a line
+        head = json.dumps({"command": "flock /tmp/libtpu.lock tests/xla_tpu/.venv/bin/python "
+                           "tests/xla_tpu/make_windowed.py", "jax": jax.__version__})
+        f.write(head[:-1] + ', "cases": [\n' + ",\n".join(json.dumps(c) for c in out) + "\n]}\n")
     print(f"make_windowed: {len(out)} cases -> {opts.out}")
     return 0
 
