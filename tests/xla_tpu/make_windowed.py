@@ -18,25 +18,59 @@ arguments' shardings as out_shardings.  jax.grad gives three dots: fwd
 (logits), dh (dlogits . W^T, the input of the backward scan) and dW
 (dlogits^T . h, read only by the output).
 
-Findings (libtpu 0.0.42.1, jax 0.10.2; the JSON holds the evidence):
-(a) The rule is XLA's SPMD partitioner's (public dot_handler.cc,
-    GetWindowedEinsumConfiguration) with TPU's cost model.  A dot is
-    windowed over ONE mesh axis of size n, the axis it would otherwise
-    all-gather an operand over (fwd: h over 'tensor', loop "_ag") or
-    reduce-scatter its result over (dh: over 'tensor'; dW: over 'fsdp', loop
-    "_rs").  See the table printed by --table and the report; in short:
-    never for n = 2 or 4 (2x4, 4x4, the 'tensor' axis of 8x8 t4); n = 8,
-    16, 32 windowed when the dot is compute-bound enough; never for n = 64
-    (16x16 t4's fsdp).  The size threshold is not the default gate:
-    xla_jf_spmd_threshold_for_windowed_einsum_mib defaults to -1 (the
-    record's "flag" probes: 0 changes nothing, 100000 turns every loop off,
-    values in between gate on the operand's bytes).
-(b) The windowed dW loop is scheduled after the backward scan; see
-    "schedule" per probe (dW's first op after the scan's while, and whether
-    it depends on it).
-(c) Loops: see "loops" (tuple element shapes): chunks are bf16 (the f32
-    operands are converted before the loop), accumulators f32, and
-    bidirectional (two chunks / two accumulators).
+Findings (libtpu 0.0.42.1, jax 0.10.2; evidence per probe in the JSON):
+(a) WHEN.  A dot is windowed over ONE mesh axis of size n: the axis over
+    which it would all-gather an operand (fwd: h over 'tensor', loop "_ag",
+    h's chunks rotate) or reduce-scatter its result (dh: over 'tensor'; dW:
+    over 'fsdp', loop "_rs", partial results rotate).  n = 2: never.  n = 4:
+    windowed but unrolled (trip count 2: collective-permutes in the entry,
+    no while).  n = 8, 16, 32: a while loop of trip count n/2 (two
+    directions; n with xla_tpu_spmd_bidirectional_windowed_einsum=false).
+    n = 64: never (16x16 t4's fsdp, even at V=131072 or threshold 1).
+    Then a cost check (XLA's, compute vs communication): fwd is windowed
+    iff the output's local width V/t >= ~640 (V 8192 no, 10240 yes at
+    t=8 and t=16; B=64 or D=256 do not move it); dh likewise at B=256 but
+    at B=64 from V=2048 on; dW (its compute/communication ~ B*S/fsdp, huge
+    here) in every probe with 4 <= fsdp <= 32, except tiny sizes (S=32,
+    D=32, V=128) and a 'data' axis (batch over data x fsdp: dW all-reduces
+    over data, no windowing).  Inside loops alike: a scanned MLP's forward
+    dots (width F/t = 256) are not windowed; its weight gradients in the
+    backward loop are, for w1 [D,F] P('fsdp','tensor') ("_rs" over fsdp,
+    op_name of the forward einsum), not for w2 [F,D]; lm_large_full's five
+    loops in its backward body are likewise the weight gradients of
+    wi_0/wi_1/q/k/v (accumulators [D/fsdp, F/t]), not rematerialised dots.
+    xla_jf_spmd_threshold_for_windowed_einsum_mib: default -1 = no size
+    gate (0, 1, 4, 8 give the default's HLO).  T > 0 adds a gate: the
+    windowed operand (ag) or the result (rs), f32 bytes within its
+    partition group, >= T MiB (16x16 t16: dW's result [1024,2048] f32 =
+    8 MiB windowed up to T=8; at T=16..64 dW becomes an ag loop over
+    'tensor' of h [16,1024,1024] f32 = 64 MiB, like fwd and dh; T=128:
+    nothing).  It never lifts the other gates (T=1: 2x4, 16x16 t4, tiny,
+    V=2048 fwd unchanged).  Works as compile(compiler_options={...}) and as
+    LIBTPU_INIT_ARGS=--xla_jf_...=100000 (lm_large_full 16x16: no windowed
+    loop, temp 465 MiB against 388 MiB windowed).
+(b) WHERE.  dW runs after the backward scan's while when (1) it hosts an
+    async collective fed by that loop (the collective's completion fused
+    into the dW fusion/loop: tuple gains its buffers and an s32[2]); this
+    holds windowed or not (thr100000, lm_16x16_t4, lmrec_large_2x4, and
+    lm_large_full 16x16 itself: while.75 hosts the f32[16,1024,64] ->
+    [16,1024,1024] all-gather after while.71, and with windowing off
+    fusion.537 does the same); or (2) it reads a loop-invariant table
+    (u32[#devices]) that the backward loop carries for its own windowed
+    loops (mlp_scale; also while.75); or (3) fwd is windowed, so h is never
+    gathered for fwd and dW gathers it itself, late (tanh, ew and all the
+    V >= 10240 probes; exceptions, dW before: mlp, mlp_remat, lm_4x4_t4).
+    When fwd is not windowed, dW shares fwd's gathered h and runs before
+    the backward loop (every such probe without (1), tiny sizes aside).
+(c) BUFFERS (16x16 t16, per device): fwd loop: two bf16 chunks of h
+    [16,1024,1,64] (h is never gathered whole), W gathered over fsdp bf16
+    [1024,2048], accumulator f32 [16,1024,2048] (the whole local logits).
+    dh loop: dlogits bf16 [16,1024,2048] (local), W bf16 [1024,2048], two
+    f32 accumulators [16,1024,64] (the result shard).  dW loop: h gathered
+    over tensor bf16 [16,1024,1024] (whole: an entry all-gather), dlogits
+    bf16 [16,1024,2048], two f32 accumulators [64,2048].  f32 operands are
+    converted to bf16 before the loop (DEFAULT precision).  Temp 445 MiB
+    windowed, 128 MiB with windowing off, 229 MiB one-directional.
 
 Needs jax[tpu] (tests/xla_tpu/requirements.txt); run under
 `flock /tmp/libtpu.lock` on a shared machine.
