@@ -26,11 +26,13 @@ Findings (libtpu 0.0.42.1, jax 0.10.2; evidence per probe in the JSON):
     windowed but unrolled (trip count 2: collective-permutes in the entry,
     no while).  n = 8, 16, 32: a while loop of trip count n/2 (two
     directions; n with xla_tpu_spmd_bidirectional_windowed_einsum=false).
-    n = 64: never (16x16 t4's fsdp, even at V=131072 or threshold 1).
-    Then a cost check (XLA's, compute vs communication): fwd is windowed
-    iff the output's local width V/t >= ~640 (V 8192 no, 10240 yes at
-    t=8 and t=16; B=64 or D=256 do not move it); dh likewise at B=256 but
-    at B=64 from V=2048 on; dW (its compute/communication ~ B*S/fsdp, huge
+    n = 64, 128: never (16x16 t4's and t2's fsdp, even at V=131072, B=1024
+    or threshold 1).  Then a cost check (XLA's, compute vs communication):
+    fwd is windowed iff the output's local width V/t >= ~640 (V 8192 no,
+    10240 yes at t=8 and t=16; B=64 or D=256 do not move it at t=16; at
+    n=4 it also needs the local batch b=B/fsdp >= 16: 16x16 t4 b=4 no,
+    b=16 yes); dh likewise at B=256 but at B=64 from V=2048 on; dW (its
+    compute/communication ~ B*S/fsdp, huge
     here) in every probe with 4 <= fsdp <= 32, except tiny sizes (S=32,
     D=32, V=128) and a 'data' axis (batch over data x fsdp: dW all-reduces
     over data, no windowing).  Inside loops alike: a scanned MLP's forward
@@ -127,6 +129,9 @@ def case_list():
     for v in (2048, 4096):
         out.append(probe(f"b64_v{v}_16x16_t16", "v5e:16x16", 16, "batch and vocabulary varied", B=64, V=v))
     out.append(probe("v131072_16x16_t4", "v5e:16x16", 4, "vocabulary varied (fsdp 64)", V=131072))
+    out.append(probe("b1024_16x16_t4", "v5e:16x16", 4, "batch varied (fsdp 64)", B=1024))
+    out.append(probe("b1024_16x16_t2", "v5e:16x16", 2, "batch varied (fsdp 128)", B=1024))
+    out.append(probe("b1024_8x8_t4", "v5e:8x8", 4, "batch varied", B=1024))
     out.append(probe("v262144_4x4_t4", "v5e:4x4", 4, "vocabulary varied (rings of 4)", V=262144, B=64))
     out.append(probe("hrep_16x16_t16", "v5e:16x16", 16, "h P('fsdp',None,None)", hrep=True))
     out.append(probe("hrep_8x8_t8", "v5e:8x8", 8, "h P('fsdp',None,None)", hrep=True))
