@@ -20,12 +20,10 @@ def compile_probes(cases, topology, only, record):
     entry. Returns (entries, device count, jax version)."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
-    from jax.experimental import topologies
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    from jax.sharding import NamedSharding, PartitionSpec as P
 
-    devs = topologies.get_topology_desc(platform="tpu", topology_name=topology).devices
-    mesh = Mesh(np.array(devs).reshape(len(devs)), ("x",))
+    mesh = topology_mesh(topology, {"x": -1})
+    devs = mesh.devices.reshape(-1)
     out = []
     for name, (what, fn, args) in cases(jax, jnp, P).items():
         if only and name not in only:
@@ -35,6 +33,17 @@ def compile_probes(cases, topology, only, record):
             lowered = jax.jit(fn).lower(*abstract)
         out.append(record(name, what, lowered, lowered.compile(), args, jnp))
     return out, len(devs), jax.__version__
+
+
+def topology_mesh(topology, axes):
+    """A Mesh of `topology`'s devices (their order in the topology) with the
+    named axes `axes` (name -> size, outermost first; one size may be -1)."""
+    import numpy as np
+    from jax.experimental import topologies
+    from jax.sharding import Mesh
+
+    devs = topologies.get_topology_desc(platform="tpu", topology_name=topology).devices
+    return Mesh(np.array(devs).reshape(tuple(axes.values())), tuple(axes))
 
 
 def memory_of(compiled):
