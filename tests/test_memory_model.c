@@ -56,7 +56,7 @@ Test(memory_model, none_is_the_plain_plan)
     mlp_make(&m, false);
     ss_plan plain, model;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model none = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     TS_OK(ss_executable_plan_model(m.e, NULL, &none, &model));
     cr_assert_eq(model.peak_bytes, plain.peak_bytes);
     cr_assert_eq(model.flops, plain.flops);
@@ -71,7 +71,7 @@ Test(memory_model, temporaries_that_fit_leave_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -88,7 +88,7 @@ Test(memory_model, a_temporary_too_large_stays_in_hbm)
     mlp_make(&m, false);
     ss_plan plain, plan;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model small = {SS_LAYOUT_DENSE, m.h - 1, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     TS_OK(ss_executable_plan_model(m.e, NULL, &small, &plan));
     cr_assert_geq(plan.peak_bytes, m.args + m.h + m.result, "peak %zu", plan.peak_bytes);
     cr_assert_leq(plan.peak_bytes, plain.peak_bytes);
@@ -104,7 +104,7 @@ Test(memory_model, a_dot_operand_stays_in_hbm)
     mlp_make(&m, false);
     ss_plan plain, plan;
     TS_OK(ss_executable_plan_arrays(m.e, NULL, &plain));
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, true, 0};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, true, 0, 0};
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_geq(plan.peak_bytes, m.args + m.h + m.result, "peak %zu", plan.peak_bytes);
     cr_assert_eq(plan.peak_bytes, plain.peak_bytes);
@@ -117,7 +117,7 @@ Test(memory_model, results_written_over_temporaries_count)
 {
     mlp m;
     mlp_make(&m, true);
-    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model big = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &plan));
     cr_assert_eq(plan.peak_bytes, m.args + m.result, "peak %zu, arguments %zu + result %zu",
@@ -131,7 +131,7 @@ Test(memory_model, layout_sizes_hbm)
 {
     mlp m;
     mlp_make(&m, false);
-    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model tpu = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan plan;
     TS_OK(ss_executable_plan_model(m.e, NULL, &tpu, &plan));
     int64_t xs[2] = {64, 32}, w1s[2] = {32, 256}, w2s[2] = {256, 32};
@@ -140,7 +140,7 @@ Test(memory_model, layout_sizes_hbm)
                   ss_device_buffer_bytes(ss_layout_array_bytes(SS_LAYOUT_TPU, SS_F32, 2, w2s));
     cr_assert_eq(plan.peak_bytes, want, "peak %zu, want %zu", plan.peak_bytes, want);
     cr_assert_gt(want, m.args + m.result, "padding counted");
-    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model bad = {(ss_memory_layout)7, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, &bad, &plan), SS_ERR_INVALID);
     cr_assert_eq(ss_executable_plan_model(m.e, NULL, NULL, &plan), SS_ERR_INVALID);
     mlp_free(&m);
@@ -200,7 +200,7 @@ Test(memory_model, peak_detail_adds_up)
     cr_assert_eq(na, 3);
     cr_assert_eq(nr, 1);
     cr_assert_eq(nt, 1, "h");
-    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model big = {SS_LAYOUT_TPU, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan modelled;
     TS_OK(ss_executable_plan_model(m.e, NULL, &big, &modelled));
     cr_assert_eq(detail_sum(m.e, &big, &plan, &na, &nr, &nt), modelled.peak_bytes);
@@ -305,7 +305,7 @@ Test(memory_model, bookkeeping_and_loops_on_chip)
     ss_program *p;
     ss_executable *e;
     scan_program(tanh_step, &mesh, &p, &e);
-    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model hbm = {SS_LAYOUT_DENSE, (size_t)1 << 40, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_memory_model book = hbm, chip = hbm;
     book.bookkeeping_slot_bytes = 1000;
     book.bookkeeping_slots = 3;
@@ -385,7 +385,7 @@ Test(memory_model, xla_heap_gaps_counted_twice)
     ss_executable *e;
     gappy_program(&mesh, &p, &e);
     const size_t u = 64 * 32 * 4;
-    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_memory_model heap = plain, tight = plain;
     heap.xla_heap_hbm_bytes = (size_t)1 << 40;
     tight.xla_heap_hbm_bytes = 1; /* schedule order never fits: largest first */
@@ -433,7 +433,7 @@ Test(memory_model, fused_broadcast_is_not_counted)
     TS_OK(ss_matmul(p, b, w, &y));
     TS_OK(ss_output(p, y, NULL));
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0}, fused = {SS_LAYOUT_DENSE, 0, true, false, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model plain = {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0}, fused = {SS_LAYOUT_DENSE, 0, true, false, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan a, f;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &a));
     TS_OK(ss_executable_plan_model(e, NULL, &fused, &f));

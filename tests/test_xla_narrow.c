@@ -60,8 +60,8 @@ Test(xla_narrow, dot_operand_gathered_in_bf16_for_plan_and_ledger_only)
     ss_program *p = gather_program(mesh, false);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model plain = {SS_LAYOUT_TPU, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0},
-                    narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model plain = {SS_LAYOUT_TPU, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0},
+                    narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan before, after;
     TS_OK(ss_executable_plan_model(e, NULL, &plain, &before));
     cr_assert_eq(only_coll(e, SS_COLL_ALL_GATHER).dtype, SS_F32);
@@ -123,7 +123,7 @@ static void another_reader_stays_f32(ss_program *(*builder)(ss_mesh *, bool), ss
     ss_program *p = builder(mesh, true);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0, 0};
     int marked = -1;
     TS_OK(ss_executable_model_gathers(e, &narrow, &marked));
     cr_assert_eq(marked, 0);
@@ -174,7 +174,7 @@ Test(xla_narrow, a_sum_read_only_by_dots_is_written_in_bf16_by_the_plan_only)
     ss_program *p = sum_program(mesh, false);
     ss_executable *e;
     TS_OK(ss_program_compile(p, &e));
-    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0};
+    ss_memory_model narrow = {SS_LAYOUT_TPU, 0, false, true, false, 0, 0, false, false, 0, 0, false, 0, 0};
     ss_plan before, after;
     TS_OK(ss_executable_plan_model(e, NULL, &narrow, &before));
     ss_coll_record f32sum = only_coll(e, SS_COLL_ALL_REDUCE);

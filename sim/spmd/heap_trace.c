@@ -121,12 +121,13 @@ void ss__heap_trace_free(ss__heap_trace *ht)
 
 /* The results of e's windowed dots that XLA allocates at the program's
  * start (ss__xla_windowed_early), early in ht up to their dot. */
-static ss_status windowed_early(const ss_executable *e, int ring, ss__heap_trace *ht)
+static ss_status windowed_early(const ss_executable *e, const ss_memory_model *model,
+                                ss__heap_trace *ht)
 {
     int *producer;
     ss_status st = ss__producers(e, &producer);
     for (int k = 0; !st && k < e->ninsts; k++)
-        if (k > 0 && ss__xla_windowed_early(e, k, producer, ring))
+        if (k > 0 && ss__xla_windowed_early(e, k, producer, model))
             heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[e->insts[k].out].bytes),
                                               0, k - 1, false, true});
     if (!st)
@@ -158,7 +159,7 @@ ss_status ss__heap_trace_gaps(const ss_executable *sized, const ss_memory_model 
                 sized->bufs[i->kind == SS__INST_LOAD ? i->out : i->in[0]].bytes);
     }
     if (ht->loops && model->xla_windowed_ring) {
-        ss_status st = windowed_early(sized, model->xla_windowed_ring, ht);
+        ss_status st = windowed_early(sized, model, ht);
         if (st)
             return st;
     }

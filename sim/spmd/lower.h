@@ -387,25 +387,27 @@ ss_status ss__executable_xla_fused(ss_executable *e, ss__peak_fn peak_of, void *
  * instruction at which it is reached (*at_inst; -1 when none is). */
 typedef ss_status (*ss__remat_peak_fn)(const ss_executable *e, void *ctx, size_t *peak,
                                        bool *at_peak, int *at_inst);
-/* XLA's windowed einsums (xla_windowed.c), under a memory model with
- * xla_windowed_ring = ring (0: none). producer[b]: the first instruction
- * making buffer b, or -1 (ss__producers; free it). */
+/* XLA's windowed einsums (xla_windowed.c), under memory model m (none
+ * when m is NULL or its xla_windowed_ring 0). producer[b]: the first
+ * instruction making buffer b, or -1 (ss__producers; free it). */
 ss_status ss__producers(const ss_executable *e, int **producer);
 /* Is instruction k of top-level e a DEFAULT f32 dot XLA computes as a
  * windowed einsum: an operand all-gathered, or its result reduce-scattered,
- * over at least `ring` devices? */
-bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[], int ring);
+ * over a ring of m's sizes? */
+bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
+                          const ss_memory_model *m);
 /* Such a dot with a while loop after it: its result is an AllocateBuffer
  * XLA's schedule puts at the program's start (in the heap from there). */
-bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[], int ring);
+bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
+                            const ss_memory_model *m);
 /* Move each such dot that a later top-level while loop does not need, and
  * what reads it before that loop, after the last such loop, its gathered
  * operands gathered again there, as XLA's schedule computes the output
  * layer's weight gradient after the backward scan. e->insts is replaced
  * when something moves (the list before is freed unless it is `keep`);
  * *moved counts the dots. */
-ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *keep, int ring,
-                                           int *moved);
+ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *keep,
+                                           const ss_memory_model *m, int *moved);
 
 /* Rewrite copy e (its own buffer table) for the plan under XLA's
  * rematerialisation (xla_remat.c): while the planned peak exceeds

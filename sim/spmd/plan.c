@@ -974,7 +974,7 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
                                       &c, &recomputed);
     int late;
     if (!st && loops && loops->xla_windowed_ring)
-        st = ss__executable_xla_windowed_late(copy, e->insts, loops->xla_windowed_ring, &late);
+        st = ss__executable_xla_windowed_late(copy, e->insts, loops, &late);
     if (st) {
         if (copy->insts != e->insts)
             free(copy->insts);

@@ -98,15 +98,22 @@
  * output layer's dots of the LARGE scanned LM on v5e 16x16 (rings of 16
  * over fsdp and tensor) and no dot of the LM records on rings of 2 to 8
  * (tests/data/xla_tpu/lm_*: no collective-permute there but the
- * embedding's). FITTED between those: 16. */
+ * embedding's). Its probes (tests/data/xla_tpu/windowed.json,
+ * make_windowed.py: the LM's output layer on v5e slices) window as a
+ * while loop over rings of 8, 16 and 32 when a cost check passes (the
+ * forward dot from 640 vocabulary columns per device), unrolled over
+ * rings of 4, never over 2 nor over 64 and 128. The lower end is FITTED
+ * between the records' 8 and 16 (the cost check is not modelled); the
+ * upper end is the probes'. */
 #define TPU_WINDOWED_RING 16
+#define TPU_WINDOWED_RING_MAX 32
 #define PCIE5_X16_BW 64e9
 
 static const ss_hw_profile profiles[] = {
     /* A nominal model of this CPU: ~50 GFLOP/s and ~20 GB/s per core, the
      * cores shared by all virtual devices; "links" are memory copies. */
     {"cpu-here", "this CPU: ~50 GFLOP/s and ~20 GB/s per core shared by the virtual devices",
-     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0}, 20e9},
+     50e9, 50e9, 20e9, 1 << 30, 10e9, 20e-6, 10e9, 20e-6, 0, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0}, 20e9},
     /* TPU v5e: 197 TFLOP/s bf16 (f32 matmuls run as bf16 passes at XLA's
      * default precision), 819 GB/s HBM, ICI ~50 GB/s per direction per
      * axis, 256 chips per ICI domain, DCN beyond. */
@@ -115,7 +122,7 @@ static const ss_hw_profile profiles[] = {
      197e12, 197e12, 819e9, 256, 50e9, 1e-6, 6.25e9, 10e-6, V5E_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5E_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
       V5E_BOOKKEEPING_SLOTS, true, false, V5E_HBM_AVAILABLE, V5E_REMAT_BUDGET, false,
-      TPU_WINDOWED_RING},
+      TPU_WINDOWED_RING, TPU_WINDOWED_RING_MAX},
      PCIE4_X16_BW},
     /* TPU v5p: 459 TFLOP/s bf16, 95 GiB HBM2e at 2765 GB/s, ICI 1200 GB/s
      * per chip both ways over 6 links of a 3D torus (100 GB/s per direction
@@ -128,7 +135,7 @@ static const ss_hw_profile profiles[] = {
      459e12, 459e12, 2765e9, 6144, 100e9, 1e-6, 6.25e9, 10e-6, V5P_HBM_AVAILABLE,
      {SS_LAYOUT_TPU, V5P_ONCHIP_TEMPORARIES, true, true, true, TPU_BOOKKEEPING_SLOT_BYTES,
       V5P_BOOKKEEPING_SLOTS, true, true, V5P_HBM_AVAILABLE, V5P_REMAT_BUDGET, true,
-      TPU_WINDOWED_RING},
+      TPU_WINDOWED_RING, TPU_WINDOWED_RING_MAX},
      PCIE4_X16_BW},
     /* H100 SXM: 495 TFLOP/s TF32 (f32 matmuls at JAX's default GPU
      * precision), 989 TFLOP/s bf16 dense, 80 GB of HBM3 at 3.35 TB/s, NVLink 4
@@ -136,7 +143,7 @@ static const ss_hw_profile profiles[] = {
      * per GPU across nodes. */
     {"h100-nvlink", "NVIDIA H100 SXM: 495 TFLOP/s tf32, 989 bf16, 3.35 TB/s, NVLink 450 GB/s "
                     "in 8-GPU nodes, IB 50 GB/s across",
-     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0}, PCIE5_X16_BW},
+     495e12, 989e12, 3.35e12, 8, 450e9, 3e-6, 50e9, 8e-6, (size_t)80e9, {SS_LAYOUT_DENSE, 0, false, false, false, 0, 0, false, false, 0, 0, false, 0, 0}, PCIE5_X16_BW},
 };
 
 int ss_hw_profile_count(void) { return (int)(sizeof profiles / sizeof profiles[0]); }

@@ -335,12 +335,13 @@ static bool narrow_output_fusion(const ss_executable *e, const readers *r, int k
 /* Mark the operands of e's windowed dots (xla_windowed.c): each is the
  * loop's state, never fused away (xla_window_operand), and written in
  * bf16 when DEFAULT f32 dots alone read it (the loop reads it so). */
-static ss_status windowed_operands(ss_executable *e, const readers *r, int ring)
+static ss_status windowed_operands(ss_executable *e, const readers *r,
+                                   const ss_memory_model *model)
 {
     int *producer;
     ss_status st = ss__producers(e, &producer);
     for (int k = 0; !st && k < e->ninsts; k++) {
-        if (!ss__xla_windowed_dot(e, k, producer, ring))
+        if (!ss__xla_windowed_dot(e, k, producer, model))
             continue;
         const ss__inst *i = &e->insts[k];
         for (int x = 0; x < i->nin; x++) {
@@ -360,8 +361,8 @@ static ss_status windowed_operands(ss_executable *e, const readers *r, int ring)
 /* Mark e's gathers and all-reduces (with `gathers`) and stacks (with `stash`), and those
  * of its loops' and conditionals' regions; *ngathers and *nstashes count
  * them. */
-static ss_status narrow(ss_executable *e, bool gathers, bool stash, int ring, int *ngathers,
-                        int *nstashes)
+static ss_status narrow(ss_executable *e, bool gathers, bool stash,
+                        const ss_memory_model *windows, int *ngathers, int *nstashes)
 {
     readers r;
     ss_status st = e->nbufs ? readers_of(e, &r) : SS_OK;
@@ -380,8 +381,8 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int ring, in
             dots_only(e, &r, e->insts[k].out, 0, true);
     if (stash && have)
         st = stashes(e, &r, nstashes);
-    if (!st && have && ring && !e->region)
-        st = windowed_operands(e, &r, ring);
+    if (!st && have && windows && !e->region)
+        st = windowed_operands(e, &r, windows);
     if (have) {
         free(r.at);
         free(r.list);
@@ -389,11 +390,11 @@ static ss_status narrow(ss_executable *e, bool gathers, bool stash, int ring, in
     for (int l = 0; l < e->nloops && !st; l++) {
         ss__loop_exec *lp = &e->loops[l];
         if (lp->cond)
-            st = narrow(lp->cond, gathers, stash, ring, ngathers, nstashes);
+            st = narrow(lp->cond, gathers, stash, windows, ngathers, nstashes);
         if (!st && lp->body)
-            st = narrow(lp->body, gathers, stash, ring, ngathers, nstashes);
+            st = narrow(lp->body, gathers, stash, windows, ngathers, nstashes);
         for (int b = 0; b < lp->nbranch && !st; b++)
-            st = narrow(lp->branch[b], gathers, stash, ring, ngathers, nstashes);
+            st = narrow(lp->branch[b], gathers, stash, windows, ngathers, nstashes);
     }
     return st;
 }
@@ -406,7 +407,7 @@ ss_status ss_executable_model_gathers(ss_executable *e, const ss_memory_model *m
         return ss__fail(SS_ERR_INVALID, "model gathers: no executable or memory model");
     ss_status st = model->xla_bf16_gathers || model->xla_bf16_stashes || model->xla_windowed_ring
                        ? narrow(e, model->xla_bf16_gathers, model->xla_bf16_stashes,
-                                model->xla_windowed_ring, &n, &stacks)
+                                model->xla_windowed_ring ? model : NULL, &n, &stacks)
                        : SS_OK;
     if (marked)
         *marked = n;

@@ -33,11 +33,28 @@
  *     multiplies are gathered again after the loop
  *     (ss__executable_xla_windowed_late).
  *
- * Not modelled: the windowed dots inside a loop's body (XLA windows the
- * rematerialised q, k, v and MLP input projections of lm_large_full's
- * backward scan, not the forward scan's), and the ring steps' own buffers
- * (blocks of a few MiB); the ledger keeps the all-gathers and
+ * Which dots (tests/data/xla_tpu/windowed.json, make_windowed.py: 77
+ * probes of the output layer on v5e slices): XLA windows over one mesh
+ * axis, the one it would gather or reduce-scatter over, as a while loop
+ * over rings of 8, 16 and 32 (n/2 trips, both directions) when a cost
+ * check passes (the forward dot from about 640 vocabulary columns per
+ * device; the weight gradient whenever its ring is 4 to 32 and no data
+ * axis joins its reduction), unrolled over rings of 4 (permutes in the
+ * entry, no loop), never over 2, 64 or 128. The plan windows rings of
+ * ss_memory_model.xla_windowed_ring to _max (16 to 32 under tpu-*) and
+ * does not model the cost check nor the unrolled form.
+ *
+ * Also not modelled: the windowed weight gradients inside a scan's body
+ * (lm_large_full's backward scan windows those of q, k, v and the MLP's
+ * input projections), the ring steps' own blocks (a few MiB), and the
+ * other reasons XLA schedules a weight gradient late (it hosts the end of
+ * an asynchronous collective the backward loop feeds: lm_large_full's
+ * while.75 finishes the all-gather of the activations, f32, 64 MiB, which
+ * the plan regathers in bf16). The ledger keeps the all-gathers and
  * reduce-scatters (a listed difference of the collectives' comparison).
+ * The probes' own programs (a scan of elementwise layers before the
+ * output layer) plan 0.44 to 2.9 of XLA's peak with or without this
+ * model: gaps of the fusion and heap models beyond these rules.
  */
 #include "lower.h"
 
@@ -56,12 +73,14 @@ static int64_t ring_of(const ss__inst *i)
     return n;
 }
 
-/* Is instruction i an all-gather or reduce-scatter over at least `ring`
- * devices? */
-static bool wide(const ss__inst *i, ss_coll_kind kind, int ring)
+/* Is instruction i an all-gather or reduce-scatter over a ring of the
+ * size m windows? */
+static bool wide(const ss__inst *i, ss_coll_kind kind, const ss_memory_model *m)
 {
-    return i->kind == SS__INST_COLL && i->coll.kind == kind && i->coll.mesh &&
-           ring_of(i) >= ring;
+    if (i->kind != SS__INST_COLL || i->coll.kind != kind || !i->coll.mesh)
+        return false;
+    int64_t n = ring_of(i);
+    return n >= m->xla_windowed_ring && n <= m->xla_windowed_ring_max;
 }
 
 /* Is instruction k of e an f32 dot of DEFAULT precision? */
@@ -74,20 +93,21 @@ static bool default_dot(const ss_executable *e, int k)
     return n->op == SS__OP_DOT && n->dtype == SS_F32 && !n->dot_precise;
 }
 
-bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[], int ring)
+bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
+                          const ss_memory_model *m)
 {
-    if (ring <= 0 || e->region || k < 0 || k >= e->ninsts || !default_dot(e, k))
+    if (!m || m->xla_windowed_ring <= 0 || e->region || k < 0 || k >= e->ninsts || !default_dot(e, k))
         return false;
     const ss__inst *i = &e->insts[k];
     for (int x = 0; x < i->nin; x++) {
         int p = i->in[x] >= 0 && i->in[x] < e->nbufs ? producer[i->in[x]] : -1;
-        if (p >= 0 && wide(&e->insts[p], SS_COLL_ALL_GATHER, ring))
+        if (p >= 0 && wide(&e->insts[p], SS_COLL_ALL_GATHER, m))
             return true;
     }
     for (int j = k + 1; j < e->ninsts; j++) {
         const ss__inst *u = &e->insts[j];
         if (u->kind != SS__INST_FREE && u->nin > 0 && u->in[0] == i->out &&
-            wide(u, SS_COLL_REDUCE_SCATTER, ring))
+            wide(u, SS_COLL_REDUCE_SCATTER, m))
             return true;
     }
     return false;
@@ -111,9 +131,10 @@ ss_status ss__producers(const ss_executable *e, int **producer)
     return SS_OK;
 }
 
-bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[], int ring)
+bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
+                            const ss_memory_model *m)
 {
-    if (!ss__xla_windowed_dot(e, k, producer, ring))
+    if (!ss__xla_windowed_dot(e, k, producer, m))
         return false;
     for (int j = k + 1; j < e->ninsts; j++)
         if (e->insts[j].kind == SS__INST_LOOP && !e->loops[e->insts[j].index].nbranch)
@@ -340,11 +361,11 @@ static ss_status move_late(ss_executable *e, int k, int to, const int producer[]
     return SS_OK;
 }
 
-ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *keep, int ring,
-                                           int *moved_dots)
+ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *keep,
+                                           const ss_memory_model *m, int *moved_dots)
 {
     *moved_dots = 0;
-    if (ring <= 0 || e->region)
+    if (!m || m->xla_windowed_ring <= 0 || e->region)
         return SS_OK;
     ss_status st = SS_OK;
     /* A moved dot lands after every loop it can pass, so it is never
@@ -358,7 +379,7 @@ ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *kee
             return st ? st : ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         }
         for (; k < e->ninsts && !st; k++) {
-            if (!ss__xla_windowed_dot(e, k, producer, ring))
+            if (!ss__xla_windowed_dot(e, k, producer, m))
                 continue;
             int to = late_target(e, k, producer, moved);
             if (to < 0)
