@@ -35,6 +35,7 @@ void ss__heap_trace_note(const ss_executable *e, ss__heap_trace *ht, const bool 
     if (in) {
         if (ht->born[b] < 0)
             ht->born[b] = ht->now;
+        ht->seen[b] = true;
         return;
     }
     if (ht->born[b] < 0)
@@ -101,10 +102,12 @@ bool ss__xla_heap_modelled(const ss_executable *e, const ss_memory_model *model)
 ss_status ss__heap_trace_init(ss__heap_trace *ht, int nbufs)
 {
     size_t nb = (size_t)(nbufs ? nbufs : 1);
-    *ht = (ss__heap_trace){malloc(sizeof(int) * nb), calloc(nb, 1), NULL, 0, 0, 0, false, false};
-    if (!ht->born || !ht->state) {
+    *ht = (ss__heap_trace){malloc(sizeof(int) * nb), calloc(nb, 1), calloc(nb, 1), NULL, 0, 0, 0,
+                           false, false};
+    if (!ht->born || !ht->state || !ht->seen) {
         free(ht->born);
         free(ht->state);
+        free(ht->seen);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
     for (size_t b = 0; b < nb; b++)
@@ -116,20 +119,25 @@ void ss__heap_trace_free(ss__heap_trace *ht)
 {
     free(ht->born);
     free(ht->state);
+    free(ht->seen);
     free(ht->b);
 }
 
 /* The results of e's windowed dots that XLA allocates at the program's
- * start (ss__xla_windowed_early), early in ht up to their dot. */
+ * start (ss__xla_windowed_early), early in ht up to their dot when the
+ * plan holds them in HBM (on chip, XLA's memory-space assignment keeps
+ * them out of its heap). */
 static ss_status windowed_early(const ss_executable *e, const ss_memory_model *model,
                                 ss__heap_trace *ht)
 {
     int *producer;
     ss_status st = ss__producers(e, &producer);
-    for (int k = 0; !st && k < e->ninsts; k++)
-        if (k > 0 && ss__xla_windowed_early(e, k, producer, model))
-            heap_append(ht, (ss__heap_buffer){ss_device_buffer_bytes(e->bufs[e->insts[k].out].bytes),
-                                              0, k - 1, false, true});
+    for (int k = 1; !st && k < e->ninsts; k++) {
+        int buf;
+        size_t bytes = ss__xla_windowed_early(e, k, producer, model, &buf);
+        if (bytes && (buf < 0 || ht->seen[buf]))
+            heap_append(ht, (ss__heap_buffer){bytes, 0, k - 1, false, true});
+    }
     if (!st)
         free(producer);
     return st;

@@ -333,6 +333,7 @@ ss_status ss__xla_heap_loop_extra(const ss__heap_buffer b[], int n, size_t *extr
 typedef struct ss__heap_trace {
     int *born;
     bool *state;
+    bool *seen; /* per buffer: came into HBM at some point */
     ss__heap_buffer *b;
     int n, cap, now;
     bool loops;
@@ -396,10 +397,13 @@ ss_status ss__producers(const ss_executable *e, int **producer);
  * over a ring of m's sizes? */
 bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
                           const ss_memory_model *m);
-/* Such a dot with a while loop after it: its result is an AllocateBuffer
- * XLA's schedule puts at the program's start (in the heap from there). */
-bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
-                            const ss_memory_model *m);
+/* The bytes of the AllocateBuffer XLA's schedule puts at the program's
+ * start for such a dot with a while loop after it (0: none): the two
+ * halves of its result's reduce-scatter, in HBM (*buf -1), or its whole
+ * result (*buf: the plan's buffer of it, in HBM when the plan holds that
+ * there, as XLA's memory-space assignment does). */
+size_t ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
+                              const ss_memory_model *m, int *buf);
 /* Move each such dot that a later top-level while loop does not need, and
  * what reads it before that loop, after the last such loop, its gathered
  * operands gathered again there, as XLA's schedule computes the output

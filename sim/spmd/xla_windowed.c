@@ -19,7 +19,9 @@
  *     XLA's schedule puts at the program's start with the scans' stacks:
  *     f32[16,1024,2048] (128 MiB, the logits) and the logits gradient's
  *     two f32[16,1024,64] halves alive from instruction 80-82 of 1900
- *     (ss__xla_windowed_early);
+ *     (ss__xla_windowed_early): a loop that reduce-scatters accumulates
+ *     into two halves of the scattered result (one per direction), the
+ *     others into the whole result;
  *   - it reads its f32 operands in bf16 (the loop's state), so an operand
  *     read only by DEFAULT dots is written in bf16 by its producer: the
  *     logits' gradient, bf16[16,1024,2048], 64 MiB (xla_narrow.c marks it);
@@ -46,12 +48,15 @@
  *
  * Also not modelled: the windowed weight gradients inside a scan's body
  * (lm_large_full's backward scan windows those of q, k, v and the MLP's
- * input projections), the ring steps' own blocks (a few MiB), and the
- * other reasons XLA schedules a weight gradient late (it hosts the end of
- * an asynchronous collective the backward loop feeds: lm_large_full's
- * while.75 finishes the all-gather of the activations, f32, 64 MiB, which
- * the plan regathers in bf16). The ledger keeps the all-gathers and
- * reduce-scatters (a listed difference of the collectives' comparison).
+ * input projections), the ring steps' own blocks (a few MiB), what XLA
+ * never materialises (a reduce-scattering loop's unscattered result, a
+ * gathering loop's whole gathered operand: the plan still counts them
+ * where its order has them), and the other reasons XLA schedules a
+ * weight gradient late (it hosts the end of an asynchronous collective
+ * the backward loop feeds: lm_large_full's while.75 finishes the
+ * all-gather of the activations, f32, 64 MiB, which the plan regathers in
+ * bf16). The ledger keeps the all-gathers and reduce-scatters (a listed
+ * difference of the collectives' comparison).
  * The probes' own programs (a scan of elementwise layers before the
  * output layer) plan 0.44 to 2.9 of XLA's peak with or without this
  * model: gaps of the fusion and heap models beyond these rules.
@@ -93,6 +98,19 @@ static bool default_dot(const ss_executable *e, int k)
     return n->op == SS__OP_DOT && n->dtype == SS_F32 && !n->dot_precise;
 }
 
+/* The reduce-scatter over a windowed ring that reads dot k's result, or
+ * -1. */
+static int windowed_scatter(const ss_executable *e, int k, const ss_memory_model *m)
+{
+    for (int j = k + 1; j < e->ninsts; j++) {
+        const ss__inst *u = &e->insts[j];
+        if (u->kind != SS__INST_FREE && u->nin > 0 && u->in[0] == e->insts[k].out &&
+            wide(u, SS_COLL_REDUCE_SCATTER, m))
+            return j;
+    }
+    return -1;
+}
+
 bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
                           const ss_memory_model *m)
 {
@@ -104,13 +122,7 @@ bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
         if (p >= 0 && wide(&e->insts[p], SS_COLL_ALL_GATHER, m))
             return true;
     }
-    for (int j = k + 1; j < e->ninsts; j++) {
-        const ss__inst *u = &e->insts[j];
-        if (u->kind != SS__INST_FREE && u->nin > 0 && u->in[0] == i->out &&
-            wide(u, SS_COLL_REDUCE_SCATTER, m))
-            return true;
-    }
-    return false;
+    return windowed_scatter(e, k, m) >= 0;
 }
 
 ss_status ss__producers(const ss_executable *e, int **producer)
@@ -131,15 +143,22 @@ ss_status ss__producers(const ss_executable *e, int **producer)
     return SS_OK;
 }
 
-bool ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
-                            const ss_memory_model *m)
+size_t ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
+                              const ss_memory_model *m, int *buf)
 {
+    *buf = -1;
     if (!ss__xla_windowed_dot(e, k, producer, m))
-        return false;
-    for (int j = k + 1; j < e->ninsts; j++)
-        if (e->insts[j].kind == SS__INST_LOOP && !e->loops[e->insts[j].index].nbranch)
-            return true;
-    return false;
+        return 0;
+    bool loop_after = false;
+    for (int j = k + 1; j < e->ninsts && !loop_after; j++)
+        loop_after = e->insts[j].kind == SS__INST_LOOP && !e->loops[e->insts[j].index].nbranch;
+    if (!loop_after)
+        return 0;
+    int rs = windowed_scatter(e, k, m);
+    if (rs >= 0) /* one half of the scattered result per direction */
+        return 2 * ss_device_buffer_bytes(e->bufs[e->insts[rs].out].bytes);
+    *buf = e->insts[k].out;
+    return ss_device_buffer_bytes(e->bufs[*buf].bytes);
 }
 
 /*
