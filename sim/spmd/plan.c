@@ -955,23 +955,27 @@ static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, boo
 /* e as the device model plans it: a copy with its buffers sized by
  * `layout` and, with fusion, XLA's fusion modelled (xla_fusion.c) and,
  * with the model's xla_remat_limit_bytes, its rematerialisation
- * (xla_remat.c); free it with model_copy_free. On failure *copy is e. */
+ * (xla_remat.c), and with its xla_windowed_ring the weight gradients XLA
+ * computes after the last loop (xla_windowed.c); free it with
+ * model_copy_free. On failure *copy is e. */
 static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memory_layout layout,
                             bool fusion, size_t onchip_cap, const ss_memory_model *loops,
                             region_memo *memo, ss_executable *copy)
 {
     ss_status st = ss__executable_laid_out(e, layout, copy);
-    if (st)
+    if (st) {
         *copy = *e;
-    if (st || !fusion)
         return st;
-    fusion_ctx c = {donate, onchip_cap, loops, layout, memo, {0}};
-    st = ss__executable_xla_fused(copy, fusion_peak, &c);
-    fixed_free(&c.fixed);
-    int recomputed;
-    if (!st && loops && loops->xla_remat_limit_bytes)
-        st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes, remat_peak,
-                                      &c, &recomputed);
+    }
+    if (fusion) {
+        fusion_ctx c = {donate, onchip_cap, loops, layout, memo, {0}};
+        st = ss__executable_xla_fused(copy, fusion_peak, &c);
+        fixed_free(&c.fixed);
+        int recomputed;
+        if (!st && loops && loops->xla_remat_limit_bytes)
+            st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes,
+                                          remat_peak, &c, &recomputed);
+    }
     int late;
     if (!st && loops && loops->xla_windowed_ring)
         st = ss__executable_xla_windowed_late(copy, e->insts, loops, &late);

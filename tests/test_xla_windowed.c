@@ -1,0 +1,115 @@
+/*
+ * test_xla_windowed.c — XLA's windowed einsums in a plan under the memory
+ * model (sim/spmd/xla_windowed.c): a weight gradient's dot whose result is
+ * reduce-scattered over a ring of 16 and read only by the step's outputs
+ * moves after the loop that follows it, with its operand kept in bf16.
+ * The reference is the same step written in that order: the model's plan
+ * of the one must be the plan of the other, byte for byte. Rings of 8 and
+ * 64 are not windowed (XLA's are loops over 8 to 32 devices, and the
+ * model's lower end is 16): there the model changes nothing. XLA's side
+ * of the rule is the LARGE LM's v5e 16x16 records in
+ * tests/xla_tpu/test_vs_xla.py and the probes of make_windowed.py.
+ */
+#include "support.h"
+
+#include <criterion/criterion.h>
+
+enum { ROWS = 16, K = 256, N = 512, D = 8192, STEPS = 4 };
+
+/* The scan's body: c = c * 0.5 + 1 (a temporary the size of c). */
+static ss_status half_plus_one(ss_program *p, const ss_value carry[], const ss_value xs[],
+                               ss_value next[], ss_value ys[], void *user)
+{
+    (void)xs, (void)ys, (void)user;
+    ss_value half, one, t;
+    ss_status st = ss_constant(p, 0.5, &half);
+    if (!st)
+        st = ss_constant(p, 1.0, &one);
+    if (!st)
+        st = ss_binary(p, SS_MUL, carry[0], half, &t);
+    return st ? st : ss_binary(p, SS_ADD, t, one, &next[0]);
+}
+
+/*
+ * A step on `ndev` devices of axis 'x': tt = transpose(tanh(a)), the
+ * weight gradient dw = tt @ g reduce-scattered to P('x', None), and a
+ * scan over c that does not read it; `late` writes the dot and its
+ * scatter after the scan instead of before it.
+ */
+static ss_program *step(ss_mesh *mesh, int ndev, bool late)
+{
+    ss_program *p;
+    TS_OK(ss_program_create(mesh, &p));
+    int64_t rows = (int64_t)ROWS * ndev;
+    ss_value a = ts_input(p, "a", "P('x', None)", 2, rows, K);
+    ss_value g = ts_input(p, "g", "P('x', None)", 2, rows, N);
+    ss_value c = ts_input(p, "c", "P('x', None)", 2, rows, D);
+    ss_spec scattered;
+    TS_OK(ss_spec_parse("P('x', None)", &scattered));
+    ss_value t, tt, dw, dws, fin;
+    TS_OK(ss_unary(p, SS_TANH, a, &t));
+    TS_OK(ss_transpose(p, t, (const int[]){1, 0}, &tt));
+    if (!late) {
+        TS_OK(ss_matmul(p, tt, g, &dw));
+        TS_OK(ss_constrain(p, dw, &scattered, &dws));
+    }
+    TS_OK(ss_scan(p, half_plus_one, NULL, STEPS, 1, &c, 0, NULL, 0, &fin, NULL));
+    if (late) {
+        TS_OK(ss_matmul(p, tt, g, &dw));
+        TS_OK(ss_constrain(p, dw, &scattered, &dws));
+    }
+    TS_OK(ss_output(p, dws, NULL));
+    TS_OK(ss_output(p, fin, NULL));
+    return p;
+}
+
+/* The memory model of these tests: XLA's bf16 dot operands, its windowed
+ * einsums over rings of 16 to 32 when `windows`, nothing else. */
+static ss_memory_model model(bool windows)
+{
+    ss_memory_model m = {SS_LAYOUT_DENSE, 0, false, true, false, 0, 0, false, false, 0, 0, false,
+                         windows ? 16 : 0, windows ? 32 : 0};
+    return m;
+}
+
+/* Step's planned peak on ndev devices under model(windows). */
+static size_t planned_peak(int ndev, bool late, bool windows)
+{
+    char text[32];
+    snprintf(text, sizeof text, "x=%d", ndev);
+    ss_mesh *mesh = ts_make_mesh(text, ndev);
+    ss_program *p = step(mesh, ndev, late);
+    ss_executable *e;
+    TS_OK(ss_program_compile(p, &e));
+    ss_memory_model m = model(windows);
+    TS_OK(ss_executable_model_gathers(e, &m, NULL));
+    ss_plan plan;
+    TS_OK(ss_executable_plan_model(e, NULL, &m, &plan));
+    ss_executable_destroy(e);
+    ss_program_destroy(p);
+    ss_mesh_destroy(mesh);
+    return plan.peak_bytes;
+}
+
+Test(xla_windowed, the_weight_gradient_moves_after_the_loop_as_if_written_there)
+{
+    size_t moved = planned_peak(16, false, true), written = planned_peak(16, true, true);
+    cr_assert_eq(moved, written, "windowed: %zu B planned, %zu B written after the loop", moved,
+                 written);
+    /* Without the model the operand (bf16 [K, ROWS] per device) is not
+     * held through the loop, and the scattered gradient is made before
+     * it: the plans differ, so the move is what made them equal. */
+    size_t plain = planned_peak(16, false, false), plain_late = planned_peak(16, true, false);
+    cr_assert_neq(plain, plain_late, "the order matters to the plan: %zu B", plain);
+    cr_assert_neq(moved, plain, "the model changed nothing: %zu B", moved);
+}
+
+Test(xla_windowed, rings_of_8_and_64_are_not_windowed)
+{
+    for (int k = 0; k < 2; k++) {
+        int ndev = k ? 64 : 8;
+        size_t with = planned_peak(ndev, false, true), without = planned_peak(ndev, false, false);
+        cr_assert_eq(with, without, "%d devices: %zu B with the model, %zu B without", ndev,
+                     with, without);
+    }
+}
