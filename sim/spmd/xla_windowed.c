@@ -58,8 +58,11 @@
  * bf16). The ledger keeps the all-gathers and reduce-scatters (a listed
  * difference of the collectives' comparison).
  * The probes' own programs (a scan of elementwise layers before the
- * output layer) plan 0.44 to 2.9 of XLA's peak with or without this
- * model: gaps of the fusion and heap models beyond these rules.
+ * output layer, a sum of squares for the loss), lowered for these meshes
+ * and planned, are within 10 % of XLA's peak on 6 of the 56 compiled
+ * without flags (none without this model), and typically 1.4 times off
+ * either way with or without it: gaps of the fusion and heap models that
+ * the records' programs do not show.
  */
 #include "lower.h"
 
