@@ -1084,11 +1084,11 @@ typedef struct ss_memory_model {
     bool onchip_not_dot_operands;
     /* XLA's windowed einsums (sim/spmd/xla_windowed.c): a top-level DEFAULT
      * f32 dot whose operand is all-gathered, or whose result is
-     * reduce-scattered, over a ring of xla_windowed_ring to
-     * xla_windowed_ring_max devices is a loop around the ring: its result
-     * allocated at the program's start, its f32 operands written in bf16,
-     * and, when only the step's outputs need it, computed after the last
-     * loop (0: none). */
+     * reduce-scattered, over xla_windowed_ring to xla_windowed_ring_max
+     * devices (the collective's, all its axes) is a loop around them: its
+     * accumulator allocated at the program's start, its f32 operands
+     * written in bf16, and, when no later loop needs it, computed after
+     * the last loop it can pass (0: none). */
     int xla_windowed_ring, xla_windowed_ring_max;
 } ss_memory_model;
 /* Hardware profiles (sim/spmd/profiles.c: one table, the figures' sources

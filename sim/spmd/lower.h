@@ -404,10 +404,11 @@ bool ss__xla_windowed_dot(const ss_executable *e, int k, const int producer[],
  * there, as XLA's memory-space assignment does). */
 size_t ss__xla_windowed_early(const ss_executable *e, int k, const int producer[],
                               const ss_memory_model *m, int *buf);
-/* Move each such dot that a later top-level while loop does not need, and
- * what reads it before that loop, after the last such loop, its gathered
- * operands gathered again there, as XLA's schedule computes the output
- * layer's weight gradient after the backward scan. e->insts is replaced
+/* Move each such dot that a later top-level loop (a while or a scan) does
+ * not need, and what reads it before that loop, after the last such loop
+ * it can pass, its gathered operands gathered again there, as XLA's
+ * schedule computes the output layer's weight gradient after the backward
+ * scan. e->insts is replaced
  * when something moves (the list before is freed unless it is `keep`);
  * *moved counts the dots. */
 ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *keep,

@@ -1289,7 +1289,7 @@ static plan_ctx ctx_of(const ss_memory_model *model, region_memo *memo)
 {
     return (plan_ctx){model ? model->layout : SS_LAYOUT_DENSE, model && model->xla_fusion,
                       model && (model->layout != SS_LAYOUT_DENSE || model->xla_fusion ||
-                                model->xla_bf16_gathers),
+                                model->xla_bf16_gathers || model->xla_windowed_ring),
                       model ? model->onchip_bytes : 0, model, memo};
 }
 

@@ -56,7 +56,9 @@
  * the backward loop feeds: lm_large_full's while.75 finishes the
  * all-gather of the activations, f32, 64 MiB, which the plan regathers in
  * bf16). The ledger keeps the all-gathers and reduce-scatters (a listed
- * difference of the collectives' comparison).
+ * difference of the collectives' comparison); the plan's own count of
+ * collectives under the model (ss_plan.sent_bytes) has the gather made
+ * again too. A ring is the collective's devices over all its axes.
  * The probes' own programs (a scan of elementwise layers before the
  * output layer, a sum of squares for the loss), lowered for these meshes
  * and planned, are within 10 % of XLA's peak on 6 of the 56 compiled
@@ -164,54 +166,100 @@ size_t ss__xla_windowed_early(const ss_executable *e, int k, const int producer[
     return ss_device_buffer_bytes(e->bufs[*buf].bytes);
 }
 
+/* The instruction before position `at` of e that last made buffer b, or
+ * -1. */
+static int maker_before(const ss_executable *e, int b, int at)
+{
+    for (int j = at - 1; j >= 0; j--) {
+        if (e->insts[j].kind == SS__INST_FREE)
+            continue;
+        int res[SS__INST_MAX_RESULTS];
+        int n = ss__inst_results(e, &e->insts[j], res, SS__INST_MAX_RESULTS);
+        for (int r = 0; r < n; r++)
+            if (res[r] == b)
+                return j;
+    }
+    return -1;
+}
+
 /*
  * The late schedule. `moved` marks the instructions that go after loop
- * instruction `to`: the windowed dot and every instruction before `to`
- * that reads what they make, transitively (FREEs aside). It fails (false)
- * when a loop is among them or `to` reads what they make.
+ * instruction `to`: dot k and every instruction in (k, to) that reads a
+ * buffer one of them made, followed through made[] (what a moved
+ * instruction made last; a later instruction that is not moved making it
+ * again ends that). False when a loop is among them or `to` reads what
+ * they make.
  */
-static bool late_set(const ss_executable *e, int k, int to, const int producer[], bool moved[])
+static bool late_set(const ss_executable *e, int k, int to, bool moved[], bool made[])
 {
     memset(moved, 0, (size_t)e->ninsts);
-    moved[k] = true;
-    for (int j = k + 1; j <= to; j++) {
+    memset(made, 0, (size_t)e->nbufs);
+    for (int j = k; j <= to; j++) {
         const ss__inst *u = &e->insts[j];
         if (u->kind == SS__INST_FREE)
             continue;
-        bool reads = false;
+        bool reads = j == k;
         for (int x = 0; x < u->nin && !reads; x++)
-            reads = u->in[x] >= 0 && u->in[x] < e->nbufs && producer[u->in[x]] >= 0 &&
-                    moved[producer[u->in[x]]];
-        if (!reads)
-            continue;
-        if (j == to || u->kind == SS__INST_LOOP)
+            reads = u->in[x] >= 0 && u->in[x] < e->nbufs && made[u->in[x]];
+        if (reads && (j == to || u->kind == SS__INST_LOOP))
             return false;
-        moved[j] = true;
+        moved[j] = reads;
+        int res[SS__INST_MAX_RESULTS];
+        int n = ss__inst_results(e, u, res, SS__INST_MAX_RESULTS);
+        for (int r = 0; r < n; r++)
+            made[res[r]] = reads;
     }
     return true;
 }
 
-/* The last top-level while loop after instruction k that the windowed dot
- * k and what reads it can move past, or -1. */
-static int late_target(const ss_executable *e, int k, const int producer[], bool moved[])
+/* The last top-level loop (a while or a scan) after instruction k that
+ * the windowed dot k and what reads it can move past, or -1; moved[] as
+ * late_set leaves it for that loop. */
+static int late_target(const ss_executable *e, int k, bool moved[], bool made[])
 {
     int to = -1;
     for (int j = k + 1; j < e->ninsts; j++) {
         const ss__inst *u = &e->insts[j];
         if (u->kind != SS__INST_LOOP || e->loops[u->index].nbranch)
             continue;
-        if (!late_set(e, k, j, producer, moved))
+        if (!late_set(e, k, j, moved, made))
             break;
         to = j;
     }
     if (to >= 0)
-        late_set(e, k, to, producer, moved);
+        late_set(e, k, to, moved, made);
     return to;
 }
 
-/* Does an instruction outside `moved` in (k, to] write its result over a
- * buffer that a moved instruction reads (then moving them would read it
- * after it is gone)? */
+/* Mark again[j] the all-gathers the moved instructions read from that are
+ * not moved themselves (made again after the loop), and read[b] every
+ * buffer the moved block reads: the moved instructions' operands and the
+ * gathers' own. */
+static void block_reads(const ss_executable *e, int k, int to, const bool moved[], bool again[],
+                        bool read[])
+{
+    memset(again, 0, (size_t)e->ninsts);
+    memset(read, 0, (size_t)e->nbufs);
+    for (int x = k; x < to; x++) {
+        if (!moved[x])
+            continue;
+        const ss__inst *u = &e->insts[x];
+        for (int y = 0; y < u->nin; y++) {
+            int b = u->in[y], p = maker_before(e, b, x);
+            read[b] = true;
+            if (p >= 0 && !moved[p] && e->insts[p].kind == SS__INST_COLL &&
+                e->insts[p].coll.kind == SS_COLL_ALL_GATHER)
+                again[p] = true;
+        }
+    }
+    for (int p = 0; p < to; p++)
+        for (int y = 0; again[p] && y < e->insts[p].nin; y++)
+            read[e->insts[p].in[y]] = true;
+}
+
+/* Does an instruction in (k, to] that stays write its result over a
+ * buffer the moved block reads (in place, or a loop adopting it as a
+ * carry), which the block would then read after it is gone? */
 static bool overwritten(const ss_executable *e, int k, int to, const bool moved[],
                         const bool read[])
 {
@@ -219,29 +267,79 @@ static bool overwritten(const ss_executable *e, int k, int to, const bool moved[
         const ss__inst *u = &e->insts[j];
         if (moved[j] || u->kind == SS__INST_FREE)
             continue;
+        if (u->kind == SS__INST_LOOP) {
+            const ss__loop_exec *l = &e->loops[u->index];
+            for (int c = 0; !l->nbranch && c < l->ncarry; c++)
+                if (l->adopt[c] && read[u->in[c]])
+                    return true;
+            continue;
+        }
         int nres = u->kind == SS__INST_FUSED ? 1 + u->fused.nextra : 1;
         for (int r = 0; r < nres && r < 1 + SS__K_FUSED_MAX_EXTRA; r++) {
-            int s = u->share[r];
-            if (s >= 0 && s < u->nin && read[u->in[s]])
+            int s = u->share[r], a = u->share_alt[r];
+            if ((s >= 0 && s < u->nin && read[u->in[s]]) ||
+                (a >= 0 && a < u->nin && read[u->in[a]]))
                 return true;
         }
     }
     return false;
 }
 
-/* Remove buffer b from every FREE of list[0..n). */
-static void unfree(ss__inst *list, int n, int b)
+/* A FREE of buffer b, as liveness.c writes one. */
+static ss__inst free_of(int b)
 {
-    for (int j = 0; j < n; j++) {
-        ss__inst *f = &list[j];
-        if (f->kind != SS__INST_FREE)
+    ss__inst f;
+    ss__inst_init(&f, SS__INST_FREE, -1);
+    f.nin = 1;
+    f.in[0] = b;
+    f.out = b;
+    return f;
+}
+
+/*
+ * The lives of the touched buffers in list[0..m): from a production to the
+ * last read before the next one (a result written in place over its
+ * operand continues its life). Each life's end goes to end[] (its
+ * position, the buffer) when end is not NULL; returns how many there are.
+ * last[] is scratch, nbufs long.
+ */
+static int lives(const ss_executable *e, const ss__inst *list, int m, const bool touched[],
+                 int last[], int (*end)[2])
+{
+    int nend = 0;
+    for (int b = 0; b < e->nbufs; b++)
+        last[b] = -1; /* the open life's last event */
+    for (int j = 0; j < m; j++) {
+        const ss__inst *u = &list[j];
+        if (u->kind == SS__INST_FREE)
             continue;
-        int w = 0;
-        for (int x = 0; x < f->nin; x++)
-            if (f->in[x] != b)
-                f->in[w++] = f->in[x];
-        f->nin = w;
+        int res[SS__INST_MAX_RESULTS];
+        int nr = ss__inst_results(e, u, res, SS__INST_MAX_RESULTS);
+        for (int r = 0; r < nr; r++) {
+            int b = res[r];
+            bool read_here = false;
+            for (int y = 0; y < u->nin; y++)
+                read_here = read_here || u->in[y] == b;
+            if (touched[b] && last[b] >= 0 && !read_here) { /* made again: a life ends */
+                if (end)
+                    end[nend][0] = last[b], end[nend][1] = b;
+                nend++;
+            }
+        }
+        for (int y = 0; y < u->nin; y++)
+            if (touched[u->in[y]])
+                last[u->in[y]] = j;
+        for (int r = 0; r < nr; r++)
+            if (touched[res[r]])
+                last[res[r]] = j;
     }
+    for (int b = 0; b < e->nbufs; b++)
+        if (touched[b] && last[b] >= 0) {
+            if (end)
+                end[nend][0] = last[b], end[nend][1] = b;
+            nend++;
+        }
+    return nend;
 }
 
 static int by_position(const void *pa, const void *pb)
@@ -250,65 +348,44 @@ static int by_position(const void *pa, const void *pb)
     return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* A FREE of buffer b. */
-static ss__inst free_of(int b)
-{
-    ss__inst f;
-    ss__inst_init(&f, SS__INST_FREE, -1);
-    f.nin = 1;
-    f.in[0] = b;
-    return f;
-}
-
 /*
- * Move windowed dot k, what reads it before loop `to` (moved[]) and a new
- * all-gather for each operand an all-gather before k made, after `to`;
- * the buffers they touch are freed again after their last use in the new
- * order. e->insts is replaced (old: the list before, which the caller
- * frees when it owns it).
+ * Move the instructions moved[] marks (dot k and what reads it before loop
+ * `to`), after `to` and the FREEs that follow it, each all-gather again[]
+ * marks made again first; every buffer they read or make (touched[],
+ * filled here) is freed anew after the last use of each of its lives in
+ * the new order, and FREEs left empty are dropped. e->insts is replaced
+ * (the caller frees the list before when it owns it).
  */
-static ss_status move_late(ss_executable *e, int k, int to, const int producer[], const bool moved[],
+static ss_status move_late(ss_executable *e, int k, int to, const bool moved[], const bool again[],
                            bool touched[])
 {
-    int n = e->ninsts, cap = 2 * n + 2 * e->nbufs + 8;
-    ss__inst *out = malloc(sizeof *out * (size_t)cap);
-    int *last = malloc(sizeof *last * (size_t)(e->nbufs ? e->nbufs : 1));
+    int n = e->ninsts, nb = e->nbufs ? e->nbufs : 1;
+    ss__inst *out = malloc(sizeof *out * (size_t)(2 * n + 1));
+    int *last = malloc(sizeof *last * (size_t)nb);
     if (!out || !last) {
         free(out);
         free(last);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
-    memset(touched, 0, (size_t)e->nbufs);
-    int m = 0;
+    int m = 0, after = to; /* the block goes after `to` and its FREEs */
+    while (after + 1 < n && e->insts[after + 1].kind == SS__INST_FREE)
+        after++;
     for (int j = 0; j < n; j++) {
         if (moved[j])
             continue;
         out[m++] = e->insts[j];
-        if (j != to)
+        if (j != after)
             continue;
-        /* The moved block: each gathered operand gathered again first. */
-        for (int x = k; x < to; x++) {
-            if (!moved[x])
-                continue;
-            const ss__inst *u = &e->insts[x];
-            for (int y = 0; y < u->nin; y++) {
-                int b = u->in[y], p = b >= 0 && b < e->nbufs ? producer[b] : -1;
-                if (p < 0 || moved[p] || touched[b] || e->insts[p].kind != SS__INST_COLL ||
-                    e->insts[p].coll.kind != SS_COLL_ALL_GATHER)
-                    continue;
+        for (int p = 0; p < to; p++)
+            if (again[p])
                 out[m++] = e->insts[p];
-                touched[b] = true;
-                for (int z = 0; z < e->insts[p].nin; z++)
-                    touched[e->insts[p].in[z]] = true;
-            }
-        }
         for (int x = k; x < to; x++)
             if (moved[x])
                 out[m++] = e->insts[x];
     }
-    /* Every buffer the moved instructions read or make is freed anew. */
-    for (int x = k; x < to; x++) {
-        if (!moved[x])
+    memset(touched, 0, (size_t)e->nbufs);
+    for (int x = 0; x < to; x++) {
+        if (!moved[x] && !again[x])
             continue;
         const ss__inst *u = &e->insts[x];
         for (int y = 0; y < u->nin; y++)
@@ -321,14 +398,19 @@ static ss_status move_late(ss_executable *e, int k, int to, const int producer[]
     for (int j = 0; j < m; j++) /* arguments are never freed before the end */
         if (out[j].kind == SS__INST_LOAD)
             touched[out[j].out] = false;
-    for (int b = 0; b < e->nbufs; b++)
-        if (touched[b])
-            unfree(out, m, b);
-    /* Each touched buffer's lives in the new order: from a production to
-     * the last read before the next one; end[] lists (where one ends,
-     * the buffer), at most one per instruction's result and buffer. */
-    int (*end)[2] = malloc(sizeof *end * (size_t)(m + e->nbufs + 1));
-    ss__inst *list = malloc(sizeof *list * (size_t)cap);
+    for (int j = 0; j < m; j++) { /* their old FREEs go */
+        ss__inst *f = &out[j];
+        if (f->kind != SS__INST_FREE)
+            continue;
+        int w = 0;
+        for (int x = 0; x < f->nin; x++)
+            if (!touched[f->in[x]])
+                f->in[w++] = f->in[x];
+        f->nin = w;
+    }
+    int nend = lives(e, out, m, touched, last, NULL);
+    int (*end)[2] = malloc(sizeof *end * (size_t)(nend + 1));
+    ss__inst *list = malloc(sizeof *list * (size_t)(m + nend + 1));
     if (!end || !list) {
         free(end);
         free(list);
@@ -336,41 +418,12 @@ static ss_status move_late(ss_executable *e, int k, int to, const int producer[]
         free(last);
         return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
     }
-    int nend = 0;
-    for (int b = 0; b < e->nbufs; b++)
-        last[b] = -1; /* the open life's last event */
-    for (int j = 0; j < m; j++) {
-        const ss__inst *u = &out[j];
-        if (u->kind == SS__INST_FREE)
-            continue;
-        int res[SS__INST_MAX_RESULTS];
-        int nr = ss__inst_results(e, u, res, SS__INST_MAX_RESULTS);
-        for (int r = 0; r < nr; r++) {
-            int b = res[r];
-            bool read_here = false; /* in place: the same life */
-            for (int y = 0; y < u->nin; y++)
-                read_here = read_here || u->in[y] == b;
-            if (touched[b] && last[b] >= 0 && !read_here) { /* made again: the last life ends */
-                end[nend][0] = last[b];
-                end[nend++][1] = b;
-            }
-        }
-        for (int y = 0; y < u->nin; y++)
-            if (touched[u->in[y]])
-                last[u->in[y]] = j;
-        for (int r = 0; r < nr; r++)
-            if (touched[res[r]])
-                last[res[r]] = j;
-    }
-    for (int b = 0; b < e->nbufs; b++)
-        if (touched[b] && last[b] >= 0) {
-            end[nend][0] = last[b];
-            end[nend++][1] = b;
-        }
+    lives(e, out, m, touched, last, end);
     qsort(end, (size_t)nend, sizeof *end, by_position);
     int w = 0;
     for (int j = 0, x = 0; j < m; j++) {
-        list[w++] = out[j];
+        if (out[j].kind != SS__INST_FREE || out[j].nin > 0)
+            list[w++] = out[j];
         for (; x < nend && end[x][0] == j; x++)
             if (x == 0 || end[x - 1][0] != j || end[x - 1][1] != end[x][1])
                 list[w++] = free_of(end[x][1]);
@@ -380,6 +433,7 @@ static ss_status move_late(ss_executable *e, int k, int to, const int producer[]
     free(last);
     e->insts = list;
     e->ninsts = w;
+    e->insts_cap = m + nend + 1;
     return SS_OK;
 }
 
@@ -394,26 +448,23 @@ ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *kee
      * moved again; what follows it before then starts at k once more. */
     for (int k = 0; k < e->ninsts && !st; k++) {
         int *producer = NULL;
-        bool *moved = malloc((size_t)e->ninsts), *read = malloc((size_t)(e->nbufs ? e->nbufs : 1));
-        if (!moved || !read || (st = ss__producers(e, &producer))) {
-            free(moved);
-            free(read);
+        size_t ni = (size_t)(e->ninsts ? e->ninsts : 1), nb = (size_t)(e->nbufs ? e->nbufs : 1);
+        bool *moved = malloc(ni), *again = malloc(ni), *made = malloc(nb), *read = malloc(nb);
+        if (!moved || !again || !made || !read || (st = ss__producers(e, &producer))) {
+            free(moved), free(again), free(made), free(read);
             return st ? st : ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
         }
         for (; k < e->ninsts && !st; k++) {
             if (!ss__xla_windowed_dot(e, k, producer, m))
                 continue;
-            int to = late_target(e, k, producer, moved);
+            int to = late_target(e, k, moved, made);
             if (to < 0)
                 continue;
-            memset(read, 0, (size_t)e->nbufs); /* what the moved instructions read */
-            for (int x = k; x < to; x++)
-                for (int y = 0; moved[x] && y < e->insts[x].nin; y++)
-                    read[e->insts[x].in[y]] = true;
+            block_reads(e, k, to, moved, again, read);
             if (overwritten(e, k, to, moved, read))
                 continue;
             ss__inst *old = e->insts;
-            if (!(st = move_late(e, k, to, producer, moved, read))) {
+            if (!(st = move_late(e, k, to, moved, again, read))) {
                 if (old != keep)
                     free(old);
                 ++*moved_dots;
@@ -422,8 +473,7 @@ ss_status ss__executable_xla_windowed_late(ss_executable *e, const ss__inst *kee
             }
         }
         free(producer);
-        free(moved);
-        free(read);
+        free(moved), free(again), free(made), free(read);
     }
     return st;
 }
