@@ -17,18 +17,12 @@
 
 enum { ROWS = 16, K = 256, N = 512, D = 8192, STEPS = 4 };
 
-/* The scan's body: c = c * 0.5 + 1 (a temporary the size of c). */
-static ss_status half_plus_one(ss_program *p, const ss_value carry[], const ss_value xs[],
-                               ss_value next[], ss_value ys[], void *user)
+/* The scan's body: c = tanh(c). */
+static ss_status squash(ss_program *p, const ss_value carry[], const ss_value xs[],
+                        ss_value next[], ss_value ys[], void *user)
 {
     (void)xs, (void)ys, (void)user;
-    ss_value half, one, t;
-    ss_status st = ss_constant(p, 0.5, &half);
-    if (!st)
-        st = ss_constant(p, 1.0, &one);
-    if (!st)
-        st = ss_binary(p, SS_MUL, carry[0], half, &t);
-    return st ? st : ss_binary(p, SS_ADD, t, one, &next[0]);
+    return ss_unary(p, SS_TANH, carry[0], &next[0]);
 }
 
 /* The scan's body with a stacked input: c = c + x (x the step's slice). */
@@ -81,7 +75,7 @@ static ss_program *step(ss_mesh *mesh, int ndev, scan_kind scan, bool late)
     if (scan == STACKED)
         TS_OK(ss_scan(p, add_slice, NULL, STEPS, 1, &c, 1, &stack, 0, &fin, NULL));
     else
-        TS_OK(ss_scan(p, half_plus_one, NULL, STEPS, 1, &c, 0, NULL, 0, &fin, NULL));
+        TS_OK(ss_scan(p, squash, NULL, STEPS, 1, &c, 0, NULL, 0, &fin, NULL));
     if (late) {
         TS_OK(ss_matmul(p, tt, g, &dw));
         TS_OK(ss_constrain(p, dw, &scattered, &dws));
@@ -100,22 +94,39 @@ static ss_memory_model model(bool windows)
     return m;
 }
 
-/* The step's planned peak on ndev devices under model(windows). */
-static size_t planned_peak(int ndev, scan_kind scan, bool late, bool windows)
+/* The step on ndev devices, compiled; free it with done(). */
+typedef struct compiled {
+    ss_mesh *mesh;
+    ss_program *p;
+    ss_executable *e;
+} compiled;
+
+static compiled compile_step(int ndev, scan_kind scan, bool late)
 {
     char text[32];
     snprintf(text, sizeof text, "x=%d", ndev);
-    ss_mesh *mesh = ts_make_mesh(text, ndev);
-    ss_program *p = step(mesh, ndev, scan, late);
-    ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
+    compiled c = {ts_make_mesh(text, ndev), NULL, NULL};
+    c.p = step(c.mesh, ndev, scan, late);
+    TS_OK(ss_program_compile(c.p, &c.e));
+    return c;
+}
+
+static void done(compiled *c)
+{
+    ss_executable_destroy(c->e);
+    ss_program_destroy(c->p);
+    ss_mesh_destroy(c->mesh);
+}
+
+/* The step's planned peak on ndev devices under model(windows). */
+static size_t planned_peak(int ndev, scan_kind scan, bool late, bool windows)
+{
+    compiled c = compile_step(ndev, scan, late);
     ss_memory_model m = model(windows);
-    TS_OK(ss_executable_model_gathers(e, &m, NULL));
+    TS_OK(ss_executable_model_gathers(c.e, &m, NULL));
     ss_plan plan;
-    TS_OK(ss_executable_plan_model(e, NULL, &m, &plan));
-    ss_executable_destroy(e);
-    ss_program_destroy(p);
-    ss_mesh_destroy(mesh);
+    TS_OK(ss_executable_plan_model(c.e, NULL, &m, &plan));
+    done(&c);
     return plan.peak_bytes;
 }
 
@@ -140,18 +151,11 @@ Test(xla_windowed, the_weight_gradient_moves_after_the_loop_as_if_written_there)
 /* How many dots the late schedule moves in the step's executable. */
 static int moved_dots(int ndev, scan_kind scan)
 {
-    char text[32];
-    snprintf(text, sizeof text, "x=%d", ndev);
-    ss_mesh *mesh = ts_make_mesh(text, ndev);
-    ss_program *p = step(mesh, ndev, scan, false);
-    ss_executable *e;
-    TS_OK(ss_program_compile(p, &e));
+    compiled c = compile_step(ndev, scan, false);
     ss_memory_model m = model(true);
     int moved = -1;
-    TS_OK(ss__executable_xla_windowed_late(e, NULL, &m, &moved));
-    ss_executable_destroy(e);
-    ss_program_destroy(p);
-    ss_mesh_destroy(mesh);
+    TS_OK(ss__executable_xla_windowed_late(c.e, NULL, &m, &moved));
+    done(&c);
     return moved;
 }
 
