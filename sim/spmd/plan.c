@@ -5,8 +5,8 @@
  * arena's rounding and asks the runtime for each collective's ledger entry,
  * so plan and run cannot disagree.
  */
-#include "lower.h"
 #include "out_slots.h"
+#include "plan_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -128,10 +128,10 @@ typedef struct region_plan {
     size_t end_live;
 } region_plan;
 
-typedef struct region_memo {
+struct region_memo {
     region_plan *at;
     int n, cap;
-} region_memo;
+};
 
 typedef struct mode {
     bool arrays;
@@ -158,7 +158,7 @@ typedef struct mode {
     region_memo *memo; /* NULL: regions are planned every time */
     /* The TPU models' output slots (out_slots.h; NULL: outputs counted
      * when written, temporaries never in them; always NULL in a program
-     * with loops, see plan_run). */
+     * with loops, see ss__plan_run). */
     ss__out_slots *slots;
     const ss_executable *e; /* the executable planned */
     /* The peak detail's snapshot, copied on write (pd only): a new peak
@@ -176,24 +176,6 @@ static bool slot_output(const mode *md, int b)
 {
     return md->slots && md->result[b] && ss__out_slots_is_output(md->slots, b);
 }
-
-/* What is in HBM at the peak (ss_executable_peak_detail): per buffer,
- * whether it is counted in HBM now (hbm) and whether a copy of it is (an
- * undonated input returned unchanged, copy); their snapshot at the peak;
- * and what else the peak counted (a kernel's scratch, a running loop). */
-typedef struct peak_detail {
-    bool *hbm, *copy, *at_hbm, *at_copy; /* hbm NULL: none kept (peak_only then) */
-    size_t extra;
-    ss_buffer_role extra_role;
-    ss_value extra_value;
-    bool peak_only; /* only the peak is wanted: FLOPs and collectives are not counted */
-    /* A loop whose body's run made the peak (its instruction in the
-     * executable planned) and the carries that run owned:
-     * ss_executable_peak_detail lists the body's buffers. */
-    const ss__inst *loop;
-    bool body_own[SS__MAX_INPUTS];
-    ss__heap_trace *heap; /* NULL: XLA's heap not modelled */
-} peak_detail;
 
 /* Buffer b's flags are about to change: the last peak's snapshot keeps
  * what they are now, unless it has already. */
@@ -311,7 +293,7 @@ static bool onchip_take(mode *md, int b, size_t bytes)
     return true;
 }
 
-/* What dot_operands reads e with: per buffer, whether a dot computes it
+/* What ss__plan_dot_operands reads e with: per buffer, whether a dot computes it
  * (dot_result), its readers (list[at[b] .. at[b + 1]), FREEs and STOREs
  * aside), and for a fused-away buffer whether every reader is a dot
  * kernel (memo: 0 not yet known, 1 yes, 2 no, 3 being decided). */
@@ -363,7 +345,7 @@ static bool dot_kernel(dot_reads *d, const ss__inst *i, bool inside)
 
 /* Per buffer of e: is every reader (FREEs and STOREs aside) a dot
  * (dot_kernel), and is there one? NULL when out of host memory. */
-static bool *dot_operands(const ss_executable *e)
+bool *ss__plan_dot_operands(const ss_executable *e)
 {
     size_t nb = (size_t)e->nbufs + 1;
     int total = 0;
@@ -461,12 +443,6 @@ static const char *const inst_what[] = {
     [SS__INST_TRANSFER] = "transfer",
 };
 
-/* Where plan_run writes its memory timeline: pts[0..cap), *n counted. */
-typedef struct timeline {
-    ss_memory_point *pts;
-    int cap, n;
-} timeline;
-
 static void timeline_add(timeline *tl, const ss_executable *e, int k, const ss__inst *i,
                          size_t live, size_t peak, size_t host_live)
 {
@@ -493,52 +469,6 @@ static void add_region_host(ss_plan *out, const mode *md, const ss_plan *r, doub
     out->transfers += (int)trips * r->transfers;
 }
 
-/* Where a search's plans resume: the state of the plan of the list last
- * planned at the start of every RESUME_EVERY-th instruction, for plans
- * whose state is their live bytes, their figures and the moved and kept
- * flags (no peak flags, on-chip memory, output slots, heap trace or
- * timeline). A plan of a list whose instructions before `from` are the
- * last one's starts at the last point at or before `from`. */
-enum { RESUME_EVERY = 32 };
-
-typedef struct resume_point {
-    size_t live, host_live;
-    ss_plan out;
-} resume_point;
-
-typedef struct plan_resume {
-    int npoints, valid; /* points [0, valid) are of the list last planned */
-    int from;           /* this plan's list is the last one's before instruction `from` */
-    resume_point *at;
-    bool *flags;        /* per point: the moved flags, then the kept ones (2 x nbufs) */
-} plan_resume;
-
-/* What plan_run reads of an executable that xla_fusion.c's search leaves
- * as it is (it rewrites FREEs, shares and fused_away only): which buffers
- * are arguments and results, and the scratch of the dot kernel writing
- * each buffer; and which are read by dots only (fusion_peak finds those
- * again for every list: fused-away readers are looked through). Built at
- * the search's first plan
- * (fixed_build), not again for every candidate list it plans; with the
- * points its plans resume from. */
-typedef struct plan_fixed {
-    const ss_executable *e; /* built for (NULL: not built) */
-    int *arg_input;         /* per buffer: the input a LOAD buffer holds, else -1 */
-    bool *result;           /* per buffer: read by a STORE */
-    bool *dot_operand;      /* dot_operands(e); NULL when not modelled */
-    size_t *work;           /* per buffer: the scratch bytes of the kernel writing it
-                               (NO_WORK: ask ss__inst_work_bytes) */
-    plan_resume resume;     /* updated by every plan made with it */
-} plan_fixed;
-
-#define NO_WORK SIZE_MAX
-
-/* The plan, and with tl the live bytes after every instruction; fixed
- * (NULL: found here) as built for e. */
-static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
-                          ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
-                          bool fusion, region_memo *memo, plan_fixed *fixed);
 static ss_status plan_region_laid_out(const ss_executable *sub, const bool donate[],
                                       const mode *md, ss_plan *out, size_t *end_live);
 
@@ -813,143 +743,8 @@ static ss_status plan_loop(const ss_executable *e, const ss__inst *i, mode *md, 
 ss_status ss__plan_region(const ss_executable *sub, const bool donate[], ss_plan *out,
                           size_t *end_live)
 {
-    return plan_run(sub, donate, true, 0, NULL, NULL, out, NULL, end_live, SS_LAYOUT_DENSE, false,
-                    NULL, NULL);
-}
-
-static void fixed_free(plan_fixed *f)
-{
-    free(f->arg_input);
-    free(f->result);
-    free(f->dot_operand);
-    free(f->work);
-    free(f->resume.at);
-    free(f->resume.flags);
-    *f = (plan_fixed){0};
-}
-
-/* f for e (dot operands when dots: ss_memory_model.onchip_not_dot_operands
- * with on-chip memory); as plan_run finds them for itself. */
-static ss_status fixed_build(const ss_executable *e, bool dots, plan_fixed *f)
-{
-    fixed_free(f);
-    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    f->arg_input = malloc(sizeof *f->arg_input * nb);
-    f->result = calloc(nb, 1);
-    f->work = malloc(sizeof *f->work * nb);
-    f->dot_operand = dots ? dot_operands(e) : NULL;
-    f->resume.npoints = e->ninsts / RESUME_EVERY + 1;
-    f->resume.at = malloc(sizeof *f->resume.at * (size_t)f->resume.npoints);
-    f->resume.flags = malloc(2 * nb * (size_t)f->resume.npoints);
-    if (!f->arg_input || !f->result || !f->work || (dots && !f->dot_operand) || !f->resume.at ||
-        !f->resume.flags) {
-        fixed_free(f);
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    }
-    for (size_t b = 0; b < nb; b++) {
-        f->arg_input[b] = -1;
-        f->work[b] = 0;
-    }
-    bool *written = calloc(nb, 1); /* by a kernel already */
-    if (!written) {
-        fixed_free(f);
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    }
-    for (int k = 0; k < e->ninsts; k++) {
-        const ss__inst *i = &e->insts[k];
-        if (i->kind == SS__INST_LOAD)
-            f->arg_input[i->out] = i->index;
-        if (i->kind == SS__INST_STORE)
-            f->result[i->in[0]] = true;
-        if (i->kind != SS__INST_KERNEL)
-            continue;
-        /* A failure is met again where plan_run asks; a buffer written by
-         * two kernels is asked about each time. */
-        size_t work;
-        bool known = !ss__inst_work_bytes(e, i, &work) && !written[i->out];
-        f->work[i->out] = known ? work : NO_WORK;
-        written[i->out] = true;
-    }
-    free(written);
-    f->e = e;
-    return SS_OK;
-}
-
-/* What a candidate list of xla_fusion.c is planned with: its plan_fixed
- * built at the first (the search's rewrites leave it as it is). */
-typedef struct fusion_ctx {
-    const bool *donate;
-    size_t onchip_cap;
-    const ss_memory_model *loops;
-    ss_memory_layout layout;
-    region_memo *memo;
-    plan_fixed fixed;
-} fusion_ctx;
-
-/* The plan's peak under c, the buffers in HBM there (at_peak; NULL: not
- * wanted, and not tracked) and, with at_inst, the instruction where the
- * plan reaches it (its memory timeline's first; -1: none); with fixed,
- * plan_run's facts as built for e. */
-static ss_status peak_of(const ss_executable *e, const fusion_ctx *c, plan_fixed *fixed,
-                         size_t *peak, bool *at_peak, int *at_inst)
-{
-    size_t nb = (size_t)(e->nbufs ? e->nbufs : 1);
-    bool *flags = at_peak ? calloc(nb, 3) : NULL;
-    ss_memory_point *pts =
-        at_inst ? malloc(sizeof *pts * (size_t)(e->ninsts ? e->ninsts : 1)) : NULL;
-    if ((at_peak && !flags) || (at_inst && !pts)) {
-        free(flags);
-        free(pts);
-        return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-    }
-    peak_detail pd = {flags, flags ? flags + nb : NULL, at_peak, flags ? flags + 2 * nb : NULL, 0,
-                      SS_BUFFER_SCRATCH, -1, true, NULL, {false}, NULL};
-    timeline tl = {pts, e->ninsts, 0};
-    ss_plan p;
-    ss_status st = plan_run(e, c->donate, true, c->onchip_cap, c->loops, &pd, &p,
-                            at_inst ? &tl : NULL, NULL, c->layout, true, c->memo, fixed);
-    *peak = p.peak_bytes;
-    if (at_inst)
-        *at_inst = -1;
-    for (int k = 0; at_inst && k < tl.n && k < tl.cap && !st; k++)
-        if (pts[k].peak_bytes == p.peak_bytes) {
-            *at_inst = pts[k].step;
-            break;
-        }
-    free(flags);
-    free(pts);
-    return st;
-}
-
-/* xla_fusion.c's measure: peak_of with the facts the search leaves alone
- * built once for e, resumed where e's list is the last one planned. */
-static ss_status fusion_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
-                             int from)
-{
-    fusion_ctx *c = ctx;
-    bool dots = c->onchip_cap && c->loops && c->loops->onchip_not_dot_operands;
-    ss_status st = c->fixed.e == e ? SS_OK : fixed_build(e, dots, &c->fixed);
-    if (st)
-        return st;
-    /* dot_operands looks through readers fused away, which the search
-     * changes: found again for every list. */
-    if (dots) {
-        free(c->fixed.dot_operand);
-        if (!(c->fixed.dot_operand = dot_operands(e))) {
-            c->fixed.e = NULL;
-            return ss__fail(SS_ERR_NOMEM, "plan: out of host memory");
-        }
-    }
-    c->fixed.resume.from = from;
-    return peak_of(e, c, &c->fixed, peak, at_peak, NULL);
-}
-
-/* xla_remat.c's measure: peak_of and where the peak is reached (its
- * rewrites add readers, so nothing is kept from one plan to the next). */
-static ss_status remat_peak(const ss_executable *e, void *ctx, size_t *peak, bool *at_peak,
-                            int *at_inst)
-{
-    return peak_of(e, ctx, NULL, peak, at_peak, at_inst);
+    return ss__plan_run(sub, donate, true, 0, NULL, NULL, out, NULL, end_live, SS_LAYOUT_DENSE,
+                        false, NULL, NULL);
 }
 
 /* e as the device model plans it: a copy with its buffers sized by
@@ -969,12 +764,12 @@ static ss_status model_copy(const ss_executable *e, const bool donate[], ss_memo
     }
     if (fusion) {
         fusion_ctx c = {donate, onchip_cap, loops, layout, memo, {0}};
-        st = ss__executable_xla_fused(copy, fusion_peak, &c);
-        fixed_free(&c.fixed);
+        st = ss__executable_xla_fused(copy, ss__plan_fusion_peak, &c);
+        ss__plan_fixed_free(&c.fixed);
         int recomputed;
         if (!st && loops && loops->xla_remat_limit_bytes)
             st = ss__executable_xla_remat(copy, e->insts, loops->xla_remat_limit_bytes,
-                                          remat_peak, &c, &recomputed);
+                                          ss__plan_remat_peak, &c, &recomputed);
     }
     int late;
     if (!st && loops && loops->xla_windowed_ring)
@@ -1024,7 +819,8 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
     ss_status st = model_copy(sub, donate, layout, fusion, 0, NULL, memo, &copy);
     if (st)
         return st;
-    st = plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo, NULL);
+    st = ss__plan_run(&copy, donate, true, 0, NULL, NULL, out, NULL, &end, layout, fusion, memo,
+                      NULL);
     model_copy_free(sub, &copy);
     if (end_live)
         *end_live = end;
@@ -1042,10 +838,10 @@ static ss_status plan_region_laid_out(const ss_executable *sub, const bool donat
     return SS_OK;
 }
 
-static ss_status plan_run(const ss_executable *e, const bool donate[], bool arrays,
-                          size_t onchip_cap, const ss_memory_model *loops, peak_detail *pd,
-                          ss_plan *out, timeline *tl, size_t *end_live, ss_memory_layout layout,
-                          bool fusion, region_memo *memo, plan_fixed *fixed)
+ss_status ss__plan_run(const ss_executable *e, const bool donate[], bool arrays, size_t onchip_cap,
+                       const ss_memory_model *loops, peak_detail *pd, ss_plan *out, timeline *tl,
+                       size_t *end_live, ss_memory_layout layout, bool fusion, region_memo *memo,
+                       plan_fixed *fixed)
 {
     memset(out, 0, sizeof *out);
     size_t live = 0;
@@ -1065,7 +861,7 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
      * read only where this run wants it). */
     int *own_args = fixed ? NULL : malloc(sizeof(int) * nb);
     bool *own_result = !fixed && results ? calloc(nb, 1) : NULL;
-    bool *own_dots = !fixed && dots_hbm ? dot_operands(e) : NULL;
+    bool *own_dots = !fixed && dots_hbm ? ss__plan_dot_operands(e) : NULL;
     mode md = {arrays, donate, fixed ? fixed->arg_input : own_args, calloc(nb, 1), onchip_cap, 0,
                onchip_cap ? calloc(nb, 1) : NULL, fixed ? fixed->result : own_result,
                loops && loops->loops_onchip && onchip_cap && !e->region,
@@ -1107,28 +903,12 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
     plan_resume *rs = fixed && !onchip_cap && !slotted && !(pd && pd->heap) && !tl
                           ? &fixed->resume
                           : NULL;
-    int k0 = 0;
-    if (rs && !md.pd && rs->from > 0 && rs->valid > 0) {
-        int j = rs->from / RESUME_EVERY < rs->valid ? rs->from / RESUME_EVERY : rs->valid - 1;
-        const resume_point *at = &rs->at[j];
-        live = at->live;
-        md.host_live = at->host_live;
-        *out = at->out;
-        memcpy(md.moved, rs->flags + 2 * nb * (size_t)j, nb);
-        memcpy(kept, rs->flags + 2 * nb * (size_t)j + nb, nb);
-        k0 = j * RESUME_EVERY;
-    }
-    if (rs)
-        rs->valid = k0 / RESUME_EVERY; /* the later ones are made again below */
+    int k0 = rs ? ss__plan_resume_start(rs, !md.pd, nb, &live, &md.host_live, out, md.moved, kept)
+                : 0;
     for (int k = k0; k < e->ninsts && !st; k++) {
         const ss__inst *i = &e->insts[k];
-        if (rs && k % RESUME_EVERY == 0 && k / RESUME_EVERY < rs->npoints) {
-            int j = k / RESUME_EVERY;
-            rs->at[j] = (resume_point){live, md.host_live, *out};
-            memcpy(rs->flags + 2 * nb * (size_t)j, md.moved, nb);
-            memcpy(rs->flags + 2 * nb * (size_t)j + nb, kept, nb);
-            rs->valid = j + 1;
-        }
+        if (rs)
+            ss__plan_resume_save(rs, k, nb, live, md.host_live, out, md.moved, kept);
         int b0 = i->nin > 0 ? i->in[0] : -1;
         if (pd && pd->heap)
             pd->heap->now = k;
@@ -1262,14 +1042,14 @@ static ss_status plan_run(const ss_executable *e, const bool donate[], bool arra
 
 ss_status ss_executable_plan(const ss_executable *e, ss_plan *out)
 {
-    return plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
-                    NULL);
+    return ss__plan_run(e, NULL, false, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false,
+                        NULL, NULL);
 }
 
 ss_status ss_executable_plan_arrays(const ss_executable *e, const bool donate[], ss_plan *out)
 {
-    return plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false, NULL,
-                    NULL);
+    return ss__plan_run(e, donate, true, 0, NULL, NULL, out, NULL, NULL, SS_LAYOUT_DENSE, false,
+                        NULL, NULL);
 }
 
 /* How a plan is made under a device model: its layout, fusion (and
@@ -1331,8 +1111,8 @@ static ss_status plan_sized(const ss_executable *e, const bool donate[], const p
     if (c->copy)
         st = model_copy(e, donate, c->layout, c->fusion, c->onchip, c->model, c->memo, sized);
     if (!st)
-        st = plan_run(sized, donate, true, c->onchip, c->model, pd, out, NULL, NULL, c->layout,
-                      c->fusion, c->memo, NULL);
+        st = ss__plan_run(sized, donate, true, c->onchip, c->model, pd, out, NULL, NULL, c->layout,
+                          c->fusion, c->memo, NULL);
     if (!st && heap) {
         st = ss__heap_trace_gaps(sized, c->model, &ht, gaps);
         *loops = ht.loops;
@@ -1445,7 +1225,7 @@ static void name_body_args(const ss_executable *e, const ss__inst *li, ss_live_b
 }
 
 /*
- * The buffers at e's planned peak, as plan_run counts them under c, into
+ * The buffers at e's planned peak, as ss__plan_run counts them under c, into
  * *out (malloc'd, *n of them; the plan into *plan). When a loop's body run
  * makes the peak, the body's buffers at its own peak come in place of the
  * loop's single entry, each with `loop` the loop's value and its source
@@ -1558,9 +1338,8 @@ ss_status ss_executable_memory_timeline(const ss_executable *e, ss_memory_point 
 {
     timeline tl = {out, cap < 0 ? 0 : cap, 0};
     ss_plan plan;
-    ss_status st =
-        plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE, false, NULL,
-                 NULL);
+    ss_status st = ss__plan_run(e, NULL, false, 0, NULL, NULL, &plan, &tl, NULL, SS_LAYOUT_DENSE,
+                                false, NULL, NULL);
     *n = st ? 0 : tl.n;
     return st;
 }

@@ -322,7 +322,7 @@ static bool read_by_bf16_dots(const model *m, int b)
  * the fit sweep's MLP and of flax_linen_train_step_b4k, whose
  * pre-activations (fusion.42-.44) only kOutput (dot) fusions read, and
  * which XLA's buffer assignment puts in HBM on v5p (plan.c's
- * dot_operands). The MoE layer's expert dot (batched over the experts)
+ * ss__plan_dot_operands). The MoE layer's expert dot (batched over the experts)
  * XLA fuses otherwise: its mask packed over the experts into a u8 and its
  * ReLU in bf16, both outputs of the dot's fusion (fusion.13 of
  * moe_top2_train_step v5p:2x2x4), so the rule leaves batched dots be. */
