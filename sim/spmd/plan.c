@@ -3,7 +3,8 @@
  * per-device peak of arena bytes, FLOPs per device, and the collective
  * ledger. It replays the executor's allocation sequence (lower.h) with the
  * arena's rounding and asks the runtime for each collective's ledger entry,
- * so plan and run cannot disagree.
+ * so plan and run cannot disagree. The plumbing of the searches that plan
+ * many variants of one executable is plan_fixed.c's (plan_internal.h).
  */
 #include "out_slots.h"
 #include "plan_internal.h"

@@ -63,7 +63,7 @@ typedef struct plan_resume {
  * writing each buffer; and which are read by dots only
  * (ss__plan_fusion_peak finds those again for every list: fused-away
  * readers are looked through). Built at the search's first plan
- * (plan_fixed.c), not again for every candidate list it plans; with the
+ * (plan_fixed.c's fixed_build), not again for every candidate list it plans; with the
  * points its plans resume from. */
 typedef struct plan_fixed {
     const ss_executable *e; /* built for (NULL: not built) */
