@@ -4,12 +4,13 @@ programs compiled for one TPU slice on a 1-axis mesh ('x'), their record
 written as one JSON file, and a list of checks printed as TAP.
 
 `compile_probes` and `write_record` need jax[tpu] (tests/xla_tpu/requirements.txt);
-`plan_peak` and `tap` only the standard library.
+`test_record`, `plan_peak` and `tap` only the standard library.
 """
 
 import json
 import os
 import subprocess
+import sys
 import tempfile
 
 
@@ -92,6 +93,17 @@ def write_record(path, command, topology, ndev, jax_version, cases):
         json.dump({"command": command, "topology": topology, "mesh": {"x": ndev}, "jax": jax_version,
                    "cases": cases}, f, indent=1)
         f.write("\n")
+
+
+def test_record(argv, path):
+    """The JSON record at `path` for a test run as `TEST.py SHARDSIM`
+    (argv), or None after printing the usage when argv is not that (the
+    test then exits 2)."""
+    if len(argv) != 2:
+        print(f"usage: {os.path.basename(argv[0])} SHARDSIM", file=sys.stderr)
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
 
 
 def plan_peak(shardsim, mlir, device, devices):

@@ -16,7 +16,6 @@ materialised value would add its 512 MiB, at least 60 %).
 Standard library only; prints TAP.
 """
 
-import json
 import os
 import sys
 
@@ -27,11 +26,9 @@ DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "fusion_dup.
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: test_fusion_dup.py SHARDSIM", file=sys.stderr)
+    data = probes.test_record(argv, DATA)
+    if data is None:
         return 2
-    with open(DATA, encoding="utf-8") as f:
-        data = json.load(f)
     devices = data["mesh"]["x"]
     checks = []
     for case in data["cases"]:

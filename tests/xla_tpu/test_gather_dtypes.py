@@ -50,11 +50,9 @@ def shardsim_gathers(shardsim, mlir, device):
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: test_gather_dtypes.py SHARDSIM", file=sys.stderr)
+    data = probes.test_record(argv, DATA)
+    if data is None:
         return 2
-    with open(DATA, encoding="utf-8") as f:
-        data = json.load(f)
     checks = []
     for case in data["cases"]:
         xla = xla_gathers(case)

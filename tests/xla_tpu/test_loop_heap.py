@@ -14,7 +14,6 @@ where the plan materialises values XLA fuses (reported as TAP TODO).
 Standard library only; prints TAP.
 """
 
-import json
 import os
 import sys
 
@@ -34,11 +33,9 @@ OVER = {"scan_two_dots_grad": "the plan's loop body holds two 128 MiB values XLA
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: test_loop_heap.py SHARDSIM", file=sys.stderr)
+    data = probes.test_record(argv, DATA)
+    if data is None:
         return 2
-    with open(DATA, encoding="utf-8") as f:
-        data = json.load(f)
     devices = data["mesh"]["x"]
     lines = []
     for case in data["cases"]:

@@ -16,7 +16,6 @@ shows that (the reference is the rule), and the plan's peak is within
 Standard library only; prints TAP.
 """
 
-import json
 import os
 import sys
 
@@ -36,11 +35,9 @@ KNOWN = {"two_layers_sum": "XLA's schedule computes the second layer's first wei
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: test_relu_masks.py SHARDSIM", file=sys.stderr)
+    data = probes.test_record(argv, DATA)
+    if data is None:
         return 2
-    with open(DATA, encoding="utf-8") as f:
-        data = json.load(f)
     devices = data["mesh"]["x"]
     checks, todo = [], {}
     for case in data["cases"]:

@@ -14,7 +14,6 @@ stack) within 5 %.
 Standard library only; prints TAP.
 """
 
-import json
 import os
 import sys
 
@@ -25,11 +24,9 @@ DATA = os.path.normpath(os.path.join(HERE, "..", "data", "xla_tpu", "stash_dtype
 
 
 def main(argv):
-    if len(argv) != 2:
-        print("usage: test_stash_dtypes.py SHARDSIM", file=sys.stderr)
+    data = probes.test_record(argv, DATA)
+    if data is None:
         return 2
-    with open(DATA, encoding="utf-8") as f:
-        data = json.load(f)
     devices = data["mesh"]["x"]
     checks, peaks = [], {}
     for case in data["cases"]:
